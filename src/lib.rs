@@ -1,0 +1,7 @@
+//! greenroom: a terminal dashboard for operators who run many AI coding agents in tmux.
+//!
+//! Data flows one way: `sources` (files) -> `catalog` (merged rows) -> the views.
+//! See ARCHITECTURE.md for the map.
+
+pub mod model;
+pub mod sources;

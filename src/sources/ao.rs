@@ -1,0 +1,1 @@
+//! Agent Orchestrator session files (being written).

@@ -1,0 +1,1 @@
+//! Maestro orchestration state files (being written).

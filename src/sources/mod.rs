@@ -1,0 +1,80 @@
+//! Every file format greenroom reads or writes lives under this module.
+//! Readers never panic and never fail the whole catalog: a bad file becomes
+//! a [`Problem`](crate::model::Problem) and every other session keeps working.
+
+pub mod ao;
+pub mod maestro;
+pub mod sidecar;
+
+use std::fs;
+use std::io::Read;
+use std::path::Path;
+
+/// The largest file any reader accepts (DESIGN §7).
+pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
+
+/// Reads a small text file the way every reader must: no symlinks followed,
+/// nothing over [`MAX_FILE_BYTES`], no binary, valid UTF-8, BOM removed.
+/// The error is the reason shown to the operator.
+pub fn read_text_file(path: &Path) -> Result<String, String> {
+    let meta = fs::symlink_metadata(path).map_err(|e| io_reason(&e))?;
+    if meta.file_type().is_symlink() {
+        return Err("is a symbolic link; greenroom does not follow links here".into());
+    }
+    if meta.is_dir() {
+        return Err("is a folder where a file was expected".into());
+    }
+    if !meta.is_file() {
+        return Err("is not a regular file".into());
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(format!(
+            "is {} bytes, over the 1 MiB limit; not read",
+            meta.len()
+        ));
+    }
+    let file = fs::File::open(path).map_err(|e| io_reason(&e))?;
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    // The file may grow between stat and read: never take more than the cap.
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| io_reason(&e))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err("grew over the 1 MiB limit while being read; not read".into());
+    }
+    decode_text(bytes)
+}
+
+/// UTF-8 text without NUL bytes, with a leading BOM removed.
+pub fn decode_text(bytes: Vec<u8>) -> Result<String, String> {
+    if bytes.contains(&0) {
+        return Err("is binary (contains NUL bytes), not text".into());
+    }
+    let mut text = String::from_utf8(bytes)
+        .map_err(|e| format!("is not valid UTF-8 (at byte {})", e.utf8_error().valid_up_to()))?;
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
+    Ok(text)
+}
+
+/// A short, operator-facing reason for an IO error.
+pub fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "does not exist".into(),
+        std::io::ErrorKind::PermissionDenied => "cannot be read: permission denied".into(),
+        _ => format!("cannot be read: {e}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bom_is_removed_and_nul_is_binary() {
+        assert_eq!(decode_text(b"\xef\xbb\xbfhi".to_vec()), Ok("hi".into()));
+        assert!(decode_text(b"a\0b".to_vec()).unwrap_err().contains("binary"));
+        assert!(decode_text(vec![0xff, 0xfe, 0x41]).unwrap_err().contains("UTF-8"));
+    }
+}

@@ -1,0 +1,1 @@
+//! greenroom sidecars (being written).
