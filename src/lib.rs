@@ -3,5 +3,10 @@
 //! Data flows one way: `sources` (files) -> `catalog` (merged rows) -> the views.
 //! See ARCHITECTURE.md for the map.
 
+pub mod catalog;
+pub mod cli;
+pub mod config;
+pub mod display;
+pub mod health;
 pub mod model;
 pub mod sources;

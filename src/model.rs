@@ -331,6 +331,25 @@ pub struct Usage {
     pub by_model: BTreeMap<String, ModelUsage>,
 }
 
+/// Checks an operator-facing session name: `[A-Za-z0-9_-]{1,64}`. The rule
+/// keeps names safe as tmux targets and file-name parts.
+pub fn validate_name(name: &str) -> Result<(), String> {
+    if name.is_empty() || name.len() > 64 {
+        return Err(format!(
+            "session name {name:?} must be 1 to 64 characters long"
+        ));
+    }
+    if let Some(bad) = name
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
+    {
+        return Err(format!(
+            "session name {name:?} may use only letters, digits, '_' and '-' (found {bad:?})"
+        ));
+    }
+    Ok(())
+}
+
 /// The activity a row shows, with where it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ActivityView {

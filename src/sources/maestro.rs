@@ -1,1 +1,160 @@
-//! Maestro orchestration state files (being written).
+//! Maestro orchestration state: `<workspace>/<state_dir>/state/active-session.md`
+//! and `.../state/archive/*.md` (DESIGN §1.2), plus the hook state that names
+//! the agent working now.
+//!
+//! The files are written by models and by hand, so reading is tolerant: every
+//! key is optional and mistyped values are noted, not fatal. Where a file
+//! disagrees with itself the disagreement is recorded in
+//! `Orchestration::contradictions`; nothing is guessed or "fixed".
+
+mod checks;
+mod frontmatter;
+mod location;
+mod mapping;
+mod values;
+
+use std::fs;
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::{io_reason, read_text_file};
+use crate::model::{Orchestration, Problem};
+
+pub use location::{
+    StateLocation, default_hooks_dir, location_for_workspace, read_active_agent, resolve_state_dir,
+};
+
+/// Where Maestro keeps its state under a workspace unless `MAESTRO_STATE_DIR` says otherwise.
+pub const DEFAULT_STATE_DIR: &str = "docs/maestro";
+
+/// The file Maestro keeps the running orchestration in.
+const ACTIVE_FILE: &str = "active-session.md";
+
+/// Parses a state file's whole text. `Err` is an operator-facing reason.
+pub fn parse_state(
+    text: &str,
+    path: &Path,
+    workspace: &Path,
+    archived: bool,
+) -> Result<Orchestration, String> {
+    let block = frontmatter::split(text)?;
+    let map = match frontmatter::parse(&block)? {
+        Value::Object(map) => map,
+        Value::Null => return Err("frontmatter is empty".into()),
+        Value::Array(_) => return Err("frontmatter is a list, not a mapping of keys".into()),
+        _ => return Err("frontmatter is a single value, not a mapping of keys".into()),
+    };
+    let (mut orch, listed) = mapping::orchestration(&map);
+    orch.path = path.to_path_buf();
+    orch.workspace = workspace.to_path_buf();
+    orch.archived = archived;
+    let found = checks::contradictions(&orch, listed);
+    orch.contradictions.extend(found);
+    Ok(orch)
+}
+
+/// [`read_text_file`] + [`parse_state`]; the error becomes a Problem with the path.
+pub fn read_state_file(
+    path: &Path,
+    workspace: &Path,
+    archived: bool,
+) -> Result<Orchestration, Problem> {
+    read_text_file(path)
+        .and_then(|text| parse_state(&text, path, workspace, archived))
+        .map_err(|reason| Problem::new(path, reason))
+}
+
+/// Reads `active-session.md` (missing is normal: no problem) and, when
+/// `include_archive`, every `archive/*.md` (sorted by name).
+pub fn read_location(
+    loc: &StateLocation,
+    include_archive: bool,
+) -> (Vec<Orchestration>, Vec<Problem>) {
+    let mut files = Vec::new();
+    let mut problems = Vec::new();
+
+    let active = loc.state_folder.join(ACTIVE_FILE);
+    // symlink_metadata, not exists(): a dangling link must be reported, not skipped.
+    match fs::symlink_metadata(&active) {
+        Ok(_) => files.push((active, false)),
+        Err(e) if e.kind() == ErrorKind::NotFound => {}
+        Err(e) => problems.push(Problem::new(&active, io_reason(&e))),
+    }
+    if include_archive {
+        match archive_files(&loc.state_folder.join("archive")) {
+            Ok(paths) => files.extend(paths.into_iter().map(|p| (p, true))),
+            Err(problem) => problems.push(problem),
+        }
+    }
+
+    let mut found = Vec::with_capacity(files.len());
+    for (path, archived) in files {
+        match read_state_file(&path, &loc.workspace, archived) {
+            Ok(orch) => found.push(orch),
+            Err(problem) => problems.push(problem),
+        }
+    }
+    (found, problems)
+}
+
+/// The `*.md` entries of the archive folder, sorted by name. A missing folder
+/// is normal (nothing archived yet): no problem.
+fn archive_files(folder: &Path) -> Result<Vec<PathBuf>, Problem> {
+    let entries = match fs::read_dir(folder) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(Problem::new(folder, io_reason(&e))),
+    };
+    let mut paths: Vec<_> = entries
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|p| p.extension().is_some_and(|ext| ext == "md"))
+        .collect();
+    paths.sort();
+    Ok(paths)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Orchestration, String> {
+        parse_state(text, Path::new("s.md"), Path::new("/ws"), false)
+    }
+
+    #[test]
+    fn minimal_file_reads_with_every_key_missing() {
+        let orch = parse("---\nsession_id: x\n---\n").unwrap();
+        assert_eq!(orch.session_id.as_deref(), Some("x"));
+        assert_eq!(orch.status, None);
+        assert_eq!(orch.token_usage, None);
+        assert!(orch.phases.is_empty());
+        assert!(orch.contradictions.is_empty());
+        assert_eq!(orch.path, Path::new("s.md"));
+        assert_eq!(orch.workspace, Path::new("/ws"));
+    }
+
+    #[test]
+    fn frontmatter_must_be_a_mapping() {
+        assert_eq!(parse("---\n---\n").unwrap_err(), "frontmatter is empty");
+        assert!(parse("---\n- a\n---\n").unwrap_err().contains("a list"));
+        assert!(
+            parse("---\nhello\n---\n")
+                .unwrap_err()
+                .contains("single value")
+        );
+    }
+
+    #[test]
+    fn contradictions_follow_notes_from_reading() {
+        let text = "---\nstatus: \\\"completed\\\"\nphases:\n  - id: 1\n    status: pending\n---\n";
+        let orch = parse(text).unwrap();
+        assert_eq!(orch.status.as_deref(), Some("completed"));
+        assert_eq!(orch.contradictions.len(), 2, "{:?}", orch.contradictions);
+        assert!(orch.contradictions[0].contains("literal"));
+        assert!(orch.contradictions[1].contains("status is completed"));
+    }
+}

@@ -1,0 +1,88 @@
+//! `ls --json` at scale: N sidecars, each with a Maestro workspace, read and
+//! merged by the catalog and printed as the JSON document. Also runs the
+//! release binary end to end, as an operator's script would.
+//!
+//! Run: `cargo bench --bench ls_scale` (or `benches/run` for every budget).
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use chrono::Utc;
+use greenroom::catalog::Catalog;
+use greenroom::cli::ls::to_json;
+use greenroom::config::{Config, Overrides, ProcessEnv};
+use greenroom::sources::sidecar::{Sidecar, SidecarStore};
+
+const STATE: &str = include_str!("../assets/example/docs/maestro/state/active-session.md");
+
+fn populate(root: &Path, n: usize) -> std::io::Result<()> {
+    let store = SidecarStore::new(root.join("sessions"));
+    for i in 0..n {
+        let ws = root.join("ws").join(format!("w{i}"));
+        let state = ws.join("docs/maestro/state");
+        std::fs::create_dir_all(&state)?;
+        std::fs::write(state.join("active-session.md"), STATE)?;
+        let mut s = Sidecar::new(&format!("agent-{i}"), &ws, "claude", Utc::now());
+        s.tmux_session = Some(format!("gr-agent-{i}"));
+        store.create(&s).map_err(std::io::Error::other)?;
+    }
+    Ok(())
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn main() -> std::io::Result<()> {
+    let bin = env!("CARGO_BIN_EXE_greenroom");
+    println!("| measure | sessions | median | runs |");
+    println!("|---|---|---|---|");
+    for n in [1_000usize, 10_000] {
+        let dir = tempfile::tempdir()?;
+        populate(dir.path(), n)?;
+        let overrides = Overrides {
+            sidecar_dir: Some(dir.path().join("sessions")),
+            ao_dir: Some(dir.path().join("no-ao")),
+            config: Some(dir.path().join("none.toml")),
+            ..Overrides::default()
+        };
+        std::fs::write(dir.path().join("none.toml"), "")?;
+        let config = Config::load(&overrides, &ProcessEnv).map_err(std::io::Error::other)?;
+        let runs = if n > 1_000 { 5 } else { 15 };
+        let mut in_process = Vec::new();
+        for _ in 0..runs {
+            let start = Instant::now();
+            let catalog = Catalog::load(&config, false);
+            let rows = catalog.rows(&config, Utc::now());
+            let json = to_json(&rows, &catalog.problems()).map_err(std::io::Error::other)?;
+            in_process.push(start.elapsed());
+            assert_eq!(rows.len(), n);
+            assert!(json.len() > n * 100);
+        }
+        let mut process = Vec::new();
+        for _ in 0..runs {
+            let start = Instant::now();
+            let out = Command::new(bin)
+                .args(["ls", "--json", "--config"])
+                .arg(dir.path().join("none.toml"))
+                .arg("--sidecar-dir")
+                .arg(dir.path().join("sessions"))
+                .arg("--ao-dir")
+                .arg(dir.path().join("no-ao"))
+                .output()?;
+            process.push(start.elapsed());
+            assert!(out.status.success());
+        }
+        println!(
+            "| ls --json in process (load + merge + JSON) | {n} | {:.1} ms | {runs} |",
+            median(in_process).as_secs_f64() * 1e3
+        );
+        println!(
+            "| greenroom ls --json, whole process | {n} | {:.1} ms | {runs} |",
+            median(process).as_secs_f64() * 1e3
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,266 @@
+//! `greenroom ls`: the sessions as an aligned table, or as the stable JSON
+//! of DESIGN §5 that scripts and tests rely on.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+use clap::Args;
+use serde::Serialize;
+
+use crate::display::{age, fit, tilde};
+use crate::model::{Orchestration, Problem, Session, TokenCounts, Usage};
+
+#[derive(Debug, Args)]
+pub struct LsArgs {
+    /// Print the stable JSON document instead of a table
+    #[arg(long)]
+    pub json: bool,
+    /// Include archived Maestro sessions and dismissed sessions
+    #[arg(long, short = 'a')]
+    pub all: bool,
+}
+
+#[derive(Serialize)]
+struct Document<'a> {
+    sessions: Vec<SessionJson<'a>>,
+    problems: &'a [Problem],
+}
+
+#[derive(Serialize)]
+struct SessionJson<'a> {
+    id: &'a str,
+    name: &'a str,
+    source: &'static str,
+    status: &'a str,
+    health: &'static str,
+    cwd: &'a Path,
+    tmux_session: Option<&'a str>,
+    last_focused_at: Option<DateTime<Utc>>,
+    agent_session_id: Option<&'a str>,
+    activity: ActivityJson<'a>,
+    orchestration: Option<OrchestrationJson<'a>>,
+    usage: Option<&'a Usage>,
+    problems: &'a [String],
+}
+
+#[derive(Serialize)]
+struct ActivityJson<'a> {
+    state: &'static str,
+    detail: Option<&'a str>,
+    since: Option<DateTime<Utc>>,
+    reported: bool,
+}
+
+#[derive(Serialize)]
+struct OrchestrationJson<'a> {
+    session_id: Option<&'a str>,
+    task: Option<&'a str>,
+    status: Option<&'a str>,
+    workflow_mode: Option<&'a str>,
+    current_phase: Option<&'a crate::model::PhaseId>,
+    total_phases: Option<u64>,
+    active_agent: Option<&'a str>,
+    path: &'a Path,
+    archived: bool,
+    phases: Vec<PhaseJson<'a>>,
+    token_usage: Option<TokenUsageJson<'a>>,
+    contradictions: &'a [String],
+}
+
+#[derive(Serialize)]
+struct PhaseJson<'a> {
+    id: &'a crate::model::PhaseId,
+    name: Option<&'a str>,
+    status: &'a str,
+    agents: &'a [String],
+    errors: usize,
+    unresolved_errors: usize,
+    retry_count: u32,
+    warnings: &'a [String],
+}
+
+#[derive(Serialize)]
+struct TokenUsageJson<'a> {
+    input: u64,
+    output: u64,
+    cached: u64,
+    by_agent: &'a BTreeMap<String, TokenCounts>,
+}
+
+fn orchestration_json(o: &Orchestration) -> OrchestrationJson<'_> {
+    OrchestrationJson {
+        session_id: o.session_id.as_deref(),
+        task: o.task.as_deref(),
+        status: o.status.as_deref(),
+        workflow_mode: o.workflow_mode.as_deref(),
+        current_phase: o.current_phase.as_ref(),
+        total_phases: o.total_phases,
+        active_agent: o.active_agent.as_deref(),
+        path: &o.path,
+        archived: o.archived,
+        phases: o
+            .phases
+            .iter()
+            .map(|p| PhaseJson {
+                id: &p.id,
+                name: p.name.as_deref(),
+                status: p.status.as_str(),
+                agents: &p.agents,
+                errors: p.errors.len(),
+                unresolved_errors: p.unresolved_errors(),
+                retry_count: p.retry_count,
+                warnings: &p.warnings,
+            })
+            .collect(),
+        token_usage: o.token_usage.as_ref().map(|t| TokenUsageJson {
+            input: t.input,
+            output: t.output,
+            cached: t.cached,
+            by_agent: &t.by_agent,
+        }),
+        contradictions: &o.contradictions,
+    }
+}
+
+fn session_json(s: &Session) -> SessionJson<'_> {
+    SessionJson {
+        id: &s.id,
+        name: &s.name,
+        source: s.source.as_str(),
+        status: s.status.as_str(),
+        health: s.health.as_str(),
+        cwd: &s.cwd,
+        tmux_session: s.tmux_session.as_deref(),
+        last_focused_at: s.last_focused_at,
+        agent_session_id: s.agent_session_id.as_deref(),
+        activity: ActivityJson {
+            state: s.activity.state.contract_name(),
+            detail: s.activity.detail.as_deref(),
+            since: s.activity.since,
+            reported: s.activity.reported,
+        },
+        orchestration: s.orchestration.as_ref().map(orchestration_json),
+        usage: s.usage.as_ref(),
+        problems: &s.problems,
+    }
+}
+
+/// The `ls --json` document.
+pub fn to_json(sessions: &[Session], problems: &[Problem]) -> serde_json::Result<String> {
+    let doc = Document {
+        sessions: sessions.iter().map(session_json).collect(),
+        problems,
+    };
+    serde_json::to_string_pretty(&doc)
+}
+
+/// The phase column: `3/5`, `3/?`, or `-`.
+fn phase_cell(s: &Session) -> String {
+    match &s.orchestration {
+        None => "-".into(),
+        Some(o) => {
+            let current = o.current_phase.as_ref().map_or("?".into(), ToString::to_string);
+            let total = o
+                .total_phases
+                .map_or_else(|| o.phases.len().to_string(), |t| t.to_string());
+            format!("{current}/{total}")
+        }
+    }
+}
+
+/// The aligned table `greenroom ls` prints.
+pub fn to_table(sessions: &[Session], now: DateTime<Utc>, home: Option<&Path>) -> String {
+    const HEADERS: [&str; 8] = [
+        "HEALTH", "NAME", "SOURCE", "STATUS", "ACTIVITY", "PHASE", "FOCUSED", "CWD",
+    ];
+    let rows: Vec<[String; 8]> = sessions
+        .iter()
+        .map(|s| {
+            let reported = if s.activity.reported { "*" } else { "" };
+            [
+                s.health.as_str().to_owned(),
+                fit(&s.name, 32),
+                s.source.as_str().to_owned(),
+                fit(s.status.as_str(), 12),
+                format!(
+                    "{}{reported} {}",
+                    s.activity.state.contract_name(),
+                    age(now, s.activity.since)
+                ),
+                phase_cell(s),
+                age(now, s.last_focused_at),
+                fit(&tilde(&s.cwd, home), 60),
+            ]
+        })
+        .collect();
+    let mut widths = HEADERS.map(|h| h.chars().count());
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    let mut line = |cells: &[String]| {
+        let mut text = String::new();
+        for (i, (cell, w)) in cells.iter().zip(widths).enumerate() {
+            if i + 1 == cells.len() {
+                text.push_str(cell);
+            } else {
+                let pad = w - cell.chars().count();
+                text.push_str(cell);
+                text.push_str(&" ".repeat(pad + 2));
+            }
+        }
+        out.push_str(text.trim_end());
+        out.push('\n');
+    };
+    line(&HEADERS.map(String::from));
+    for row in &rows {
+        line(row);
+    }
+    out
+}
+
+/// Writes the result of `ls` as the operator asked.
+pub fn print(
+    args: &LsArgs,
+    sessions: &[Session],
+    problems: &[Problem],
+    looked_in: &[PathBuf],
+    now: DateTime<Utc>,
+) -> std::io::Result<()> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if args.json {
+        let text = to_json(sessions, problems).map_err(std::io::Error::other)?;
+        writeln!(out, "{text}")?;
+        return Ok(());
+    }
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    if sessions.is_empty() {
+        writeln!(out, "No sessions found. greenroom looked in:")?;
+        for dir in looked_in {
+            writeln!(out, "  {}", tilde(dir, home.as_deref()))?;
+        }
+        writeln!(
+            out,
+            "Start one with `greenroom spawn`, or point --state-dir at a Maestro workspace."
+        )?;
+    } else {
+        write!(out, "{}", to_table(sessions, now, home.as_deref()))?;
+    }
+    if !problems.is_empty() {
+        let mut err = std::io::stderr().lock();
+        writeln!(
+            err,
+            "\n{} file(s) could not be read (other sessions are listed):",
+            problems.len()
+        )?;
+        for p in problems {
+            writeln!(err, "  {}: {}", tilde(&p.path, home.as_deref()), p.error)?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,79 @@
+//! The command line: global flags, subcommands, and the commands that do
+//! not open the dashboard.
+
+pub mod ls;
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::config::Overrides;
+
+/// A terminal dashboard for the AI coding agents you run in tmux.
+///
+/// greenroom lists every agent session (its own, Maestro orchestrations and
+/// Agent Orchestrator sessions), shows which ones wait for you, errored or
+/// are stuck, and lets you act on them.
+#[derive(Debug, Parser)]
+#[command(name = "greenroom", version, about, long_about = None, propagate_version = true)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Where greenroom looks. Each flag has an environment variable, and each
+/// setting a line in config.toml.
+#[derive(Debug, Args, Clone, Default)]
+pub struct GlobalArgs {
+    /// Folder of greenroom's session records
+    #[arg(long, global = true, env = "GREENROOM_SIDECAR_DIR", value_name = "DIR")]
+    pub sidecar_dir: Option<PathBuf>,
+    /// A Maestro workspace to read, its docs/maestro folder, or its state folder (repeatable)
+    #[arg(
+        long = "state-dir",
+        global = true,
+        env = "GREENROOM_STATE_DIRS",
+        value_delimiter = ':',
+        value_name = "DIR"
+    )]
+    pub state_dirs: Vec<PathBuf>,
+    /// Agent Orchestrator's folder [default: ~/.agent-orchestrator]
+    #[arg(long, global = true, env = "GREENROOM_AO_DIR", value_name = "DIR")]
+    pub ao_dir: Option<PathBuf>,
+    /// Claude Code's folder, for transcripts [default: $CLAUDE_CONFIG_DIR or ~/.claude]
+    #[arg(long, global = true, env = "GREENROOM_CLAUDE_DIR", value_name = "DIR")]
+    pub claude_dir: Option<PathBuf>,
+    /// tmux server: a socket name (tmux -L) or a socket path (tmux -S) [default: your default server]
+    #[arg(long, global = true, env = "GREENROOM_TMUX_SOCKET", value_name = "NAME|PATH")]
+    pub tmux_socket: Option<String>,
+    /// Config file [default: $XDG_CONFIG_HOME/greenroom/config.toml]
+    #[arg(long, global = true, env = "GREENROOM_CONFIG", value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
+
+impl GlobalArgs {
+    pub fn overrides(&self) -> Overrides {
+        Overrides {
+            config: self.config.clone(),
+            sidecar_dir: self.sidecar_dir.clone(),
+            state_dirs: self
+                .state_dirs
+                .iter()
+                .filter(|p| !p.as_os_str().is_empty())
+                .cloned()
+                .collect(),
+            ao_dir: self.ao_dir.clone(),
+            claude_dir: self.claude_dir.clone(),
+            tmux_socket: self.tmux_socket.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List sessions, most recently focused first
+    #[command(alias = "list")]
+    Ls(ls::LsArgs),
+}

@@ -1,0 +1,373 @@
+//! Settings, layered: embedded defaults (assets/default-config.toml) < the
+//! user's config.toml < environment < command-line flags.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use crate::sources::{decode_text, maestro};
+
+const DEFAULTS: &str = include_str!("../assets/default-config.toml");
+
+/// The config file as written; every key optional so a user file may hold one line.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfigFile {
+    sidecar_dir: Option<String>,
+    state_dirs: Option<Vec<PathBuf>>,
+    maestro_state_dir: Option<String>,
+    maestro_hooks_dir: Option<String>,
+    ao_dir: Option<String>,
+    claude_dir: Option<String>,
+    tmux_socket: Option<String>,
+    report_ttl_seconds: Option<u64>,
+    active_window_seconds: Option<u64>,
+    stuck_after_seconds: Option<u64>,
+    poll_interval_ms: Option<u64>,
+}
+
+/// How greenroom selects the tmux server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TmuxSocket {
+    /// The user's default server, so a plain `tmux attach` reaches it.
+    Default,
+    /// `tmux -L NAME`
+    Name(String),
+    /// `tmux -S PATH`
+    Path(PathBuf),
+}
+
+impl TmuxSocket {
+    pub fn parse(text: &str) -> Self {
+        let text = text.trim();
+        if text.is_empty() {
+            TmuxSocket::Default
+        } else if text.contains('/') {
+            TmuxSocket::Path(PathBuf::from(text))
+        } else {
+            TmuxSocket::Name(text.to_owned())
+        }
+    }
+}
+
+/// Thresholds for activity inference and health (DESIGN §2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Thresholds {
+    pub report_ttl: Duration,
+    pub active_window: Duration,
+    pub stuck_after: Duration,
+}
+
+impl Default for Thresholds {
+    fn default() -> Self {
+        Self {
+            report_ttl: Duration::from_secs(300),
+            active_window: Duration::from_secs(30),
+            stuck_after: Duration::from_secs(600),
+        }
+    }
+}
+
+/// The settings every part of greenroom reads, fully resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    pub sidecar_dir: PathBuf,
+    pub state_dirs: Vec<PathBuf>,
+    pub maestro_state_dir: String,
+    pub maestro_hooks_dir: PathBuf,
+    pub ao_dir: Option<PathBuf>,
+    pub claude_dir: Option<PathBuf>,
+    pub tmux_socket: TmuxSocket,
+    pub thresholds: Thresholds,
+    pub poll_interval: Duration,
+    /// The user config file that was read, if any.
+    pub config_path: Option<PathBuf>,
+}
+
+/// Values from flags or their environment variables; `None` leaves the file's value.
+#[derive(Debug, Clone, Default)]
+pub struct Overrides {
+    pub config: Option<PathBuf>,
+    pub sidecar_dir: Option<PathBuf>,
+    pub state_dirs: Vec<PathBuf>,
+    pub ao_dir: Option<PathBuf>,
+    pub claude_dir: Option<PathBuf>,
+    pub tmux_socket: Option<String>,
+}
+
+/// The process environment greenroom consults, passed in so tests stay pure.
+pub trait Env {
+    fn var(&self, key: &str) -> Option<String>;
+}
+
+/// The real environment; empty values count as unset.
+pub struct ProcessEnv;
+
+impl Env for ProcessEnv {
+    fn var(&self, key: &str) -> Option<String> {
+        std::env::var(key).ok().filter(|v| !v.is_empty())
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read config file {path}: {reason}")]
+    Unreadable { path: PathBuf, reason: String },
+    #[error("config file {path} is not valid: {reason}")]
+    Invalid { path: PathBuf, reason: String },
+}
+
+impl Config {
+    /// Resolves every layer. A missing user config is normal; a broken one is an error
+    /// that names the file, because silently ignoring it would surprise the operator.
+    pub fn load(overrides: &Overrides, env: &dyn Env) -> Result<Self, ConfigError> {
+        let mut file = parse_layer(DEFAULTS, Path::new("<built-in defaults>"))?;
+        let user_path = overrides.config.clone().or_else(|| {
+            let base = env
+                .var("XDG_CONFIG_HOME")
+                .map(PathBuf::from)
+                .or_else(|| home(env).map(|h| h.join(".config")))?;
+            Some(base.join("greenroom").join("config.toml"))
+        });
+        let mut config_path = None;
+        if let Some(path) = user_path {
+            match std::fs::read(&path) {
+                Ok(bytes) => {
+                    let text = decode_text(bytes).map_err(|reason| ConfigError::Unreadable {
+                        path: path.clone(),
+                        reason,
+                    })?;
+                    file.merge(parse_layer(&text, &path)?);
+                    config_path = Some(path);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound && overrides.config.is_none() => {}
+                Err(e) => {
+                    return Err(ConfigError::Unreadable {
+                        path,
+                        reason: e.to_string(),
+                    });
+                }
+            }
+        }
+        Ok(Self::resolve(file, overrides, env, config_path))
+    }
+
+    fn resolve(
+        file: ConfigFile,
+        overrides: &Overrides,
+        env: &dyn Env,
+        config_path: Option<PathBuf>,
+    ) -> Self {
+        let nonempty = |v: Option<String>| v.filter(|s| !s.trim().is_empty());
+        // Sessions record absolute folders; relative flags are made absolute
+        // so a workspace named on the command line matches them.
+        let absolute = |p: &PathBuf| std::path::absolute(p).unwrap_or_else(|_| p.clone());
+        let overrides = &Overrides {
+            config: overrides.config.clone(),
+            sidecar_dir: overrides.sidecar_dir.as_ref().map(absolute),
+            state_dirs: overrides.state_dirs.iter().map(absolute).collect(),
+            ao_dir: overrides.ao_dir.as_ref().map(absolute),
+            claude_dir: overrides.claude_dir.as_ref().map(absolute),
+            tmux_socket: overrides.tmux_socket.clone(),
+        };
+        let sidecar_dir = overrides
+            .sidecar_dir
+            .clone()
+            .or_else(|| nonempty(file.sidecar_dir).map(|s| expand_home(&s, env)))
+            .unwrap_or_else(|| default_sidecar_dir(env));
+        let mut state_dirs: Vec<PathBuf> = file
+            .state_dirs
+            .unwrap_or_default()
+            .iter()
+            .map(|p| expand_home(&p.to_string_lossy(), env))
+            .collect();
+        state_dirs.extend(overrides.state_dirs.iter().cloned());
+        let maestro_state_dir = env
+            .var("MAESTRO_STATE_DIR")
+            .or_else(|| nonempty(file.maestro_state_dir))
+            .unwrap_or_else(|| maestro::DEFAULT_STATE_DIR.to_owned());
+        let maestro_hooks_dir = nonempty(file.maestro_hooks_dir)
+            .map(|s| expand_home(&s, env))
+            .unwrap_or_else(maestro::default_hooks_dir);
+        let ao_dir = overrides
+            .ao_dir
+            .clone()
+            .or_else(|| nonempty(file.ao_dir).map(|s| expand_home(&s, env)))
+            .or_else(|| home(env).map(|h| h.join(".agent-orchestrator")));
+        let claude_dir = overrides
+            .claude_dir
+            .clone()
+            .or_else(|| nonempty(file.claude_dir).map(|s| expand_home(&s, env)))
+            .or_else(|| env.var("CLAUDE_CONFIG_DIR").map(PathBuf::from))
+            .or_else(|| home(env).map(|h| h.join(".claude")));
+        let tmux_socket = TmuxSocket::parse(
+            &overrides
+                .tmux_socket
+                .clone()
+                .or(file.tmux_socket)
+                .unwrap_or_default(),
+        );
+        let secs = |v: Option<u64>, d: Duration| v.map(Duration::from_secs).unwrap_or(d);
+        let defaults = Thresholds::default();
+        Self {
+            sidecar_dir,
+            state_dirs,
+            maestro_state_dir,
+            maestro_hooks_dir,
+            ao_dir,
+            claude_dir,
+            tmux_socket,
+            thresholds: Thresholds {
+                report_ttl: secs(file.report_ttl_seconds, defaults.report_ttl),
+                active_window: secs(file.active_window_seconds, defaults.active_window),
+                stuck_after: secs(file.stuck_after_seconds, defaults.stuck_after),
+            },
+            poll_interval: Duration::from_millis(file.poll_interval_ms.unwrap_or(1000).max(50)),
+            config_path,
+        }
+    }
+}
+
+impl ConfigFile {
+    /// Later layers win key by key.
+    fn merge(&mut self, other: ConfigFile) {
+        macro_rules! take {
+            ($($field:ident),*) => { $(if other.$field.is_some() { self.$field = other.$field; })* };
+        }
+        take!(
+            sidecar_dir,
+            state_dirs,
+            maestro_state_dir,
+            maestro_hooks_dir,
+            ao_dir,
+            claude_dir,
+            tmux_socket,
+            report_ttl_seconds,
+            active_window_seconds,
+            stuck_after_seconds,
+            poll_interval_ms
+        );
+    }
+}
+
+fn parse_layer(text: &str, path: &Path) -> Result<ConfigFile, ConfigError> {
+    toml::from_str(text).map_err(|e| ConfigError::Invalid {
+        path: path.to_path_buf(),
+        reason: e.to_string().trim_end().to_owned(),
+    })
+}
+
+fn home(env: &dyn Env) -> Option<PathBuf> {
+    env.var("HOME").map(PathBuf::from)
+}
+
+fn expand_home(text: &str, env: &dyn Env) -> PathBuf {
+    match (text.strip_prefix("~/"), home(env)) {
+        (Some(rest), Some(home)) => home.join(rest),
+        _ if text == "~" => home(env).unwrap_or_else(|| PathBuf::from(text)),
+        _ => PathBuf::from(text),
+    }
+}
+
+fn default_sidecar_dir(env: &dyn Env) -> PathBuf {
+    let state = env
+        .var("XDG_STATE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| home(env).map(|h| h.join(".local").join("state")))
+        .unwrap_or_else(std::env::temp_dir);
+    state.join("greenroom").join("sessions")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    struct FakeEnv(HashMap<&'static str, String>);
+
+    impl Env for FakeEnv {
+        fn var(&self, key: &str) -> Option<String> {
+            self.0.get(key).cloned()
+        }
+    }
+
+    fn env(pairs: &[(&'static str, &str)]) -> FakeEnv {
+        FakeEnv(pairs.iter().map(|(k, v)| (*k, v.to_string())).collect())
+    }
+
+    #[test]
+    fn defaults_resolve_under_home_and_xdg() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().to_string_lossy().into_owned();
+        let c = Config::load(&Overrides::default(), &env(&[("HOME", &home)])).unwrap();
+        assert_eq!(c.sidecar_dir, dir.path().join(".local/state/greenroom/sessions"));
+        assert_eq!(c.ao_dir, Some(dir.path().join(".agent-orchestrator")));
+        assert_eq!(c.claude_dir, Some(dir.path().join(".claude")));
+        assert_eq!(c.tmux_socket, TmuxSocket::Default);
+        assert_eq!(c.maestro_state_dir, "docs/maestro");
+        assert_eq!(c.thresholds, Thresholds::default());
+        assert_eq!(c.config_path, None);
+    }
+
+    #[test]
+    fn user_file_then_env_then_flags() {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = dir.path().join("greenroom/config.toml");
+        std::fs::create_dir_all(cfg.parent().unwrap()).unwrap();
+        std::fs::write(
+            &cfg,
+            "sidecar_dir = \"~/side\"\ntmux_socket = \"work\"\nstuck_after_seconds = 60\n",
+        )
+        .unwrap();
+        let home = dir.path().to_string_lossy().into_owned();
+        let e = env(&[
+            ("HOME", &home),
+            ("XDG_CONFIG_HOME", &home),
+            ("CLAUDE_CONFIG_DIR", "/claude"),
+            ("MAESTRO_STATE_DIR", ".maestro"),
+        ]);
+        let c = Config::load(&Overrides::default(), &e).unwrap();
+        assert_eq!(c.sidecar_dir, dir.path().join("side"));
+        assert_eq!(c.tmux_socket, TmuxSocket::Name("work".into()));
+        assert_eq!(c.thresholds.stuck_after, Duration::from_secs(60));
+        assert_eq!(c.claude_dir, Some(PathBuf::from("/claude")));
+        assert_eq!(c.maestro_state_dir, ".maestro");
+        assert_eq!(c.config_path, Some(cfg));
+
+        let flags = Overrides {
+            sidecar_dir: Some("/flag".into()),
+            tmux_socket: Some("/tmp/sock".into()),
+            ..Overrides::default()
+        };
+        let c = Config::load(&flags, &e).unwrap();
+        assert_eq!(c.sidecar_dir, PathBuf::from("/flag"));
+        assert_eq!(c.tmux_socket, TmuxSocket::Path("/tmp/sock".into()));
+    }
+
+    #[test]
+    fn a_broken_or_misspelled_config_names_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = dir.path().join("c.toml");
+        std::fs::write(&cfg, "stuck_after = 5\n").unwrap();
+        let o = Overrides {
+            config: Some(cfg.clone()),
+            ..Overrides::default()
+        };
+        let err = Config::load(&o, &env(&[])).unwrap_err().to_string();
+        assert!(err.contains("c.toml") && err.contains("stuck_after"), "{err}");
+
+        let missing = Overrides {
+            config: Some(dir.path().join("nope.toml")),
+            ..Overrides::default()
+        };
+        assert!(Config::load(&missing, &env(&[])).is_err());
+    }
+
+    #[test]
+    fn every_default_key_is_known() {
+        let parsed = parse_layer(DEFAULTS, Path::new("defaults")).unwrap();
+        assert_eq!(parsed.poll_interval_ms, Some(1000));
+        assert_eq!(parsed.report_ttl_seconds, Some(300));
+    }
+}

@@ -1,0 +1,147 @@
+//! Activity and health (DESIGN §2): which activity a session shows, and how
+//! urgently the operator should look at it. Pure: the clock is passed in.
+
+use chrono::{DateTime, Utc};
+
+use crate::config::Thresholds;
+use crate::model::{Activity, ActivityView, Health, Orchestration, Status};
+
+/// What tmux says about one session, from the one `list-panes -a` call per poll.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TmuxFacts {
+    pub pane_dead: bool,
+    pub exit_status: Option<i32>,
+    pub window_activity: Option<DateTime<Utc>>,
+    pub last_attached: Option<DateTime<Utc>>,
+}
+
+/// A hook's last report, as the sidecar stores it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Report<'a> {
+    pub state: &'a Activity,
+    pub detail: Option<&'a str>,
+    pub since: Option<DateTime<Utc>>,
+    pub reported_at: Option<DateTime<Utc>>,
+}
+
+fn within(now: DateTime<Utc>, at: Option<DateTime<Utc>>, window: std::time::Duration) -> bool {
+    let window = chrono::Duration::from_std(window).unwrap_or(chrono::TimeDelta::MAX);
+    at.is_some_and(|at| now.signed_duration_since(at) <= window)
+}
+
+/// The activity to show. A report wins until `report_ttl` after it was made;
+/// then tmux inference takes over; without tmux facts the last recorded
+/// state is shown as not reported.
+pub fn effective_activity(
+    report: Option<Report<'_>>,
+    tmux: Option<&TmuxFacts>,
+    now: DateTime<Utc>,
+    t: &Thresholds,
+) -> ActivityView {
+    if let Some(r) = &report
+        && within(now, r.reported_at, t.report_ttl)
+    {
+        return ActivityView {
+            state: r.state.clone(),
+            detail: r.detail.map(str::to_owned),
+            since: r.since,
+            reported: true,
+        };
+    }
+    if let Some(facts) = tmux {
+        let state = if within(now, facts.window_activity, t.active_window) {
+            Activity::Active
+        } else {
+            Activity::Idle
+        };
+        // Keep the report's clock when inference agrees with it, so the age
+        // shown does not reset when the report merely expires.
+        let since = match &report {
+            Some(r) if *r.state == state => r.since,
+            _ => facts.window_activity,
+        };
+        return ActivityView {
+            state,
+            detail: None,
+            since,
+            reported: false,
+        };
+    }
+    match report {
+        Some(r) => ActivityView {
+            state: r.state.clone(),
+            detail: r.detail.map(str::to_owned),
+            since: r.since,
+            reported: false,
+        },
+        None => ActivityView {
+            state: Activity::Unknown("unknown".into()),
+            detail: None,
+            since: None,
+            reported: false,
+        },
+    }
+}
+
+/// Everything health depends on, gathered by the catalog.
+#[derive(Debug, Clone, Copy)]
+pub struct HealthInputs<'a> {
+    pub status: &'a Status,
+    pub exit_status: Option<i32>,
+    pub activity: &'a Activity,
+    pub orchestration: Option<&'a Orchestration>,
+    /// The latest sign of life: tmux activity, a file change, a report.
+    pub last_signal_at: Option<DateTime<Utc>>,
+}
+
+/// The health class, most urgent first (DESIGN §2).
+pub fn health(i: HealthInputs<'_>, now: DateTime<Utc>, t: &Thresholds) -> Health {
+    let orch_failed = i.orchestration.is_some_and(Orchestration::has_unresolved_failure);
+    let orch_done = i.orchestration.is_some_and(Orchestration::is_completed);
+    let ended = match i.status {
+        Status::Dormant => Some(Health::Dormant),
+        Status::Killed => Some(Health::Killed),
+        Status::Exited => Some(Health::Exited),
+        Status::Running | Status::Unknown(_) => None,
+    };
+    if let Some(ended) = ended {
+        // A session that is not running is waiting on nobody; only a
+        // failure it left behind still needs the operator.
+        return if i.exit_status.is_some_and(|s| s != 0) || orch_failed {
+            Health::Errored
+        } else if orch_done {
+            Health::Done
+        } else {
+            ended
+        };
+    }
+    if *i.activity == Activity::Error || orch_failed {
+        return Health::Errored;
+    }
+    if *i.activity == Activity::AwaitingInput {
+        return Health::Waiting;
+    }
+    let working = *i.activity == Activity::Active
+        || i.orchestration.is_some_and(|o| !o.is_completed() && o.has_phase_in_progress());
+    if working && !within(now, i.last_signal_at, t.stuck_after) {
+        return Health::Stuck;
+    }
+    if *i.activity == Activity::Active {
+        Health::Active
+    } else if orch_done {
+        Health::Done
+    } else if working {
+        Health::Active
+    } else {
+        Health::Idle
+    }
+}
+
+/// Last focus: the later of greenroom's record and tmux's own attach time,
+/// so switching with tmux keys counts too.
+pub fn last_focus(
+    recorded: Option<DateTime<Utc>>,
+    tmux_attached: Option<DateTime<Utc>>,
+) -> Option<DateTime<Utc>> {
+    recorded.max(tmux_attached)
+}

@@ -1,0 +1,188 @@
+//! Every activity and health rule of DESIGN §2, with the clock passed in,
+//! on both sides of each threshold.
+
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use greenroom::config::Thresholds;
+use greenroom::health::{HealthInputs, Report, TmuxFacts, effective_activity, health, last_focus};
+use greenroom::model::{Activity, Health, Orchestration, Phase, PhaseError, PhaseId, PhaseStatus, Status};
+
+fn now() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 29, 12, 0, 0).unwrap()
+}
+
+fn ago(secs: i64) -> Option<DateTime<Utc>> {
+    Some(now() - Duration::seconds(secs))
+}
+
+fn t() -> Thresholds {
+    Thresholds::default() // ttl 300 s, active window 30 s, stuck after 600 s
+}
+
+fn report(state: &Activity, reported_secs_ago: i64) -> Report<'_> {
+    Report {
+        state,
+        detail: Some("why"),
+        since: ago(reported_secs_ago + 5),
+        reported_at: ago(reported_secs_ago),
+    }
+}
+
+fn tmux(active_secs_ago: i64) -> TmuxFacts {
+    TmuxFacts {
+        window_activity: ago(active_secs_ago),
+        ..TmuxFacts::default()
+    }
+}
+
+#[test]
+fn a_report_wins_until_the_ttl_then_inference_takes_over() {
+    let waiting = Activity::AwaitingInput;
+    let fresh = effective_activity(Some(report(&waiting, 299)), Some(&tmux(1)), now(), &t());
+    assert_eq!(fresh.state, Activity::AwaitingInput);
+    assert!(fresh.reported);
+    assert_eq!(fresh.detail.as_deref(), Some("why"));
+
+    let expired = effective_activity(Some(report(&waiting, 301)), Some(&tmux(1)), now(), &t());
+    assert_eq!(expired.state, Activity::Active);
+    assert!(!expired.reported);
+    assert_eq!(expired.detail, None);
+}
+
+#[test]
+fn tmux_activity_inside_the_window_is_active_outside_idle() {
+    assert_eq!(effective_activity(None, Some(&tmux(29)), now(), &t()).state, Activity::Active);
+    assert_eq!(effective_activity(None, Some(&tmux(31)), now(), &t()).state, Activity::Idle);
+    assert_eq!(
+        effective_activity(None, Some(&TmuxFacts::default()), now(), &t()).state,
+        Activity::Idle
+    );
+}
+
+#[test]
+fn without_tmux_the_last_recorded_state_shows_as_not_reported() {
+    let idle = Activity::Idle;
+    let v = effective_activity(Some(report(&idle, 10_000)), None, now(), &t());
+    assert_eq!(v.state, Activity::Idle);
+    assert!(!v.reported);
+    let none = effective_activity(None, None, now(), &t());
+    assert!(matches!(none.state, Activity::Unknown(_)));
+}
+
+fn inputs<'a>(status: &'a Status, activity: &'a Activity, signal: Option<DateTime<Utc>>) -> HealthInputs<'a> {
+    HealthInputs {
+        status,
+        exit_status: None,
+        activity,
+        orchestration: None,
+        last_signal_at: signal,
+    }
+}
+
+#[test]
+fn running_sessions_classify_by_activity() {
+    let run = Status::Running;
+    let h = |a: Activity| health(inputs(&run, &a, ago(1)), now(), &t());
+    assert_eq!(h(Activity::Error), Health::Errored);
+    assert_eq!(h(Activity::AwaitingInput), Health::Waiting);
+    assert_eq!(h(Activity::Active), Health::Active);
+    assert_eq!(h(Activity::Idle), Health::Idle);
+    assert_eq!(h(Activity::Unknown("?".into())), Health::Idle);
+}
+
+#[test]
+fn active_with_no_sign_of_life_past_the_threshold_is_stuck() {
+    let run = Status::Running;
+    let active = Activity::Active;
+    assert_eq!(health(inputs(&run, &active, ago(599)), now(), &t()), Health::Active);
+    assert_eq!(health(inputs(&run, &active, ago(601)), now(), &t()), Health::Stuck);
+    // Idle sessions are never stuck: nothing is expected of them.
+    let idle = Activity::Idle;
+    assert_eq!(health(inputs(&run, &idle, ago(100_000)), now(), &t()), Health::Idle);
+}
+
+#[test]
+fn ended_sessions_show_how_they_ended_unless_they_failed() {
+    let idle = Activity::AwaitingInput;
+    for (status, want) in [
+        (Status::Dormant, Health::Dormant),
+        (Status::Killed, Health::Killed),
+        (Status::Exited, Health::Exited),
+    ] {
+        assert_eq!(health(inputs(&status, &idle, None), now(), &t()), want);
+    }
+    let exited = Status::Exited;
+    let mut i = inputs(&exited, &idle, None);
+    i.exit_status = Some(3);
+    assert_eq!(health(i, now(), &t()), Health::Errored);
+    i.exit_status = Some(0);
+    assert_eq!(health(i, now(), &t()), Health::Exited);
+}
+
+fn orchestration(status: &str, phase: PhaseStatus, errors: Vec<PhaseError>) -> Orchestration {
+    Orchestration {
+        status: Some(status.into()),
+        phases: vec![Phase {
+            id: PhaseId::Number(1),
+            name: None,
+            status: phase,
+            agents: vec![],
+            errors,
+            retry_count: 0,
+            warnings: vec![],
+            started: None,
+            completed: None,
+        }],
+        ..Orchestration::default()
+    }
+}
+
+#[test]
+fn maestro_failures_completion_and_progress_count() {
+    let run = Status::Running;
+    let idle = Activity::Idle;
+    let unresolved = PhaseError {
+        message: Some("auth failed".into()),
+        ..PhaseError::default()
+    };
+    let resolved = PhaseError {
+        resolved: true,
+        ..unresolved.clone()
+    };
+    let with = |o: &Orchestration, signal| {
+        let mut i = inputs(&run, &idle, signal);
+        i.orchestration = Some(o);
+        health(i, now(), &t())
+    };
+    let failed = orchestration("blocked", PhaseStatus::Failed, vec![unresolved]);
+    assert_eq!(with(&failed, ago(1)), Health::Errored);
+    let retried = orchestration("in_progress", PhaseStatus::Failed, vec![resolved]);
+    assert_ne!(with(&retried, ago(1)), Health::Errored);
+    let done = orchestration("completed", PhaseStatus::Completed, vec![]);
+    assert_eq!(with(&done, ago(1)), Health::Done);
+    let working = orchestration("in_progress", PhaseStatus::InProgress, vec![]);
+    assert_eq!(with(&working, ago(599)), Health::Active);
+    assert_eq!(with(&working, ago(601)), Health::Stuck);
+    // A dormant session keeps its failure visible.
+    let dormant = Status::Dormant;
+    let failed = orchestration("blocked", PhaseStatus::Failed, vec![]);
+    let mut i = inputs(&dormant, &idle, None);
+    i.orchestration = Some(&failed);
+    assert_eq!(health(i, now(), &t()), Health::Errored);
+}
+
+#[test]
+fn health_order_is_urgency_order() {
+    let mut all = Health::ALL.to_vec();
+    all.sort();
+    assert_eq!(all, Health::ALL.to_vec());
+    assert!(Health::Errored < Health::Waiting && Health::Waiting < Health::Stuck);
+    assert!(Health::Idle < Health::Dormant && Health::Exited < Health::Done);
+}
+
+#[test]
+fn last_focus_is_the_later_of_greenroom_and_tmux() {
+    assert_eq!(last_focus(ago(10), ago(5)), ago(5));
+    assert_eq!(last_focus(ago(5), ago(10)), ago(5));
+    assert_eq!(last_focus(None, ago(10)), ago(10));
+    assert_eq!(last_focus(None, None), None);
+}
