@@ -8,5 +8,7 @@ pub mod cli;
 pub mod config;
 pub mod display;
 pub mod health;
+pub mod hook;
+pub mod logging;
 pub mod model;
 pub mod sources;

@@ -1,26 +1,86 @@
+use std::ffi::OsString;
+use std::path::PathBuf;
+
 use clap::Parser;
-use color_eyre::eyre::{Result, WrapErr};
+use color_eyre::eyre::{Result, WrapErr, eyre};
 
 use greenroom::catalog::{Catalog, maestro_locations};
-use greenroom::cli::{Cli, Command, ls};
-use greenroom::config::{Config, ProcessEnv};
+use greenroom::cli::{Cli, Command, HooksArgs, HooksCommand, ls};
+use greenroom::config::{Config, Env, ProcessEnv};
+use greenroom::hook::{install, report};
 
 fn main() -> Result<()> {
+    // Hooks run `greenroom report` on every agent event: it takes a path of
+    // its own, before clap and config, so that no argument or settings error
+    // can print to the agent or exit non-zero, and so that it starts fast.
+    let args: Vec<OsString> = std::env::args_os().collect();
+    if args.get(1).is_some_and(|a| a == "report") && !args.iter().any(|a| a == "--help" || a == "-h") {
+        run_report(args.get(2).and_then(|a| a.to_str()));
+        return Ok(());
+    }
     color_eyre::install()?;
     let cli = Cli::parse();
-    let config = Config::load(&cli.global.overrides(), &ProcessEnv)
-        .wrap_err("greenroom could not load its settings")?;
-    match cli.command {
-        Some(Command::Ls(args)) => run_ls(&config, &args),
+    greenroom::logging::init(greenroom::logging::log_path(&ProcessEnv));
+    match &cli.command {
+        Some(Command::Hooks(HooksCommand::Install(a))) => run_hooks(a, true),
+        Some(Command::Hooks(HooksCommand::Uninstall(a))) => run_hooks(a, false),
+        Some(Command::Report { state }) => {
+            run_report(state.as_deref());
+            Ok(())
+        }
+        Some(Command::Ls(a)) => run_ls(&load_config(&cli)?, a),
         // The dashboard is not built yet; until it is, the bare command lists.
         None => run_ls(
-            &config,
+            &load_config(&cli)?,
             &ls::LsArgs {
                 json: false,
                 all: false,
             },
         ),
     }
+}
+
+fn load_config(cli: &Cli) -> Result<Config> {
+    Config::load(&cli.global.overrides(), &ProcessEnv)
+        .wrap_err("greenroom could not load its settings")
+}
+
+fn run_report(state: Option<&str>) {
+    let result = report::run(state, std::io::stdin().lock(), &ProcessEnv, chrono::Utc::now());
+    if let Err(e) = result {
+        greenroom::logging::init(greenroom::logging::log_path(&ProcessEnv));
+        tracing::warn!(error = %e, "report ignored");
+    }
+}
+
+fn run_hooks(args: &HooksArgs, installing: bool) -> Result<()> {
+    let home = ProcessEnv
+        .var("HOME")
+        .map(PathBuf::from)
+        .ok_or_else(|| eyre!("HOME is not set; cannot find the agent's settings"))?;
+    let claude_dir = ProcessEnv.var("CLAUDE_CONFIG_DIR").map(PathBuf::from);
+    let project = std::env::current_dir().wrap_err("cannot read the current folder")?;
+    let path = install::settings_path(args.agent, args.scope, &home, claude_dir.as_deref(), &project);
+    let outcome = if installing {
+        let exe = std::env::current_exe().wrap_err("cannot find the greenroom binary")?;
+        install::install(&path, args.agent, &install::hook_command(&exe), args.dry_run)
+    } else {
+        install::uninstall(&path, args.agent, args.dry_run)
+    }
+    .map_err(|e| eyre!("{e}"))?;
+    if args.dry_run {
+        print!("{}", outcome.new_text);
+        eprintln!("(dry run: {} was not changed)", outcome.path.display());
+    } else if !outcome.changed {
+        println!("{} already up to date", outcome.path.display());
+    } else {
+        let verb = if installing { "installed into" } else { "removed from" };
+        println!("greenroom hooks {verb} {}", outcome.path.display());
+        if let Some(b) = outcome.backup {
+            println!("backup of the previous file: {}", b.display());
+        }
+    }
+    Ok(())
 }
 
 fn run_ls(config: &Config, args: &ls::LsArgs) -> Result<()> {

@@ -76,4 +76,39 @@ pub enum Command {
     /// List sessions, most recently focused first
     #[command(alias = "list")]
     Ls(ls::LsArgs),
+    /// Record an agent hook's report (reads the hook payload JSON on stdin)
+    ///
+    /// Agent hooks call this; it finds its session through
+    /// GREENROOM_SESSION_ID and GREENROOM_SIDECAR_DIR, which `greenroom spawn`
+    /// sets. It never fails the agent: it prints nothing and exits 0, logging
+    /// any error to greenroom's log file.
+    Report {
+        /// Force this activity instead of reading it from the payload:
+        /// active, idle, awaiting_input, error or exited
+        state: Option<String>,
+    },
+    /// Install or remove greenroom's hooks in an agent's settings
+    #[command(subcommand)]
+    Hooks(HooksCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum HooksCommand {
+    /// Add greenroom's hook entries to the agent's settings.json (idempotent; backs the file up)
+    Install(HooksArgs),
+    /// Remove greenroom's hook entries, and nothing else
+    Uninstall(HooksArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct HooksArgs {
+    /// Which agent's settings to change
+    #[arg(long, value_enum)]
+    pub agent: crate::hook::install::HookAgent,
+    /// The user's settings, or this project's (.claude/ or .gemini/ in the current folder)
+    #[arg(long, value_enum, default_value_t)]
+    pub scope: crate::hook::install::HookScope,
+    /// Show the resulting file and change nothing
+    #[arg(long)]
+    pub dry_run: bool,
 }

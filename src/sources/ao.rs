@@ -22,6 +22,9 @@ const MAX_ENTRIES: usize = 100_000;
 
 type Object = Map<String, Value>;
 
+/// One ao session file as read. ao's own words (states, activities) are
+/// kept as written; [`AoSession::status`] and [`AoSession::activity`]
+/// translate them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct AoSession {
     pub id: String,
@@ -101,8 +104,10 @@ pub fn default_root() -> Option<PathBuf> {
     Some(PathBuf::from(home).join(".agent-orchestrator"))
 }
 
-/// Finds and reads every session file below `root`. A missing root is
-/// normal (ao not installed): empty, no problem.
+/// Finds and reads every session file below `root` (depth capped at
+/// [`MAX_DEPTH`], symlinks never followed, at most [`MAX_ENTRIES`] entries).
+/// A missing root is normal (ao not installed): empty, no problem. Archived
+/// sessions only when `include_archive`.
 pub fn read_root(root: &Path, include_archive: bool) -> (Vec<AoSession>, Vec<Problem>) {
     let mut problems = Vec::new();
     let mut sessions = Vec::new();
@@ -250,8 +255,11 @@ pub fn parse_session(text: &str, path: &Path, archived: bool) -> Result<AoSessio
     // Meaning is clear when an object arrives as JSON text: accept it.
     for key in ["lifecycle", "runtimeHandle"] {
         if let Some(Value::String(s)) = map.get(key) {
-            let parsed = serde_json::from_str(s)
-                .map_err(|e| format!("`{key}` is text that is not JSON: {e}"))?;
+            let parsed = match s.trim() {
+                "" => Value::Null,
+                s => serde_json::from_str(s)
+                    .map_err(|e| format!("`{key}` is text that is not JSON: {e}"))?,
+            };
             map.insert(key.to_owned(), parsed);
         }
     }
@@ -357,14 +365,13 @@ fn parent_name(path: &Path, up: usize) -> Option<String> {
 
 /// ao stores current worktrees relative to the project folder (`./worktrees/x`).
 fn resolve(worktree: &str, project_dir: Option<&Path>) -> PathBuf {
-    let path = Path::new(worktree);
+    let path: PathBuf = Path::new(worktree)
+        .components()
+        .filter(|c| *c != Component::CurDir)
+        .collect();
     match project_dir {
-        Some(dir) if path.is_relative() => dir.join(
-            path.components()
-                .filter(|c| *c != Component::CurDir)
-                .collect::<PathBuf>(),
-        ),
-        _ => path.to_path_buf(),
+        Some(dir) if path.is_relative() => dir.join(path),
+        _ => path,
     }
 }
 
@@ -373,7 +380,7 @@ fn resolve(worktree: &str, project_dir: Option<&Path>) -> PathBuf {
 fn archived_id(name: &str) -> &str {
     name.match_indices('_')
         .find(|(at, _)| {
-            let rest = name[at + 1..].as_bytes();
+            let rest = &name.as_bytes()[at + 1..];
             rest.len() >= 4 && rest[..4].iter().all(u8::is_ascii_digit)
         })
         .map_or(name, |(at, _)| &name[..at])

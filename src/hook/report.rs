@@ -1,0 +1,253 @@
+//! `greenroom report`: one agent hook payload in, one sidecar update out.
+//!
+//! Status from the agent itself is exact where tmux inference only guesses.
+//! This runs inside the agent's hook, so it must never hurt the agent: every
+//! error is returned to the caller, which logs it and exits 0 silently.
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+use uuid::Uuid;
+
+use crate::config::Env;
+use crate::model::{Activity, Status};
+use crate::sources::MAX_FILE_BYTES;
+use crate::sources::sidecar::{Sidecar, SidecarStore};
+
+/// How long a report waits for the sidecar lock before giving up.
+pub const LOCK_WAIT: Duration = Duration::from_secs(1);
+
+/// What a hook event means for the session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    Activity(Activity, Option<String>),
+    /// The agent's session ended (Claude's and Gemini's SessionEnd).
+    Ended(Option<String>),
+    /// An event greenroom does not map: record the ids only.
+    Nothing,
+}
+
+/// The ids and paths a payload carries, whatever its event.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PayloadIds {
+    pub session_id: Option<String>,
+    pub transcript_path: Option<PathBuf>,
+    pub cwd: Option<PathBuf>,
+}
+
+fn text<'a>(payload: &'a Value, key: &str) -> Option<&'a str> {
+    payload.get(key).and_then(Value::as_str).filter(|s| !s.trim().is_empty())
+}
+
+impl PayloadIds {
+    pub fn from_payload(payload: &Value) -> Self {
+        let path = |key| {
+            text(payload, key)
+                .map(PathBuf::from)
+                .filter(|p| p.is_absolute())
+        };
+        Self {
+            session_id: text(payload, "session_id")
+                .filter(|s| s.len() <= 256 && !s.chars().any(char::is_control))
+                .map(str::to_owned),
+            transcript_path: path("transcript_path"),
+            cwd: path("cwd"),
+        }
+    }
+}
+
+/// A STATE given on the command line: `Active`, `idle`, `awaiting_input`,
+/// `AwaitingInput`, `error`, `exited`…
+pub fn parse_state_arg(arg: &str) -> Option<Change> {
+    let norm: String = arg
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    let activity = match norm.as_str() {
+        "active" | "working" | "busy" => Activity::Active,
+        "idle" | "ready" => Activity::Idle,
+        "awaitinginput" | "waiting" | "waitinginput" | "input" => Activity::AwaitingInput,
+        "error" | "errored" | "failed" => Activity::Error,
+        "exited" | "ended" => return Some(Change::Ended(None)),
+        _ => return None,
+    };
+    Some(Change::Activity(activity, None))
+}
+
+fn active() -> Change {
+    Change::Activity(Activity::Active, None)
+}
+
+fn idle() -> Change {
+    Change::Activity(Activity::Idle, None)
+}
+
+fn awaiting(detail: Option<&str>) -> Change {
+    Change::Activity(Activity::AwaitingInput, detail.map(str::to_owned))
+}
+
+/// Older Claude versions send no `notification_type`; their wording is the only clue.
+fn asks_for_input(message: &str) -> bool {
+    let m = message.to_ascii_lowercase();
+    ["permission", "waiting for your input", "needs your", "approve", "confirm"]
+        .iter()
+        .any(|k| m.contains(k))
+}
+
+/// Claude's Stop fires while background tasks may still run; the payload
+/// then lists them, and the agent is not idle yet.
+fn has_running_background_tasks(payload: &Value) -> bool {
+    let running = |v: &Value| match v {
+        Value::Array(items) => items.iter().any(|t| {
+            t.get("status")
+                .and_then(Value::as_str)
+                .is_none_or(|s| matches!(s, "running" | "pending" | "in_progress"))
+        }),
+        Value::Object(map) => !map.is_empty(),
+        Value::Number(n) => n.as_u64().is_some_and(|n| n > 0),
+        Value::Bool(b) => *b,
+        _ => false,
+    };
+    [
+        "background_tasks",
+        "running_background_tasks",
+        "background_tasks_running",
+        "has_background_tasks",
+    ]
+    .iter()
+    .any(|k| payload.get(*k).is_some_and(running))
+}
+
+/// Maps a Claude Code or Gemini CLI hook event to a change (issue 6 table).
+pub fn classify(payload: &Value) -> Change {
+    let Some(event) = text(payload, "hook_event_name") else {
+        return Change::Nothing;
+    };
+    match event {
+        "SessionStart" => idle(),
+        // Claude
+        "UserPromptSubmit" | "PreToolUse" | "PostToolUse" | "PostToolUseFailure"
+        | "SubagentStart" | "SubagentStop" | "PreCompact" => active(),
+        // Gemini
+        "BeforeAgent" | "BeforeModel" | "AfterModel" | "BeforeTool" | "AfterTool"
+        | "PreCompress" | "BeforeToolSelection" => active(),
+        "AfterAgent" => idle(),
+        "Notification" => {
+            let message = text(payload, "message");
+            match text(payload, "notification_type") {
+                Some("permission_prompt" | "elicitation_dialog" | "ToolPermission") => {
+                    awaiting(message)
+                }
+                Some("idle_prompt") => idle(),
+                Some(_) => Change::Nothing,
+                None if message.is_some_and(asks_for_input) => awaiting(message),
+                None => Change::Nothing,
+            }
+        }
+        "PermissionRequest" => {
+            let detail = text(payload, "tool_name").map(|t| format!("permission to use {t}"));
+            Change::Activity(Activity::AwaitingInput, detail)
+        }
+        "Stop" if has_running_background_tasks(payload) => active(),
+        "Stop" => idle(),
+        "StopFailure" => {
+            let detail = text(payload, "error").or_else(|| text(payload, "error_details"));
+            Change::Activity(Activity::Error, Some(detail.unwrap_or("stop failure").to_owned()))
+        }
+        "SessionEnd" => Change::Ended(text(payload, "reason").map(str::to_owned)),
+        _ => Change::Nothing,
+    }
+}
+
+/// Applies a change and the payload's ids to a sidecar. Returns whether
+/// anything changed, so an identical report causes no write.
+pub fn apply(s: &mut Sidecar, change: &Change, ids: &PayloadIds, now: DateTime<Utc>) -> bool {
+    let before = s.clone();
+    if s.agent_session_id.is_none() {
+        s.agent_session_id = ids.session_id.clone();
+    }
+    if ids.transcript_path.is_some() {
+        s.transcript_path = ids.transcript_path.clone();
+    }
+    if ids.cwd.is_some() {
+        s.current_cwd = ids.cwd.clone();
+    }
+    let (activity, detail) = match change {
+        Change::Nothing => return *s != before,
+        Change::Activity(a, d) => (a.clone(), d.clone()),
+        Change::Ended(reason) => {
+            s.status = Status::Exited;
+            let detail = reason.as_ref().map(|r| format!("agent session ended ({r})"));
+            (Activity::Idle, detail.or(Some("agent session ended".into())))
+        }
+    };
+    if s.activity.as_ref() != Some(&activity) {
+        s.activity_since = Some(now);
+    }
+    s.activity = Some(activity);
+    s.activity_detail = detail;
+    s.activity_reported_at = Some(now);
+    s.last_activity_at = Some(now);
+    true
+}
+
+/// Reads at most the payload cap; a larger payload is refused whole, since
+/// a cut JSON document cannot be trusted.
+pub fn read_payload(mut input: impl Read) -> Result<Option<Value>, String> {
+    let mut bytes = Vec::new();
+    input
+        .by_ref()
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read the payload: {e}"))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err("payload is over 1 MiB; ignored".into());
+    }
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(None);
+    }
+    let value: Value =
+        serde_json::from_slice(&bytes).map_err(|e| format!("payload is not JSON: {e}"))?;
+    if !value.is_object() {
+        return Err("payload is not a JSON object".into());
+    }
+    Ok(Some(value))
+}
+
+/// The whole report: env -> payload -> change -> locked sidecar update.
+pub fn run(
+    state_arg: Option<&str>,
+    input: impl Read,
+    env: &dyn Env,
+    now: DateTime<Utc>,
+) -> Result<(), String> {
+    let id = env
+        .var("GREENROOM_SESSION_ID")
+        .ok_or("GREENROOM_SESSION_ID is not set: this agent was not started by greenroom")?;
+    let id = Uuid::parse_str(id.trim()).map_err(|e| format!("GREENROOM_SESSION_ID {id:?}: {e}"))?;
+    let dir = env
+        .var("GREENROOM_SIDECAR_DIR")
+        .ok_or("GREENROOM_SIDECAR_DIR is not set")?;
+    let payload = read_payload(input)?;
+    let from_arg = match state_arg {
+        Some(arg) => Some(parse_state_arg(arg).ok_or_else(|| format!("unknown STATE {arg:?}"))?),
+        None => None,
+    };
+    let (change, ids) = match (&payload, from_arg) {
+        (None, None) => return Err("empty payload and no STATE".into()),
+        (Some(p), arg) => (
+            arg.unwrap_or_else(|| classify(p)),
+            PayloadIds::from_payload(p),
+        ),
+        (None, Some(arg)) => (arg, PayloadIds::default()),
+    };
+    let store = SidecarStore::new(dir);
+    store
+        .update(id, LOCK_WAIT, |s| apply(s, &change, &ids, now))
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+}
