@@ -4,6 +4,8 @@
 //!
 //! Run: `cargo bench --bench ls_scale` (or `benches/run` for every budget).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
+
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -55,7 +57,7 @@ fn main() -> std::io::Result<()> {
         for _ in 0..runs {
             let start = Instant::now();
             let catalog = Catalog::load(&config, false);
-            let rows = catalog.rows(&config, Utc::now());
+            let rows = catalog.rows(Utc::now());
             let json = to_json(&rows, &catalog.problems()).map_err(std::io::Error::other)?;
             in_process.push(start.elapsed());
             assert_eq!(rows.len(), n);

@@ -141,7 +141,8 @@ impl Config {
                     file.merge(parse_layer(&text, &path)?);
                     config_path = Some(path);
                 }
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound && overrides.config.is_none() => {}
+                Err(e)
+                    if e.kind() == std::io::ErrorKind::NotFound && overrides.config.is_none() => {}
                 Err(e) => {
                     return Err(ConfigError::Unreadable {
                         path,
@@ -301,7 +302,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let home = dir.path().to_string_lossy().into_owned();
         let c = Config::load(&Overrides::default(), &env(&[("HOME", &home)])).unwrap();
-        assert_eq!(c.sidecar_dir, dir.path().join(".local/state/greenroom/sessions"));
+        assert_eq!(
+            c.sidecar_dir,
+            dir.path().join(".local/state/greenroom/sessions")
+        );
         assert_eq!(c.ao_dir, Some(dir.path().join(".agent-orchestrator")));
         assert_eq!(c.claude_dir, Some(dir.path().join(".claude")));
         assert_eq!(c.tmux_socket, TmuxSocket::Default);
@@ -355,7 +359,10 @@ mod tests {
             ..Overrides::default()
         };
         let err = Config::load(&o, &env(&[])).unwrap_err().to_string();
-        assert!(err.contains("c.toml") && err.contains("stuck_after"), "{err}");
+        assert!(
+            err.contains("c.toml") && err.contains("stuck_after"),
+            "{err}"
+        );
 
         let missing = Overrides {
             config: Some(dir.path().join("nope.toml")),

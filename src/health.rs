@@ -96,8 +96,13 @@ pub struct HealthInputs<'a> {
 
 /// The health class, most urgent first (DESIGN §2).
 pub fn health(i: HealthInputs<'_>, now: DateTime<Utc>, t: &Thresholds) -> Health {
-    let orch_failed = i.orchestration.is_some_and(Orchestration::has_unresolved_failure);
-    let orch_done = i.orchestration.is_some_and(Orchestration::is_completed);
+    let orch_failed = i
+        .orchestration
+        .is_some_and(Orchestration::has_unresolved_failure);
+    // An archived orchestration is finished business, whatever it last said.
+    let orch_done = i
+        .orchestration
+        .is_some_and(|o| o.is_completed() || o.archived);
     let ended = match i.status {
         Status::Dormant => Some(Health::Dormant),
         Status::Killed => Some(Health::Killed),
@@ -122,7 +127,8 @@ pub fn health(i: HealthInputs<'_>, now: DateTime<Utc>, t: &Thresholds) -> Health
         return Health::Waiting;
     }
     let working = *i.activity == Activity::Active
-        || i.orchestration.is_some_and(|o| !o.is_completed() && o.has_phase_in_progress());
+        || i.orchestration
+            .is_some_and(|o| !o.archived && !o.is_completed() && o.has_phase_in_progress());
     if working && !within(now, i.last_signal_at, t.stuck_after) {
         return Health::Stuck;
     }

@@ -12,3 +12,4 @@ pub mod hook;
 pub mod logging;
 pub mod model;
 pub mod sources;
+pub mod tmux;

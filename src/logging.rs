@@ -28,9 +28,17 @@ pub fn init(path: Option<PathBuf>) {
     };
     let writer = move || -> Box<dyn std::io::Write> {
         if let Some(dir) = path.parent() {
-            let _ = std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir);
+            let _ = std::fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o700)
+                .create(dir);
         }
-        match OpenOptions::new().create(true).append(true).mode(0o600).open(&path) {
+        match OpenOptions::new()
+            .create(true)
+            .append(true)
+            .mode(0o600)
+            .open(&path)
+        {
             Ok(f) => Box::new(f),
             Err(_) => Box::new(std::io::sink()),
         }

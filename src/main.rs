@@ -4,17 +4,20 @@ use std::path::PathBuf;
 use clap::Parser;
 use color_eyre::eyre::{Result, WrapErr, eyre};
 
-use greenroom::catalog::{Catalog, maestro_locations};
+use greenroom::catalog::Catalog;
 use greenroom::cli::{Cli, Command, HooksArgs, HooksCommand, ls};
 use greenroom::config::{Config, Env, ProcessEnv};
 use greenroom::hook::{install, report};
+use greenroom::tmux::Tmux;
 
 fn main() -> Result<()> {
     // Hooks run `greenroom report` on every agent event: it takes a path of
     // its own, before clap and config, so that no argument or settings error
     // can print to the agent or exit non-zero, and so that it starts fast.
     let args: Vec<OsString> = std::env::args_os().collect();
-    if args.get(1).is_some_and(|a| a == "report") && !args.iter().any(|a| a == "--help" || a == "-h") {
+    if args.get(1).is_some_and(|a| a == "report")
+        && !args.iter().any(|a| a == "--help" || a == "-h")
+    {
         run_report(args.get(2).and_then(|a| a.to_str()));
         return Ok(());
     }
@@ -46,7 +49,12 @@ fn load_config(cli: &Cli) -> Result<Config> {
 }
 
 fn run_report(state: Option<&str>) {
-    let result = report::run(state, std::io::stdin().lock(), &ProcessEnv, chrono::Utc::now());
+    let result = report::run(
+        state,
+        std::io::stdin().lock(),
+        &ProcessEnv,
+        chrono::Utc::now(),
+    );
     if let Err(e) = result {
         greenroom::logging::init(greenroom::logging::log_path(&ProcessEnv));
         tracing::warn!(error = %e, "report ignored");
@@ -60,10 +68,21 @@ fn run_hooks(args: &HooksArgs, installing: bool) -> Result<()> {
         .ok_or_else(|| eyre!("HOME is not set; cannot find the agent's settings"))?;
     let claude_dir = ProcessEnv.var("CLAUDE_CONFIG_DIR").map(PathBuf::from);
     let project = std::env::current_dir().wrap_err("cannot read the current folder")?;
-    let path = install::settings_path(args.agent, args.scope, &home, claude_dir.as_deref(), &project);
+    let path = install::settings_path(
+        args.agent,
+        args.scope,
+        &home,
+        claude_dir.as_deref(),
+        &project,
+    );
     let outcome = if installing {
         let exe = std::env::current_exe().wrap_err("cannot find the greenroom binary")?;
-        install::install(&path, args.agent, &install::hook_command(&exe), args.dry_run)
+        install::install(
+            &path,
+            args.agent,
+            &install::hook_command(&exe),
+            args.dry_run,
+        )
     } else {
         install::uninstall(&path, args.agent, args.dry_run)
     }
@@ -74,7 +93,11 @@ fn run_hooks(args: &HooksArgs, installing: bool) -> Result<()> {
     } else if !outcome.changed {
         println!("{} already up to date", outcome.path.display());
     } else {
-        let verb = if installing { "installed into" } else { "removed from" };
+        let verb = if installing {
+            "installed into"
+        } else {
+            "removed from"
+        };
         println!("greenroom hooks {verb} {}", outcome.path.display());
         if let Some(b) = outcome.backup {
             println!("backup of the previous file: {}", b.display());
@@ -84,14 +107,16 @@ fn run_hooks(args: &HooksArgs, installing: bool) -> Result<()> {
 }
 
 fn run_ls(config: &Config, args: &ls::LsArgs) -> Result<()> {
-    let catalog = Catalog::load(config, args.all);
+    let mut catalog = Catalog::load(config, args.all);
+    catalog.set_tmux(Tmux::new(config.tmux_socket.clone()).poll());
     let now = chrono::Utc::now();
-    let sessions = catalog.rows(config, now);
-    let mut looked_in = vec![config.sidecar_dir.clone()];
-    looked_in.extend(
-        maestro_locations(config, std::iter::empty()).into_iter().map(|l| l.state_folder),
-    );
-    looked_in.extend(config.ao_dir.clone());
-    ls::print(args, &sessions, &catalog.problems(), &looked_in, now)
-        .wrap_err("cannot write the list")
+    let sessions = catalog.rows(now);
+    ls::print(
+        args,
+        &sessions,
+        &catalog.problems(),
+        &catalog.looked_in(),
+        now,
+    )
+    .wrap_err("cannot write the list")
 }

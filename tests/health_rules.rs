@@ -1,10 +1,14 @@
 //! Every activity and health rule of DESIGN §2, with the clock passed in,
 //! on both sides of each threshold.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
+
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use greenroom::config::Thresholds;
 use greenroom::health::{HealthInputs, Report, TmuxFacts, effective_activity, health, last_focus};
-use greenroom::model::{Activity, Health, Orchestration, Phase, PhaseError, PhaseId, PhaseStatus, Status};
+use greenroom::model::{
+    Activity, Health, Orchestration, Phase, PhaseError, PhaseId, PhaseStatus, Status,
+};
 
 fn now() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 29, 12, 0, 0).unwrap()
@@ -50,8 +54,14 @@ fn a_report_wins_until_the_ttl_then_inference_takes_over() {
 
 #[test]
 fn tmux_activity_inside_the_window_is_active_outside_idle() {
-    assert_eq!(effective_activity(None, Some(&tmux(29)), now(), &t()).state, Activity::Active);
-    assert_eq!(effective_activity(None, Some(&tmux(31)), now(), &t()).state, Activity::Idle);
+    assert_eq!(
+        effective_activity(None, Some(&tmux(29)), now(), &t()).state,
+        Activity::Active
+    );
+    assert_eq!(
+        effective_activity(None, Some(&tmux(31)), now(), &t()).state,
+        Activity::Idle
+    );
     assert_eq!(
         effective_activity(None, Some(&TmuxFacts::default()), now(), &t()).state,
         Activity::Idle
@@ -68,7 +78,11 @@ fn without_tmux_the_last_recorded_state_shows_as_not_reported() {
     assert!(matches!(none.state, Activity::Unknown(_)));
 }
 
-fn inputs<'a>(status: &'a Status, activity: &'a Activity, signal: Option<DateTime<Utc>>) -> HealthInputs<'a> {
+fn inputs<'a>(
+    status: &'a Status,
+    activity: &'a Activity,
+    signal: Option<DateTime<Utc>>,
+) -> HealthInputs<'a> {
     HealthInputs {
         status,
         exit_status: None,
@@ -93,11 +107,20 @@ fn running_sessions_classify_by_activity() {
 fn active_with_no_sign_of_life_past_the_threshold_is_stuck() {
     let run = Status::Running;
     let active = Activity::Active;
-    assert_eq!(health(inputs(&run, &active, ago(599)), now(), &t()), Health::Active);
-    assert_eq!(health(inputs(&run, &active, ago(601)), now(), &t()), Health::Stuck);
+    assert_eq!(
+        health(inputs(&run, &active, ago(599)), now(), &t()),
+        Health::Active
+    );
+    assert_eq!(
+        health(inputs(&run, &active, ago(601)), now(), &t()),
+        Health::Stuck
+    );
     // Idle sessions are never stuck: nothing is expected of them.
     let idle = Activity::Idle;
-    assert_eq!(health(inputs(&run, &idle, ago(100_000)), now(), &t()), Health::Idle);
+    assert_eq!(
+        health(inputs(&run, &idle, ago(100_000)), now(), &t()),
+        Health::Idle
+    );
 }
 
 #[test]

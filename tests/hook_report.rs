@@ -1,6 +1,8 @@
 //! `greenroom report` as agents run it: the real binary, a payload on stdin,
 //! the session found through the environment, the sidecar read back.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -14,7 +16,10 @@ use greenroom::model::{Activity, Status};
 use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 use serde_json::{Value, json};
 
-const PAYLOADS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/real/claude-hook-payloads");
+const PAYLOADS: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../shared/fixtures/real/claude-hook-payloads"
+);
 
 struct Session {
     dir: tempfile::TempDir,
@@ -28,7 +33,11 @@ impl Session {
         let store = SidecarStore::new(dir.path().join("sessions"));
         let s = Sidecar::new("agent-1", Path::new("/work/a"), "claude", Utc::now());
         store.create(&s).unwrap();
-        Session { id: s.id, dir, store }
+        Session {
+            id: s.id,
+            dir,
+            store,
+        }
     }
 
     fn sidecar(&self) -> Sidecar {
@@ -65,8 +74,16 @@ impl Session {
         drop(stdin);
         let out = child.wait_with_output().unwrap();
         assert!(out.status.success(), "exit {:?}", out.status);
-        assert!(out.stdout.is_empty(), "stdout: {}", String::from_utf8_lossy(&out.stdout));
-        assert!(out.stderr.is_empty(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.stdout.is_empty(),
+            "stdout: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        assert!(
+            out.stderr.is_empty(),
+            "stderr: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         out
     }
 
@@ -129,7 +146,9 @@ fn every_real_payload_updates_the_sidecar_field_by_field() {
             detail: None,
             status: Status::Running,
             agent_session_id: "8b7fcd89-94d5-4cb5-8ee2-da8805b15c80",
-            transcript: Some("/Users/alice/.claude/projects/-Users-alice-code-scratch/8b7fcd89-94d5-4cb5-8ee2-da8805b15c80.jsonl"),
+            transcript: Some(
+                "/Users/alice/.claude/projects/-Users-alice-code-scratch/8b7fcd89-94d5-4cb5-8ee2-da8805b15c80.jsonl",
+            ),
             cwd: "/Users/alice/code/scratch",
         },
         Want {
@@ -138,7 +157,9 @@ fn every_real_payload_updates_the_sidecar_field_by_field() {
             detail: None,
             status: Status::Running,
             agent_session_id: "8b7fcd89-94d5-4cb5-8ee2-da8805b15c80",
-            transcript: Some("/Users/alice/.claude/projects/-Users-alice-code-scratch/8b7fcd89-94d5-4cb5-8ee2-da8805b15c80.jsonl"),
+            transcript: Some(
+                "/Users/alice/.claude/projects/-Users-alice-code-scratch/8b7fcd89-94d5-4cb5-8ee2-da8805b15c80.jsonl",
+            ),
             cwd: "/Users/alice/code/scratch",
         },
         Want {
@@ -147,7 +168,9 @@ fn every_real_payload_updates_the_sidecar_field_by_field() {
             detail: Some("agent session ended (other)"),
             status: Status::Exited,
             agent_session_id: "8b7fcd89-94d5-4cb5-8ee2-da8805b15c80",
-            transcript: Some("/Users/alice/.claude/projects/-Users-alice-code-scratch/8b7fcd89-94d5-4cb5-8ee2-da8805b15c80.jsonl"),
+            transcript: Some(
+                "/Users/alice/.claude/projects/-Users-alice-code-scratch/8b7fcd89-94d5-4cb5-8ee2-da8805b15c80.jsonl",
+            ),
             cwd: "/Users/alice/code/scratch",
         },
         Want {
@@ -156,7 +179,9 @@ fn every_real_payload_updates_the_sidecar_field_by_field() {
             detail: None,
             status: Status::Running,
             agent_session_id: "8b7fcd89-94d5-4cb5-8ee2-da8805b15c80",
-            transcript: Some("/Users/alice/.claude/projects/-Users-alice-code-scratch/8b7fcd89-94d5-4cb5-8ee2-da8805b15c80.jsonl"),
+            transcript: Some(
+                "/Users/alice/.claude/projects/-Users-alice-code-scratch/8b7fcd89-94d5-4cb5-8ee2-da8805b15c80.jsonl",
+            ),
             cwd: "/Users/alice/code/scratch",
         },
         Want {
@@ -165,11 +190,17 @@ fn every_real_payload_updates_the_sidecar_field_by_field() {
             detail: Some("Claude needs your permission to use Bash"),
             status: Status::Running,
             agent_session_id: "8d0c5a3e-1b2f-4c6d-9e7a-0f1b2c3d4e5f",
-            transcript: Some("/Users/alice/.claude/projects/-Users-alice-code-acme-api/8d0c5a3e-1b2f-4c6d-9e7a-0f1b2c3d4e5f.jsonl"),
+            transcript: Some(
+                "/Users/alice/.claude/projects/-Users-alice-code-acme-api/8d0c5a3e-1b2f-4c6d-9e7a-0f1b2c3d4e5f.jsonl",
+            ),
             cwd: "/Users/alice/code/acme-api",
         },
     ];
-    assert_eq!(std::fs::read_dir(PAYLOADS).unwrap().count(), wants.len(), "a new fixture needs a row here");
+    assert_eq!(
+        std::fs::read_dir(PAYLOADS).unwrap().count(),
+        wants.len(),
+        "a new fixture needs a row here"
+    );
     for w in wants {
         let session = Session::new();
         let before = session.sidecar();
@@ -180,14 +211,29 @@ fn every_real_payload_updates_the_sidecar_field_by_field() {
         assert_eq!(s.activity, Some(w.activity), "{f}");
         assert_eq!(s.activity_detail.as_deref(), w.detail, "{f}");
         assert_eq!(s.status, w.status, "{f}");
-        assert_eq!(s.agent_session_id.as_deref(), Some(w.agent_session_id), "{f}");
-        assert_eq!(s.transcript_path.as_deref(), w.transcript.map(Path::new), "{f}");
+        assert_eq!(
+            s.agent_session_id.as_deref(),
+            Some(w.agent_session_id),
+            "{f}"
+        );
+        assert_eq!(
+            s.transcript_path.as_deref(),
+            w.transcript.map(Path::new),
+            "{f}"
+        );
         assert_eq!(s.current_cwd.as_deref(), Some(Path::new(w.cwd)), "{f}");
         let reported = s.activity_reported_at.unwrap();
         assert!(reported >= start && reported <= Utc::now(), "{f}");
-        assert_eq!(s.activity_since, Some(reported), "{f}: a new state starts its clock");
+        assert_eq!(
+            s.activity_since,
+            Some(reported),
+            "{f}: a new state starts its clock"
+        );
         // Nothing else moved.
-        assert_eq!((s.name.as_str(), &s.cwd, &s.command), (before.name.as_str(), &before.cwd, &before.command));
+        assert_eq!(
+            (s.name.as_str(), &s.cwd, &s.command),
+            (before.name.as_str(), &before.cwd, &before.command)
+        );
         assert_eq!(s.extra, before.extra);
     }
 }
@@ -195,12 +241,21 @@ fn every_real_payload_updates_the_sidecar_field_by_field() {
 #[test]
 fn the_first_agent_session_id_wins_and_since_moves_only_on_change() {
     let session = Session::new();
-    session.report(&[], br#"{"hook_event_name":"PreToolUse","session_id":"first"}"#);
+    session.report(
+        &[],
+        br#"{"hook_event_name":"PreToolUse","session_id":"first"}"#,
+    );
     let first = session.sidecar();
-    session.report(&[], br#"{"hook_event_name":"PostToolUse","session_id":"second"}"#);
+    session.report(
+        &[],
+        br#"{"hook_event_name":"PostToolUse","session_id":"second"}"#,
+    );
     let second = session.sidecar();
     assert_eq!(second.agent_session_id.as_deref(), Some("first"));
-    assert_eq!(second.activity_since, first.activity_since, "same state keeps its clock");
+    assert_eq!(
+        second.activity_since, first.activity_since,
+        "same state keeps its clock"
+    );
     assert!(second.activity_reported_at > first.activity_reported_at);
     session.report(&[], br#"{"hook_event_name":"Stop","session_id":"first"}"#);
     let third = session.sidecar();
@@ -211,7 +266,10 @@ fn the_first_agent_session_id_wins_and_since_moves_only_on_change() {
 #[test]
 fn a_state_on_the_command_line_wins() {
     let session = Session::new();
-    session.report(&["awaiting_input"], br#"{"hook_event_name":"PreToolUse","session_id":"x"}"#);
+    session.report(
+        &["awaiting_input"],
+        br#"{"hook_event_name":"PreToolUse","session_id":"x"}"#,
+    );
     let s = session.sidecar();
     assert_eq!(s.activity, Some(Activity::AwaitingInput));
     assert_eq!(s.agent_session_id.as_deref(), Some("x"));
@@ -223,7 +281,10 @@ fn a_state_on_the_command_line_wins() {
 #[test]
 fn an_unknown_event_records_ids_but_no_activity() {
     let session = Session::new();
-    session.report(&[], br#"{"hook_event_name":"SomethingNew","session_id":"abc","cwd":"/w/x"}"#);
+    session.report(
+        &[],
+        br#"{"hook_event_name":"SomethingNew","session_id":"abc","cwd":"/w/x"}"#,
+    );
     let s = session.sidecar();
     assert_eq!(s.activity, None);
     assert_eq!(s.activity_reported_at, None);
@@ -233,16 +294,25 @@ fn an_unknown_event_records_ids_but_no_activity() {
 
 #[test]
 fn bad_payloads_exit_zero_silently_and_change_nothing() {
-    let huge = format!(r#"{{"hook_event_name":"Stop","pad":"{}"}}"#, "x".repeat(1_100_000));
+    let huge = format!(
+        r#"{{"hook_event_name":"Stop","pad":"{}"}}"#,
+        "x".repeat(1_100_000)
+    );
     let cases: Vec<(&str, Vec<u8>)> = vec![
         ("empty", b"".to_vec()),
         ("whitespace", b"  \n".to_vec()),
         ("not json", b"hello".to_vec()),
-        ("truncated", br#"{"hook_event_name":"Stop","session"#.to_vec()),
+        (
+            "truncated",
+            br#"{"hook_event_name":"Stop","session"#.to_vec(),
+        ),
         ("array", b"[1,2]".to_vec()),
         ("binary", vec![0, 159, 146, 150, 0xff]),
         ("huge", huge.into_bytes()),
-        ("wrong types", br#"{"hook_event_name":5,"session_id":["x"],"cwd":{"a":1}}"#.to_vec()),
+        (
+            "wrong types",
+            br#"{"hook_event_name":5,"session_id":["x"],"cwd":{"a":1}}"#.to_vec(),
+        ),
         ("deep", "[".repeat(100_000).into_bytes()),
     ];
     for (name, payload) in cases {
@@ -254,7 +324,10 @@ fn bad_payloads_exit_zero_silently_and_change_nothing() {
     // A relative cwd or path is not trusted either.
     let session = Session::new();
     let before = session.raw();
-    session.report(&[], br#"{"hook_event_name":"Nope","cwd":"rel/x","transcript_path":"t.jsonl"}"#);
+    session.report(
+        &[],
+        br#"{"hook_event_name":"Nope","cwd":"rel/x","transcript_path":"t.jsonl"}"#,
+    );
     assert_eq!(session.raw(), before);
 }
 
@@ -285,7 +358,10 @@ fn a_missing_environment_or_sidecar_exits_zero_and_logs() {
     // An unreadable sidecar stays as it was.
     std::fs::write(session.store.path_for(session.id), b"{broken").unwrap();
     session.report(&[], payload);
-    assert_eq!(std::fs::read(session.store.path_for(session.id)).unwrap(), b"{broken");
+    assert_eq!(
+        std::fs::read(session.store.path_for(session.id)).unwrap(),
+        b"{broken"
+    );
 }
 
 #[test]
@@ -341,10 +417,18 @@ fn racing_reports_and_focus_updates_lose_nothing() {
     done.store(true, Ordering::Relaxed);
     reader.join().unwrap();
     let s = session.sidecar();
-    assert_eq!(s.metadata["focus"], FOCUS_UPDATES.to_string(), "a focus update was lost");
+    assert_eq!(
+        s.metadata["focus"],
+        FOCUS_UPDATES.to_string(),
+        "a focus update was lost"
+    );
     assert!(s.last_focused_at.is_some());
     assert_eq!(s.activity, Some(Activity::Active));
-    assert!(s.agent_session_id.as_deref().is_some_and(|id| id.starts_with("agent-")));
+    assert!(
+        s.agent_session_id
+            .as_deref()
+            .is_some_and(|id| id.starts_with("agent-"))
+    );
     assert!(s.current_cwd.is_some());
 }
 
@@ -353,21 +437,39 @@ fn event_table_for_claude_and_gemini() {
     let c = |v: Value| classify(&v);
     let act = |a: Activity| Change::Activity(a, None);
     for e in [
-        "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "SubagentStart",
-        "SubagentStop", "PreCompact", "BeforeAgent", "BeforeModel", "AfterModel", "BeforeTool",
-        "AfterTool", "PreCompress",
+        "UserPromptSubmit",
+        "PreToolUse",
+        "PostToolUse",
+        "PostToolUseFailure",
+        "SubagentStart",
+        "SubagentStop",
+        "PreCompact",
+        "BeforeAgent",
+        "BeforeModel",
+        "AfterModel",
+        "BeforeTool",
+        "AfterTool",
+        "PreCompress",
     ] {
-        assert_eq!(c(json!({"hook_event_name": e})), act(Activity::Active), "{e}");
+        assert_eq!(
+            c(json!({"hook_event_name": e})),
+            act(Activity::Active),
+            "{e}"
+        );
     }
     for e in ["SessionStart", "AfterAgent", "Stop"] {
         assert_eq!(c(json!({"hook_event_name": e})), act(Activity::Idle), "{e}");
     }
     assert_eq!(
-        c(json!({"hook_event_name": "Stop", "background_tasks": [{"id": "b1", "status": "running"}]})),
+        c(
+            json!({"hook_event_name": "Stop", "background_tasks": [{"id": "b1", "status": "running"}]})
+        ),
         act(Activity::Active)
     );
     assert_eq!(
-        c(json!({"hook_event_name": "Stop", "background_tasks": [{"id": "b1", "status": "completed"}]})),
+        c(
+            json!({"hook_event_name": "Stop", "background_tasks": [{"id": "b1", "status": "completed"}]})
+        ),
         act(Activity::Idle)
     );
     let note = |t: Option<&str>, m: &str| {
@@ -383,27 +485,48 @@ fn event_table_for_claude_and_gemini() {
     assert_eq!(note(Some("ToolPermission"), "g"), waiting("g"));
     assert_eq!(note(Some("idle_prompt"), "x"), act(Activity::Idle));
     assert_eq!(note(Some("auth_success"), "x"), Change::Nothing);
-    assert_eq!(note(None, "Claude needs your permission to use Bash"), waiting("Claude needs your permission to use Bash"));
-    assert_eq!(note(None, "Claude is waiting for your input"), waiting("Claude is waiting for your input"));
+    assert_eq!(
+        note(None, "Claude needs your permission to use Bash"),
+        waiting("Claude needs your permission to use Bash")
+    );
+    assert_eq!(
+        note(None, "Claude is waiting for your input"),
+        waiting("Claude is waiting for your input")
+    );
     assert_eq!(note(None, "Build finished"), Change::Nothing);
     assert_eq!(
         c(json!({"hook_event_name": "PermissionRequest", "tool_name": "Bash"})),
-        Change::Activity(Activity::AwaitingInput, Some("permission to use Bash".into()))
+        Change::Activity(
+            Activity::AwaitingInput,
+            Some("permission to use Bash".into())
+        )
     );
     assert_eq!(
         c(json!({"hook_event_name": "StopFailure", "error": "rate_limit"})),
         Change::Activity(Activity::Error, Some("rate_limit".into()))
     );
-    assert_eq!(c(json!({"hook_event_name": "SessionEnd"})), Change::Ended(None));
+    assert_eq!(
+        c(json!({"hook_event_name": "SessionEnd"})),
+        Change::Ended(None)
+    );
     assert_eq!(c(json!({"hook_event_name": "Whatever"})), Change::Nothing);
     assert_eq!(c(json!({})), Change::Nothing);
 }
 
 #[test]
 fn state_arguments_are_forgiving() {
-    assert_eq!(parse_state_arg("AwaitingInput"), Some(Change::Activity(Activity::AwaitingInput, None)));
-    assert_eq!(parse_state_arg("awaiting_input"), Some(Change::Activity(Activity::AwaitingInput, None)));
-    assert_eq!(parse_state_arg("IDLE"), Some(Change::Activity(Activity::Idle, None)));
+    assert_eq!(
+        parse_state_arg("AwaitingInput"),
+        Some(Change::Activity(Activity::AwaitingInput, None))
+    );
+    assert_eq!(
+        parse_state_arg("awaiting_input"),
+        Some(Change::Activity(Activity::AwaitingInput, None))
+    );
+    assert_eq!(
+        parse_state_arg("IDLE"),
+        Some(Change::Activity(Activity::Idle, None))
+    );
     assert_eq!(parse_state_arg("exited"), Some(Change::Ended(None)));
     assert_eq!(parse_state_arg("sideways"), None);
 }

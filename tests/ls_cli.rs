@@ -1,6 +1,8 @@
 //! `greenroom ls` end to end: the real binary over real files in temp
 //! folders, read back as the JSON contract or the table.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -8,7 +10,10 @@ use chrono::{Duration, Utc};
 use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 use serde_json::Value;
 
-const REAL_MAESTRO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/real/maestro-state");
+const REAL_MAESTRO: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../shared/fixtures/real/maestro-state"
+);
 
 struct Env {
     dir: tempfile::TempDir,
@@ -38,6 +43,9 @@ impl Env {
             .arg(self.path("sessions"))
             .arg("--ao-dir")
             .arg(self.path("ao"))
+            // A private server nobody runs: never the user's default one.
+            .arg("--tmux-socket")
+            .arg(format!("greenroom-test-none-{}", std::process::id()))
             .env_remove("GREENROOM_STATE_DIRS")
             .env_remove("MAESTRO_STATE_DIR")
             .env("HOME", self.dir.path())
@@ -47,7 +55,11 @@ impl Env {
 
     fn json(&self, args: &[&str]) -> Value {
         let out = self.run(&[&["ls", "--json"], args].concat());
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         serde_json::from_slice(&out.stdout).unwrap()
     }
 }
@@ -101,7 +113,12 @@ fn every_real_maestro_file_is_listed_as_written() {
     }
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let doc = env.json(&args);
-    assert_eq!(doc["problems"], serde_json::json!([]), "{:#}", doc["problems"]);
+    assert_eq!(
+        doc["problems"],
+        serde_json::json!([]),
+        "{:#}",
+        doc["problems"]
+    );
     assert_eq!(doc["sessions"].as_array().unwrap().len(), workspaces.len());
     for s in doc["sessions"].as_array().unwrap() {
         assert_eq!(s["source"], "maestro");
@@ -112,14 +129,22 @@ fn every_real_maestro_file_is_listed_as_written() {
     assert_eq!(o["status"], "blocked");
     assert_eq!(o["current_phase"], 4);
     assert_eq!(o["total_phases"], 5);
-    let ids: Vec<_> = o["phases"].as_array().unwrap().iter().map(|p| p["id"].clone()).collect();
+    let ids: Vec<_> = o["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].clone())
+        .collect();
     assert_eq!(ids, [1, 2, 3, 4, 5].map(Value::from));
     assert_eq!(o["phases"][3]["status"], "failed");
     assert_eq!(o["phases"][3]["errors"], 1);
     assert_eq!(o["token_usage"]["input"], 35000);
     assert_eq!(o["token_usage"]["output"], 15000);
     assert_eq!(o["token_usage"]["cached"], 0);
-    assert_eq!(o["token_usage"]["by_agent"]["devops_engineer"]["input"], 15000);
+    assert_eq!(
+        o["token_usage"]["by_agent"]["devops_engineer"]["input"],
+        15000
+    );
     assert_eq!(blocked["health"], "errored");
 
     let archive = find(&doc, &workspaces, "dockerization");
@@ -128,7 +153,11 @@ fn every_real_maestro_file_is_listed_as_written() {
     assert_eq!(o["archived"], true);
     assert_eq!(o["total_phases"], 5);
     assert_eq!(o["phases"].as_array().unwrap().len(), 6);
-    assert!(o["contradictions"].as_array().unwrap().len() >= 2, "{:#}", o["contradictions"]);
+    assert!(
+        o["contradictions"].as_array().unwrap().len() >= 2,
+        "{:#}",
+        o["contradictions"]
+    );
 
     let npp = find(&doc, &workspaces, "robertpelloni-npp");
     let o = &npp["orchestration"];
@@ -150,7 +179,11 @@ fn every_real_maestro_file_is_listed_as_written() {
 fn archived_maestro_files_need_all() {
     let env = Env::new();
     let ws = real_workspaces(&env);
-    let archived_ws = &ws.iter().find(|(n, _)| n.contains("__archive__")).unwrap().1;
+    let archived_ws = &ws
+        .iter()
+        .find(|(n, _)| n.contains("__archive__"))
+        .unwrap()
+        .1;
     let ws_arg = archived_ws.to_string_lossy().into_owned();
     let plain = env.json(&["--state-dir", &ws_arg]);
     assert_eq!(plain["sessions"].as_array().unwrap().len(), 0);
@@ -165,7 +198,8 @@ fn a_maestro_session_joins_the_sidecar_of_its_workspace() {
     let state = ws.join("docs/maestro/state");
     std::fs::create_dir_all(&state).unwrap();
     std::fs::copy(
-        Path::new(REAL_MAESTRO).join("4awmy-NUM-CORE__active-session__standard-in-progress-no-phase-names.md"),
+        Path::new(REAL_MAESTRO)
+            .join("4awmy-NUM-CORE__active-session__standard-in-progress-no-phase-names.md"),
         state.join("active-session.md"),
     )
     .unwrap();
@@ -199,15 +233,30 @@ fn sessions_come_in_last_focus_order() {
     mk("never-new", None, 5);
     mk("mid-focus", Some(10), 70);
     let doc = env.json(&[]);
-    let names: Vec<_> = doc["sessions"].as_array().unwrap().iter().map(|s| s["name"].clone()).collect();
+    let names: Vec<_> = doc["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].clone())
+        .collect();
     assert_eq!(
         names,
-        ["new-focus", "mid-focus", "old-focus", "never-new", "never-old"].map(Value::from)
+        [
+            "new-focus",
+            "mid-focus",
+            "old-focus",
+            "never-new",
+            "never-old"
+        ]
+        .map(Value::from)
     );
     let table = String::from_utf8(env.run(&["ls"]).stdout).unwrap();
     let lines: Vec<&str> = table.lines().collect();
     assert!(lines[0].starts_with("HEALTH"));
-    assert!(lines[1].contains("new-focus") && lines[5].contains("never-old"), "{table}");
+    assert!(
+        lines[1].contains("new-focus") && lines[5].contains("never-old"),
+        "{table}"
+    );
 }
 
 #[test]
@@ -217,7 +266,11 @@ fn bad_files_are_reported_and_everything_else_still_lists() {
     let good_ws = env.path("good");
     let s = Sidecar::new("good-1", &good_ws, "sh", Utc::now());
     store.create(&s).unwrap();
-    std::fs::write(store.dir().join(format!("{}.json", uuid::Uuid::new_v4())), b"{not json").unwrap();
+    std::fs::write(
+        store.dir().join(format!("{}.json", uuid::Uuid::new_v4())),
+        b"{not json",
+    )
+    .unwrap();
     let bad_ws = env.path("bad");
     let state = bad_ws.join("docs/maestro/state");
     std::fs::create_dir_all(&state).unwrap();
@@ -228,7 +281,12 @@ fn bad_files_are_reported_and_everything_else_still_lists() {
     assert_eq!(doc["sessions"].as_array().unwrap().len(), 1);
     assert_eq!(doc["problems"].as_array().unwrap().len(), 2, "{doc:#}");
     for p in doc["problems"].as_array().unwrap() {
-        assert!(p["path"].as_str().unwrap().starts_with(env.dir.path().to_str().unwrap()));
+        assert!(
+            p["path"]
+                .as_str()
+                .unwrap()
+                .starts_with(env.dir.path().to_str().unwrap())
+        );
         assert!(!p["error"].as_str().unwrap().is_empty());
     }
     let table = env.run(&["ls", "--state-dir", &bad_ws.to_string_lossy()]);
@@ -254,5 +312,8 @@ fn a_broken_config_is_refused_with_its_name() {
     let out = env.run(&["ls"]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("config.toml") && err.contains("sidecar_dri"), "{err}");
+    assert!(
+        err.contains("config.toml") && err.contains("sidecar_dri"),
+        "{err}"
+    );
 }

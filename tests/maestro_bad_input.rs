@@ -65,7 +65,7 @@ fn truncated_real_file() {
     .unwrap();
     let cut = whole.find("  - id: 3").unwrap();
     assert_err(
-        read_bytes(whole[..cut].as_bytes()),
+        read_bytes(&whole.as_bytes()[..cut]),
         "the file may be truncated",
     );
 }
@@ -201,7 +201,7 @@ fn alias_bomb_is_refused() {
     let mut bomb = String::from("lol0: &lol0 \"lol\"\n");
     for level in 1..=9 {
         let prev = format!("*lol{}", level - 1);
-        let items = vec![prev.as_str(); 9].join(", ");
+        let items = [prev.as_str(); 9].join(", ");
         bomb.push_str(&format!("lol{level}: &lol{level} [{items}]\n"));
     }
     bomb.push_str("session_id: *lol9\n");

@@ -1,6 +1,8 @@
 //! The sidecar store against real files in temp folders: round trips,
 //! unknown fields, concurrent read-modify-write, permissions, bad input.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
+
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::sync::Arc;
@@ -72,7 +74,10 @@ fn fields_greenroom_does_not_know_survive_an_update() {
         .unwrap();
     let raw: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(store.path_for(id)).unwrap()).unwrap();
-    assert_eq!(raw["blocked_work"], serde_json::json!({"reason":"x","n":[1,2]}));
+    assert_eq!(
+        raw["blocked_work"],
+        serde_json::json!({"reason":"x","n":[1,2]})
+    );
     assert_eq!(raw["foreground"], "vim");
     assert_eq!(raw["future_flag"], true);
     assert!(raw["last_focused_at"].is_string());
@@ -125,7 +130,11 @@ fn concurrent_updates_lose_nothing_and_never_tear() {
     assert!(reader.join().unwrap() > 0);
     let s = store.read(id).unwrap();
     for t in 0..THREADS {
-        assert_eq!(s.metadata[&format!("field-{t}")], UPDATES.to_string(), "field-{t}");
+        assert_eq!(
+            s.metadata[&format!("field-{t}")],
+            UPDATES.to_string(),
+            "field-{t}"
+        );
     }
 }
 
@@ -159,12 +168,23 @@ fn an_update_that_changes_nothing_writes_nothing() {
     let store = SidecarStore::new(dir.path());
     let s = full_sidecar();
     store.create(&s).unwrap();
-    let before = std::fs::metadata(store.path_for(s.id)).unwrap().modified().unwrap();
+    let before = std::fs::metadata(store.path_for(s.id))
+        .unwrap()
+        .modified()
+        .unwrap();
     let ino = |p: &Path| std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(p).unwrap());
     let ino_before = ino(&store.path_for(s.id));
-    store.update(s.id, Duration::from_secs(1), |_| false).unwrap();
+    store
+        .update(s.id, Duration::from_secs(1), |_| false)
+        .unwrap();
     assert_eq!(ino(&store.path_for(s.id)), ino_before);
-    assert_eq!(std::fs::metadata(store.path_for(s.id)).unwrap().modified().unwrap(), before);
+    assert_eq!(
+        std::fs::metadata(store.path_for(s.id))
+            .unwrap()
+            .modified()
+            .unwrap(),
+        before
+    );
 }
 
 #[test]
@@ -192,7 +212,10 @@ fn bad_files_are_problems_and_good_ones_still_load() {
         let uuid = name.trim_end_matches(".json");
         match *kind {
             "empty" => write(name.clone(), b""),
-            "truncated" => write(name.clone(), format!(r#"{{"id":"{uuid}","cwd":"/w","comm"#).as_bytes()),
+            "truncated" => write(
+                name.clone(),
+                format!(r#"{{"id":"{uuid}","cwd":"/w","comm"#).as_bytes(),
+            ),
             "binary" => write(name.clone(), &[0x7f, b'E', b'L', b'F', 0, 0, 1, 2]),
             "non-utf8" => write(name.clone(), b"{\"id\":\"\xff\xfe\"}"),
             "wrong-types" => write(
@@ -219,10 +242,16 @@ fn bad_files_are_problems_and_good_ones_still_load() {
     }
     // A folder where a file should be, a dangling symlink and a link to a good file.
     std::fs::create_dir(dir.path().join(format!("{}.json", id()))).unwrap();
-    std::os::unix::fs::symlink("/nonexistent/x.json", dir.path().join(format!("{}.json", id())))
-        .unwrap();
-    std::os::unix::fs::symlink(store.path_for(good.id), dir.path().join(format!("{}.json", id())))
-        .unwrap();
+    std::os::unix::fs::symlink(
+        "/nonexistent/x.json",
+        dir.path().join(format!("{}.json", id())),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(
+        store.path_for(good.id),
+        dir.path().join(format!("{}.json", id())),
+    )
+    .unwrap();
     // Temp and lock files are not sessions and not problems.
     write(format!(".{}.json.1.tmp", id()), b"partial");
 
@@ -235,7 +264,12 @@ fn bad_files_are_problems_and_good_ones_still_load() {
     }
     let reason = |kind: &str| {
         let name = &cases.iter().find(|(_, k)| *k == kind).unwrap().0;
-        problems.iter().find(|p| p.path.ends_with(name)).unwrap().error.clone()
+        problems
+            .iter()
+            .find(|p| p.path.ends_with(name))
+            .unwrap()
+            .error
+            .clone()
     };
     assert!(reason("binary").contains("binary"), "{}", reason("binary"));
     assert!(reason("non-utf8").contains("UTF-8"));

@@ -161,7 +161,10 @@ fn phase_cell(s: &Session) -> String {
     match &s.orchestration {
         None => "-".into(),
         Some(o) => {
-            let current = o.current_phase.as_ref().map_or("?".into(), ToString::to_string);
+            let current = o
+                .current_phase
+                .as_ref()
+                .map_or("?".into(), ToString::to_string);
             let total = o
                 .total_phases
                 .map_or_else(|| o.phases.len().to_string(), |t| t.to_string());

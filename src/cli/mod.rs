@@ -46,7 +46,12 @@ pub struct GlobalArgs {
     #[arg(long, global = true, env = "GREENROOM_CLAUDE_DIR", value_name = "DIR")]
     pub claude_dir: Option<PathBuf>,
     /// tmux server: a socket name (tmux -L) or a socket path (tmux -S) [default: your default server]
-    #[arg(long, global = true, env = "GREENROOM_TMUX_SOCKET", value_name = "NAME|PATH")]
+    #[arg(
+        long,
+        global = true,
+        env = "GREENROOM_TMUX_SOCKET",
+        value_name = "NAME|PATH"
+    )]
     pub tmux_socket: Option<String>,
     /// Config file [default: $XDG_CONFIG_HOME/greenroom/config.toml]
     #[arg(long, global = true, env = "GREENROOM_CONFIG", value_name = "FILE")]

@@ -39,7 +39,10 @@ pub struct PayloadIds {
 }
 
 fn text<'a>(payload: &'a Value, key: &str) -> Option<&'a str> {
-    payload.get(key).and_then(Value::as_str).filter(|s| !s.trim().is_empty())
+    payload
+        .get(key)
+        .and_then(Value::as_str)
+        .filter(|s| !s.trim().is_empty())
 }
 
 impl PayloadIds {
@@ -93,9 +96,15 @@ fn awaiting(detail: Option<&str>) -> Change {
 /// Older Claude versions send no `notification_type`; their wording is the only clue.
 fn asks_for_input(message: &str) -> bool {
     let m = message.to_ascii_lowercase();
-    ["permission", "waiting for your input", "needs your", "approve", "confirm"]
-        .iter()
-        .any(|k| m.contains(k))
+    [
+        "permission",
+        "waiting for your input",
+        "needs your",
+        "approve",
+        "confirm",
+    ]
+    .iter()
+    .any(|k| m.contains(k))
 }
 
 /// Claude's Stop fires while background tasks may still run; the payload
@@ -133,8 +142,13 @@ pub fn classify(payload: &Value) -> Change {
         "UserPromptSubmit" | "PreToolUse" | "PostToolUse" | "PostToolUseFailure"
         | "SubagentStart" | "SubagentStop" | "PreCompact" => active(),
         // Gemini
-        "BeforeAgent" | "BeforeModel" | "AfterModel" | "BeforeTool" | "AfterTool"
-        | "PreCompress" | "BeforeToolSelection" => active(),
+        "BeforeAgent"
+        | "BeforeModel"
+        | "AfterModel"
+        | "BeforeTool"
+        | "AfterTool"
+        | "PreCompress"
+        | "BeforeToolSelection" => active(),
         "AfterAgent" => idle(),
         "Notification" => {
             let message = text(payload, "message");
@@ -156,7 +170,10 @@ pub fn classify(payload: &Value) -> Change {
         "Stop" => idle(),
         "StopFailure" => {
             let detail = text(payload, "error").or_else(|| text(payload, "error_details"));
-            Change::Activity(Activity::Error, Some(detail.unwrap_or("stop failure").to_owned()))
+            Change::Activity(
+                Activity::Error,
+                Some(detail.unwrap_or("stop failure").to_owned()),
+            )
         }
         "SessionEnd" => Change::Ended(text(payload, "reason").map(str::to_owned)),
         _ => Change::Nothing,
@@ -181,8 +198,13 @@ pub fn apply(s: &mut Sidecar, change: &Change, ids: &PayloadIds, now: DateTime<U
         Change::Activity(a, d) => (a.clone(), d.clone()),
         Change::Ended(reason) => {
             s.status = Status::Exited;
-            let detail = reason.as_ref().map(|r| format!("agent session ended ({r})"));
-            (Activity::Idle, detail.or(Some("agent session ended".into())))
+            let detail = reason
+                .as_ref()
+                .map(|r| format!("agent session ended ({r})"));
+            (
+                Activity::Idle,
+                detail.or(Some("agent session ended".into())),
+            )
         }
     };
     if s.activity.as_ref() != Some(&activity) {

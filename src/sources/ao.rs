@@ -122,6 +122,77 @@ pub fn read_root(root: &Path, include_archive: bool) -> (Vec<AoSession>, Vec<Pro
     (sessions, problems)
 }
 
+/// Whether `path` is where a session file lives below `root`, and if so
+/// whether it is archived; the watcher asks this for one changed file.
+pub fn session_file_kind(root: &Path, path: &Path) -> Option<bool> {
+    let name = path.file_name()?.to_string_lossy();
+    if is_ignored_name(&name) {
+        return None;
+    }
+    let rel = path.strip_prefix(root).ok()?;
+    let parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if parts
+        .iter()
+        .any(|p| p == "worktrees" || p.ends_with(".migrated"))
+    {
+        return None;
+    }
+    let n = parts.len();
+    let parent = |up: usize| n.checked_sub(up + 1).map(|i| parts[i].as_str());
+    let in_project = n == 3 && parts[0] == "projects";
+    match (parent(1), parent(2)) {
+        (Some("sessions"), _) => Some(false),
+        (Some("archive"), Some("sessions")) => Some(true),
+        (Some("archive"), _) if n == 4 && parts[0] == "projects" => Some(true),
+        _ if in_project && name == "orchestrator.json" => Some(false),
+        _ => None,
+    }
+}
+
+/// Reads one session file; `None` when the file is gone.
+pub fn read_session_file(path: &Path, archived: bool) -> Option<Result<AoSession, Problem>> {
+    if fs::symlink_metadata(path).is_err() {
+        return None;
+    }
+    Some(
+        read_text_file(path)
+            .and_then(|text| parse_session(&text, path, archived))
+            .map_err(|reason| Problem::new(path, reason)),
+    )
+}
+
+/// The folders that hold session files: what the watcher watches.
+pub fn session_folders(root: &Path) -> Vec<PathBuf> {
+    let mut out = vec![root.to_path_buf(), root.join("projects")];
+    let subdirs = |dir: &Path| -> Vec<PathBuf> {
+        fs::read_dir(dir)
+            .map(|entries| {
+                entries
+                    .filter_map(Result::ok)
+                    .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+                    .map(|e| e.path())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    for project in subdirs(&root.join("projects")) {
+        out.push(project.join("sessions"));
+        out.push(project.join("archive"));
+    }
+    for dir in subdirs(root) {
+        let name = dir.file_name().map(|n| n.to_string_lossy().into_owned());
+        if matches!(name.as_deref(), Some("projects" | "worktrees")) {
+            continue;
+        }
+        out.push(dir.join("sessions"));
+        out.push(dir.join("sessions").join("archive"));
+    }
+    out
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Place {
     Other,

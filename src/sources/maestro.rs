@@ -117,7 +117,6 @@ fn archive_files(folder: &Path) -> Result<Vec<PathBuf>, Problem> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

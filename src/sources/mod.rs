@@ -50,8 +50,12 @@ pub fn decode_text(bytes: Vec<u8>) -> Result<String, String> {
     if bytes.contains(&0) {
         return Err("is binary (contains NUL bytes), not text".into());
     }
-    let mut text = String::from_utf8(bytes)
-        .map_err(|e| format!("is not valid UTF-8 (at byte {})", e.utf8_error().valid_up_to()))?;
+    let mut text = String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "is not valid UTF-8 (at byte {})",
+            e.utf8_error().valid_up_to()
+        )
+    })?;
     if text.starts_with('\u{feff}') {
         text.drain(..'\u{feff}'.len_utf8());
     }
@@ -74,7 +78,15 @@ mod tests {
     #[test]
     fn bom_is_removed_and_nul_is_binary() {
         assert_eq!(decode_text(b"\xef\xbb\xbfhi".to_vec()), Ok("hi".into()));
-        assert!(decode_text(b"a\0b".to_vec()).unwrap_err().contains("binary"));
-        assert!(decode_text(vec![0xff, 0xfe, 0x41]).unwrap_err().contains("UTF-8"));
+        assert!(
+            decode_text(b"a\0b".to_vec())
+                .unwrap_err()
+                .contains("binary")
+        );
+        assert!(
+            decode_text(vec![0xff, 0xfe, 0x41])
+                .unwrap_err()
+                .contains("UTF-8")
+        );
     }
 }

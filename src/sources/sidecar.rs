@@ -330,7 +330,11 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), SidecarError> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.{}.{}.tmp", std::process::id(), Uuid::new_v4().simple()));
+    let tmp = dir.join(format!(
+        ".{name}.{}.{}.tmp",
+        std::process::id(),
+        Uuid::new_v4().simple()
+    ));
     let result = (|| {
         let mut file = OpenOptions::new()
             .write(true)

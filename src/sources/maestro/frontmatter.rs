@@ -5,11 +5,14 @@
 //! under a tight budget so hostile nesting or alias bombs fail fast.
 
 use serde_json::Value;
+use serde_saphyr::budget::BudgetBreach;
 use serde_saphyr::{DuplicateKeyPolicy, NonFiniteFloatPolicy, SnippetMode};
 
 const NO_FRONTMATTER: &str = "no frontmatter: the file must start with a --- line";
 const NOT_CLOSED: &str =
     "frontmatter is not closed (no second --- line); the file may be truncated";
+/// Far deeper than any state file, far shallower than a stack overflow.
+const MAX_DEPTH: usize = 64;
 /// Parser messages can quote input; keep the reason one readable line.
 const MAX_REASON_CHARS: usize = 300;
 
@@ -61,15 +64,31 @@ fn is_rule(line: &str) -> bool {
 /// Parses the block into a generic value (any YAML, including JSON).
 pub(super) fn parse(block: &Block<'_>) -> Result<Value, String> {
     serde_saphyr::from_str_with_options::<Value>(block.text, options()).map_err(|e| {
-        let rendered = e.render_with_options(serde_saphyr::render_options! {
-            snippets: SnippetMode::Off,
-            line_offset: u64::try_from(block.first_line.saturating_sub(1)).unwrap_or(0),
-        });
         format!(
             "frontmatter is not valid YAML or JSON: {}",
-            one_line(&rendered)
+            reason(&e, block)
         )
     })
+}
+
+fn reason(e: &serde_saphyr::Error, block: &Block<'_>) -> String {
+    let offset = u64::try_from(block.first_line.saturating_sub(1)).unwrap_or(0);
+    // The parser words this one as "budget breached: Depth { depth: 65 }".
+    if let serde_saphyr::Error::Budget {
+        breach: BudgetBreach::Depth { .. },
+        location,
+    } = e.without_snippet()
+    {
+        return format!(
+            "nested more than {MAX_DEPTH} levels deep at line {}",
+            location.line() + offset
+        );
+    }
+    let rendered = e.render_with_options(serde_saphyr::render_options! {
+        snippets: SnippetMode::Off,
+        line_offset: offset,
+    });
+    one_line(&rendered)
 }
 
 /// Limits sized for state files (a few KB, at most 1 MiB): generous for any
@@ -78,15 +97,15 @@ pub(super) fn parse(block: &Block<'_>) -> Result<Value, String> {
 fn options() -> serde_saphyr::Options {
     serde_saphyr::options! {
         budget: serde_saphyr::budget! {
-            max_depth: 64,
-            flow_nesting_limit: 64,
+            max_depth: MAX_DEPTH,
+            flow_nesting_limit: MAX_DEPTH,
             max_aliases: 1_000,
             max_anchors: 1_000,
         },
         alias_limits: serde_saphyr::alias_limits! {
-            max_total_replayed_events: 50_000,
+            max_total_replayed_events: 10_000,
             max_replay_stack_depth: 16,
-            max_alias_expansions_per_anchor: 1_000,
+            max_alias_expansions_per_anchor: 100,
         },
         duplicate_keys: DuplicateKeyPolicy::LastWins,
         // Values are shown as written: `yes`, `0755`, `1_000` and `.nan` stay text.
@@ -111,7 +130,6 @@ fn one_line(text: &str) -> String {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
@@ -179,6 +197,16 @@ mod tests {
         );
         assert!(err.contains("line 7"), "{err}");
         assert!(!err.contains('\n'));
+    }
+
+    #[test]
+    fn depth_errors_are_worded_for_people() {
+        let deep = format!("a:\n  {}x\n", "- ".repeat(100));
+        let err = parse(&block(&deep, 3)).unwrap_err();
+        assert_eq!(
+            err,
+            "frontmatter is not valid YAML or JSON: nested more than 64 levels deep at line 4"
+        );
     }
 
     #[test]

@@ -181,7 +181,6 @@ fn current_uid() -> Option<u32> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -214,7 +214,6 @@ fn by_agent(r: &mut Reader, value: Option<&Value>) -> BTreeMap<String, TokenCoun
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use serde_json::json;
 

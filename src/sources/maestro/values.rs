@@ -120,7 +120,6 @@ pub(super) fn short(value: &Value) -> String {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use serde_json::json;
 

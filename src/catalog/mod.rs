@@ -1,0 +1,371 @@
+//! Every source merged into one list of session rows.
+//!
+//! The catalog holds what each file last said, keyed by path. It is built
+//! once at start-up, then follows the world one file change at a time
+//! ([`Catalog::apply`]): only the file that changed is read again. Building
+//! rows ([`Catalog::rows`]) does no IO.
+
+mod rows;
+mod targets;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+pub use rows::{sort_by_last_focus, sort_for_triage};
+pub use targets::{WatchMode, WatchTarget};
+
+use crate::config::Config;
+use crate::health::TmuxFacts;
+use crate::model::{Orchestration, Problem};
+use crate::sources::ao::{self, AoSession};
+use crate::sources::maestro::{self, StateLocation};
+use crate::sources::sidecar::{self, Sidecar, SidecarStore};
+use crate::tmux::ServerState;
+
+pub const ACTIVE_SESSION_FILE: &str = "active-session.md";
+
+/// What the catalog knows, file by file.
+#[derive(Debug)]
+pub struct Catalog {
+    config: Config,
+    include_archive: bool,
+    store: SidecarStore,
+    sidecars: BTreeMap<PathBuf, Sidecar>,
+    archived_sidecars: BTreeMap<PathBuf, Sidecar>,
+    /// Workspace (a session's cwd or a --state-dir) -> its state folder.
+    workspaces: BTreeMap<PathBuf, PathBuf>,
+    /// State folder -> its location; the keys are what the watcher watches.
+    locations: BTreeMap<PathBuf, StateLocation>,
+    maestro: BTreeMap<PathBuf, Orchestration>,
+    ao: BTreeMap<PathBuf, AoSession>,
+    /// Agent session id -> the agent Maestro's hooks say is working.
+    active_agents: BTreeMap<String, String>,
+    problems: BTreeMap<PathBuf, String>,
+    tmux: Option<ServerState>,
+}
+
+impl Catalog {
+    /// Reads every source once. Never fails: unreadable files become problems.
+    pub fn load(config: &Config, include_archive: bool) -> Self {
+        let store = SidecarStore::new(&config.sidecar_dir);
+        let mut c = Catalog {
+            config: config.clone(),
+            include_archive,
+            store,
+            sidecars: BTreeMap::new(),
+            archived_sidecars: BTreeMap::new(),
+            workspaces: BTreeMap::new(),
+            locations: BTreeMap::new(),
+            maestro: BTreeMap::new(),
+            ao: BTreeMap::new(),
+            active_agents: BTreeMap::new(),
+            problems: BTreeMap::new(),
+            tmux: None,
+        };
+        let (live, problems) = c.store.load_all();
+        c.add_problems(problems);
+        for s in live {
+            c.sidecars.insert(c.store.path_for(s.id), s);
+        }
+        if include_archive {
+            let (archived, problems) = c.store.load_archived();
+            c.add_problems(problems);
+            for s in archived {
+                let path = c.store.archive_dir().join(format!("{}.json", s.id));
+                c.archived_sidecars.insert(path, s);
+            }
+        }
+        for dir in &config.state_dirs {
+            let loc = maestro::resolve_state_dir(dir, &config.maestro_state_dir);
+            c.workspaces
+                .insert(loc.workspace.clone(), loc.state_folder.clone());
+            c.add_location(loc);
+        }
+        let cwds: Vec<PathBuf> = c.all_sidecars().flat_map(sidecar_cwds).collect();
+        for cwd in cwds {
+            c.add_workspace(&cwd);
+        }
+        if let Some(root) = &config.ao_dir {
+            let (sessions, problems) = ao::read_root(root, include_archive);
+            c.add_problems(problems);
+            for s in sessions {
+                c.ao.insert(s.path.clone(), s);
+            }
+        }
+        let ids: Vec<String> = c
+            .sidecars
+            .values()
+            .filter_map(|s| s.agent_session_id.clone())
+            .collect();
+        for id in ids {
+            c.refresh_active_agent(&id);
+        }
+        c
+    }
+
+    /// Where sessions were looked for, for the empty state.
+    pub fn looked_in(&self) -> Vec<PathBuf> {
+        let mut out = vec![self.store.dir().to_path_buf()];
+        out.extend(self.config.state_dirs.iter().cloned());
+        out.extend(self.config.ao_dir.clone());
+        out
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    fn all_sidecars(&self) -> impl Iterator<Item = &Sidecar> {
+        self.sidecars
+            .values()
+            .chain(self.archived_sidecars.values())
+    }
+
+    fn add_problems(&mut self, problems: Vec<Problem>) {
+        for p in problems {
+            self.problems.insert(p.path, p.error);
+        }
+    }
+
+    /// Registers a session folder; reads its Maestro state the first time.
+    /// Returns whether anything new was read.
+    fn add_workspace(&mut self, cwd: &Path) -> bool {
+        if self.workspaces.contains_key(cwd) {
+            return false;
+        }
+        let loc = maestro::location_for_workspace(cwd, &self.config.maestro_state_dir);
+        self.workspaces
+            .insert(cwd.to_path_buf(), loc.state_folder.clone());
+        self.add_location(loc)
+    }
+
+    fn add_location(&mut self, loc: StateLocation) -> bool {
+        if self.locations.contains_key(&loc.state_folder) {
+            return false;
+        }
+        let changed = self.read_location(&loc);
+        self.locations.insert(loc.state_folder.clone(), loc);
+        changed
+    }
+
+    /// (Re)reads one state folder: what it holds replaces what it held.
+    /// Returns whether the states or problems there changed.
+    fn read_location(&mut self, loc: &StateLocation) -> bool {
+        let folder = loc.state_folder.clone();
+        let before = (self.maestro_under(&folder), self.problems_under(&folder));
+        self.maestro.retain(|p, _| !p.starts_with(&folder));
+        self.problems.retain(|p, _| !p.starts_with(&folder));
+        let (states, problems) = maestro::read_location(loc, self.include_archive);
+        self.add_problems(problems);
+        for o in states {
+            self.maestro.insert(o.path.clone(), o);
+        }
+        before != (self.maestro_under(&folder), self.problems_under(&folder))
+    }
+
+    fn maestro_under(&self, folder: &Path) -> Vec<(PathBuf, Orchestration)> {
+        self.maestro
+            .range(folder.to_path_buf()..)
+            .take_while(|(p, _)| p.starts_with(folder))
+            .map(|(p, o)| (p.clone(), o.clone()))
+            .collect()
+    }
+
+    fn problems_under(&self, folder: &Path) -> Vec<(PathBuf, String)> {
+        self.problems
+            .range(folder.to_path_buf()..)
+            .take_while(|(p, _)| p.starts_with(folder))
+            .map(|(p, e)| (p.clone(), e.clone()))
+            .collect()
+    }
+
+    fn refresh_active_agent(&mut self, agent_session_id: &str) -> bool {
+        let now = maestro::read_active_agent(&self.config.maestro_hooks_dir, agent_session_id);
+        let before = match now {
+            Some(agent) => self
+                .active_agents
+                .insert(agent_session_id.to_owned(), agent.clone()),
+            None => self.active_agents.remove(agent_session_id),
+        };
+        before != self.active_agents.get(agent_session_id).cloned()
+    }
+
+    /// Replaces what tmux says. Returns whether it differs from the last poll.
+    pub fn set_tmux(&mut self, state: ServerState) -> bool {
+        let changed = self.tmux.as_ref() != Some(&state);
+        self.tmux = Some(state);
+        changed
+    }
+
+    pub fn tmux_state(&self) -> Option<&ServerState> {
+        self.tmux.as_ref()
+    }
+
+    fn tmux_facts(&self) -> Option<BTreeMap<String, TmuxFacts>> {
+        match &self.tmux {
+            Some(ServerState::Running(map)) => Some(map.clone()),
+            Some(ServerState::NoServer) => Some(BTreeMap::new()),
+            Some(ServerState::NotInstalled) | None => None,
+        }
+    }
+
+    pub fn problems(&self) -> Vec<Problem> {
+        self.problems
+            .iter()
+            .map(|(path, error)| Problem::new(path, error.clone()))
+            .collect()
+    }
+
+    pub fn sidecars(&self) -> impl Iterator<Item = &Sidecar> {
+        self.sidecars.values()
+    }
+
+    pub fn len(&self) -> usize {
+        self.sidecars.len() + self.maestro.len() + self.ao.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Applies one changed path: re-reads just that file (or, for a folder
+    /// that appeared or vanished, just that folder). Returns whether what the
+    /// catalog shows changed, so the caller redraws only then.
+    pub fn apply(&mut self, path: &Path) -> bool {
+        let parent = path.parent().unwrap_or(Path::new(""));
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if parent == self.store.dir() && sidecar::is_sidecar_name(&name) {
+            return self.apply_sidecar(path, false);
+        }
+        if parent == self.store.archive_dir() && sidecar::is_sidecar_name(&name) {
+            return self.include_archive && self.apply_sidecar(path, true);
+        }
+        if path == self.store.dir() {
+            return self.rescan_sidecars();
+        }
+        if let Some(loc) = self.location_of(path) {
+            return self.read_location(&loc);
+        }
+        if path.starts_with(&self.config.maestro_hooks_dir) {
+            return self.apply_hook_state(path);
+        }
+        if let Some(root) = self.config.ao_dir.clone()
+            && path.starts_with(&root)
+        {
+            return self.apply_ao(&root, path);
+        }
+        false
+    }
+
+    /// The state folder a path belongs to: the folder itself, its archive,
+    /// or a file in either.
+    fn location_of(&self, path: &Path) -> Option<StateLocation> {
+        let mut candidates = vec![path];
+        candidates.extend(path.parent());
+        candidates.extend(path.parent().and_then(Path::parent));
+        candidates
+            .iter()
+            .find_map(|p| self.locations.get(*p))
+            .cloned()
+    }
+
+    fn apply_sidecar(&mut self, path: &Path, archived: bool) -> bool {
+        let map = if archived {
+            &mut self.archived_sidecars
+        } else {
+            &mut self.sidecars
+        };
+        if std::fs::symlink_metadata(path).is_err() {
+            let had_problem = self.problems.remove(path).is_some();
+            return map.remove(path).is_some() || had_problem;
+        }
+        match sidecar::read_sidecar_file(path) {
+            Ok(s) => {
+                let had_problem = self.problems.remove(path).is_some();
+                let changed = map.get(path) != Some(&s);
+                let cwds: Vec<PathBuf> = sidecar_cwds(&s).collect();
+                let agent_id = s.agent_session_id.clone();
+                map.insert(path.to_path_buf(), s);
+                let mut new_state = false;
+                for cwd in cwds {
+                    new_state |= self.add_workspace(&cwd);
+                }
+                if let Some(id) = agent_id {
+                    new_state |= self.refresh_active_agent(&id);
+                }
+                changed || had_problem || new_state
+            }
+            // The last good record stays on screen, with the problem beside it.
+            Err(p) => self.problems.insert(p.path, p.error.clone()).as_ref() != Some(&p.error),
+        }
+    }
+
+    fn rescan_sidecars(&mut self) -> bool {
+        let (live, problems) = self.store.load_all();
+        let before = std::mem::take(&mut self.sidecars);
+        let dir = self.store.dir().to_path_buf();
+        self.problems
+            .retain(|p, _| p.parent() != Some(dir.as_path()));
+        self.add_problems(problems);
+        for s in live {
+            let path = self.store.path_for(s.id);
+            for cwd in sidecar_cwds(&s).collect::<Vec<_>>() {
+                self.add_workspace(&cwd);
+            }
+            self.sidecars.insert(path, s);
+        }
+        before != self.sidecars
+    }
+
+    fn apply_hook_state(&mut self, path: &Path) -> bool {
+        let Ok(rel) = path.strip_prefix(&self.config.maestro_hooks_dir) else {
+            return false;
+        };
+        let Some(id) = rel.components().next() else {
+            return false;
+        };
+        let id = id.as_os_str().to_string_lossy().into_owned();
+        let known = self
+            .sidecars
+            .values()
+            .any(|s| s.agent_session_id.as_deref() == Some(id.as_str()));
+        known && self.refresh_active_agent(&id)
+    }
+
+    fn apply_ao(&mut self, root: &Path, path: &Path) -> bool {
+        match ao::session_file_kind(root, path) {
+            Some(archived) if archived && !self.include_archive => false,
+            Some(archived) => match ao::read_session_file(path, archived) {
+                None => {
+                    let had_problem = self.problems.remove(path).is_some();
+                    self.ao.remove(path).is_some() || had_problem
+                }
+                Some(Ok(s)) => {
+                    let had_problem = self.problems.remove(path).is_some();
+                    self.ao.insert(path.to_path_buf(), s.clone()) != Some(s) || had_problem
+                }
+                Some(Err(p)) => self.problems.insert(p.path, p.error.clone()) != Some(p.error),
+            },
+            // A folder appeared or vanished (a new project, say): rare, so
+            // the AO tree is read again rather than tracked folder by folder.
+            None if path.is_dir() || !path.exists() => {
+                let (sessions, problems) = ao::read_root(root, self.include_archive);
+                let before = std::mem::take(&mut self.ao);
+                self.problems.retain(|p, _| !p.starts_with(root));
+                self.add_problems(problems);
+                for s in sessions {
+                    self.ao.insert(s.path.clone(), s);
+                }
+                before != self.ao
+            }
+            None => false,
+        }
+    }
+}
+
+fn sidecar_cwds(s: &Sidecar) -> impl Iterator<Item = PathBuf> + '_ {
+    std::iter::once(s.cwd.clone()).chain(s.current_cwd.clone())
+}

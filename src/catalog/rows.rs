@@ -1,0 +1,317 @@
+//! Building the rows: each source's record merged with tmux facts and
+//! classified by the pure health rules. No IO happens here.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+
+use super::{ACTIVE_SESSION_FILE, Catalog};
+use crate::health::{self, HealthInputs, Report, TmuxFacts};
+use crate::model::{Activity, ActivityView, Orchestration, Session, Source, Status};
+use crate::sources::ao::AoSession;
+use crate::sources::sidecar::Sidecar;
+
+type Facts = Option<BTreeMap<String, TmuxFacts>>;
+
+impl Catalog {
+    /// The rows, in sidebar order (last focus, newest first).
+    pub fn rows(&self, now: DateTime<Utc>) -> Vec<Session> {
+        let facts = self.tmux_facts();
+        let mut claimed = BTreeSet::new();
+        let mut rows = Vec::with_capacity(self.len());
+        let sidecars = self
+            .sidecars
+            .iter()
+            .map(|s| (s, false))
+            .chain(self.archived_sidecars.iter().map(|s| (s, true)));
+        for ((path, sidecar), archived) in sidecars {
+            let orchestration = self.orchestration_for(sidecar);
+            if let Some(o) = &orchestration {
+                claimed.insert(o.path.clone());
+            }
+            rows.push(self.sidecar_row(path, sidecar, orchestration, archived, &facts, now));
+        }
+        for o in self.maestro.values() {
+            if !claimed.contains(&o.path) && (self.include_archive || !o.archived) {
+                rows.push(self.maestro_row(o, now));
+            }
+        }
+        for a in self.ao.values() {
+            if self.include_archive || !a.archived {
+                rows.push(self.ao_row(a, &facts, now));
+            }
+        }
+        sort_by_last_focus(&mut rows);
+        rows
+    }
+
+    fn active_state_file(&self, cwd: &Path) -> Option<PathBuf> {
+        self.workspaces
+            .get(cwd)
+            .map(|folder| folder.join(ACTIVE_SESSION_FILE))
+    }
+
+    fn orchestration_for(&self, s: &Sidecar) -> Option<Orchestration> {
+        let mut o = std::iter::once(&s.cwd)
+            .chain(s.current_cwd.as_ref())
+            .filter_map(|cwd| self.active_state_file(cwd))
+            .find_map(|file| self.maestro.get(&file).filter(|o| !o.archived))
+            .cloned()?;
+        o.active_agent = s
+            .agent_session_id
+            .as_ref()
+            .and_then(|id| self.active_agents.get(id))
+            .cloned();
+        Some(o)
+    }
+
+    fn sidecar_row(
+        &self,
+        path: &Path,
+        s: &Sidecar,
+        orchestration: Option<Orchestration>,
+        archived: bool,
+        facts: &Facts,
+        now: DateTime<Utc>,
+    ) -> Session {
+        let t = &self.config.thresholds;
+        let (status, live) = live_status(facts, &s.status, s.tmux_session.as_deref(), archived);
+        let exit_status = live.as_ref().and_then(|f| f.exit_status).or(s.exit_status);
+        let report = s.activity.as_ref().map(|state| Report {
+            state,
+            detail: s.activity_detail.as_deref(),
+            since: s.activity_since,
+            reported_at: s.activity_reported_at,
+        });
+        let activity = health::effective_activity(report, live.as_ref(), now, t);
+        let last_signal_at = [
+            live.as_ref().and_then(|f| f.window_activity),
+            s.activity_reported_at,
+            s.last_activity_at,
+            orchestration.as_ref().and_then(orchestration_updated),
+        ]
+        .into_iter()
+        .flatten()
+        .max();
+        let health = health::health(
+            HealthInputs {
+                status: &status,
+                exit_status,
+                activity: &activity.state,
+                orchestration: orchestration.as_ref(),
+                last_signal_at,
+            },
+            now,
+            t,
+        );
+        let mut problems = Vec::new();
+        if let Some(err) = self.problems.get(path) {
+            problems.push(format!("{}: {err}", path.display()));
+        }
+        for cwd in std::iter::once(&s.cwd).chain(s.current_cwd.as_ref()) {
+            if let Some(file) = self.active_state_file(cwd)
+                && let Some(err) = self.problems.get(&file)
+            {
+                problems.push(format!("{}: {err}", file.display()));
+            }
+        }
+        Session {
+            id: s.id.to_string(),
+            name: s.display_name(),
+            source: Source::Greenroom,
+            status,
+            health,
+            cwd: s.cwd.clone(),
+            agent: s.agent.clone(),
+            tmux_session: s.tmux_session.clone(),
+            created_at: s.created_at,
+            last_focused_at: health::last_focus(
+                s.last_focused_at,
+                live.as_ref().and_then(|f| f.last_attached),
+            ),
+            last_activity_at: last_signal_at,
+            agent_session_id: s.agent_session_id.clone(),
+            activity,
+            orchestration,
+            usage: None,
+            branch: s.worktree.as_ref().map(|w| w.branch.clone()),
+            archived,
+            problems,
+        }
+    }
+
+    fn ao_row(&self, a: &AoSession, facts: &Facts, now: DateTime<Utc>) -> Session {
+        let t = &self.config.thresholds;
+        let recorded_status = a.status();
+        let (status, live) = if a.archived {
+            (recorded_status, None)
+        } else {
+            live_status(facts, &recorded_status, a.tmux_name.as_deref(), false)
+        };
+        let recorded = a.activity();
+        let report = Report {
+            state: &recorded,
+            detail: None,
+            since: a.last_transition_at,
+            reported_at: None,
+        };
+        let activity = health::effective_activity(Some(report), live.as_ref(), now, t);
+        let last_signal_at = live
+            .as_ref()
+            .and_then(|f| f.window_activity)
+            .max(a.last_transition_at);
+        let health = health::health(
+            HealthInputs {
+                status: &status,
+                exit_status: live.as_ref().and_then(|f| f.exit_status),
+                activity: &activity.state,
+                orchestration: None,
+                last_signal_at,
+            },
+            now,
+            t,
+        );
+        Session {
+            id: a.id.clone(),
+            name: a.name().to_owned(),
+            source: Source::AgentOrchestrator,
+            status,
+            health,
+            cwd: a.worktree.clone().unwrap_or_default(),
+            agent: a.agent.clone(),
+            tmux_session: a.tmux_name.clone(),
+            created_at: a.created_at,
+            last_focused_at: live.as_ref().and_then(|f| f.last_attached),
+            last_activity_at: last_signal_at,
+            agent_session_id: None,
+            activity,
+            orchestration: None,
+            usage: None,
+            branch: a.branch.clone(),
+            archived: a.archived,
+            problems: self
+                .problems
+                .get(&a.path)
+                .map(|e| vec![format!("{}: {e}", a.path.display())])
+                .unwrap_or_default(),
+        }
+    }
+
+    /// A Maestro session no greenroom session claims: no tmux, no actions.
+    fn maestro_row(&self, o: &Orchestration, now: DateTime<Utc>) -> Session {
+        let working = !o.archived && !o.is_completed() && o.has_phase_in_progress();
+        let state = if working {
+            Activity::Active
+        } else {
+            Activity::Idle
+        };
+        let updated = orchestration_updated(o);
+        let status = Status::Unknown("Unknown".into());
+        let health = health::health(
+            HealthInputs {
+                status: &status,
+                exit_status: None,
+                activity: &state,
+                orchestration: Some(o),
+                last_signal_at: updated,
+            },
+            now,
+            &self.config.thresholds,
+        );
+        let name = o
+            .session_id
+            .clone()
+            .filter(|s| !s.is_empty())
+            .or_else(|| {
+                o.workspace
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+            })
+            .unwrap_or_else(|| o.path.display().to_string());
+        Session {
+            id: o
+                .session_id
+                .clone()
+                .unwrap_or_else(|| o.path.display().to_string()),
+            name,
+            source: Source::Maestro,
+            status,
+            health,
+            cwd: o.workspace.clone(),
+            agent: None,
+            tmux_session: None,
+            created_at: o.created.as_deref().and_then(parse_time),
+            last_focused_at: None,
+            last_activity_at: updated,
+            agent_session_id: None,
+            activity: ActivityView {
+                state,
+                detail: None,
+                since: updated,
+                reported: false,
+            },
+            orchestration: Some(o.clone()),
+            usage: None,
+            branch: None,
+            archived: o.archived,
+            problems: Vec::new(),
+        }
+    }
+}
+
+/// Status from tmux once tmux has been asked, else as the file says.
+fn live_status(
+    facts: &Facts,
+    recorded: &Status,
+    tmux_name: Option<&str>,
+    archived: bool,
+) -> (Status, Option<TmuxFacts>) {
+    let Some(facts) = facts else {
+        return (recorded.clone(), None);
+    };
+    match tmux_name.and_then(|n| facts.get(n)) {
+        Some(f) if archived => (recorded.clone(), Some(f.clone())),
+        Some(f) if f.pane_dead => (Status::Exited, Some(f.clone())),
+        Some(f) => (Status::Running, Some(f.clone())),
+        None if archived => (recorded.clone(), None),
+        // Killed and Exited say how it ended; a vanished session is dormant.
+        None if matches!(recorded, Status::Killed | Status::Exited) => (recorded.clone(), None),
+        None => (Status::Dormant, None),
+    }
+}
+
+/// Maestro writes timestamps with and without milliseconds, sometimes without a zone.
+pub(crate) fn parse_time(text: &str) -> Option<DateTime<Utc>> {
+    let text = text.trim();
+    DateTime::parse_from_rfc3339(text)
+        .map(|d| d.with_timezone(&Utc))
+        .ok()
+        .or_else(|| {
+            chrono::NaiveDateTime::parse_from_str(text, "%Y-%m-%dT%H:%M:%S%.f")
+                .ok()
+                .map(|n| n.and_utc())
+        })
+}
+
+fn orchestration_updated(o: &Orchestration) -> Option<DateTime<Utc>> {
+    o.updated.as_deref().and_then(parse_time)
+}
+
+/// Sidebar order: last focus, newest first; never-focused sessions after
+/// every focused one, newest created first; then by name for stability.
+pub fn sort_by_last_focus(rows: &mut [Session]) {
+    rows.sort_by(|a, b| {
+        b.last_focused_at
+            .cmp(&a.last_focused_at)
+            .then_with(|| b.created_at.cmp(&a.created_at))
+            .then_with(|| a.name.cmp(&b.name))
+            .then_with(|| a.id.cmp(&b.id))
+    });
+}
+
+/// Triage order: most urgent health first, then sidebar order.
+pub fn sort_for_triage(rows: &mut [Session]) {
+    sort_by_last_focus(rows);
+    rows.sort_by_key(|r| r.health);
+}

@@ -1,0 +1,62 @@
+//! What the watcher must watch so that every file the catalog reads is seen
+//! when it changes: the folders, not the files, because atomic writers
+//! replace files by rename.
+
+use std::path::PathBuf;
+
+use super::Catalog;
+use crate::sources::ao;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum WatchMode {
+    /// The folder's own entries.
+    Folder,
+    /// The folder and everything below it (small trees only).
+    Tree,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct WatchTarget {
+    pub path: PathBuf,
+    pub mode: WatchMode,
+}
+
+impl WatchTarget {
+    pub fn folder(path: impl Into<PathBuf>) -> Self {
+        Self {
+            path: path.into(),
+            mode: WatchMode::Folder,
+        }
+    }
+}
+
+impl Catalog {
+    /// Every folder the catalog's files live in, whether or not it exists
+    /// yet (the watcher waits for missing ones to appear).
+    pub fn watch_targets(&self) -> Vec<WatchTarget> {
+        let mut out = vec![WatchTarget::folder(self.store.dir())];
+        if self.include_archive {
+            out.push(WatchTarget::folder(self.store.archive_dir()));
+        }
+        for folder in self.locations.keys() {
+            out.push(WatchTarget::folder(folder));
+            if self.include_archive {
+                out.push(WatchTarget::folder(folder.join("archive")));
+            }
+        }
+        out.push(WatchTarget {
+            path: self.config.maestro_hooks_dir.clone(),
+            mode: WatchMode::Tree,
+        });
+        if let Some(root) = &self.config.ao_dir {
+            out.extend(
+                ao::session_folders(root)
+                    .into_iter()
+                    .map(WatchTarget::folder),
+            );
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+}

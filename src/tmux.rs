@@ -1,0 +1,245 @@
+//! The one place greenroom runs tmux. Every call passes argv directly (never
+//! through a shell), selects the configured server, and targets sessions by
+//! exact name (`=name`), so `api-1` is never confused with `api-10`.
+
+use std::collections::BTreeMap;
+use std::ffi::OsStr;
+use std::io;
+use std::process::{Command, Output, Stdio};
+
+use chrono::{DateTime, TimeZone, Utc};
+
+use crate::config::TmuxSocket;
+use crate::health::TmuxFacts;
+
+/// Field separator in `-F` formats: a control character tmux prints as is
+/// and no sane name contains; the session name comes last regardless.
+const SEP: char = '\x1f';
+
+/// What greenroom knows about the tmux server at one poll.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServerState {
+    /// tmux answered: facts for every live session, by name.
+    Running(BTreeMap<String, TmuxFacts>),
+    /// tmux is installed but no server runs: every session is dormant.
+    NoServer,
+    /// tmux is not installed: greenroom runs read-only.
+    NotInstalled,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum TmuxError {
+    #[error(
+        "tmux is not installed (install it with your package manager, e.g. `apt install tmux`)"
+    )]
+    NotInstalled,
+    #[error("no tmux server is running")]
+    NoServer,
+    #[error("no tmux session named {0:?}")]
+    NoSession(String),
+    #[error("tmux {command} failed: {message}")]
+    Failed { command: String, message: String },
+    #[error("cannot run tmux: {0}")]
+    Io(#[from] io::Error),
+}
+
+/// A handle on one tmux server.
+#[derive(Debug, Clone)]
+pub struct Tmux {
+    socket: TmuxSocket,
+}
+
+/// `=name`: tmux's exact-match target syntax.
+pub fn exact(name: &str) -> String {
+    format!("={name}")
+}
+
+impl Tmux {
+    pub fn new(socket: TmuxSocket) -> Self {
+        Self { socket }
+    }
+
+    pub fn socket(&self) -> &TmuxSocket {
+        &self.socket
+    }
+
+    /// A `tmux` command on the configured server, with no config file
+    /// surprises for the server greenroom may start.
+    pub fn command(&self) -> Command {
+        let mut cmd = Command::new("tmux");
+        match &self.socket {
+            TmuxSocket::Default => {}
+            TmuxSocket::Name(name) => {
+                cmd.arg("-L").arg(name);
+            }
+            TmuxSocket::Path(path) => {
+                cmd.arg("-S").arg(path);
+            }
+        }
+        cmd.stdin(Stdio::null());
+        cmd
+    }
+
+    /// Runs tmux with `args`, mapping the usual failures to typed errors.
+    pub fn run<I, S>(&self, args: I) -> Result<String, TmuxError>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let args: Vec<_> = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
+        let out = match self.command().args(&args).output() {
+            Ok(out) => out,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(TmuxError::NotInstalled),
+            Err(e) => return Err(TmuxError::Io(e)),
+        };
+        check(&args, out)
+    }
+
+    /// Every pane of every session in ONE call, folded into per-session facts.
+    pub fn poll(&self) -> ServerState {
+        let format = [
+            "#{pane_dead}",
+            "#{pane_dead_status}",
+            "#{window_activity}",
+            "#{session_last_attached}",
+            "#{session_name}",
+        ]
+        .join(&SEP.to_string());
+        match self.run(["list-panes", "-a", "-F", &format]) {
+            Ok(text) => ServerState::Running(parse_panes(&text)),
+            Err(TmuxError::NotInstalled) => ServerState::NotInstalled,
+            Err(e) => {
+                if !matches!(e, TmuxError::NoServer) {
+                    tracing::warn!(error = %e, "tmux poll failed; treating as no server");
+                }
+                ServerState::NoServer
+            }
+        }
+    }
+}
+
+fn check(args: &[std::ffi::OsString], out: Output) -> Result<String, TmuxError> {
+    if out.status.success() {
+        return Ok(String::from_utf8_lossy(&out.stdout).into_owned());
+    }
+    let message = String::from_utf8_lossy(&out.stderr).trim().to_owned();
+    if is_no_server(&message) {
+        return Err(TmuxError::NoServer);
+    }
+    if let Some(name) = message
+        .strip_prefix("can't find session: ")
+        .or_else(|| message.strip_prefix("session not found: "))
+    {
+        return Err(TmuxError::NoSession(
+            name.trim_start_matches('=').to_owned(),
+        ));
+    }
+    let command = args
+        .first()
+        .map(|a| a.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    Err(TmuxError::Failed { command, message })
+}
+
+fn is_no_server(message: &str) -> bool {
+    message.starts_with("no server running")
+        || (message.starts_with("error connecting to")
+            && (message.contains("No such file") || message.contains("Connection refused")))
+}
+
+fn epoch(text: &str) -> Option<DateTime<Utc>> {
+    match text.trim().parse::<i64>() {
+        Ok(0) | Err(_) => None,
+        Ok(secs) => Utc.timestamp_opt(secs, 0).single(),
+    }
+}
+
+/// Folds `list-panes -a` lines into one fact set per session: dead only
+/// when every pane is dead, the latest activity of any window, the first
+/// non-zero exit status.
+pub fn parse_panes(text: &str) -> BTreeMap<String, TmuxFacts> {
+    let mut out: BTreeMap<String, (TmuxFacts, bool)> = BTreeMap::new();
+    for line in text.lines() {
+        let mut fields = line.splitn(5, SEP);
+        let (Some(dead), Some(status), Some(activity), Some(attached), Some(name)) = (
+            fields.next(),
+            fields.next(),
+            fields.next(),
+            fields.next(),
+            fields.next(),
+        ) else {
+            continue;
+        };
+        let dead = dead == "1";
+        let status = status.trim().parse::<i32>().ok().filter(|_| dead);
+        let entry = out.entry(name.to_owned()).or_insert_with(|| {
+            (
+                TmuxFacts {
+                    pane_dead: true,
+                    ..TmuxFacts::default()
+                },
+                false,
+            )
+        });
+        let (facts, seen_status) = entry;
+        facts.pane_dead &= dead;
+        facts.window_activity = facts.window_activity.max(epoch(activity));
+        facts.last_attached = facts.last_attached.max(epoch(attached));
+        if let Some(s) = status
+            && (!*seen_status || s != 0)
+        {
+            facts.exit_status = Some(s);
+            *seen_status = true;
+        }
+    }
+    out.into_iter()
+        .map(|(name, (mut facts, _))| {
+            if !facts.pane_dead {
+                facts.exit_status = None;
+            }
+            (name, facts)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(fields: [&str; 5]) -> String {
+        fields.join(&SEP.to_string())
+    }
+
+    #[test]
+    fn panes_fold_into_sessions() {
+        let text = [
+            line(["0", "", "1700000000", "0", "api-1"]),
+            line(["1", "3", "1700000100", "1700000050", "api-10"]),
+            line(["0", "", "1700000200", "0", "two panes"]),
+            line(["1", "0", "1700000300", "0", "two panes"]),
+            line(["1", "0", "1", "0", "name\u{1f}with sep"]),
+            "garbage line".into(),
+        ]
+        .join("\n");
+        let m = parse_panes(&text);
+        assert_eq!(m.len(), 4);
+        let api1 = &m["api-1"];
+        assert!(!api1.pane_dead);
+        assert_eq!(api1.last_attached, None);
+        assert_eq!(api1.window_activity, epoch("1700000000"));
+        let api10 = &m["api-10"];
+        assert!(api10.pane_dead);
+        assert_eq!(api10.exit_status, Some(3));
+        assert_eq!(api10.last_attached, epoch("1700000050"));
+        let two = &m["two panes"];
+        assert!(!two.pane_dead, "one live pane keeps the session alive");
+        assert_eq!(two.exit_status, None);
+        assert_eq!(two.window_activity, epoch("1700000300"));
+        assert!(m.contains_key("name\u{1f}with sep"));
+    }
+
+    #[test]
+    fn targets_are_exact() {
+        assert_eq!(exact("api-1"), "=api-1");
+    }
+}
