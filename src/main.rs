@@ -2,7 +2,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use clap::Parser;
-use color_eyre::eyre::{Result, WrapErr, eyre};
+use color_eyre::eyre::{Result, WrapErr};
 
 use greenroom::catalog::Catalog;
 use greenroom::cli::{Cli, Command, HooksArgs, HooksCommand, ls};
@@ -25,8 +25,8 @@ fn main() -> Result<()> {
     let cli = Cli::parse();
     greenroom::logging::init(greenroom::logging::log_path(&ProcessEnv));
     match &cli.command {
-        Some(Command::Hooks(HooksCommand::Install(a))) => run_hooks(a, true),
-        Some(Command::Hooks(HooksCommand::Uninstall(a))) => run_hooks(a, false),
+        Some(Command::Hooks(HooksCommand::Install(a))) => refuse_on_error(run_hooks(a, true)),
+        Some(Command::Hooks(HooksCommand::Uninstall(a))) => refuse_on_error(run_hooks(a, false)),
         Some(Command::Report { state }) => {
             run_report(state.as_deref());
             Ok(())
@@ -61,13 +61,24 @@ fn run_report(state: Option<&str>) {
     }
 }
 
-fn run_hooks(args: &HooksArgs, installing: bool) -> Result<()> {
+/// An expected refusal (bad input, a file greenroom will not touch) is a
+/// one-line message and exit code 1, not a crash report.
+fn refuse_on_error(result: std::result::Result<(), String>) -> Result<()> {
+    if let Err(message) = result {
+        eprintln!("greenroom: {message}");
+        std::process::exit(1);
+    }
+    Ok(())
+}
+
+fn run_hooks(args: &HooksArgs, installing: bool) -> std::result::Result<(), String> {
     let home = ProcessEnv
         .var("HOME")
         .map(PathBuf::from)
-        .ok_or_else(|| eyre!("HOME is not set; cannot find the agent's settings"))?;
+        .ok_or("HOME is not set; cannot find the agent's settings")?;
     let claude_dir = ProcessEnv.var("CLAUDE_CONFIG_DIR").map(PathBuf::from);
-    let project = std::env::current_dir().wrap_err("cannot read the current folder")?;
+    let project =
+        std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))?;
     let path = install::settings_path(
         args.agent,
         args.scope,
@@ -76,7 +87,8 @@ fn run_hooks(args: &HooksArgs, installing: bool) -> Result<()> {
         &project,
     );
     let outcome = if installing {
-        let exe = std::env::current_exe().wrap_err("cannot find the greenroom binary")?;
+        let exe = std::env::current_exe()
+            .map_err(|e| format!("cannot find the greenroom binary: {e}"))?;
         install::install(
             &path,
             args.agent,
@@ -85,11 +97,18 @@ fn run_hooks(args: &HooksArgs, installing: bool) -> Result<()> {
         )
     } else {
         install::uninstall(&path, args.agent, args.dry_run)
-    }
-    .map_err(|e| eyre!("{e}"))?;
+    }?;
     if args.dry_run {
         print!("{}", outcome.new_text);
-        eprintln!("(dry run: {} was not changed)", outcome.path.display());
+        let what = if outcome.changed {
+            "above is what it would become"
+        } else {
+            "it is already up to date"
+        };
+        eprintln!(
+            "(dry run: {} was not changed; {what})",
+            outcome.path.display()
+        );
     } else if !outcome.changed {
         println!("{} already up to date", outcome.path.display());
     } else {

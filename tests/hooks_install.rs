@@ -687,6 +687,8 @@ fn greenroom_commands_are_recognised_by_program_and_first_argument() {
         r"/opt/a\ b/greenroom report",
         "~/bin/greenroom report",
         "greenroom\treport",
+        r#""/opt/say \"hi\"/greenroom" "report""#,
+        r#"/opt/gr\een/green''room rep"ort""#,
     ] {
         assert!(is_greenroom_command(yes), "{yes}");
     }
@@ -699,6 +701,8 @@ fn greenroom_commands_are_recognised_by_program_and_first_argument() {
         "/x/greenroom/other report",
         "'greenroom report'",
         "GREENROOM report",
+        r#""/opt/greenroom report""#,
+        r"greenroom\ report",
         "",
         "notify-send done",
     ] {
@@ -772,13 +776,15 @@ fn only_the_agents_own_events_must_be_lists() {
 }
 
 #[test]
-fn refusal_messages_read_well() {
+fn refusals_name_the_file_and_say_it_was_not_changed() {
     let dir = tempfile::tempdir().unwrap();
     for (what, content, _) in refusals() {
         let path = settings_file(dir.path(), &content);
-        println!(
-            "{what}: {}",
-            install(&path, HookAgent::Claude, CMD, false).unwrap_err()
+        let err = install(&path, HookAgent::Claude, CMD, false).unwrap_err();
+        assert!(
+            err.starts_with(&format!("{}: ", path.display())),
+            "{what}: {err}"
         );
+        assert!(err.ends_with("; not changed"), "{what}: {err}");
     }
 }

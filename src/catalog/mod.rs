@@ -220,6 +220,11 @@ impl Catalog {
         self.sidecars.values()
     }
 
+    /// Changes whenever the set of watched folders may have grown.
+    pub fn watch_targets_len_hint(&self) -> usize {
+        self.locations.len()
+    }
+
     pub fn len(&self) -> usize {
         self.sidecars.len() + self.maestro.len() + self.ao.len()
     }
@@ -325,7 +330,18 @@ impl Catalog {
             return false;
         };
         let Some(id) = rel.components().next() else {
-            return false;
+            // The hooks folder itself appeared or vanished: look again for
+            // every session that has an agent id.
+            let ids: Vec<String> = self
+                .sidecars
+                .values()
+                .filter_map(|s| s.agent_session_id.clone())
+                .collect();
+            let mut changed = false;
+            for id in ids {
+                changed |= self.refresh_active_agent(&id);
+            }
+            return changed;
         };
         let id = id.as_os_str().to_string_lossy().into_owned();
         let known = self
@@ -368,4 +384,47 @@ impl Catalog {
 
 fn sidecar_cwds(s: &Sidecar) -> impl Iterator<Item = PathBuf> + '_ {
     std::iter::once(s.cwd.clone()).chain(s.current_cwd.clone())
+}
+
+/// A status the sidecar should record because tmux says otherwise.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StatusUpdate {
+    pub id: uuid::Uuid,
+    pub status: crate::model::Status,
+    pub exit_status: Option<i32>,
+}
+
+impl Catalog {
+    /// Sidecars whose recorded status tmux contradicts: a session that
+    /// vanished is Dormant, one whose pane died is Exited with its status,
+    /// one that is live is Running. Empty until tmux has answered.
+    pub fn status_updates(&self) -> Vec<StatusUpdate> {
+        use crate::model::Status;
+        let Some(facts) = self.tmux_facts() else {
+            return Vec::new();
+        };
+        self.sidecars
+            .values()
+            .filter_map(|s| {
+                let live = s.tmux_session.as_deref().and_then(|n| facts.get(n));
+                let (status, exit_status) = match live {
+                    Some(f) if f.pane_dead => (Status::Exited, f.exit_status),
+                    Some(_) => (Status::Running, None),
+                    None if matches!(
+                        s.status,
+                        Status::Killed | Status::Exited | Status::Dormant
+                    ) =>
+                    {
+                        return None;
+                    }
+                    None => (Status::Dormant, s.exit_status),
+                };
+                (status != s.status || exit_status != s.exit_status).then_some(StatusUpdate {
+                    id: s.id,
+                    status,
+                    exit_status,
+                })
+            })
+            .collect()
+    }
 }

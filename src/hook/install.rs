@@ -127,9 +127,10 @@ pub fn merge_install(
     let hooks = hooks_object(root.entry("hooks").or_insert_with(|| json!({})))?;
     for &event in events(agent) {
         let list = hooks.entry(event).or_insert_with(|| json!([]));
-        let reason = wrong_type(event, list);
-        let list = list.as_array_mut().ok_or(reason)?;
-        place_group(list, greenroom_group(agent, event, command));
+        match list {
+            Value::Array(list) => place_group(list, greenroom_group(agent, event, command)),
+            other => return Err(wrong_type(event, other)),
+        }
     }
     render(&Value::Object(root))
 }
@@ -209,8 +210,10 @@ fn strip_group(mut group: Value) -> (Option<Value>, bool) {
 }
 
 fn hooks_object(hooks: &mut Value) -> Result<&mut Map<String, Value>, String> {
-    let reason = wrong_type("", hooks);
-    hooks.as_object_mut().ok_or(reason)
+    match hooks {
+        Value::Object(map) => Ok(map),
+        other => Err(wrong_type("", other)),
+    }
 }
 
 /// The refusal for `hooks` (event "") or `hooks.<event>` holding `value`.
@@ -247,16 +250,14 @@ fn parse_reason(text: &str, e: &serde_json::Error) -> String {
         .and_then(|l| l.get(column.saturating_sub(1)..))
         .unwrap_or("");
     let what = if e.is_eof() {
-        format!("is truncated (the JSON ends early, at line {line} column {column})")
+        format!("is truncated: the JSON ends early (line {line}, column {column})")
     } else if at_error.starts_with('/') {
         // Gemini CLI accepts comments; rewriting would drop them.
-        format!(
-            "has a comment at line {line}, and greenroom cannot keep comments when it rewrites a file"
-        )
+        format!("has a comment at line {line}, which greenroom could not keep")
     } else {
         format!("is not valid JSON ({e})")
     };
-    format!("{what}; greenroom will not rewrite a file it cannot parse, so it is unchanged")
+    format!("{what}; greenroom does not rewrite a file it cannot parse; not changed")
 }
 
 fn kind_of(value: &Value) -> &'static str {
@@ -294,51 +295,32 @@ pub fn is_greenroom_command(command: &str) -> bool {
 /// Enough to recognise greenroom's own command, not a shell parser.
 fn first_words(command: &str, n: usize) -> Vec<String> {
     let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
+    let mut word: Option<String> = None;
     let mut chars = command.chars();
     while let Some(c) = chars.next() {
+        if c.is_whitespace() {
+            words.extend(word.take());
+            if words.len() == n {
+                break;
+            }
+            continue;
+        }
+        let word = word.get_or_insert_default();
         match c {
-            '\'' => {
-                in_word = true;
-                word.extend(chars.by_ref().take_while(|&c| c != '\''));
-            }
+            '\'' => word.extend(chars.by_ref().take_while(|&c| c != '\'')),
             '"' => {
-                in_word = true;
-                while let Some(c) = chars.next() {
-                    match c {
-                        '"' => break,
-                        '\\' => match chars.next() {
-                            Some(e @ ('"' | '\\' | '$' | '`')) => word.push(e),
-                            Some(e) => word.extend(['\\', e]),
-                            None => word.push('\\'),
-                        },
-                        c => word.push(c),
+                while let Some(c) = chars.next().filter(|&c| c != '"') {
+                    match (c, (c == '\\').then(|| chars.next()).flatten()) {
+                        (_, Some(e @ ('"' | '\\' | '$' | '`'))) => word.push(e),
+                        (c, e) => word.extend(std::iter::once(c).chain(e)),
                     }
                 }
             }
-            '\\' => {
-                in_word = true;
-                word.extend(chars.next().filter(|&e| e != '\n'));
-            }
-            c if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                    if words.len() == n {
-                        return words;
-                    }
-                }
-            }
-            c => {
-                in_word = true;
-                word.push(c);
-            }
+            '\\' => word.extend(chars.next().filter(|&e| e != '\n')),
+            c => word.push(c),
         }
     }
-    if in_word {
-        words.push(word);
-    }
+    words.extend(word);
     words
 }
 
@@ -390,7 +372,7 @@ fn apply(
 ) -> Result<Outcome, String> {
     let target = follow_link(path)?;
     let at = |reason: String| format!("{}: {reason}", target.display());
-    let current = read_current(&target).map_err(at)?;
+    let current = read_current(&target).map_err(|e| at(format!("{e}; not changed")))?;
     let merged = merge(current.as_ref().map(|c| c.text.as_str())).map_err(at)?;
     // Same settings in another layout is no change: the operator's
     // formatting is not worth a rewrite.

@@ -1,0 +1,149 @@
+//! The live catalog: the catalog, the file watcher and the tmux poll put
+//! together. The dashboard's event loop (and the tests) drive it: file
+//! changes and poll ticks go in, "something changed" comes out.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::catalog::Catalog;
+use crate::config::Config;
+use crate::model::Status;
+use crate::sources::sidecar::SidecarStore;
+use crate::tmux::{ServerState, Tmux};
+use crate::watch::{FileChange, Watcher};
+
+/// What start-up recovery did (DESIGN §3).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Recovery {
+    pub adopted: usize,
+    pub dormant: usize,
+    pub archived: Vec<PathBuf>,
+}
+
+pub struct Engine {
+    pub catalog: Catalog,
+    watcher: Watcher,
+    tmux: Tmux,
+    store: SidecarStore,
+}
+
+const STATUS_WRITE_WAIT: Duration = Duration::from_millis(500);
+
+impl Engine {
+    /// Loads every source and starts watching; `send` receives file changes
+    /// from the notification thread.
+    pub fn start(
+        config: &Config,
+        include_archive: bool,
+        send: impl Fn(FileChange) + Send + 'static,
+    ) -> notify::Result<Self> {
+        let store = SidecarStore::new(&config.sidecar_dir);
+        // Watched from the start, so the first session spawned is seen.
+        if let Err(e) = store.ensure_dir() {
+            tracing::warn!(error = %e, "cannot create the sidecar folder");
+        }
+        let mut watcher = Watcher::new(send)?;
+        let catalog = Catalog::load(config, include_archive);
+        watcher.add_targets(&catalog.watch_targets());
+        Ok(Self {
+            catalog,
+            watcher,
+            tmux: Tmux::new(config.tmux_socket.clone()),
+            store,
+        })
+    }
+
+    pub fn tmux(&self) -> &Tmux {
+        &self.tmux
+    }
+
+    pub fn watched_folders(&self) -> usize {
+        self.watcher.target_count()
+    }
+
+    /// Applies a batch of changed paths. Returns whether the rows changed.
+    pub fn apply_changes(&mut self, mut paths: Vec<PathBuf>) -> bool {
+        paths.sort();
+        paths.dedup();
+        let mut reread = self.watcher.reconcile(&paths);
+        reread.retain(|p| paths.binary_search(p).is_err());
+        let before = self.catalog.watch_targets_len_hint();
+        let mut changed = false;
+        for path in paths.iter().chain(&reread) {
+            changed |= self.catalog.apply(path);
+        }
+        // New sessions bring new folders to watch (their Maestro state), and
+        // a new folder may be a new place sessions live (an AO project).
+        if self.catalog.watch_targets_len_hint() != before || paths.iter().any(|p| p.is_dir()) {
+            self.watcher.add_targets(&self.catalog.watch_targets());
+        }
+        changed
+    }
+
+    /// One tmux poll (one process for all sessions). Records status changes
+    /// in the sidecars. Returns whether the rows changed.
+    pub fn poll_tmux(&mut self) -> bool {
+        let state = self.tmux.poll();
+        self.set_tmux(state)
+    }
+
+    /// Applies a poll result taken elsewhere (the event loop polls off-thread).
+    pub fn set_tmux(&mut self, state: ServerState) -> bool {
+        let changed = self.catalog.set_tmux(state);
+        if changed {
+            for u in self.catalog.status_updates() {
+                let result = self.store.update(u.id, STATUS_WRITE_WAIT, |s| {
+                    s.status = u.status.clone();
+                    s.exit_status = u.exit_status;
+                    true
+                });
+                if let Err(e) = result {
+                    tracing::warn!(id = %u.id, error = %e, "cannot record status");
+                }
+            }
+        }
+        changed
+    }
+
+    /// Start-up recovery: adopt live sessions, mark the rest dormant, and
+    /// move records whose folder is gone to the archive. Needs tmux's answer;
+    /// without tmux nothing is changed.
+    pub fn recover(&mut self) -> Recovery {
+        let state = self.tmux.poll();
+        let live: Option<std::collections::BTreeSet<String>> = match &state {
+            ServerState::Running(map) => Some(map.keys().cloned().collect()),
+            ServerState::NoServer => Some(Default::default()),
+            ServerState::NotInstalled => None,
+        };
+        let mut report = Recovery::default();
+        let Some(live) = live else {
+            return report;
+        };
+        let sidecars: Vec<_> = self.catalog.sidecars().cloned().collect();
+        let mut gone = Vec::new();
+        for s in sidecars {
+            let is_live = s.tmux_session.as_ref().is_some_and(|n| live.contains(n));
+            if is_live {
+                report.adopted += 1;
+                continue;
+            }
+            if !s.cwd.is_dir() {
+                match self.store.archive(s.id) {
+                    Ok(to) => {
+                        report.archived.push(to);
+                        gone.push(self.store.path_for(s.id));
+                    }
+                    Err(e) => tracing::warn!(id = %s.id, error = %e, "cannot archive"),
+                }
+                continue;
+            }
+            if matches!(s.status, Status::Running | Status::Unknown(_)) {
+                report.dormant += 1;
+            }
+        }
+        // Adopted and dormant statuses are written by the regular path.
+        self.set_tmux(state);
+        self.apply_changes(gone);
+        report
+    }
+}

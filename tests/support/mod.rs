@@ -1,0 +1,105 @@
+//! Shared test fixtures: a private tmux server, temp folders with a config,
+//! and waiting with a deadline (never a fixed sleep).
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use greenroom::config::{Config, Overrides, ProcessEnv};
+
+static SERVERS: AtomicUsize = AtomicUsize::new(0);
+
+/// A tmux server on a private socket, never the user's default; killed on drop.
+pub struct TmuxServer {
+    pub name: String,
+}
+
+impl TmuxServer {
+    pub fn new() -> Self {
+        let n = SERVERS.fetch_add(1, Ordering::SeqCst);
+        let name = format!("greenroom-test-{}-{n}", std::process::id());
+        TmuxServer { name }
+    }
+
+    pub fn cmd(&self) -> Command {
+        let mut c = Command::new("tmux");
+        c.args(["-L", &self.name, "-f", "/dev/null"]);
+        c
+    }
+
+    /// Runs tmux and returns stdout; panics with stderr on failure.
+    pub fn run(&self, args: &[&str]) -> String {
+        let out = self.cmd().args(args).output().expect("tmux runs");
+        assert!(
+            out.status.success(),
+            "tmux {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// A detached session running `command` (argv, no shell).
+    pub fn spawn(&self, name: &str, command: &[&str]) {
+        let mut args = vec!["new-session", "-d", "-s", name, "-x", "80", "-y", "24"];
+        args.extend_from_slice(command);
+        self.run(&args);
+    }
+
+    pub fn kill(&self) {
+        let _ = self.cmd().arg("kill-server").output();
+    }
+}
+
+impl Drop for TmuxServer {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Polls `check` until it returns Some, or panics after `secs` seconds.
+pub fn wait_for<T>(secs: u64, what: &str, mut check: impl FnMut() -> Option<T>) -> T {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        if let Some(v) = check() {
+            return v;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Temp folders laid out like a user's machine, and a config pointing at them.
+pub struct World {
+    pub dir: tempfile::TempDir,
+}
+
+impl World {
+    pub fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("config.toml"), "").unwrap();
+        World { dir }
+    }
+
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+
+    pub fn config(&self, tmux: Option<&TmuxServer>, state_dirs: &[&Path]) -> Config {
+        let overrides = Overrides {
+            config: Some(self.path("config.toml")),
+            sidecar_dir: Some(self.path("sessions")),
+            state_dirs: state_dirs.iter().map(|p| p.to_path_buf()).collect(),
+            ao_dir: Some(self.path("ao")),
+            claude_dir: Some(self.path("claude")),
+            tmux_socket: Some(
+                tmux.map(|t| t.name.clone())
+                    .unwrap_or_else(|| format!("greenroom-test-none-{}", std::process::id())),
+            ),
+        };
+        let mut config = Config::load(&overrides, &ProcessEnv).unwrap();
+        config.maestro_hooks_dir = self.path("maestro-hooks");
+        config
+    }
+}
