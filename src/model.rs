@@ -277,8 +277,6 @@ pub struct Orchestration {
     pub workflow_mode: Option<String>,
     pub current_phase: Option<PhaseId>,
     pub total_phases: Option<u64>,
-    /// The agent Maestro's hooks say is working now.
-    pub active_agent: Option<String>,
     pub path: PathBuf,
     /// The workspace the state file belongs to.
     pub workspace: PathBuf,
@@ -377,7 +375,10 @@ pub struct Session {
     pub last_activity_at: Option<DateTime<Utc>>,
     pub agent_session_id: Option<String>,
     pub activity: ActivityView,
-    pub orchestration: Option<Orchestration>,
+    /// Shared with the catalog: rows are rebuilt often, orchestrations rarely change.
+    pub orchestration: Option<std::sync::Arc<Orchestration>>,
+    /// The agent Maestro's hooks say is working now in this session.
+    pub active_agent: Option<String>,
     pub usage: Option<Usage>,
     pub branch: Option<String>,
     /// Dismissed sidecars and archived state files: shown only with `--all`.

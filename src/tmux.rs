@@ -47,6 +47,7 @@ pub enum TmuxError {
 #[derive(Debug, Clone)]
 pub struct Tmux {
     socket: TmuxSocket,
+    program: std::path::PathBuf,
 }
 
 /// `=name`: tmux's exact-match target syntax.
@@ -56,7 +57,15 @@ pub fn exact(name: &str) -> String {
 
 impl Tmux {
     pub fn new(socket: TmuxSocket) -> Self {
-        Self { socket }
+        Self::with_program(socket, "tmux")
+    }
+
+    /// A specific tmux binary (tests and benchmarks count its starts).
+    pub fn with_program(socket: TmuxSocket, program: impl Into<std::path::PathBuf>) -> Self {
+        Self {
+            socket,
+            program: program.into(),
+        }
     }
 
     pub fn socket(&self) -> &TmuxSocket {
@@ -66,7 +75,7 @@ impl Tmux {
     /// A `tmux` command on the configured server, with no config file
     /// surprises for the server greenroom may start.
     pub fn command(&self) -> Command {
-        let mut cmd = Command::new("tmux");
+        let mut cmd = Command::new(&self.program);
         match &self.socket {
             TmuxSocket::Default => {}
             TmuxSocket::Name(name) => {

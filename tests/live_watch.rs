@@ -247,11 +247,7 @@ fn agent_orchestrator_sessions_and_maestro_hook_state_are_followed() {
     std::fs::create_dir_all(&hook).unwrap();
     std::fs::write(hook.join("active-agent"), "coder\n").unwrap();
     live.until("the active agent", |r| {
-        r[0].orchestration
-            .as_ref()
-            .and_then(|o| o.active_agent.clone())
-            .as_deref()
-            == Some("coder")
+        r[0].active_agent.as_deref() == Some("coder")
     });
 
     let sessions = world.path("ao/projects/app/sessions");

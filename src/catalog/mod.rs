@@ -8,8 +8,9 @@
 mod rows;
 mod targets;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 pub use rows::{sort_by_last_focus, sort_for_triage};
 pub use targets::{WatchMode, WatchTarget};
@@ -32,15 +33,16 @@ pub struct Catalog {
     store: SidecarStore,
     sidecars: BTreeMap<PathBuf, Sidecar>,
     archived_sidecars: BTreeMap<PathBuf, Sidecar>,
-    /// Workspace (a session's cwd or a --state-dir) -> its state folder.
-    workspaces: BTreeMap<PathBuf, PathBuf>,
+    /// Workspace (a session's cwd or a --state-dir) -> its active state file.
+    workspaces: HashMap<PathBuf, PathBuf>,
     /// State folder -> its location; the keys are what the watcher watches.
     locations: BTreeMap<PathBuf, StateLocation>,
-    maestro: BTreeMap<PathBuf, Orchestration>,
+    /// Hashed, not ordered: rows look these up for every session, often.
+    maestro: HashMap<PathBuf, Arc<Orchestration>>,
     ao: BTreeMap<PathBuf, AoSession>,
     /// Agent session id -> the agent Maestro's hooks say is working.
     active_agents: BTreeMap<String, String>,
-    problems: BTreeMap<PathBuf, String>,
+    problems: HashMap<PathBuf, String>,
     tmux: Option<ServerState>,
 }
 
@@ -54,12 +56,12 @@ impl Catalog {
             store,
             sidecars: BTreeMap::new(),
             archived_sidecars: BTreeMap::new(),
-            workspaces: BTreeMap::new(),
+            workspaces: HashMap::new(),
             locations: BTreeMap::new(),
-            maestro: BTreeMap::new(),
+            maestro: HashMap::new(),
             ao: BTreeMap::new(),
             active_agents: BTreeMap::new(),
-            problems: BTreeMap::new(),
+            problems: HashMap::new(),
             tmux: None,
         };
         let (live, problems) = c.store.load_all();
@@ -77,8 +79,10 @@ impl Catalog {
         }
         for dir in &config.state_dirs {
             let loc = maestro::resolve_state_dir(dir, &config.maestro_state_dir);
-            c.workspaces
-                .insert(loc.workspace.clone(), loc.state_folder.clone());
+            c.workspaces.insert(
+                loc.workspace.clone(),
+                loc.state_folder.join(ACTIVE_SESSION_FILE),
+            );
             c.add_location(loc);
         }
         let cwds: Vec<PathBuf> = c.all_sidecars().flat_map(sidecar_cwds).collect();
@@ -134,8 +138,10 @@ impl Catalog {
             return false;
         }
         let loc = maestro::location_for_workspace(cwd, &self.config.maestro_state_dir);
-        self.workspaces
-            .insert(cwd.to_path_buf(), loc.state_folder.clone());
+        self.workspaces.insert(
+            cwd.to_path_buf(),
+            loc.state_folder.join(ACTIVE_SESSION_FILE),
+        );
         self.add_location(loc)
     }
 
@@ -158,23 +164,23 @@ impl Catalog {
         let (states, problems) = maestro::read_location(loc, self.include_archive);
         self.add_problems(problems);
         for o in states {
-            self.maestro.insert(o.path.clone(), o);
+            self.maestro.insert(o.path.clone(), Arc::new(o));
         }
         before != (self.maestro_under(&folder), self.problems_under(&folder))
     }
 
-    fn maestro_under(&self, folder: &Path) -> Vec<(PathBuf, Orchestration)> {
+    fn maestro_under(&self, folder: &Path) -> BTreeMap<PathBuf, Arc<Orchestration>> {
         self.maestro
-            .range(folder.to_path_buf()..)
-            .take_while(|(p, _)| p.starts_with(folder))
+            .iter()
+            .filter(|(p, _)| p.starts_with(folder))
             .map(|(p, o)| (p.clone(), o.clone()))
             .collect()
     }
 
-    fn problems_under(&self, folder: &Path) -> Vec<(PathBuf, String)> {
+    fn problems_under(&self, folder: &Path) -> BTreeMap<PathBuf, String> {
         self.problems
-            .range(folder.to_path_buf()..)
-            .take_while(|(p, _)| p.starts_with(folder))
+            .iter()
+            .filter(|(p, _)| p.starts_with(folder))
             .map(|(p, e)| (p.clone(), e.clone()))
             .collect()
     }
@@ -209,11 +215,15 @@ impl Catalog {
         }
     }
 
+    /// Every problem, ordered by path.
     pub fn problems(&self) -> Vec<Problem> {
-        self.problems
+        let mut out: Vec<Problem> = self
+            .problems
             .iter()
             .map(|(path, error)| Problem::new(path, error.clone()))
-            .collect()
+            .collect();
+        out.sort_by(|a, b| a.path.cmp(&b.path));
+        out
     }
 
     pub fn sidecars(&self) -> impl Iterator<Item = &Sidecar> {

@@ -1,12 +1,13 @@
 //! Building the rows: each source's record merged with tmux facts and
 //! classified by the pure health rules. No IO happens here.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 
-use super::{ACTIVE_SESSION_FILE, Catalog};
+use super::Catalog;
 use crate::health::{self, HealthInputs, Report, TmuxFacts};
 use crate::model::{Activity, ActivityView, Orchestration, Session, Source, Status};
 use crate::sources::ao::AoSession;
@@ -18,7 +19,7 @@ impl Catalog {
     /// The rows, in sidebar order (last focus, newest first).
     pub fn rows(&self, now: DateTime<Utc>) -> Vec<Session> {
         let facts = self.tmux_facts();
-        let mut claimed = BTreeSet::new();
+        let mut claimed = HashSet::new();
         let mut rows = Vec::with_capacity(self.len());
         let sidecars = self
             .sidecars
@@ -28,12 +29,12 @@ impl Catalog {
         for ((path, sidecar), archived) in sidecars {
             let orchestration = self.orchestration_for(sidecar);
             if let Some(o) = &orchestration {
-                claimed.insert(o.path.clone());
+                claimed.insert(Arc::as_ptr(o));
             }
             rows.push(self.sidecar_row(path, sidecar, orchestration, archived, &facts, now));
         }
         for o in self.maestro.values() {
-            if !claimed.contains(&o.path) && (self.include_archive || !o.archived) {
+            if !claimed.contains(&Arc::as_ptr(o)) && (self.include_archive || !o.archived) {
                 rows.push(self.maestro_row(o, now));
             }
         }
@@ -46,31 +47,23 @@ impl Catalog {
         rows
     }
 
-    fn active_state_file(&self, cwd: &Path) -> Option<PathBuf> {
-        self.workspaces
-            .get(cwd)
-            .map(|folder| folder.join(ACTIVE_SESSION_FILE))
+    fn active_state_file(&self, cwd: &Path) -> Option<&PathBuf> {
+        self.workspaces.get(cwd)
     }
 
-    fn orchestration_for(&self, s: &Sidecar) -> Option<Orchestration> {
-        let mut o = std::iter::once(&s.cwd)
+    fn orchestration_for(&self, s: &Sidecar) -> Option<Arc<Orchestration>> {
+        std::iter::once(&s.cwd)
             .chain(s.current_cwd.as_ref())
             .filter_map(|cwd| self.active_state_file(cwd))
-            .find_map(|file| self.maestro.get(&file).filter(|o| !o.archived))
-            .cloned()?;
-        o.active_agent = s
-            .agent_session_id
-            .as_ref()
-            .and_then(|id| self.active_agents.get(id))
-            .cloned();
-        Some(o)
+            .find_map(|file| self.maestro.get(file).filter(|o| !o.archived))
+            .cloned()
     }
 
     fn sidecar_row(
         &self,
         path: &Path,
         s: &Sidecar,
-        orchestration: Option<Orchestration>,
+        orchestration: Option<Arc<Orchestration>>,
         archived: bool,
         facts: &Facts,
         now: DateTime<Utc>,
@@ -89,7 +82,7 @@ impl Catalog {
             live.as_ref().and_then(|f| f.window_activity),
             s.activity_reported_at,
             s.last_activity_at,
-            orchestration.as_ref().and_then(orchestration_updated),
+            orchestration.as_deref().and_then(orchestration_updated),
         ]
         .into_iter()
         .flatten()
@@ -99,7 +92,7 @@ impl Catalog {
                 status: &status,
                 exit_status,
                 activity: &activity.state,
-                orchestration: orchestration.as_ref(),
+                orchestration: orchestration.as_deref(),
                 last_signal_at,
             },
             now,
@@ -111,7 +104,7 @@ impl Catalog {
         }
         for cwd in std::iter::once(&s.cwd).chain(s.current_cwd.as_ref()) {
             if let Some(file) = self.active_state_file(cwd)
-                && let Some(err) = self.problems.get(&file)
+                && let Some(err) = self.problems.get(file)
             {
                 problems.push(format!("{}: {err}", file.display()));
             }
@@ -134,6 +127,11 @@ impl Catalog {
             agent_session_id: s.agent_session_id.clone(),
             activity,
             orchestration,
+            active_agent: s
+                .agent_session_id
+                .as_ref()
+                .and_then(|id| self.active_agents.get(id))
+                .cloned(),
             usage: None,
             branch: s.worktree.as_ref().map(|w| w.branch.clone()),
             archived,
@@ -187,6 +185,7 @@ impl Catalog {
             agent_session_id: None,
             activity,
             orchestration: None,
+            active_agent: None,
             usage: None,
             branch: a.branch.clone(),
             archived: a.archived,
@@ -199,7 +198,7 @@ impl Catalog {
     }
 
     /// A Maestro session no greenroom session claims: no tmux, no actions.
-    fn maestro_row(&self, o: &Orchestration, now: DateTime<Utc>) -> Session {
+    fn maestro_row(&self, o: &Arc<Orchestration>, now: DateTime<Utc>) -> Session {
         let working = !o.archived && !o.is_completed() && o.has_phase_in_progress();
         let state = if working {
             Activity::Active
@@ -252,6 +251,7 @@ impl Catalog {
                 reported: false,
             },
             orchestration: Some(o.clone()),
+            active_agent: None,
             usage: None,
             branch: None,
             archived: o.archived,

@@ -89,7 +89,10 @@ struct TokenUsageJson<'a> {
     by_agent: &'a BTreeMap<String, TokenCounts>,
 }
 
-fn orchestration_json(o: &Orchestration) -> OrchestrationJson<'_> {
+fn orchestration_json<'a>(
+    o: &'a Orchestration,
+    active_agent: Option<&'a str>,
+) -> OrchestrationJson<'a> {
     OrchestrationJson {
         session_id: o.session_id.as_deref(),
         task: o.task.as_deref(),
@@ -97,7 +100,7 @@ fn orchestration_json(o: &Orchestration) -> OrchestrationJson<'_> {
         workflow_mode: o.workflow_mode.as_deref(),
         current_phase: o.current_phase.as_ref(),
         total_phases: o.total_phases,
-        active_agent: o.active_agent.as_deref(),
+        active_agent,
         path: &o.path,
         archived: o.archived,
         phases: o
@@ -141,7 +144,10 @@ fn session_json(s: &Session) -> SessionJson<'_> {
             since: s.activity.since,
             reported: s.activity.reported,
         },
-        orchestration: s.orchestration.as_ref().map(orchestration_json),
+        orchestration: s
+            .orchestration
+            .as_deref()
+            .map(|o| orchestration_json(o, s.active_agent.as_deref())),
         usage: s.usage.as_ref(),
         problems: &s.problems,
     }

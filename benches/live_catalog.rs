@@ -1,0 +1,254 @@
+//! The live catalog's budgets (DESIGN §6):
+//! - a sidecar or state file written -> catalog updated and rows rebuilt (p50, p99);
+//! - tmux processes started per poll at 1, 100 and 1,000 sessions (must be 1), and poll time;
+//! - catalog memory at 1,000 and 10,000 sessions.
+//!
+//! Run: `cargo bench --bench live_catalog` (or `benches/run`).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a bench that cannot run should stop loudly
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::Command;
+use std::sync::mpsc::channel;
+use std::time::{Duration, Instant};
+
+use chrono::Utc;
+use greenroom::catalog::Catalog;
+use greenroom::config::{Config, Overrides, ProcessEnv, TmuxSocket};
+use greenroom::engine::Engine;
+use greenroom::sources::sidecar::{Sidecar, SidecarStore};
+use greenroom::tmux::{ServerState, Tmux};
+
+const STATE: &str = include_str!("../assets/example/docs/maestro/state/active-session.md");
+
+fn config(root: &Path, socket: &str) -> Config {
+    std::fs::write(root.join("config.toml"), "").unwrap();
+    let overrides = Overrides {
+        config: Some(root.join("config.toml")),
+        sidecar_dir: Some(root.join("sessions")),
+        ao_dir: Some(root.join("ao")),
+        tmux_socket: Some(socket.into()),
+        ..Overrides::default()
+    };
+    let mut c = Config::load(&overrides, &ProcessEnv).unwrap();
+    c.maestro_hooks_dir = root.join("hooks");
+    c
+}
+
+fn populate(root: &Path, n: usize) -> Vec<Sidecar> {
+    let store = SidecarStore::new(root.join("sessions"));
+    (0..n)
+        .map(|i| {
+            let ws = root.join("ws").join(format!("w{i}"));
+            let state = ws.join("docs/maestro/state");
+            std::fs::create_dir_all(&state).unwrap();
+            std::fs::write(state.join("active-session.md"), STATE).unwrap();
+            let mut s = Sidecar::new(&format!("agent-{i}"), &ws, "claude", Utc::now());
+            s.tmux_session = Some(format!("gr-agent-{i}"));
+            store.create(&s).unwrap();
+            s
+        })
+        .collect()
+}
+
+fn pct(sorted: &[Duration], p: f64) -> f64 {
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize].as_secs_f64() * 1e3
+}
+
+fn rss_kib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+fn file_to_catalog(rows: &mut Vec<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    let sidecars = populate(dir.path(), 1000);
+    let config = config(dir.path(), "greenroom-bench-none");
+    let (tx, rx) = channel();
+    let mut engine = Engine::start(&config, false, move |p| {
+        let _ = tx.send(p);
+    })
+    .unwrap();
+    let store = SidecarStore::new(dir.path().join("sessions"));
+    let runs = 300;
+    let mut sidecar_times = Vec::new();
+    let mut state_times = Vec::new();
+    let mut rows_times = Vec::new();
+    for i in 0..runs {
+        let s = &sidecars[i % sidecars.len()];
+        let state_write = i % 2 == 1;
+        if state_write {
+            // Maestro writes its state atomically: temp file, then rename.
+            let path = s.cwd.join("docs/maestro/state/active-session.md");
+            let tmp = path.with_extension("tmp");
+            std::fs::write(
+                &tmp,
+                STATE.replace(
+                    "Add a token-bucket",
+                    &format!("Step {i}: add a token-bucket"),
+                ),
+            )
+            .unwrap();
+            std::fs::rename(&tmp, &path).unwrap();
+        } else {
+            store
+                .update(s.id, Duration::from_secs(1), |s| {
+                    s.activity_detail = Some(format!("step {i}"));
+                    true
+                })
+                .unwrap();
+        }
+        // The clock starts when the write is complete (its fsync is the writer's cost).
+        let start = Instant::now();
+        loop {
+            let first = rx.recv_timeout(Duration::from_secs(5)).expect("an event");
+            let mut batch = vec![first];
+            batch.extend(rx.try_iter());
+            if engine.apply_changes(batch) {
+                break;
+            }
+        }
+        let applied = start.elapsed();
+        let _ = engine.catalog.rows(Utc::now());
+        let t = start.elapsed();
+        rows_times.push(t - applied);
+        if state_write {
+            state_times.push(t);
+        } else {
+            sidecar_times.push(t);
+        }
+        // Let the write's trailing events (the temp file's) drain.
+        while let Ok(p) = rx.recv_timeout(Duration::from_millis(2)) {
+            engine.apply_changes(vec![p]);
+        }
+    }
+    rows_times.sort();
+    rows.push(format!(
+        "| of which rebuilding 1,000 rows | p50 {:.2} ms, p99 {:.2} ms | |",
+        pct(&rows_times, 0.5),
+        pct(&rows_times, 0.99)
+    ));
+    for (what, mut t) in [
+        ("sidecar", sidecar_times),
+        ("Maestro state file", state_times),
+    ] {
+        t.sort();
+        rows.push(format!(
+            "| {what} written -> catalog updated + rows rebuilt, 1,000 sessions | p50 {:.2} ms, p99 {:.2} ms | p50 ≤ 15 ms, p99 ≤ 50 ms (to the frame) |",
+            pct(&t, 0.5),
+            pct(&t, 0.99)
+        ));
+    }
+}
+
+/// A `tmux` on PATH that counts its starts, then runs the real one.
+fn counting_tmux(dir: &Path) -> std::path::PathBuf {
+    let real = String::from_utf8(
+        Command::new("sh")
+            .args(["-c", "command -v tmux"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap()
+    .trim()
+    .to_owned();
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let count = dir.join("count");
+    let script = format!(
+        "#!/bin/sh\necho x >> '{}'\nexec '{real}' \"$@\"\n",
+        count.display()
+    );
+    std::fs::write(bin.join("tmux"), script).unwrap();
+    std::fs::set_permissions(bin.join("tmux"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    bin
+}
+
+fn tmux_calls(rows: &mut Vec<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    let socket = format!("greenroom-bench-{}", std::process::id());
+    let real = |args: &[&str]| {
+        Command::new("tmux")
+            .args(["-L", &socket, "-f", "/dev/null"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let bin = counting_tmux(dir.path());
+    let mut started = 0;
+    for n in [1usize, 100, 1000] {
+        while started < n {
+            real(&[
+                "new-session",
+                "-d",
+                "-s",
+                &format!("gr-agent-{started}"),
+                "sleep",
+                "3600",
+            ]);
+            started += 1;
+        }
+        let tmux = Tmux::with_program(TmuxSocket::Name(socket.clone()), bin.join("tmux"));
+        let count = dir.path().join("count");
+        let _ = std::fs::remove_file(&count);
+        let polls = 10;
+        let mut times = Vec::new();
+        for _ in 0..polls {
+            let start = Instant::now();
+            let state = tmux.poll();
+            times.push(start.elapsed());
+            let ServerState::Running(map) = state else {
+                panic!("no server")
+            };
+            assert_eq!(map.len(), n);
+        }
+        let calls = std::fs::read_to_string(&count)
+            .unwrap_or_default()
+            .lines()
+            .count();
+        times.sort();
+        rows.push(format!(
+            "| tmux processes per poll, {n} sessions | {} (poll {:.1} ms median) | 1 |",
+            calls / polls,
+            pct(&times, 0.5)
+        ));
+    }
+    real(&["kill-server"]);
+}
+
+fn memory(rows: &mut Vec<String>) {
+    for n in [1000usize, 10_000] {
+        let dir = tempfile::tempdir().unwrap();
+        populate(dir.path(), n);
+        let config = config(dir.path(), "greenroom-bench-none");
+        let before = rss_kib();
+        let catalog = Catalog::load(&config, false);
+        let rows_built = catalog.rows(Utc::now());
+        let after = rss_kib();
+        assert_eq!(rows_built.len(), n);
+        rows.push(format!(
+            "| catalog memory (files + rows), {n} sessions | {:.1} MiB | ≤ 60 MB resident at 1,000 (whole app) |",
+            after.saturating_sub(before) as f64 / 1024.0
+        ));
+        drop(rows_built);
+        drop(catalog);
+    }
+}
+
+fn main() {
+    let mut rows = Vec::new();
+    memory(&mut rows);
+    file_to_catalog(&mut rows);
+    tmux_calls(&mut rows);
+    println!("| measure | measured | budget |");
+    println!("|---|---|---|");
+    for r in rows {
+        println!("{r}");
+    }
+}
