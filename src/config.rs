@@ -1,6 +1,7 @@
 //! Settings, layered: embedded defaults (assets/default-config.toml) < the
 //! user's config.toml < environment < command-line flags.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -25,6 +26,8 @@ struct ConfigFile {
     active_window_seconds: Option<u64>,
     stuck_after_seconds: Option<u64>,
     poll_interval_ms: Option<u64>,
+    alerts: Option<bool>,
+    keys: Option<BTreeMap<String, Vec<String>>>,
 }
 
 /// How greenroom selects the tmux server.
@@ -81,6 +84,10 @@ pub struct Config {
     pub tmux_socket: TmuxSocket,
     pub thresholds: Thresholds,
     pub poll_interval: Duration,
+    /// Ring the bell and post a desktop notification when a session needs the operator.
+    pub alerts: bool,
+    /// Key overrides: command name -> keys.
+    pub keys: BTreeMap<String, Vec<String>>,
     /// The user config file that was read, if any.
     pub config_path: Option<PathBuf>,
 }
@@ -225,6 +232,8 @@ impl Config {
                 stuck_after: secs(file.stuck_after_seconds, defaults.stuck_after),
             },
             poll_interval: Duration::from_millis(file.poll_interval_ms.unwrap_or(1000).max(50)),
+            alerts: file.alerts.unwrap_or(true),
+            keys: file.keys.unwrap_or_default(),
             config_path,
         }
     }
@@ -247,8 +256,12 @@ impl ConfigFile {
             report_ttl_seconds,
             active_window_seconds,
             stuck_after_seconds,
-            poll_interval_ms
+            poll_interval_ms,
+            alerts
         );
+        if let Some(keys) = other.keys {
+            self.keys.get_or_insert_with(BTreeMap::new).extend(keys);
+        }
     }
 }
 

@@ -12,6 +12,8 @@ pub mod health;
 pub mod hook;
 pub mod logging;
 pub mod model;
+pub mod ops;
 pub mod sources;
 pub mod tmux;
+pub mod tui;
 pub mod watch;

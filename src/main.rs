@@ -8,6 +8,7 @@ use greenroom::catalog::Catalog;
 use greenroom::cli::{Cli, Command, HooksArgs, HooksCommand, ls};
 use greenroom::config::{Config, Env, ProcessEnv};
 use greenroom::hook::{install, report};
+use greenroom::model::Health;
 use greenroom::tmux::Tmux;
 
 fn main() -> Result<()> {
@@ -32,6 +33,12 @@ fn main() -> Result<()> {
             Ok(())
         }
         Some(Command::Ls(a)) => run_ls(&load_config(&cli)?, a),
+        Some(Command::Status(a)) => {
+            let (_, sessions) = live_rows(&load_config(&cli)?, false);
+            println!("{}", greenroom::cli::status::line(&sessions, a.tmux));
+            Ok(())
+        }
+        Some(Command::Next) => refuse_on_error(run_next(&load_config(&cli)?)),
         // The dashboard is not built yet; until it is, the bare command lists.
         None => run_ls(
             &load_config(&cli)?,
@@ -125,11 +132,37 @@ fn run_hooks(args: &HooksArgs, installing: bool) -> std::result::Result<(), Stri
     Ok(())
 }
 
-fn run_ls(config: &Config, args: &ls::LsArgs) -> Result<()> {
-    let mut catalog = Catalog::load(config, args.all);
+/// The catalog with tmux's view, as every one-shot command sees it.
+fn live_rows(config: &Config, all: bool) -> (Catalog, Vec<greenroom::model::Session>) {
+    let mut catalog = Catalog::load(config, all);
     catalog.set_tmux(Tmux::new(config.tmux_socket.clone()).poll());
+    let rows = catalog.rows(chrono::Utc::now());
+    (catalog, rows)
+}
+
+fn run_next(config: &Config) -> std::result::Result<(), String> {
+    let (_, mut sessions) = live_rows(config, false);
+    greenroom::catalog::sort_for_triage(&mut sessions);
+    let urgent = sessions.iter().find(|s| {
+        s.status.is_live()
+            && s.tmux_session.is_some()
+            && matches!(s.health, Health::Errored | Health::Waiting | Health::Stuck)
+    });
+    let Some(session) = urgent else {
+        println!("nothing needs you right now");
+        return Ok(());
+    };
+    let tmux = Tmux::new(config.tmux_socket.clone());
+    let store = greenroom::sources::sidecar::SidecarStore::new(&config.sidecar_dir);
+    let tmux_env = std::env::var("TMUX").ok();
+    greenroom::ops::attach(&tmux, &store, session, tmux_env.as_deref())
+        .map(drop)
+        .map_err(|e| e.to_string())
+}
+
+fn run_ls(config: &Config, args: &ls::LsArgs) -> Result<()> {
     let now = chrono::Utc::now();
-    let sessions = catalog.rows(now);
+    let (catalog, sessions) = live_rows(config, args.all);
     ls::print(
         args,
         &sessions,

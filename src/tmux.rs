@@ -127,6 +127,55 @@ impl Tmux {
     }
 }
 
+impl Tmux {
+    /// Whether greenroom runs inside a client of this same server, so
+    /// `switch-client` can move that client. `tmux_env` is `$TMUX`
+    /// (`<socket path>,<pid>,<session>`).
+    pub fn is_current_server(&self, tmux_env: Option<&str>) -> bool {
+        let Some(socket) = tmux_env
+            .and_then(|v| v.split(',').next())
+            .filter(|s| !s.is_empty())
+        else {
+            return false;
+        };
+        let socket = std::path::Path::new(socket);
+        match &self.socket {
+            TmuxSocket::Default => socket.file_name().is_some_and(|n| n == "default"),
+            TmuxSocket::Name(name) => socket.file_name().is_some_and(|n| n == name.as_str()),
+            TmuxSocket::Path(path) => socket == path,
+        }
+    }
+
+    /// Moves the current client to a session (greenroom runs inside tmux).
+    pub fn switch_client(&self, name: &str) -> Result<(), TmuxError> {
+        self.run(["switch-client", "-t", &exact(name)]).map(drop)
+    }
+
+    /// Attaches this terminal to a session and returns when the operator
+    /// detaches. `$TMUX` is cleared so this works from inside another server.
+    pub fn attach_here(&self, name: &str) -> Result<(), TmuxError> {
+        let status = match self
+            .command()
+            .args(["attach-session", "-t", &exact(name)])
+            .env_remove("TMUX")
+            .stdin(Stdio::inherit())
+            .status()
+        {
+            Ok(status) => status,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(TmuxError::NotInstalled),
+            Err(e) => return Err(TmuxError::Io(e)),
+        };
+        if status.success() {
+            Ok(())
+        } else {
+            Err(TmuxError::Failed {
+                command: "attach-session".into(),
+                message: format!("exited with {status}"),
+            })
+        }
+    }
+}
+
 fn check(args: &[std::ffi::OsString], out: Output) -> Result<String, TmuxError> {
     if out.status.success() {
         return Ok(String::from_utf8_lossy(&out.stdout).into_owned());

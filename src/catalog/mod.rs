@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-pub use rows::{sort_by_last_focus, sort_for_triage};
+pub use rows::{focus_order, sort_by_last_focus, sort_for_triage, triage_order};
 pub use targets::{WatchMode, WatchTarget};
 
 use crate::config::Config;

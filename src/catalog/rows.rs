@@ -1,6 +1,7 @@
 //! Building the rows: each source's record merged with tmux facts and
 //! classified by the pure health rules. No IO happens here.
 
+use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -300,18 +301,23 @@ fn orchestration_updated(o: &Orchestration) -> Option<DateTime<Utc>> {
 
 /// Sidebar order: last focus, newest first; never-focused sessions after
 /// every focused one, newest created first; then by name for stability.
-pub fn sort_by_last_focus(rows: &mut [Session]) {
-    rows.sort_by(|a, b| {
-        b.last_focused_at
-            .cmp(&a.last_focused_at)
-            .then_with(|| b.created_at.cmp(&a.created_at))
-            .then_with(|| a.name.cmp(&b.name))
-            .then_with(|| a.id.cmp(&b.id))
-    });
+pub fn focus_order(a: &Session, b: &Session) -> Ordering {
+    b.last_focused_at
+        .cmp(&a.last_focused_at)
+        .then_with(|| b.created_at.cmp(&a.created_at))
+        .then_with(|| a.name.cmp(&b.name))
+        .then_with(|| a.id.cmp(&b.id))
 }
 
 /// Triage order: most urgent health first, then sidebar order.
+pub fn triage_order(a: &Session, b: &Session) -> Ordering {
+    a.health.cmp(&b.health).then_with(|| focus_order(a, b))
+}
+
+pub fn sort_by_last_focus(rows: &mut [Session]) {
+    rows.sort_by(focus_order);
+}
+
 pub fn sort_for_triage(rows: &mut [Session]) {
-    sort_by_last_focus(rows);
-    rows.sort_by_key(|r| r.health);
+    rows.sort_by(triage_order);
 }

@@ -2,6 +2,7 @@
 //! not open the dashboard.
 
 pub mod ls;
+pub mod status;
 
 use std::path::PathBuf;
 
@@ -81,6 +82,14 @@ pub enum Command {
     /// List sessions, most recently focused first
     #[command(alias = "list")]
     Ls(ls::LsArgs),
+    /// Print counts of sessions that need you (errored, waiting, stuck, active)
+    ///
+    /// For tmux: set -g status-right '#(greenroom status --tmux)'
+    Status(status::StatusArgs),
+    /// Attach to the most urgent session (errored, then waiting, then stuck)
+    ///
+    /// For tmux: bind-key g run-shell 'greenroom next'
+    Next,
     /// Record an agent hook's report (reads the hook payload JSON on stdin)
     ///
     /// Agent hooks call this; it finds its session through

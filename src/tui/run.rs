@@ -1,0 +1,290 @@
+//! The dashboard's event loop: one `tokio::select!` over terminal events,
+//! file changes, the clock, tmux polls and effect results. It draws only
+//! when something changed, and carries out the reducer's effects.
+
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use chrono::Utc;
+use color_eyre::eyre::{Result, WrapErr, eyre};
+use crossterm::event::{
+    DisableMouseCapture, EnableMouseCapture, Event, EventStream, KeyCode, KeyEventKind,
+    MouseEventKind,
+};
+use futures_util::StreamExt;
+use tokio::signal::unix::{SignalKind, signal};
+use tokio::sync::mpsc;
+
+use super::action::{Action, Effect, InputKey};
+use super::keymap::{Key, Keymap};
+use super::state::AppState;
+use super::update::update;
+use super::view::{self, theme::Theme};
+use crate::config::Config;
+use crate::engine::Engine;
+use crate::tmux::{ServerState, Tmux, exact};
+
+/// At most four pane captures a second for the preview.
+const PREVIEW_EVERY: Duration = Duration::from_millis(250);
+
+/// Results that come back from work done off the loop.
+enum Done {
+    Poll(ServerState),
+    Capture { id: String, text: String },
+}
+
+pub fn run(config: Config) -> Result<()> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .wrap_err("cannot start the event loop")?;
+    runtime.block_on(run_async(config))
+}
+
+async fn run_async(config: Config) -> Result<()> {
+    let keymap = Keymap::new(&config.keys).map_err(|e| eyre!("config.toml: {e}"))?;
+    let theme = Theme::from_env(
+        std::env::var("NO_COLOR").ok().as_deref(),
+        std::env::var("GREENROOM_THEME").ok().as_deref(),
+    );
+    let (file_tx, mut file_rx) = mpsc::unbounded_channel();
+    let mut engine = Engine::start(&config, false, move |p| {
+        let _ = file_tx.send(p);
+    })
+    .wrap_err("cannot watch the session folders")?;
+    let recovery = engine.recover();
+    tracing::info!(?recovery, folders = engine.watched_folders(), "dashboard started");
+
+    let mut state = AppState::new(Utc::now(), engine.catalog.looked_in());
+    state.alerts = config.alerts;
+    if let Some(s) = engine.catalog.tmux_state().cloned() {
+        update(&mut state, Action::Tmux(s));
+    }
+    update(&mut state, rows_action(&engine));
+    if !recovery.archived.is_empty() {
+        let n = recovery.archived.len();
+        update(
+            &mut state,
+            Action::Status(format!("{n} session(s) whose folder is gone were archived")),
+        );
+    }
+
+    let mut terminal = ratatui::init();
+    let _ = crossterm::execute!(std::io::stdout(), EnableMouseCapture);
+    let result = event_loop(&mut terminal, &mut engine, &mut state, &keymap, &theme, &config, &mut file_rx).await;
+    let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
+    ratatui::restore();
+    result
+}
+
+fn rows_action(engine: &Engine) -> Action {
+    Action::Rows {
+        rows: engine.catalog.rows(Utc::now()),
+        problems: engine.catalog.problems(),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn event_loop(
+    terminal: &mut ratatui::DefaultTerminal,
+    engine: &mut Engine,
+    state: &mut AppState,
+    keymap: &Keymap,
+    theme: &Theme,
+    config: &Config,
+    file_rx: &mut mpsc::UnboundedReceiver<std::path::PathBuf>,
+) -> Result<()> {
+    let mut events = EventStream::new();
+    let mut tick = tokio::time::interval(Duration::from_secs(1));
+    let mut poll = tokio::time::interval(config.poll_interval);
+    poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut term = signal(SignalKind::terminate()).wrap_err("cannot watch SIGTERM")?;
+    let mut hup = signal(SignalKind::hangup()).wrap_err("cannot watch SIGHUP")?;
+    let (done_tx, mut done_rx) = mpsc::unbounded_channel::<Done>();
+    let tmux = engine.tmux().clone();
+    let mut polling = false;
+    let mut last_capture = Instant::now() - PREVIEW_EVERY;
+    let mut pending_capture: Option<(String, String)> = None;
+    let mut seen_activity: Option<(String, Option<chrono::DateTime<Utc>>)> = None;
+    let mut dirty = true;
+
+    if let Ok(size) = terminal.size() {
+        update(state, Action::Resize { width: size.width, height: size.height });
+    }
+    loop {
+        if dirty {
+            terminal
+                .draw(|frame| view::render(frame, state, keymap, theme))
+                .wrap_err("cannot draw")?;
+            dirty = false;
+        }
+        let capture_wait = pending_capture
+            .as_ref()
+            .map(|_| PREVIEW_EVERY.saturating_sub(last_capture.elapsed()))
+            .unwrap_or(Duration::from_secs(3600));
+        let actions: Vec<Action> = tokio::select! {
+            event = events.next() => match event {
+                Some(Ok(event)) => terminal_action(event, state, keymap, terminal),
+                Some(Err(e)) => return Err(e).wrap_err("cannot read the terminal"),
+                None => vec![Action::Command(super::action::Command::Quit)],
+            },
+            Some(first) = file_rx.recv() => {
+                let mut batch = vec![first];
+                while let Ok(p) = file_rx.try_recv() {
+                    batch.push(p);
+                }
+                if engine.apply_changes(batch) {
+                    vec![rows_action(engine)]
+                } else {
+                    Vec::new()
+                }
+            }
+            _ = tick.tick() => vec![Action::Tick(Utc::now()), rows_action(engine)],
+            _ = poll.tick(), if !polling => {
+                polling = true;
+                let (tmux, tx) = (tmux.clone(), done_tx.clone());
+                tokio::task::spawn_blocking(move || {
+                    let _ = tx.send(Done::Poll(tmux.poll()));
+                });
+                Vec::new()
+            }
+            Some(done) = done_rx.recv() => match done {
+                Done::Poll(server) => {
+                    polling = false;
+                    let changed = engine.set_tmux(server.clone());
+                    let mut out = vec![Action::Tmux(server.clone())];
+                    if changed {
+                        out.push(rows_action(engine));
+                    }
+                    // The preview follows the pane: capture again when tmux saw activity.
+                    if let (Some(s), ServerState::Running(map)) = (state.selected_session(), &server)
+                        && let Some(name) = &s.tmux_session
+                    {
+                        let activity = map.get(name).and_then(|f| f.window_activity);
+                        let key = (s.id.clone(), activity);
+                        if seen_activity.as_ref() != Some(&key) {
+                            seen_activity = Some(key);
+                            if state.tab == super::state::DetailTab::Preview {
+                                pending_capture = Some((s.id.clone(), name.clone()));
+                            }
+                        }
+                    }
+                    out
+                }
+                Done::Capture { id, text } => vec![Action::Preview { id, text }],
+            },
+            _ = tokio::time::sleep(capture_wait), if pending_capture.is_some() => {
+                if let Some((id, name)) = pending_capture.take() {
+                    last_capture = Instant::now();
+                    let (tmux, tx) = (tmux.clone(), done_tx.clone());
+                    tokio::task::spawn_blocking(move || {
+                        let text = capture(&tmux, &name);
+                        let _ = tx.send(Done::Capture { id, text });
+                    });
+                }
+                Vec::new()
+            }
+            _ = term.recv() => return Ok(()),
+            _ = hup.recv() => return Ok(()),
+        };
+        for action in actions {
+            dirty = true;
+            for effect in update(state, action) {
+                match effect {
+                    Effect::Quit => return Ok(()),
+                    Effect::CapturePreview { id, tmux_session } => {
+                        pending_capture = Some((id, tmux_session));
+                    }
+                    Effect::Alert { title, body } => alert(&title, &body),
+                }
+            }
+        }
+    }
+}
+
+/// Maps a terminal event to actions: keys through the keymap (or to the
+/// focused input), mouse clicks and wheel, resizes.
+fn terminal_action(
+    event: Event,
+    state: &AppState,
+    keymap: &Keymap,
+    terminal: &ratatui::DefaultTerminal,
+) -> Vec<Action> {
+    match event {
+        Event::Key(k) if k.kind == KeyEventKind::Press || k.kind == KeyEventKind::Repeat => {
+            if state.filter_editing {
+                let input = match k.code {
+                    KeyCode::Char(c) if !k.modifiers.contains(crossterm::event::KeyModifiers::CONTROL) => {
+                        InputKey::Char(c)
+                    }
+                    KeyCode::Backspace => InputKey::Backspace,
+                    KeyCode::Enter => InputKey::Enter,
+                    KeyCode::Esc => InputKey::Esc,
+                    _ => return Vec::new(),
+                };
+                return vec![Action::Input(input)];
+            }
+            if k.code == KeyCode::Esc && !state.filter.is_empty() {
+                return vec![Action::Input(InputKey::Esc)];
+            }
+            if k.code == KeyCode::Esc && state.overlay != super::state::Overlay::None {
+                return vec![Action::Command(super::action::Command::Help)];
+            }
+            keymap
+                .lookup(Key::from_event(&k))
+                .map(|c| vec![Action::Command(c)])
+                .unwrap_or_default()
+        }
+        Event::Mouse(m) => match m.kind {
+            MouseEventKind::Down(_) => {
+                let area = terminal.size().map(|s| ratatui::layout::Rect::new(0, 0, s.width, s.height));
+                let Ok(area) = area else { return Vec::new() };
+                let list = view::sidebar_list_area(area);
+                let inside = m.column >= list.x
+                    && m.column < list.x + list.width
+                    && m.row >= list.y
+                    && m.row < list.y + list.height;
+                if inside {
+                    vec![Action::ClickRow(usize::from(m.row - list.y))]
+                } else {
+                    Vec::new()
+                }
+            }
+            MouseEventKind::ScrollUp => vec![Action::ScrollUp],
+            MouseEventKind::ScrollDown => vec![Action::ScrollDown],
+            _ => Vec::new(),
+        },
+        Event::Resize(width, height) => vec![Action::Resize { width, height }],
+        _ => Vec::new(),
+    }
+}
+
+/// The pane's visible text with its colours.
+fn capture(tmux: &Tmux, name: &str) -> String {
+    let target = format!("{}:", exact(name));
+    match tmux.run(["capture-pane", "-p", "-e", "-t", &target]) {
+        Ok(text) => text,
+        Err(e) => format!("cannot capture the pane: {e}"),
+    }
+}
+
+/// Bell, a desktop notification by escape sequence (terminals that support
+/// OSC 777 or 9 show it), and notify-send where present.
+fn alert(title: &str, body: &str) {
+    let clean = |s: &str| -> String { s.chars().filter(|c| !c.is_control() && *c != ';').collect() };
+    let (title, body) = (clean(title), clean(body));
+    let mut out = std::io::stdout();
+    let _ = write!(out, "\x07\x1b]777;notify;{title};{body}\x07\x1b]9;{title}: {body}\x07");
+    let _ = out.flush();
+    let child = std::process::Command::new("notify-send")
+        .arg(&title)
+        .arg(&body)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    if let Ok(mut child) = child {
+        // Reaped off the loop so a slow notifier never stalls the dashboard.
+        std::thread::spawn(move || child.wait());
+    }
+}

@@ -1,0 +1,229 @@
+//! The dashboard's state: plain data the reducer changes and the views read.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::PathBuf;
+
+use chrono::{DateTime, Utc};
+
+use crate::catalog::{focus_order, triage_order};
+use crate::model::{Health, Problem, Session};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SortMode {
+    LastFocus,
+    Triage,
+}
+
+impl SortMode {
+    pub fn label(self) -> &'static str {
+        match self {
+            SortMode::LastFocus => "last focus",
+            SortMode::Triage => "triage",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DetailTab {
+    Overview,
+    Orchestration,
+    Preview,
+}
+
+impl DetailTab {
+    pub const ALL: [DetailTab; 3] = [
+        DetailTab::Overview,
+        DetailTab::Orchestration,
+        DetailTab::Preview,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            DetailTab::Overview => "Overview",
+            DetailTab::Orchestration => "Orchestration",
+            DetailTab::Preview => "Preview",
+        }
+    }
+
+    pub fn next(self) -> Self {
+        match self {
+            DetailTab::Overview => DetailTab::Orchestration,
+            DetailTab::Orchestration => DetailTab::Preview,
+            DetailTab::Preview => DetailTab::Overview,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Overlay {
+    None,
+    Help,
+    Problems,
+}
+
+/// What greenroom knows of tmux, for the header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TmuxStatus {
+    Unknown,
+    Running,
+    NoServer,
+    NotInstalled,
+}
+
+/// A message shown in the status line until `until`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StatusLine {
+    pub text: String,
+    pub until: DateTime<Utc>,
+}
+
+/// The last pane capture of a session, with its colours (ANSI).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Preview {
+    pub id: String,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct AppState {
+    /// Every row, in the catalog's order (last focus).
+    pub rows: Vec<Session>,
+    /// Indices into `rows`: what the sidebar shows, in order.
+    pub visible: Vec<usize>,
+    /// The selected session's id: selection follows the session, not the line.
+    pub selected: Option<String>,
+    /// The first sidebar line on screen.
+    pub offset: usize,
+    pub sort: SortMode,
+    pub filter: String,
+    pub filter_editing: bool,
+    pub health_filter: Option<Health>,
+    pub tab: DetailTab,
+    pub overlay: Overlay,
+    pub status: Option<StatusLine>,
+    pub problems: Vec<Problem>,
+    pub tmux: TmuxStatus,
+    /// Sessions that turned waiting, errored or stuck and were not looked at since.
+    pub attention: BTreeSet<String>,
+    /// Health at the last update, to see transitions.
+    pub last_health: HashMap<String, Health>,
+    pub preview: Option<Preview>,
+    pub now: DateTime<Utc>,
+    /// Where sessions were looked for, for the empty state.
+    pub looked_in: Vec<PathBuf>,
+    /// Sidebar lines per page, from the terminal size.
+    pub page: usize,
+    /// Ring and notify when a session needs the operator.
+    pub alerts: bool,
+}
+
+impl AppState {
+    pub fn new(now: DateTime<Utc>, looked_in: Vec<PathBuf>) -> Self {
+        Self {
+            rows: Vec::new(),
+            visible: Vec::new(),
+            selected: None,
+            offset: 0,
+            sort: SortMode::LastFocus,
+            filter: String::new(),
+            filter_editing: false,
+            health_filter: None,
+            tab: DetailTab::Overview,
+            overlay: Overlay::None,
+            status: None,
+            problems: Vec::new(),
+            tmux: TmuxStatus::Unknown,
+            attention: BTreeSet::new(),
+            last_health: HashMap::new(),
+            preview: None,
+            now,
+            looked_in,
+            page: 10,
+            alerts: true,
+        }
+    }
+
+    /// The selected row's position in `visible`.
+    pub fn cursor(&self) -> Option<usize> {
+        let id = self.selected.as_ref()?;
+        self.visible
+            .iter()
+            .position(|&i| self.rows.get(i).is_some_and(|r| &r.id == id))
+    }
+
+    pub fn selected_session(&self) -> Option<&Session> {
+        let id = self.selected.as_ref()?;
+        self.visible
+            .iter()
+            .map(|&i| &self.rows[i])
+            .find(|s| &s.id == id)
+    }
+
+    pub fn visible_sessions(&self) -> impl Iterator<Item = &Session> {
+        self.visible.iter().map(|&i| &self.rows[i])
+    }
+
+    /// How many sessions are in each health class (all rows, unfiltered).
+    pub fn counts(&self) -> HashMap<Health, usize> {
+        let mut counts = HashMap::new();
+        for r in &self.rows {
+            *counts.entry(r.health).or_insert(0) += 1;
+        }
+        counts
+    }
+
+    /// Recomputes `visible` from rows, sort and filters; keeps the selection
+    /// on the same session when it is still shown, else on the same line.
+    pub fn refresh_visible(&mut self) {
+        let line = self.cursor();
+        self.refresh_visible_at(line);
+    }
+
+    /// As [`Self::refresh_visible`], falling back to `line` when the
+    /// selected session is gone (the caller knows the line before the rows changed).
+    pub fn refresh_visible_at(&mut self, old_cursor: Option<usize>) {
+        let needle = self.filter.to_lowercase();
+        let rows = &self.rows;
+        let mut visible: Vec<usize> = (0..rows.len())
+            .filter(|&i| self.health_filter.is_none_or(|h| h == rows[i].health))
+            .filter(|&i| needle.is_empty() || matches_filter(&rows[i], &needle))
+            .collect();
+        let order = match self.sort {
+            SortMode::LastFocus => focus_order,
+            SortMode::Triage => triage_order,
+        };
+        visible.sort_by(|&a, &b| order(&rows[a], &rows[b]));
+        self.visible = visible;
+        if self.cursor().is_none() {
+            let line = old_cursor
+                .unwrap_or(0)
+                .min(self.visible.len().saturating_sub(1));
+            self.selected = self.visible.get(line).map(|&i| self.rows[i].id.clone());
+        }
+        self.clamp_offset();
+    }
+
+    /// Keeps the selected line inside the sidebar's window.
+    pub fn clamp_offset(&mut self) {
+        let page = self.page.max(1);
+        match self.cursor() {
+            Some(c) if c < self.offset => self.offset = c,
+            Some(c) if c >= self.offset + page => self.offset = c + 1 - page,
+            _ => {}
+        }
+        self.offset = self.offset.min(self.visible.len().saturating_sub(1));
+    }
+}
+
+/// Substring match over what an operator remembers a session by.
+fn matches_filter(s: &Session, needle: &str) -> bool {
+    let hit = |t: &str| t.to_lowercase().contains(needle);
+    hit(&s.name)
+        || hit(&s.cwd.to_string_lossy())
+        || s.branch.as_deref().is_some_and(hit)
+        || s.orchestration
+            .as_ref()
+            .and_then(|o| o.task.as_deref())
+            .is_some_and(hit)
+        || s.agent.as_deref().is_some_and(hit)
+}

@@ -1,0 +1,258 @@
+//! The reducer: `update(state, action) -> effects`. No IO: everything the
+//! dashboard does to the world is an [`Effect`] that run.rs carries out.
+
+use chrono::Duration;
+
+use super::action::{Action, Command, Effect, InputKey};
+use super::state::{AppState, DetailTab, Overlay, Preview, SortMode, StatusLine, TmuxStatus};
+use crate::model::{Health, Session};
+use crate::tmux::ServerState;
+
+/// How long a status-line message stays.
+const STATUS_SECONDS: i64 = 6;
+
+pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
+    match action {
+        Action::Command(c) => command(state, c),
+        Action::Rows { rows, problems } => {
+            state.problems = problems;
+            let alerts = replace_rows(state, rows);
+            let mut effects = if state.alerts { alerts } else { Vec::new() };
+            effects.extend(preview_request(state));
+            effects
+        }
+        Action::Tmux(server) => {
+            state.tmux = match server {
+                ServerState::Running(_) => TmuxStatus::Running,
+                ServerState::NoServer => TmuxStatus::NoServer,
+                ServerState::NotInstalled => TmuxStatus::NotInstalled,
+            };
+            Vec::new()
+        }
+        Action::Tick(now) => {
+            state.now = now;
+            if state.status.as_ref().is_some_and(|s| s.until <= now) {
+                state.status = None;
+            }
+            Vec::new()
+        }
+        Action::Preview { id, text } => {
+            if state.selected.as_deref() == Some(id.as_str()) {
+                state.preview = Some(Preview { id, text });
+            }
+            Vec::new()
+        }
+        Action::Input(key) => input(state, key),
+        Action::ClickRow(line) => {
+            let index = state.offset + line;
+            if let Some(&i) = state.visible.get(index) {
+                select(state, Some(state.rows[i].id.clone()))
+            } else {
+                Vec::new()
+            }
+        }
+        Action::ScrollUp => move_by(state, -3),
+        Action::ScrollDown => move_by(state, 3),
+        Action::Resize { height, .. } => {
+            // Header, borders and status line take about six lines.
+            state.page = usize::from(height).saturating_sub(6).max(1);
+            state.clamp_offset();
+            Vec::new()
+        }
+        Action::Status(text) => {
+            say(state, text);
+            Vec::new()
+        }
+    }
+}
+
+fn say(state: &mut AppState, text: impl Into<String>) {
+    state.status = Some(StatusLine {
+        text: text.into(),
+        until: state.now + Duration::seconds(STATUS_SECONDS),
+    });
+}
+
+fn command(state: &mut AppState, c: Command) -> Vec<Effect> {
+    if state.overlay != Overlay::None {
+        // An open overlay takes the keys that would close it; the rest are ignored.
+        if matches!(c, Command::Quit | Command::Help | Command::ShowProblems) {
+            state.overlay = Overlay::None;
+        }
+        return Vec::new();
+    }
+    match c {
+        Command::Up => move_by(state, -1),
+        Command::Down => move_by(state, 1),
+        Command::PageUp => move_by(state, -(state.page as isize)),
+        Command::PageDown => move_by(state, state.page as isize),
+        Command::Top => move_to(state, 0),
+        Command::Bottom => move_to(state, state.visible.len().saturating_sub(1)),
+        Command::ToggleTriage => {
+            state.sort = match state.sort {
+                SortMode::LastFocus => SortMode::Triage,
+                SortMode::Triage => SortMode::LastFocus,
+            };
+            state.refresh_visible();
+            say(state, format!("sorted by {}", state.sort.label()));
+            Vec::new()
+        }
+        Command::Filter => {
+            state.filter_editing = true;
+            Vec::new()
+        }
+        Command::CycleHealthFilter => {
+            state.health_filter = next_health_filter(state.health_filter);
+            state.refresh_visible();
+            preview_request(state)
+        }
+        Command::NextTab => {
+            state.tab = state.tab.next();
+            preview_request(state)
+        }
+        Command::TogglePreview => {
+            state.tab = if state.tab == DetailTab::Preview {
+                DetailTab::Overview
+            } else {
+                DetailTab::Preview
+            };
+            preview_request(state)
+        }
+        Command::Help => {
+            state.overlay = Overlay::Help;
+            Vec::new()
+        }
+        Command::ShowProblems => {
+            state.overlay = Overlay::Problems;
+            Vec::new()
+        }
+        Command::Quit => vec![Effect::Quit],
+        Command::Attach
+        | Command::New
+        | Command::Kill
+        | Command::Restore
+        | Command::Dismiss
+        | Command::Send
+        | Command::OpenBeside => {
+            say(state, format!("{}: not available yet", c.name()));
+            Vec::new()
+        }
+    }
+}
+
+fn next_health_filter(current: Option<Health>) -> Option<Health> {
+    match current {
+        None => Some(Health::ALL[0]),
+        Some(h) => {
+            let i = Health::ALL.iter().position(|x| *x == h).unwrap_or(0);
+            Health::ALL.get(i + 1).copied()
+        }
+    }
+}
+
+fn input(state: &mut AppState, key: InputKey) -> Vec<Effect> {
+    if !state.filter_editing {
+        return Vec::new();
+    }
+    match key {
+        InputKey::Char(c) => state.filter.push(c),
+        InputKey::Backspace => {
+            state.filter.pop();
+        }
+        InputKey::Enter => state.filter_editing = false,
+        InputKey::Esc => {
+            state.filter.clear();
+            state.filter_editing = false;
+        }
+    }
+    state.refresh_visible();
+    preview_request(state)
+}
+
+fn move_to(state: &mut AppState, line: usize) -> Vec<Effect> {
+    let id = state.visible.get(line).map(|&i| state.rows[i].id.clone());
+    select(state, id)
+}
+
+fn move_by(state: &mut AppState, delta: isize) -> Vec<Effect> {
+    if state.visible.is_empty() {
+        return Vec::new();
+    }
+    let current = state.cursor().unwrap_or(0) as isize;
+    let last = state.visible.len() as isize - 1;
+    move_to(state, (current + delta).clamp(0, last) as usize)
+}
+
+fn select(state: &mut AppState, id: Option<String>) -> Vec<Effect> {
+    let changed = state.selected != id;
+    state.selected = id;
+    if let Some(id) = &state.selected {
+        // Looking at a session is what clears its attention mark.
+        state.attention.remove(id);
+    }
+    state.clamp_offset();
+    if changed {
+        state.preview = None;
+        preview_request(state)
+    } else {
+        Vec::new()
+    }
+}
+
+/// Asks for a fresh capture when the preview is on screen and the selected
+/// session has a pane (run.rs throttles how often).
+pub fn preview_request(state: &AppState) -> Vec<Effect> {
+    if state.tab != DetailTab::Preview {
+        return Vec::new();
+    }
+    match state.selected_session() {
+        Some(s) if s.status.is_live() => s
+            .tmux_session
+            .clone()
+            .map(|t| {
+                vec![Effect::CapturePreview {
+                    id: s.id.clone(),
+                    tmux_session: t,
+                }]
+            })
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    }
+}
+
+fn needs_operator(h: Health) -> bool {
+    matches!(h, Health::Errored | Health::Waiting | Health::Stuck)
+}
+
+/// Installs new rows; marks sessions that just turned waiting, errored or
+/// stuck, and returns the alerts for them.
+fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effect> {
+    let first_load = state.rows.is_empty() && state.last_health.is_empty();
+    let mut alerts = Vec::new();
+    for r in &rows {
+        let before = state.last_health.get(&r.id).copied();
+        let turned = needs_operator(r.health) && before != Some(r.health);
+        if turned && !first_load {
+            if state.selected.as_deref() != Some(r.id.as_str()) {
+                state.attention.insert(r.id.clone());
+            }
+            let detail = r.activity.detail.clone().unwrap_or_default();
+            alerts.push(Effect::Alert {
+                title: format!("greenroom: {} is {}", r.name, r.health),
+                body: detail,
+            });
+        }
+        if !needs_operator(r.health) {
+            state.attention.remove(&r.id);
+        }
+    }
+    state.last_health = rows.iter().map(|r| (r.id.clone(), r.health)).collect();
+    state
+        .attention
+        .retain(|id| state.last_health.contains_key(id));
+    let line = state.cursor();
+    state.rows = rows;
+    state.visible.clear();
+    state.refresh_visible_at(line);
+    alerts
+}

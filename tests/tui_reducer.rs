@@ -1,0 +1,403 @@
+//! The dashboard's reducer and keymap, without a terminal: actions in,
+//! state and effects out.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use greenroom::model::{Activity, ActivityView, Health, Session, Source, Status};
+use greenroom::tui::action::{Action, Command, Effect, InputKey};
+use greenroom::tui::keymap::{BINDINGS, Key, Keymap};
+use greenroom::tui::state::{AppState, DetailTab, Overlay, SortMode};
+use greenroom::tui::update::update;
+
+fn now() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 29, 12, 0, 0).unwrap()
+}
+
+fn session(name: &str, health: Health, focused_min_ago: Option<i64>) -> Session {
+    Session {
+        id: format!("id-{name}"),
+        name: name.into(),
+        source: Source::Greenroom,
+        status: Status::Running,
+        health,
+        cwd: PathBuf::from(format!("/work/{name}")),
+        agent: Some("claude".into()),
+        tmux_session: Some(format!("gr-{name}")),
+        created_at: Some(now() - Duration::hours(1)),
+        last_focused_at: focused_min_ago.map(|m| now() - Duration::minutes(m)),
+        last_activity_at: None,
+        agent_session_id: None,
+        activity: ActivityView {
+            state: Activity::Idle,
+            detail: None,
+            since: None,
+            reported: false,
+        },
+        orchestration: None,
+        active_agent: None,
+        usage: None,
+        branch: Some(format!("feat/{name}")),
+        archived: false,
+        problems: vec![],
+    }
+}
+
+fn rows() -> Vec<Session> {
+    vec![
+        session("alpha", Health::Idle, Some(1)),
+        session("bravo", Health::Errored, Some(5)),
+        session("charlie", Health::Active, Some(10)),
+        session("delta", Health::Waiting, None),
+    ]
+}
+
+fn loaded() -> AppState {
+    let mut s = AppState::new(now(), vec![]);
+    update(
+        &mut s,
+        Action::Rows {
+            rows: rows(),
+            problems: vec![],
+        },
+    );
+    s
+}
+
+fn names(s: &AppState) -> Vec<String> {
+    s.visible_sessions().map(|r| r.name.clone()).collect()
+}
+
+fn cmd(s: &mut AppState, c: Command) -> Vec<Effect> {
+    update(s, Action::Command(c))
+}
+
+#[test]
+fn the_first_row_is_selected_and_moves_are_clamped() {
+    let mut s = loaded();
+    assert_eq!(names(&s), ["alpha", "bravo", "charlie", "delta"]);
+    assert_eq!(s.selected.as_deref(), Some("id-alpha"));
+    cmd(&mut s, Command::Up);
+    assert_eq!(s.cursor(), Some(0));
+    cmd(&mut s, Command::Down);
+    cmd(&mut s, Command::Down);
+    assert_eq!(s.selected.as_deref(), Some("id-charlie"));
+    cmd(&mut s, Command::Bottom);
+    assert_eq!(s.cursor(), Some(3));
+    cmd(&mut s, Command::Down);
+    assert_eq!(s.cursor(), Some(3));
+    cmd(&mut s, Command::Top);
+    assert_eq!(s.cursor(), Some(0));
+    update(
+        &mut s,
+        Action::Resize {
+            width: 80,
+            height: 8,
+        },
+    );
+    cmd(&mut s, Command::PageDown);
+    assert_eq!(s.cursor(), Some(2));
+}
+
+#[test]
+fn selection_follows_the_session_when_rows_reorder() {
+    let mut s = loaded();
+    cmd(&mut s, Command::Down); // bravo
+    let mut reordered = rows();
+    reordered.reverse();
+    reordered[0].last_focused_at = Some(now()); // delta focused just now
+    update(
+        &mut s,
+        Action::Rows {
+            rows: reordered,
+            problems: vec![],
+        },
+    );
+    assert_eq!(names(&s)[0], "delta");
+    assert_eq!(s.selected.as_deref(), Some("id-bravo"));
+}
+
+#[test]
+fn when_the_selected_session_disappears_the_line_stays() {
+    let mut s = loaded();
+    cmd(&mut s, Command::Down); // bravo, line 1
+    let without: Vec<_> = rows().into_iter().filter(|r| r.name != "bravo").collect();
+    update(
+        &mut s,
+        Action::Rows {
+            rows: without,
+            problems: vec![],
+        },
+    );
+    assert_eq!(s.cursor(), Some(1));
+    assert_eq!(s.selected.as_deref(), Some("id-charlie"));
+}
+
+#[test]
+fn triage_puts_the_most_urgent_first() {
+    let mut s = loaded();
+    cmd(&mut s, Command::ToggleTriage);
+    assert_eq!(s.sort, SortMode::Triage);
+    assert_eq!(names(&s), ["bravo", "delta", "charlie", "alpha"]);
+    assert!(s.status.as_ref().unwrap().text.contains("triage"));
+    cmd(&mut s, Command::ToggleTriage);
+    assert_eq!(names(&s), ["alpha", "bravo", "charlie", "delta"]);
+}
+
+#[test]
+fn the_filter_matches_name_folder_branch_and_clears_on_escape() {
+    let mut s = loaded();
+    cmd(&mut s, Command::Filter);
+    assert!(s.filter_editing);
+    for c in "feat/ch".chars() {
+        update(&mut s, Action::Input(InputKey::Char(c)));
+    }
+    assert_eq!(names(&s), ["charlie"]);
+    assert_eq!(s.selected.as_deref(), Some("id-charlie"));
+    update(&mut s, Action::Input(InputKey::Backspace));
+    update(&mut s, Action::Input(InputKey::Backspace));
+    assert_eq!(names(&s).len(), 4);
+    update(&mut s, Action::Input(InputKey::Char('d')));
+    update(&mut s, Action::Input(InputKey::Enter));
+    assert!(!s.filter_editing);
+    assert_eq!(names(&s), ["delta"]);
+    // Keys are commands again once the filter is set.
+    cmd(&mut s, Command::Filter);
+    update(&mut s, Action::Input(InputKey::Esc));
+    assert_eq!(s.filter, "");
+    assert_eq!(names(&s).len(), 4);
+}
+
+#[test]
+fn the_health_filter_cycles_through_every_class_and_back() {
+    let mut s = loaded();
+    cmd(&mut s, Command::CycleHealthFilter);
+    assert_eq!(s.health_filter, Some(Health::Errored));
+    assert_eq!(names(&s), ["bravo"]);
+    cmd(&mut s, Command::CycleHealthFilter);
+    assert_eq!(names(&s), ["delta"]);
+    for _ in 0..Health::ALL.len() - 2 {
+        cmd(&mut s, Command::CycleHealthFilter);
+    }
+    assert_eq!(s.health_filter, Some(Health::Done));
+    assert!(names(&s).is_empty());
+    assert_eq!(s.selected, None);
+    cmd(&mut s, Command::CycleHealthFilter);
+    assert_eq!(s.health_filter, None);
+    assert_eq!(names(&s).len(), 4);
+}
+
+#[test]
+fn a_session_that_turns_waiting_is_marked_and_alerts_until_looked_at() {
+    let mut s = loaded();
+    assert!(s.attention.is_empty(), "the first load raises no alarms");
+    let mut next = rows();
+    next[2].health = Health::Waiting; // charlie
+    let effects = update(
+        &mut s,
+        Action::Rows {
+            rows: next.clone(),
+            problems: vec![],
+        },
+    );
+    assert!(s.attention.contains("id-charlie"));
+    assert!(
+        matches!(&effects[..], [Effect::Alert { title, .. }] if title.contains("charlie is waiting"))
+    );
+    // Same state again: no second alert.
+    assert!(
+        update(
+            &mut s,
+            Action::Rows {
+                rows: next,
+                problems: vec![]
+            }
+        )
+        .is_empty()
+    );
+    cmd(&mut s, Command::Down);
+    cmd(&mut s, Command::Down);
+    assert_eq!(s.selected.as_deref(), Some("id-charlie"));
+    assert!(s.attention.is_empty(), "looking at it clears the mark");
+}
+
+#[test]
+fn alerts_can_be_turned_off_but_the_mark_stays() {
+    let mut s = loaded();
+    s.alerts = false;
+    let mut next = rows();
+    next[0].health = Health::Stuck;
+    next[0].id = "id-alpha".into();
+    cmd(&mut s, Command::Down); // away from alpha
+    let effects = update(
+        &mut s,
+        Action::Rows {
+            rows: next,
+            problems: vec![],
+        },
+    );
+    assert!(effects.iter().all(|e| !matches!(e, Effect::Alert { .. })));
+    assert!(s.attention.contains("id-alpha"));
+}
+
+#[test]
+fn overlays_take_keys_and_close() {
+    let mut s = loaded();
+    cmd(&mut s, Command::Help);
+    assert_eq!(s.overlay, Overlay::Help);
+    cmd(&mut s, Command::Down);
+    assert_eq!(s.cursor(), Some(0), "keys do not leak under the overlay");
+    assert!(cmd(&mut s, Command::Quit).is_empty(), "q closes help first");
+    assert_eq!(s.overlay, Overlay::None);
+    cmd(&mut s, Command::ShowProblems);
+    assert_eq!(s.overlay, Overlay::Problems);
+    cmd(&mut s, Command::ShowProblems);
+    assert_eq!(s.overlay, Overlay::None);
+    assert_eq!(cmd(&mut s, Command::Quit), vec![Effect::Quit]);
+}
+
+#[test]
+fn action_keys_say_what_they_do_and_status_lines_expire() {
+    let mut s = loaded();
+    cmd(&mut s, Command::Kill);
+    let text = s.status.clone().unwrap().text;
+    assert!(text.contains("kill"), "{text}");
+    update(&mut s, Action::Tick(now() + Duration::seconds(3)));
+    assert!(s.status.is_some());
+    update(&mut s, Action::Tick(now() + Duration::seconds(60)));
+    assert!(s.status.is_none());
+}
+
+#[test]
+fn the_preview_is_requested_only_when_shown_and_live() {
+    let mut s = loaded();
+    assert!(
+        cmd(&mut s, Command::Down).is_empty(),
+        "overview tab: no capture"
+    );
+    let effects = cmd(&mut s, Command::TogglePreview);
+    assert_eq!(s.tab, DetailTab::Preview);
+    assert_eq!(
+        effects,
+        vec![Effect::CapturePreview {
+            id: "id-bravo".into(),
+            tmux_session: "gr-bravo".into()
+        }]
+    );
+    update(
+        &mut s,
+        Action::Preview {
+            id: "id-bravo".into(),
+            text: "hello".into(),
+        },
+    );
+    assert_eq!(s.preview.as_ref().unwrap().text, "hello");
+    // A late capture for another session is dropped.
+    update(
+        &mut s,
+        Action::Preview {
+            id: "id-alpha".into(),
+            text: "stale".into(),
+        },
+    );
+    assert_eq!(s.preview.as_ref().unwrap().text, "hello");
+    let mut dormant = rows();
+    dormant[2].status = Status::Dormant;
+    update(
+        &mut s,
+        Action::Rows {
+            rows: dormant,
+            problems: vec![],
+        },
+    );
+    assert!(
+        cmd(&mut s, Command::Down).is_empty(),
+        "a dormant session has no pane"
+    );
+}
+
+#[test]
+fn clicks_select_the_row_under_the_mouse_and_the_wheel_scrolls() {
+    let mut s = loaded();
+    update(&mut s, Action::ClickRow(2));
+    assert_eq!(s.selected.as_deref(), Some("id-charlie"));
+    update(&mut s, Action::ClickRow(40));
+    assert_eq!(s.selected.as_deref(), Some("id-charlie"));
+    update(&mut s, Action::ScrollUp);
+    assert_eq!(s.cursor(), Some(0));
+    update(&mut s, Action::ScrollDown);
+    assert_eq!(s.cursor(), Some(3));
+}
+
+#[test]
+fn keys_parse_and_map_to_commands() {
+    let km = Keymap::default();
+    let key = |code, mods| Key::from_event(&KeyEvent::new(code, mods));
+    assert_eq!(
+        km.lookup(key(KeyCode::Char('j'), KeyModifiers::NONE)),
+        Some(Command::Down)
+    );
+    assert_eq!(
+        km.lookup(key(KeyCode::Down, KeyModifiers::NONE)),
+        Some(Command::Down)
+    );
+    assert_eq!(
+        km.lookup(key(KeyCode::Char('G'), KeyModifiers::SHIFT)),
+        Some(Command::Bottom)
+    );
+    assert_eq!(
+        km.lookup(key(KeyCode::Char('c'), KeyModifiers::CONTROL)),
+        Some(Command::Quit)
+    );
+    assert_eq!(km.lookup(key(KeyCode::Char('c'), KeyModifiers::NONE)), None);
+    assert_eq!(
+        km.lookup(key(KeyCode::Enter, KeyModifiers::NONE)),
+        Some(Command::Attach)
+    );
+    assert_eq!(
+        km.lookup(key(KeyCode::Char('D'), KeyModifiers::SHIFT)),
+        Some(Command::Dismiss)
+    );
+    assert_eq!(km.label(Command::Down), "j/↓");
+    assert_eq!(
+        Key::parse("ctrl-d").unwrap(),
+        Key {
+            code: KeyCode::Char('d'),
+            ctrl: true,
+            alt: false
+        }
+    );
+    assert_eq!(Key::parse("F5").unwrap().code, KeyCode::F(5));
+    assert!(Key::parse("nonsense").is_err());
+}
+
+#[test]
+fn keys_can_be_rebound_and_mistakes_are_named() {
+    let mut over = BTreeMap::new();
+    over.insert("attach".to_owned(), vec!["a".to_owned()]);
+    let km = Keymap::new(&over).unwrap();
+    assert_eq!(km.lookup(Key::parse("a").unwrap()), Some(Command::Attach));
+    assert_eq!(km.lookup(Key::parse("enter").unwrap()), None);
+    assert_eq!(km.lookup(Key::parse("j").unwrap()), Some(Command::Down));
+    let mut bad = BTreeMap::new();
+    bad.insert("atach".to_owned(), vec!["a".to_owned()]);
+    assert!(Keymap::new(&bad).unwrap_err().contains("atach"));
+    let mut bad_key = BTreeMap::new();
+    bad_key.insert("quit".to_owned(), vec!["hyper-q".to_owned()]);
+    assert!(Keymap::new(&bad_key).unwrap_err().contains("hyper-q"));
+}
+
+#[test]
+fn every_binding_is_described_and_no_default_key_is_taken_twice() {
+    let mut seen = std::collections::HashSet::new();
+    for b in BINDINGS {
+        assert!(!b.description.is_empty());
+        for k in b.defaults {
+            assert!(seen.insert(Key::parse(k).unwrap()), "{k} bound twice");
+        }
+    }
+}
