@@ -28,6 +28,25 @@ struct ConfigFile {
     poll_interval_ms: Option<u64>,
     alerts: Option<bool>,
     keys: Option<BTreeMap<String, Vec<String>>>,
+    name_prefix: Option<String>,
+    agents: Option<BTreeMap<String, AgentPreset>>,
+    prices: Option<BTreeMap<String, crate::sources::prices::Price>>,
+}
+
+/// How to start, and resume, one kind of agent.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgentPreset {
+    /// The command tmux runs for a new session (run by tmux through your shell).
+    pub launch: String,
+    /// The command that resumes the agent's own conversation;
+    /// `{agent_session_id}` is replaced by the (validated, quoted) id.
+    #[serde(default)]
+    pub resume: Option<String>,
+    /// The command for a new session with a first prompt; `{prompt}` is
+    /// replaced by the quoted prompt. Without it the prompt is typed in.
+    #[serde(default)]
+    pub launch_with_prompt: Option<String>,
 }
 
 /// How greenroom selects the tmux server.
@@ -73,7 +92,7 @@ impl Default for Thresholds {
 }
 
 /// The settings every part of greenroom reads, fully resolved.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Config {
     pub sidecar_dir: PathBuf,
     pub state_dirs: Vec<PathBuf>,
@@ -88,6 +107,12 @@ pub struct Config {
     pub alerts: bool,
     /// Key overrides: command name -> keys.
     pub keys: BTreeMap<String, Vec<String>>,
+    /// Default session names are `<name_prefix>-<n>`.
+    pub name_prefix: String,
+    /// Agent presets by name (claude, codex, gemini, aider, shell, and the user's own).
+    pub agents: BTreeMap<String, AgentPreset>,
+    /// Token prices: the bundled table with config.toml's `[prices]` on top.
+    pub prices: crate::sources::prices::Prices,
     /// The user config file that was read, if any.
     pub config_path: Option<PathBuf>,
 }
@@ -234,6 +259,11 @@ impl Config {
             poll_interval: Duration::from_millis(file.poll_interval_ms.unwrap_or(1000).max(50)),
             alerts: file.alerts.unwrap_or(true),
             keys: file.keys.unwrap_or_default(),
+            name_prefix: nonempty(file.name_prefix).unwrap_or_else(|| "agent".into()),
+            agents: file.agents.unwrap_or_default(),
+            prices: crate::sources::prices::Prices::with_overrides(
+                &file.prices.unwrap_or_default(),
+            ),
             config_path,
         }
     }
@@ -257,8 +287,15 @@ impl ConfigFile {
             active_window_seconds,
             stuck_after_seconds,
             poll_interval_ms,
-            alerts
+            alerts,
+            name_prefix
         );
+        if let Some(prices) = other.prices {
+            self.prices.get_or_insert_with(BTreeMap::new).extend(prices);
+        }
+        if let Some(agents) = other.agents {
+            self.agents.get_or_insert_with(BTreeMap::new).extend(agents);
+        }
         if let Some(keys) = other.keys {
             self.keys.get_or_insert_with(BTreeMap::new).extend(keys);
         }

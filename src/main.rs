@@ -39,14 +39,10 @@ fn main() -> Result<()> {
             Ok(())
         }
         Some(Command::Next) => refuse_on_error(run_next(&load_config(&cli)?)),
-        // The dashboard is not built yet; until it is, the bare command lists.
-        None => run_ls(
-            &load_config(&cli)?,
-            &ls::LsArgs {
-                json: false,
-                all: false,
-            },
-        ),
+        Some(Command::Actions(a)) => {
+            refuse_on_error(greenroom::cli::actions::run(a, &load_config(&cli)?))
+        }
+        None => greenroom::tui::launch(load_config(&cli)?),
     }
 }
 

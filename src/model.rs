@@ -327,6 +327,9 @@ pub struct Usage {
     pub cache_write: u64,
     pub cost_usd: Option<f64>,
     pub by_model: BTreeMap<String, ModelUsage>,
+    /// All four kinds of tokens per minute over the last five minutes.
+    #[serde(default)]
+    pub tokens_per_minute: f64,
 }
 
 /// Checks an operator-facing session name: `[A-Za-z0-9_-]{1,64}`. The rule

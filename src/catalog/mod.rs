@@ -7,6 +7,7 @@
 
 mod rows;
 mod targets;
+mod usage;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -44,6 +45,9 @@ pub struct Catalog {
     active_agents: BTreeMap<String, String>,
     problems: HashMap<PathBuf, String>,
     tmux: Option<ServerState>,
+    transcripts: usage::Transcripts,
+    /// Sidecar id -> its main transcript, found when the sidecar was read.
+    transcript_paths: HashMap<uuid::Uuid, PathBuf>,
 }
 
 impl Catalog {
@@ -63,6 +67,8 @@ impl Catalog {
             active_agents: BTreeMap::new(),
             problems: HashMap::new(),
             tmux: None,
+            transcripts: usage::Transcripts::default(),
+            transcript_paths: HashMap::new(),
         };
         let (live, problems) = c.store.load_all();
         c.add_problems(problems);
@@ -95,6 +101,10 @@ impl Catalog {
             for s in sessions {
                 c.ao.insert(s.path.clone(), s);
             }
+        }
+        let live: Vec<Sidecar> = c.sidecars.values().cloned().collect();
+        for s in &live {
+            c.track_transcript(s);
         }
         let ids: Vec<String> = c
             .sidecars
@@ -232,7 +242,7 @@ impl Catalog {
 
     /// Changes whenever the set of watched folders may have grown.
     pub fn watch_targets_len_hint(&self) -> usize {
-        self.locations.len()
+        self.locations.len() + self.transcripts.tracked()
     }
 
     pub fn len(&self) -> usize {
@@ -263,6 +273,9 @@ impl Catalog {
         }
         if let Some(loc) = self.location_of(path) {
             return self.read_location(&loc);
+        }
+        if let Some(changed) = self.transcripts.apply(path) {
+            return changed;
         }
         if path.starts_with(&self.config.maestro_hooks_dir) {
             return self.apply_hook_state(path);
@@ -303,7 +316,9 @@ impl Catalog {
                 let changed = map.get(path) != Some(&s);
                 let cwds: Vec<PathBuf> = sidecar_cwds(&s).collect();
                 let agent_id = s.agent_session_id.clone();
+                let live = (!archived).then(|| s.clone());
                 map.insert(path.to_path_buf(), s);
+                let tracked = live.is_some_and(|s| self.track_transcript(&s));
                 let mut new_state = false;
                 for cwd in cwds {
                     new_state |= self.add_workspace(&cwd);
@@ -311,7 +326,7 @@ impl Catalog {
                 if let Some(id) = agent_id {
                     new_state |= self.refresh_active_agent(&id);
                 }
-                changed || had_problem || new_state
+                changed || had_problem || new_state || tracked
             }
             // The last good record stays on screen, with the problem beside it.
             Err(p) => self.problems.insert(p.path, p.error.clone()).as_ref() != Some(&p.error),

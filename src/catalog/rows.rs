@@ -133,7 +133,11 @@ impl Catalog {
                 .as_ref()
                 .and_then(|id| self.active_agents.get(id))
                 .cloned(),
-            usage: None,
+            usage: if archived {
+                None
+            } else {
+                self.usage_of(s, now)
+            },
             branch: s.worktree.as_ref().map(|w| w.branch.clone()),
             archived,
             problems,

@@ -44,6 +44,12 @@ impl Catalog {
                 out.push(WatchTarget::folder(folder.join("archive")));
             }
         }
+        out.extend(
+            self.transcripts
+                .folders()
+                .into_iter()
+                .map(WatchTarget::folder),
+        );
         out.push(WatchTarget {
             path: self.config.maestro_hooks_dir.clone(),
             mode: WatchMode::Tree,

@@ -1,6 +1,7 @@
 //! The command line: global flags, subcommands, and the commands that do
 //! not open the dashboard.
 
+pub mod actions;
 pub mod ls;
 pub mod status;
 
@@ -104,6 +105,8 @@ pub enum Command {
     /// Install or remove greenroom's hooks in an agent's settings
     #[command(subcommand)]
     Hooks(HooksCommand),
+    #[command(flatten)]
+    Actions(actions::ActionCommand),
 }
 
 #[derive(Debug, Subcommand)]

@@ -4,7 +4,9 @@
 
 pub mod ao;
 pub mod maestro;
+pub mod prices;
 pub mod sidecar;
+pub mod transcript;
 
 use std::fs;
 use std::io::Read;

@@ -1,0 +1,169 @@
+//! Token usage from agent transcripts, kept by the catalog: which files
+//! belong to which session, and their incremental readers.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use super::Catalog;
+use crate::model::{ModelUsage, Usage};
+use crate::sources::sidecar::Sidecar;
+use crate::sources::transcript::{self, TranscriptUsage};
+
+/// The transcripts of every session, by file.
+#[derive(Debug, Default)]
+pub struct Transcripts {
+    readers: BTreeMap<PathBuf, TranscriptUsage>,
+    /// Main transcript -> its subagents' transcripts.
+    subagents: BTreeMap<PathBuf, BTreeSet<PathBuf>>,
+}
+
+fn is_jsonl(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "jsonl")
+}
+
+impl Transcripts {
+    /// Starts following a session's main transcript and its subagents.
+    /// Returns whether usage is now known where it was not.
+    pub fn track(&mut self, main: PathBuf) -> bool {
+        if self.subagents.contains_key(&main) {
+            return false;
+        }
+        let mut changed = self.follow(&main);
+        let mut subs = BTreeSet::new();
+        if let Ok(entries) = std::fs::read_dir(transcript::subagent_dir(&main)) {
+            for e in entries.filter_map(Result::ok) {
+                let path = e.path();
+                if is_jsonl(&path) {
+                    changed |= self.follow(&path);
+                    subs.insert(path);
+                }
+            }
+        }
+        self.subagents.insert(main, subs);
+        changed
+    }
+
+    fn follow(&mut self, path: &Path) -> bool {
+        let reader = self
+            .readers
+            .entry(path.to_path_buf())
+            .or_insert_with(|| TranscriptUsage::new(path));
+        match reader.refresh() {
+            Ok(changed) => changed,
+            Err(e) => {
+                tracing::debug!(path = %path.display(), error = %e, "transcript unreadable");
+                false
+            }
+        }
+    }
+
+    /// How many sessions' transcripts are followed.
+    pub fn tracked(&self) -> usize {
+        self.subagents.len()
+    }
+
+    /// A changed file: a known transcript, or a new subagent transcript.
+    pub fn apply(&mut self, path: &Path) -> Option<bool> {
+        if self.readers.contains_key(path) {
+            return Some(self.follow(path));
+        }
+        if !is_jsonl(path) {
+            return None;
+        }
+        let dir = path.parent()?;
+        let main = self
+            .subagents
+            .keys()
+            .find(|m| transcript::subagent_dir(m) == dir)?
+            .clone();
+        self.subagents
+            .entry(main)
+            .or_default()
+            .insert(path.to_path_buf());
+        Some(self.follow(path))
+    }
+
+    /// The folders to watch: each transcript's folder and its subagents folder.
+    pub fn folders(&self) -> Vec<PathBuf> {
+        let mut out = Vec::new();
+        for main in self.subagents.keys() {
+            out.extend(main.parent().map(Path::to_path_buf));
+            out.push(transcript::subagent_dir(main));
+        }
+        out
+    }
+
+    /// Per-model usage of a session: its main transcript plus subagents.
+    pub fn by_model(&self, main: &Path) -> Option<BTreeMap<String, ModelUsage>> {
+        let subs = self.subagents.get(main)?;
+        let mut total: BTreeMap<String, ModelUsage> = BTreeMap::new();
+        let mut known = false;
+        for path in std::iter::once(main).chain(subs.iter().map(PathBuf::as_path)) {
+            let Some(reader) = self.readers.get(path) else {
+                continue;
+            };
+            known |= reader.offset() > 0;
+            for (model, u) in reader.by_model() {
+                let t = total.entry(model.clone()).or_default();
+                t.input += u.input;
+                t.output += u.output;
+                t.cache_read += u.cache_read;
+                t.cache_write += u.cache_write;
+            }
+        }
+        known.then_some(total)
+    }
+
+    /// Tokens per minute over the last five minutes, all of a session's files.
+    pub fn rate(&self, main: &Path, now: chrono::DateTime<chrono::Utc>) -> f64 {
+        let Some(subs) = self.subagents.get(main) else {
+            return 0.0;
+        };
+        std::iter::once(main)
+            .chain(subs.iter().map(PathBuf::as_path))
+            .filter_map(|p| self.readers.get(p))
+            .map(|r| r.tokens_per_minute(now))
+            .sum()
+    }
+}
+
+impl Catalog {
+    /// A session's main transcript: the hook's `transcript_path`, else the
+    /// Claude folder's file for its agent session id.
+    pub(super) fn transcript_of(&self, s: &Sidecar) -> Option<PathBuf> {
+        if let Some(p) = &s.transcript_path {
+            return Some(p.clone());
+        }
+        let id = s.agent_session_id.as_deref()?;
+        let claude = self.config.claude_dir.as_deref()?;
+        std::iter::once(&s.cwd)
+            .chain(s.current_cwd.as_ref())
+            .filter_map(|cwd| transcript::locate(claude, cwd, id))
+            .find(|p| p.exists())
+            .or_else(|| transcript::locate(claude, &s.cwd, id))
+    }
+
+    /// Finds (once per change of the sidecar) and follows its transcript.
+    pub(super) fn track_transcript(&mut self, s: &Sidecar) -> bool {
+        match self.transcript_of(s) {
+            Some(main) => {
+                self.transcript_paths.insert(s.id, main.clone());
+                self.transcripts.track(main)
+            }
+            None => self.transcript_paths.remove(&s.id).is_some(),
+        }
+    }
+
+    /// The usage a row shows, priced. No IO.
+    pub(super) fn usage_of(
+        &self,
+        s: &Sidecar,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Option<Usage> {
+        let main = self.transcript_paths.get(&s.id)?;
+        let by_model = self.transcripts.by_model(main)?;
+        let mut usage = self.config.prices.usage(by_model);
+        usage.tokens_per_minute = self.transcripts.rate(main, now);
+        Some(usage)
+    }
+}

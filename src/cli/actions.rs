@@ -1,0 +1,301 @@
+//! The action subcommands: spawn, attach, kill, restore, dismiss, send.
+//! Each resolves its ID against the rows as `greenroom ls` sees them (the
+//! files and one tmux poll), then calls the same `ops` function the
+//! dashboard does. Destructive actions need `--yes`, or a terminal to ask on.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+
+use crate::catalog::Catalog;
+use crate::config::Config;
+use crate::model::Session;
+use crate::ops::{self, Launch, OpsError, SpawnRequest};
+use crate::sources::sidecar::SidecarStore;
+use crate::tmux::Tmux;
+
+#[derive(Debug, Subcommand)]
+pub enum ActionCommand {
+    /// Start a new session in tmux (a shell unless --agent or -- COMMAND)
+    Spawn(SpawnArgs),
+    /// Attach to a session: switch to it inside tmux, else attach this terminal until you detach
+    Attach(IdArg),
+    /// Kill a session's tmux session (its record and worktree stay)
+    Kill(ConfirmArgs),
+    /// Start a dormant, killed or exited session again, resuming its agent's conversation when known
+    Restore(IdArg),
+    /// Move a session that is not running to the archive (nothing is deleted)
+    Dismiss(DismissArgs),
+    /// Type a message into a session and press Enter
+    Send(SendArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct SpawnArgs {
+    /// Session name, [A-Za-z0-9_-]{1,64} [default: <name_prefix>-<n>]
+    #[arg(long, short)]
+    pub name: Option<String>,
+    /// Folder to start in [default: the current folder]
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+    /// Agent preset from the settings (claude, codex, gemini, aider, shell, ...)
+    #[arg(long, short, value_name = "PRESET", conflicts_with = "command")]
+    pub agent: Option<String>,
+    /// Start in a new git worktree on this new branch, beside the repository:
+    /// <repo-parent>/<repo-name>-<branch, '/' as '-'>
+    #[arg(long, value_name = "BRANCH")]
+    pub worktree: Option<String>,
+    /// A first prompt for the agent
+    #[arg(long, value_name = "TEXT")]
+    pub prompt: Option<String>,
+    /// The command to run instead of a preset (after --; words are joined
+    /// with spaces and run by your shell, like ssh does)
+    #[arg(last = true, value_name = "COMMAND")]
+    pub command: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct IdArg {
+    /// The session's name, uuid, or a unique uuid prefix (4 characters or more)
+    pub id: String,
+}
+
+#[derive(Debug, Args)]
+pub struct ConfirmArgs {
+    /// The session's name, uuid, or a unique uuid prefix (4 characters or more)
+    pub id: String,
+    /// Do not ask for confirmation (needed when stdin is not a terminal)
+    #[arg(long, short)]
+    pub yes: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct DismissArgs {
+    /// The session's name, uuid, or a unique uuid prefix (4 characters or more)
+    #[arg(
+        required_unless_present = "all_dormant",
+        conflicts_with = "all_dormant"
+    )]
+    pub id: Option<String>,
+    /// Every one of greenroom's sessions that is not running; lists them
+    /// unless --yes (or a terminal to ask on)
+    #[arg(long)]
+    pub all_dormant: bool,
+    /// Do not ask for confirmation (needed when stdin is not a terminal)
+    #[arg(long, short)]
+    pub yes: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SendArgs {
+    /// The session's name, uuid, or a unique uuid prefix (4 characters or more)
+    pub id: String,
+    /// The message, typed literally (several words are joined with spaces;
+    /// newlines are pasted as one block)
+    #[arg(required = true, allow_hyphen_values = true, num_args = 1..)]
+    pub text: Vec<String>,
+}
+
+/// Runs one action; the error is the one-line message for stderr.
+pub fn run(command: &ActionCommand, config: &Config) -> Result<(), String> {
+    let tmux = Tmux::new(config.tmux_socket.clone());
+    run_with(command, config, &tmux).map_err(|e| e.to_string())
+}
+
+fn run_with(command: &ActionCommand, config: &Config, tmux: &Tmux) -> Result<(), Refusal> {
+    let store = SidecarStore::new(&config.sidecar_dir);
+    match command {
+        ActionCommand::Spawn(a) => spawn(a, config, tmux),
+        ActionCommand::Attach(a) => {
+            let rows = rows(config, tmux);
+            let session = ops::resolve(&rows, &a.id)?;
+            let tmux_env = std::env::var("TMUX").ok();
+            ops::attach(tmux, &store, session, tmux_env.as_deref())?;
+            Ok(())
+        }
+        ActionCommand::Kill(a) => {
+            let rows = rows(config, tmux);
+            let session = ops::resolve(&rows, &a.id)?;
+            ops::can_kill(session)?;
+            confirm(&format!("Kill {}?", session.name), a.yes, "kill", session)?;
+            ops::kill(tmux, &store, session)?;
+            println!("killed {}", session.name);
+            Ok(())
+        }
+        ActionCommand::Restore(a) => {
+            let rows = rows(config, tmux);
+            let session = ops::resolve(&rows, &a.id)?;
+            let r = ops::restore(tmux, config, session)?;
+            let how = if r.resumed { "resumed" } else { "restarted" };
+            println!("{how} {}: {}", session.name, r.command);
+            if r.worktree_recreated {
+                println!("its worktree was gone and was made again from its branch");
+            }
+            Ok(())
+        }
+        ActionCommand::Dismiss(a) if a.all_dormant => dismiss_all(config, tmux, &store, a.yes),
+        ActionCommand::Dismiss(a) => {
+            let rows = rows(config, tmux);
+            let id = a.id.as_deref().unwrap_or_default();
+            let session = ops::resolve(&rows, id)?;
+            ops::can_dismiss(session)?;
+            confirm(
+                &format!("Dismiss {}?", session.name),
+                a.yes,
+                "dismiss",
+                session,
+            )?;
+            let to = ops::dismiss(&store, session)?;
+            println!(
+                "dismissed {} (its record is now {})",
+                session.name,
+                to.display()
+            );
+            Ok(())
+        }
+        ActionCommand::Send(a) => {
+            let rows = rows(config, tmux);
+            let session = ops::resolve(&rows, &a.id)?;
+            ops::send(tmux, session, &a.text.join(" "))?;
+            Ok(())
+        }
+    }
+}
+
+/// An action's failure: an ops error or a refusal of the CLI's own.
+#[derive(Debug, thiserror::Error)]
+enum Refusal {
+    #[error(transparent)]
+    Ops(#[from] OpsError),
+    #[error("{0}")]
+    Other(String),
+}
+
+/// The rows with tmux's view: one poll, as `greenroom ls` sees them.
+fn rows(config: &Config, tmux: &Tmux) -> Vec<Session> {
+    let mut catalog = Catalog::load(config, false);
+    catalog.set_tmux(tmux.poll());
+    catalog.rows(chrono::Utc::now())
+}
+
+fn spawn(a: &SpawnArgs, config: &Config, tmux: &Tmux) -> Result<(), Refusal> {
+    let cwd = match &a.cwd {
+        Some(dir) => dir.clone(),
+        None => std::env::current_dir()
+            .map_err(|e| Refusal::Other(format!("cannot read the current folder: {e}")))?,
+    };
+    let launch = match (&a.agent, a.command.is_empty()) {
+        (Some(p), _) => Launch::Preset(p.clone()),
+        (None, false) => Launch::Command(a.command.join(" ")),
+        (None, true) => Launch::Default,
+    };
+    let req = SpawnRequest {
+        name: a.name.clone(),
+        cwd,
+        launch,
+        worktree: a.worktree.clone(),
+        prompt: a.prompt.clone(),
+    };
+    let spawned = ops::spawn(tmux, config, &req)?;
+    let s = &spawned.sidecar;
+    println!(
+        "spawned {} in {} (tmux session {}, id {})",
+        s.name,
+        s.cwd.display(),
+        s.tmux_session.as_deref().unwrap_or_default(),
+        s.id
+    );
+    if let Some(w) = &s.worktree {
+        println!("new branch {} in worktree {}", w.branch, w.path.display());
+    }
+    if let Some(warning) = &spawned.warning {
+        eprintln!("greenroom: {warning}");
+    }
+    Ok(())
+}
+
+fn dismiss_all(
+    config: &Config,
+    tmux: &Tmux,
+    store: &SidecarStore,
+    yes: bool,
+) -> Result<(), Refusal> {
+    let rows = rows(config, tmux);
+    let targets = ops::dismissable(&rows);
+    if targets.is_empty() {
+        println!("no sessions to dismiss: every session is running");
+        return Ok(());
+    }
+    let verb = if yes { "dismissing" } else { "would dismiss" };
+    println!("{verb} {} session(s):", targets.len());
+    for s in &targets {
+        println!(
+            "  {:<20} {:<8} {}",
+            s.name,
+            s.status.as_str().to_lowercase(),
+            s.cwd.display()
+        );
+    }
+    if !yes {
+        if !std::io::stdin().is_terminal() {
+            println!("nothing was dismissed; pass --yes to dismiss these");
+            return Ok(());
+        }
+        if !ask(&format!("Dismiss these {} sessions?", targets.len()))? {
+            return Err(Refusal::Other("cancelled; nothing was dismissed".into()));
+        }
+    }
+    let mut failed = Vec::new();
+    for s in targets {
+        match ops::dismiss(store, s) {
+            Ok(_) => println!("dismissed {}", s.name),
+            Err(e) => failed.push(format!("{}: {e}", s.name)),
+        }
+    }
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(Refusal::Other(format!(
+            "could not dismiss {}",
+            failed.join("; ")
+        )))
+    }
+}
+
+/// Goes ahead with `--yes`; else asks on the terminal, or refuses without one.
+fn confirm(question: &str, yes: bool, verb: &str, session: &Session) -> Result<(), Refusal> {
+    if yes {
+        return Ok(());
+    }
+    if !std::io::stdin().is_terminal() {
+        return Err(Refusal::Other(format!(
+            "refusing to {verb} {} without confirmation: pass --yes (stdin is not a terminal to ask on)",
+            session.name
+        )));
+    }
+    if ask(question)? {
+        Ok(())
+    } else {
+        Err(Refusal::Other(format!(
+            "cancelled; {} was left as it was",
+            session.name
+        )))
+    }
+}
+
+/// `question [y/N]` on stderr; true for y or yes.
+fn ask(question: &str) -> Result<bool, Refusal> {
+    let mut err = std::io::stderr();
+    let _ = write!(err, "{question} [y/N] ");
+    let _ = err.flush();
+    let mut line = String::new();
+    std::io::stdin()
+        .lock()
+        .read_line(&mut line)
+        .map_err(|e| Refusal::Other(format!("cannot read the answer: {e}")))?;
+    Ok(matches!(
+        line.trim().to_ascii_lowercase().as_str(),
+        "y" | "yes"
+    ))
+}

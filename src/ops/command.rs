@@ -1,0 +1,111 @@
+//! The command line tmux runs for a session: a preset's template with its
+//! placeholders filled by quoted values. The template itself is the
+//! operator's own (config or `-- COMMAND`) and is run through the shell on
+//! purpose; what greenroom puts into it (a prompt, an agent's session id)
+//! is always single-quoted, so it stays one literal argument.
+
+use crate::config::AgentPreset;
+
+/// Quotes `text` for a POSIX shell: one argument, taken literally.
+pub fn shell_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+/// Whether an agent's own session id is safe and plausible:
+/// `[A-Za-z0-9._:-]{1,128}`. Anything else is ignored, never run.
+pub fn valid_agent_session_id(id: &str) -> bool {
+    (1..=128).contains(&id.len())
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | ':' | '-'))
+}
+
+/// Replaces every `{key}` in `template` with `value` quoted; a template
+/// without the placeholder gets the quoted value appended.
+fn fill(template: &str, key: &str, value: &str) -> String {
+    let placeholder = format!("{{{key}}}");
+    let quoted = shell_quote(value);
+    if template.contains(&placeholder) {
+        template.replace(&placeholder, &quoted)
+    } else {
+        format!("{} {quoted}", template.trim_end())
+    }
+}
+
+/// The command for a new session of `preset`, and whether the prompt was
+/// put into it (else the caller types it in once the session runs).
+pub fn launch(preset: &AgentPreset, prompt: Option<&str>) -> (String, bool) {
+    match (prompt, &preset.launch_with_prompt) {
+        (Some(p), Some(template)) => (fill(template, "prompt", p), true),
+        _ => (preset.launch.clone(), false),
+    }
+}
+
+/// The command that resumes the agent's own conversation, when the preset
+/// knows how and the recorded id is valid.
+pub fn resume(preset: Option<&AgentPreset>, agent_session_id: Option<&str>) -> Option<String> {
+    let id = agent_session_id.filter(|id| valid_agent_session_id(id))?;
+    let template = preset?.resume.as_deref()?;
+    Some(fill(template, "agent_session_id", id))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn claude() -> AgentPreset {
+        AgentPreset {
+            launch: "claude".into(),
+            resume: Some("claude --resume {agent_session_id}".into()),
+            launch_with_prompt: Some("claude {prompt}".into()),
+        }
+    }
+
+    #[test]
+    fn quoting_keeps_one_literal_argument() {
+        assert_eq!(shell_quote("plain"), "'plain'");
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+        assert_eq!(shell_quote("$(rm -rf /); `x`"), "'$(rm -rf /); `x`'");
+        assert_eq!(shell_quote(""), "''");
+    }
+
+    #[test]
+    fn agent_session_ids_are_checked() {
+        assert!(valid_agent_session_id(
+            "0b1c2d3e-aaaa-bbbb-cccc-123456789abc"
+        ));
+        assert!(valid_agent_session_id("conv:abc_1.2"));
+        assert!(!valid_agent_session_id(""));
+        assert!(!valid_agent_session_id("a b"));
+        assert!(!valid_agent_session_id("x;rm -rf ~"));
+        assert!(!valid_agent_session_id("$(id)"));
+        assert!(!valid_agent_session_id("é"));
+        assert!(!valid_agent_session_id(&"a".repeat(129)));
+        assert!(valid_agent_session_id(&"a".repeat(128)));
+    }
+
+    #[test]
+    fn templates_are_filled_with_quoted_values() {
+        let p = claude();
+        assert_eq!(
+            launch(&p, Some("fix it's bug")),
+            (r"claude 'fix it'\''s bug'".into(), true)
+        );
+        assert_eq!(launch(&p, None), ("claude".into(), false));
+        let plain = AgentPreset {
+            launch: "aider".into(),
+            resume: None,
+            launch_with_prompt: None,
+        };
+        assert_eq!(launch(&plain, Some("hi")), ("aider".into(), false));
+        assert_eq!(
+            resume(Some(&p), Some("abc-123")),
+            Some("claude --resume 'abc-123'".into())
+        );
+        assert_eq!(resume(Some(&p), Some("abc 123")), None);
+        assert_eq!(resume(Some(&p), None), None);
+        assert_eq!(resume(None, Some("abc")), None);
+        assert_eq!(resume(Some(&plain), Some("abc")), None);
+        assert_eq!(fill("run", "prompt", "x"), "run 'x'");
+    }
+}

@@ -1,0 +1,227 @@
+//! What an operator does to sessions, implemented once for the dashboard
+//! and the command line (DESIGN §3): spawn, attach, kill, restore, dismiss,
+//! send.
+//!
+//! Every function takes plain data (the tmux handle, the sidecar store or
+//! the settings, a catalog row) and returns a `Result` whose error is a
+//! one-line, operator-facing message. Nothing here prints or asks: the
+//! caller confirms destructive actions and shows the outcome.
+
+mod command;
+mod manage;
+mod resolve;
+mod restore;
+mod spawn;
+mod worktree;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use chrono::Utc;
+use uuid::Uuid;
+
+use crate::model::{Session, Source, Status};
+use crate::sources::sidecar::{SidecarError, SidecarStore};
+use crate::tmux::{Tmux, TmuxError};
+
+pub use command::{shell_quote, valid_agent_session_id};
+pub use manage::{dismiss, kill, send};
+pub use resolve::{MIN_PREFIX, dismissable, resolve};
+pub use restore::{Restored, restore};
+pub use spawn::{Launch, SpawnRequest, Spawned, default_name, spawn};
+pub use worktree::worktree_path;
+
+/// greenroom's tmux sessions are named `gr-<name>`.
+pub const TMUX_PREFIX: &str = "gr-";
+
+/// The tmux session greenroom runs a session named `name` in.
+pub fn tmux_name(name: &str) -> String {
+    format!("{TMUX_PREFIX}{name}")
+}
+
+/// How long an action waits for a sidecar's lock.
+const LOCK_WAIT: Duration = Duration::from_secs(2);
+
+#[derive(Debug, thiserror::Error)]
+pub enum OpsError {
+    #[error("{0} is not running; restore it first (r, or `greenroom restore {0}`)")]
+    NotLive(String),
+    #[error("{0} has no tmux session greenroom can act on")]
+    NoTmux(String),
+    #[error("{0} is running; kill it first (x, or `greenroom kill {0}`)")]
+    Live(String),
+    #[error("{name} is {status}; only dormant, killed or exited sessions can be restored")]
+    NotRestorable { name: String, status: String },
+    #[error("{name} is {origin} session; greenroom can only {action} the sessions it started")]
+    NotOurs {
+        name: String,
+        origin: &'static str,
+        action: &'static str,
+    },
+    #[error("{0}")]
+    InvalidName(String),
+    #[error("a session named {0} already exists")]
+    NameTaken(String),
+    #[error("tmux session {0} already exists; choose another name")]
+    TmuxSessionTaken(String),
+    #[error("folder {0} does not exist")]
+    CwdMissing(PathBuf),
+    #[error("unknown agent preset {name:?}; known presets: {known}")]
+    UnknownPreset { name: String, known: String },
+    #[error("no command to run: pass --agent PRESET or -- COMMAND")]
+    NoCommand,
+    #[error("{0}")]
+    Git(String),
+    #[error("no session matches {0:?} (see `greenroom ls`)")]
+    UnknownId(String),
+    #[error("{id:?} matches several sessions: {candidates}; use the full id")]
+    Ambiguous { id: String, candidates: String },
+    #[error("{0}")]
+    Sidecar(#[from] SidecarError),
+    #[error(transparent)]
+    Tmux(#[from] TmuxError),
+}
+
+/// How an attach went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Attached {
+    /// The current tmux client was switched; greenroom keeps running.
+    Switched,
+    /// This terminal was attached until the operator detached.
+    Returned,
+}
+
+/// Records that the operator looked at a session (greenroom's own only).
+pub fn record_focus(store: &SidecarStore, session: &Session) {
+    if session.source != Source::Greenroom {
+        return;
+    }
+    let Ok(id) = Uuid::parse_str(&session.id) else {
+        return;
+    };
+    let now = Utc::now();
+    if let Err(e) = store.update(id, Duration::from_secs(1), |s| {
+        s.last_focused_at = Some(now);
+        true
+    }) {
+        tracing::warn!(id = %id, error = %e, "cannot record focus");
+    }
+}
+
+/// Attaches to a live session: `switch-client` when greenroom runs inside
+/// the same tmux server, else a client in this terminal until detach.
+pub fn attach(
+    tmux: &Tmux,
+    store: &SidecarStore,
+    session: &Session,
+    tmux_env: Option<&str>,
+) -> Result<Attached, OpsError> {
+    if !session.status.is_live() {
+        return Err(OpsError::NotLive(session.name.clone()));
+    }
+    let name = session
+        .tmux_session
+        .as_deref()
+        .ok_or_else(|| OpsError::NoTmux(session.name.clone()))?;
+    record_focus(store, session);
+    if tmux.is_current_server(tmux_env) {
+        tmux.switch_client(name)?;
+        Ok(Attached::Switched)
+    } else {
+        tmux.attach_here(name)?;
+        Ok(Attached::Returned)
+    }
+}
+
+/// Whether kill (and send) may act on this row: its tmux session is live.
+/// The dashboard asks before offering the action; the CLI before confirming.
+pub fn can_kill(session: &Session) -> Result<(), OpsError> {
+    live_tmux_name(session).map(drop)
+}
+
+/// Whether dismiss may act on this row: one of greenroom's own, not live.
+pub fn can_dismiss(session: &Session) -> Result<(), OpsError> {
+    own_id(session, "dismiss")?;
+    if session.status.is_live() {
+        return Err(OpsError::Live(session.name.clone()));
+    }
+    Ok(())
+}
+
+/// Whether restore may act on this row: greenroom's own, dormant, killed or exited.
+pub fn can_restore(session: &Session) -> Result<(), OpsError> {
+    own_id(session, "restore")?;
+    if !restorable(&session.status) {
+        return Err(OpsError::NotRestorable {
+            name: session.name.clone(),
+            status: session.status.as_str().to_lowercase(),
+        });
+    }
+    Ok(())
+}
+
+/// The tmux session of a live row, for actions that need one running.
+fn live_tmux_name(session: &Session) -> Result<&str, OpsError> {
+    let name = session
+        .tmux_session
+        .as_deref()
+        .ok_or_else(|| OpsError::NoTmux(session.name.clone()))?;
+    if !session.status.is_live() {
+        return Err(OpsError::NotLive(session.name.clone()));
+    }
+    Ok(name)
+}
+
+/// The sidecar id of one of greenroom's own rows; other sources are refused.
+fn own_id(session: &Session, action: &'static str) -> Result<Uuid, OpsError> {
+    let not_ours = || OpsError::NotOurs {
+        name: session.name.clone(),
+        origin: match session.source {
+            Source::Greenroom => "a greenroom",
+            Source::Maestro => "a Maestro",
+            Source::AgentOrchestrator => "an Agent Orchestrator",
+        },
+        action,
+    };
+    if session.source != Source::Greenroom {
+        return Err(not_ours());
+    }
+    Uuid::parse_str(&session.id).map_err(|_| not_ours())
+}
+
+/// A missing session reported by tmux means the row was stale: not live.
+fn not_live_if_missing(session: &Session) -> impl FnOnce(TmuxError) -> OpsError + '_ {
+    move |e| match e {
+        TmuxError::NoSession(_) | TmuxError::NoServer => OpsError::NotLive(session.name.clone()),
+        e => OpsError::Tmux(e),
+    }
+}
+
+/// Statuses restore accepts.
+fn restorable(status: &Status) -> bool {
+    matches!(status, Status::Dormant | Status::Killed | Status::Exited)
+}
+
+/// The environment every session greenroom starts gets, so its agent's
+/// hooks (`greenroom report`) find their sidecar.
+fn session_env(id: Uuid, store: &SidecarStore) -> [(&'static str, String); 2] {
+    let dir = std::path::absolute(store.dir()).unwrap_or_else(|_| store.dir().to_path_buf());
+    [
+        ("GREENROOM_SESSION_ID", id.to_string()),
+        ("GREENROOM_SIDECAR_DIR", dir.to_string_lossy().into_owned()),
+    ]
+}
+
+/// `tmux new-session` for a sidecar's session, as spawn and restore run it.
+fn start_session(
+    tmux: &Tmux,
+    store: &SidecarStore,
+    id: Uuid,
+    tmux_session: &str,
+    cwd: &std::path::Path,
+    command: &str,
+) -> Result<(), TmuxError> {
+    let env = session_env(id, store);
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    tmux.new_session(tmux_session, cwd, &env, command)
+}

@@ -1,0 +1,96 @@
+//! restore: a session that is not running (dormant, killed, exited) gets a
+//! new tmux session in its folder, resuming the agent's own conversation
+//! when the agent reported its id.
+
+use chrono::Utc;
+
+use super::{LOCK_WAIT, OpsError, command, own_id, start_session, tmux_name, worktree};
+use crate::config::Config;
+use crate::model::{Session, Status, validate_name};
+use crate::sources::sidecar::SidecarStore;
+use crate::tmux::Tmux;
+
+/// How a restore went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Restored {
+    /// The command tmux now runs.
+    pub command: String,
+    /// True when it is the preset's resume command with the agent's id;
+    /// false when it is the original command.
+    pub resumed: bool,
+    /// True when the recorded worktree's folder was gone and was made again
+    /// from its branch.
+    pub worktree_recreated: bool,
+}
+
+/// Restores one of greenroom's sessions (DESIGN §3 restore). The command is
+/// the preset's `resume` with the recorded `agent_session_id` (validated,
+/// quoted) when both exist, else the original command. Refuses a live
+/// session. A session that exited but whose dead pane tmux still keeps is
+/// cleared first.
+pub fn restore(tmux: &Tmux, config: &Config, session: &Session) -> Result<Restored, OpsError> {
+    super::can_restore(session)?;
+    let id = own_id(session, "restore")?;
+    let store = SidecarStore::new(&config.sidecar_dir);
+    let sidecar = store.read(id)?;
+    let tmux_session = match &sidecar.tmux_session {
+        Some(t) => t.clone(),
+        None if validate_name(&sidecar.name).is_ok() => tmux_name(&sidecar.name),
+        None => return Err(OpsError::NoTmux(session.name.clone())),
+    };
+    if tmux.has_session(&tmux_session)? {
+        if session.status != Status::Exited {
+            return Err(OpsError::NotRestorable {
+                name: session.name.clone(),
+                status: "running".into(),
+            });
+        }
+        // Only the dead pane is left (remain-on-exit): clear it.
+        tmux.kill_session(&tmux_session)?;
+    }
+
+    let mut recreated = None;
+    if !sidecar.cwd.is_dir() {
+        match &sidecar.worktree {
+            Some(w) if sidecar.cwd.starts_with(&w.path) && !w.path.exists() => {
+                worktree::recreate(w)?;
+                recreated = Some(w);
+            }
+            _ => {}
+        }
+        if !sidecar.cwd.is_dir() {
+            if let Some(w) = recreated {
+                worktree::remove_fresh(w);
+            }
+            return Err(OpsError::CwdMissing(sidecar.cwd.clone()));
+        }
+    }
+
+    let preset = sidecar.agent.as_deref().and_then(|a| config.agents.get(a));
+    let resumed = command::resume(preset, sidecar.agent_session_id.as_deref());
+    let command = resumed.clone().unwrap_or_else(|| sidecar.command.clone());
+    if let Err(e) = start_session(tmux, &store, id, &tmux_session, &sidecar.cwd, &command) {
+        if let Some(w) = recreated {
+            worktree::remove_fresh(w);
+        }
+        return Err(e.into());
+    }
+    let now = Utc::now();
+    store.update(id, LOCK_WAIT, |s| {
+        s.status = Status::Running;
+        s.restored_at = Some(now);
+        s.exit_status = None;
+        s.tmux_session = Some(tmux_session.clone());
+        // What the last run reported is over; the new run reports afresh.
+        s.activity = None;
+        s.activity_detail = None;
+        s.activity_since = None;
+        s.activity_reported_at = None;
+        true
+    })?;
+    Ok(Restored {
+        command,
+        resumed: resumed.is_some(),
+        worktree_recreated: recreated.is_some(),
+    })
+}

@@ -1,0 +1,166 @@
+//! spawn: a new session in tmux, with greenroom's record of it.
+//!
+//! Order matters so that a failure leaves nothing half-made: everything is
+//! checked first (name, folder, command), then the worktree is made, the
+//! sidecar written, and tmux started; when tmux fails the sidecar and the
+//! fresh worktree are removed again and tmux's error is returned.
+
+use std::path::PathBuf;
+
+use chrono::Utc;
+
+use super::{OpsError, command, manage, start_session, tmux_name, worktree};
+use crate::config::Config;
+use crate::model::validate_name;
+use crate::sources::sidecar::{Sidecar, SidecarStore};
+use crate::tmux::Tmux;
+
+/// What the new session runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Launch {
+    /// An agent preset from the settings (`claude`, `codex`, ...).
+    Preset(String),
+    /// The operator's own command line, run by tmux through the shell.
+    Command(String),
+    /// The `shell` preset.
+    Default,
+}
+
+/// Everything the spawn form or `greenroom spawn` collects.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpawnRequest {
+    /// `None`: the first free `<name_prefix>-<n>`.
+    pub name: Option<String>,
+    /// Made absolute against the current folder; must exist.
+    pub cwd: PathBuf,
+    pub launch: Launch,
+    /// Run in a new git worktree on this new branch (see [`super::worktree_path`]).
+    pub worktree: Option<String>,
+    /// A first prompt: in the preset's `launch_with_prompt`, else typed in.
+    pub prompt: Option<String>,
+}
+
+/// A session that was started.
+#[derive(Debug, Clone)]
+pub struct Spawned {
+    /// The record as written (`id`, `name`, `tmux_session`, `cwd`, ...).
+    pub sidecar: Sidecar,
+    /// Something the operator should know although the session runs
+    /// (the first prompt could not be typed in).
+    pub warning: Option<String>,
+}
+
+/// The first `<prefix>-<n>` (n = 1, 2, ...) that no sidecar, live or
+/// dismissed, is named, and no tmux session is named (bare or `gr-`).
+pub fn default_name(tmux: &Tmux, store: &SidecarStore, prefix: &str) -> Result<String, OpsError> {
+    let mut taken: std::collections::HashSet<String> = store
+        .load_all()
+        .0
+        .into_iter()
+        .chain(store.load_archived().0)
+        .map(|s| s.name)
+        .collect();
+    taken.extend(tmux.session_names()?);
+    let name = (1u64..)
+        .map(|n| format!("{prefix}-{n}"))
+        .find(|n| !taken.contains(n) && !taken.contains(&tmux_name(n)))
+        .unwrap_or_else(|| format!("{prefix}-{}", uuid::Uuid::new_v4().simple()));
+    validate_name(&name).map_err(OpsError::InvalidName)?;
+    Ok(name)
+}
+
+/// Starts a session (DESIGN §3 spawn). The tmux server is started if none runs.
+pub fn spawn(tmux: &Tmux, config: &Config, req: &SpawnRequest) -> Result<Spawned, OpsError> {
+    let store = SidecarStore::new(&config.sidecar_dir);
+    let name = match &req.name {
+        Some(name) => {
+            validate_name(name).map_err(OpsError::InvalidName)?;
+            name.clone()
+        }
+        None => default_name(tmux, &store, &config.name_prefix)?,
+    };
+    if store.load_all().0.iter().any(|s| s.name == name) {
+        return Err(OpsError::NameTaken(name));
+    }
+    let tmux_session = tmux_name(&name);
+    if tmux.has_session(&tmux_session)? {
+        return Err(OpsError::TmuxSessionTaken(tmux_session));
+    }
+    let cwd = std::path::absolute(&req.cwd).unwrap_or_else(|_| req.cwd.clone());
+    if !cwd.is_dir() {
+        return Err(OpsError::CwdMissing(cwd));
+    }
+    let prompt = req.prompt.as_deref().filter(|p| !p.is_empty());
+    let (agent, command, prompt_in_command) = command_for(config, &req.launch, prompt)?;
+
+    let worktree = match &req.worktree {
+        Some(branch) => Some(worktree::create(&cwd, branch)?),
+        None => None,
+    };
+    let undo_worktree = || {
+        if let Some(w) = &worktree {
+            worktree::undo_create(w);
+        }
+    };
+    let run_in = worktree.as_ref().map_or(cwd.clone(), |w| w.path.clone());
+    let mut sidecar = Sidecar::new(&name, &run_in, &command, Utc::now());
+    sidecar.agent = agent;
+    sidecar.tmux_session = Some(tmux_session.clone());
+    sidecar.worktree = worktree.clone();
+    if let Err(e) = store.create(&sidecar) {
+        undo_worktree();
+        return Err(e.into());
+    }
+    if let Err(e) = start_session(tmux, &store, sidecar.id, &tmux_session, &run_in, &command) {
+        remove_sidecar(&store, sidecar.id);
+        undo_worktree();
+        return Err(e.into());
+    }
+    let warning = match prompt {
+        Some(p) if !prompt_in_command => manage::type_text(tmux, &tmux_session, p)
+            .err()
+            .map(|e| format!("{name} started, but its first prompt could not be typed in: {e}")),
+        _ => None,
+    };
+    Ok(Spawned { sidecar, warning })
+}
+
+/// The preset (if any), the command line, and whether the prompt is in it.
+fn command_for(
+    config: &Config,
+    launch: &Launch,
+    prompt: Option<&str>,
+) -> Result<(Option<String>, String, bool), OpsError> {
+    let preset_name = match launch {
+        Launch::Command(c) if c.trim().is_empty() => return Err(OpsError::NoCommand),
+        Launch::Command(c) => return Ok((None, c.clone(), false)),
+        Launch::Preset(p) => p.as_str(),
+        Launch::Default => "shell",
+    };
+    let Some(preset) = config.agents.get(preset_name) else {
+        if *launch == Launch::Default {
+            return Err(OpsError::NoCommand);
+        }
+        let known = config.agents.keys().cloned().collect::<Vec<_>>();
+        return Err(OpsError::UnknownPreset {
+            name: preset_name.to_owned(),
+            known: if known.is_empty() {
+                "none (add [agents.NAME] to config.toml)".into()
+            } else {
+                known.join(", ")
+            },
+        });
+    };
+    let (command, in_command) = command::launch(preset, prompt);
+    Ok((Some(preset_name.to_owned()), command, in_command))
+}
+
+/// Removes a sidecar whose session never started (and its lock file):
+/// there is nothing to keep.
+fn remove_sidecar(store: &SidecarStore, id: uuid::Uuid) {
+    let path = store.path_for(id);
+    if let Err(e) = std::fs::remove_file(&path) {
+        tracing::warn!(path = %path.display(), error = %e, "cannot remove the unused sidecar");
+    }
+    let _ = std::fs::remove_file(store.dir().join(format!(".{id}.lock")));
+}

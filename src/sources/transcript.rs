@@ -1,0 +1,313 @@
+//! Claude Code transcripts (JSONL): token usage per model, read
+//! incrementally. Only the bytes appended since the last read are parsed; a
+//! file that shrank or was replaced is read again from the start. Memory
+//! stays flat however long the transcript grows: lines are streamed, and
+//! only a bounded window of recent message ids is kept for de-duplication.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::fs::File;
+use std::io::{BufRead, BufReader, Seek, SeekFrom};
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Duration, Utc};
+use serde::Deserialize;
+
+use crate::model::ModelUsage;
+
+/// A longer line (a giant tool result) is skipped rather than held in memory.
+pub const MAX_LINE_BYTES: usize = 8 * 1024 * 1024;
+/// Streaming rewrites one message a few times in a row; this many recent
+/// ids is plenty to catch every repeat while keeping memory bounded.
+const RECENT_IDS: usize = 4096;
+/// The window for tokens per minute.
+const RATE_WINDOW_MINUTES: i64 = 5;
+
+#[derive(Deserialize)]
+struct Line<'a> {
+    #[serde(rename = "requestId", borrow)]
+    request_id: Option<&'a str>,
+    #[serde(borrow)]
+    timestamp: Option<&'a str>,
+    #[serde(borrow)]
+    message: Option<Message<'a>>,
+}
+
+#[derive(Deserialize)]
+struct Message<'a> {
+    #[serde(borrow)]
+    id: Option<&'a str>,
+    #[serde(borrow)]
+    model: Option<&'a str>,
+    usage: Option<RawUsage>,
+}
+
+#[derive(Deserialize, Default)]
+struct RawUsage {
+    #[serde(default)]
+    input_tokens: u64,
+    #[serde(default)]
+    output_tokens: u64,
+    cache_creation_input_tokens: Option<u64>,
+    #[serde(default)]
+    cache_read_input_tokens: u64,
+    cache_creation: Option<CacheCreation>,
+}
+
+#[derive(Deserialize, Default)]
+struct CacheCreation {
+    #[serde(default)]
+    ephemeral_5m_input_tokens: u64,
+    #[serde(default)]
+    ephemeral_1h_input_tokens: u64,
+}
+
+/// One counted message.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    pub key: Option<(String, String)>,
+    pub model: String,
+    pub usage: ModelUsage,
+    pub timestamp: Option<DateTime<Utc>>,
+}
+
+fn total(u: &ModelUsage) -> u64 {
+    u.input + u.output + u.cache_read + u.cache_write
+}
+
+/// Parses one line; `None` for lines without usage, the `<synthetic>` model, or bad JSON.
+pub fn parse_line(line: &[u8]) -> Option<Record> {
+    // Most lines (user turns, tool results) carry no usage: skip them unparsed.
+    if !contains(line, b"\"usage\"") {
+        return None;
+    }
+    let parsed: Line<'_> = serde_json::from_slice(line).ok()?;
+    let message = parsed.message?;
+    let raw = message.usage?;
+    let model = message.model.unwrap_or("unknown");
+    if model == "<synthetic>" {
+        return None;
+    }
+    let cache_write = raw.cache_creation_input_tokens.unwrap_or_else(|| {
+        raw.cache_creation.as_ref().map_or(0, |c| {
+            c.ephemeral_5m_input_tokens + c.ephemeral_1h_input_tokens
+        })
+    });
+    Some(Record {
+        key: message
+            .id
+            .zip(parsed.request_id)
+            .map(|(m, r)| (m.to_owned(), r.to_owned())),
+        model: model.to_owned(),
+        usage: ModelUsage {
+            input: raw.input_tokens,
+            output: raw.output_tokens,
+            cache_read: raw.cache_read_input_tokens,
+            cache_write,
+        },
+        timestamp: parsed
+            .timestamp
+            .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
+            .map(|t| t.with_timezone(&Utc)),
+    })
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+/// Claude Code's project folder name for a working folder: every character
+/// but ASCII letters and digits becomes `-`.
+pub fn project_dir_name(cwd: &Path) -> String {
+    cwd.to_string_lossy()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect()
+}
+
+/// Where Claude Code keeps a session's transcript.
+pub fn locate(claude_dir: &Path, cwd: &Path, agent_session_id: &str) -> Option<PathBuf> {
+    let safe = !agent_session_id.is_empty()
+        && agent_session_id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    safe.then(|| {
+        claude_dir
+            .join("projects")
+            .join(project_dir_name(cwd))
+            .join(format!("{agent_session_id}.jsonl"))
+    })
+}
+
+/// Subagent transcripts sit in `<session id>/subagents/` beside the main one.
+pub fn subagent_dir(transcript: &Path) -> PathBuf {
+    transcript.with_extension("").join("subagents")
+}
+
+/// Usage summed from one transcript file, kept current by [`Self::refresh`].
+#[derive(Debug, Clone, Default)]
+pub struct TranscriptUsage {
+    path: PathBuf,
+    offset: u64,
+    inode: u64,
+    partial: Vec<u8>,
+    skipping_long_line: bool,
+    recent: VecDeque<((String, String), String, ModelUsage)>,
+    by_model: BTreeMap<String, ModelUsage>,
+    window: VecDeque<(DateTime<Utc>, u64)>,
+}
+
+impl TranscriptUsage {
+    pub fn new(path: impl Into<PathBuf>) -> Self {
+        Self {
+            path: path.into(),
+            ..Self::default()
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn by_model(&self) -> &BTreeMap<String, ModelUsage> {
+        &self.by_model
+    }
+
+    /// Bytes read so far (the next read starts here).
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Tokens (all four kinds) per minute over the last five minutes before `now`.
+    pub fn tokens_per_minute(&self, now: DateTime<Utc>) -> f64 {
+        let since = now - Duration::minutes(RATE_WINDOW_MINUTES);
+        let sum: u64 = self
+            .window
+            .iter()
+            .filter(|(t, _)| *t >= since && *t <= now)
+            .map(|(_, n)| n)
+            .sum();
+        sum as f64 / RATE_WINDOW_MINUTES as f64
+    }
+
+    fn reset(&mut self) {
+        let path = std::mem::take(&mut self.path);
+        *self = Self::new(path);
+    }
+
+    /// Reads what was appended since the last call. Returns whether the
+    /// usage changed. A missing file is empty usage, not an error.
+    pub fn refresh(&mut self) -> Result<bool, String> {
+        let meta = match std::fs::symlink_metadata(&self.path) {
+            Ok(m) => m,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let had = !self.by_model.is_empty();
+                self.reset();
+                return Ok(had);
+            }
+            Err(e) => return Err(format!("cannot read: {e}")),
+        };
+        if !meta.is_file() {
+            return Err("is not a regular file".into());
+        }
+        let mut changed = false;
+        if meta.ino() != self.inode || meta.len() < self.offset {
+            // Replaced or truncated: what was counted no longer stands.
+            changed = !self.by_model.is_empty();
+            self.reset();
+            self.inode = meta.ino();
+        }
+        if meta.len() == self.offset {
+            return Ok(changed);
+        }
+        let mut file = File::open(&self.path).map_err(|e| format!("cannot open: {e}"))?;
+        file.seek(SeekFrom::Start(self.offset))
+            .map_err(|e| format!("cannot seek: {e}"))?;
+        let mut reader = BufReader::with_capacity(64 * 1024, file);
+        loop {
+            let buf = reader.fill_buf().map_err(|e| format!("cannot read: {e}"))?;
+            if buf.is_empty() {
+                break;
+            }
+            let (chunk, ends_line) = match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => (&buf[..i], true),
+                None => (buf, false),
+            };
+            let used = chunk.len() + usize::from(ends_line);
+            if !self.skipping_long_line {
+                if self.partial.len() + chunk.len() > MAX_LINE_BYTES {
+                    self.skipping_long_line = true;
+                    self.partial = Vec::new();
+                } else {
+                    self.partial.extend_from_slice(chunk);
+                }
+            }
+            reader.consume(used);
+            self.offset += used as u64;
+            if ends_line {
+                if !self.skipping_long_line {
+                    let line = std::mem::take(&mut self.partial);
+                    changed |= self.count(&line);
+                }
+                self.skipping_long_line = false;
+            }
+        }
+        Ok(changed)
+    }
+
+    fn count(&mut self, line: &[u8]) -> bool {
+        let Some(record) = parse_line(line) else {
+            return false;
+        };
+        if let Some(key) = &record.key {
+            if let Some(pos) = self.recent.iter().position(|(k, _, _)| k == key) {
+                let (_, model, old) = &self.recent[pos];
+                if total(&record.usage) <= total(old) {
+                    return false;
+                }
+                // A later write of the same message: count only what grew.
+                let (model, old) = (model.clone(), *old);
+                let entry = self.by_model.entry(model).or_default();
+                entry.input = entry.input.saturating_sub(old.input);
+                entry.output = entry.output.saturating_sub(old.output);
+                entry.cache_read = entry.cache_read.saturating_sub(old.cache_read);
+                entry.cache_write = entry.cache_write.saturating_sub(old.cache_write);
+                self.recent[pos].2 = record.usage;
+                self.note_rate(record.timestamp, total(&record.usage) - total(&old));
+                accumulate(
+                    self.by_model.entry(record.model).or_default(),
+                    &record.usage,
+                );
+                return true;
+            }
+            self.recent
+                .push_back((key.clone(), record.model.clone(), record.usage));
+            if self.recent.len() > RECENT_IDS {
+                self.recent.pop_front();
+            }
+        }
+        self.note_rate(record.timestamp, total(&record.usage));
+        accumulate(
+            self.by_model.entry(record.model).or_default(),
+            &record.usage,
+        );
+        true
+    }
+
+    fn note_rate(&mut self, at: Option<DateTime<Utc>>, tokens: u64) {
+        let Some(at) = at else { return };
+        self.window.push_back((at, tokens));
+        let newest = self.window.back().map_or(at, |(t, _)| (*t).max(at));
+        let cutoff = newest - Duration::minutes(RATE_WINDOW_MINUTES);
+        while self.window.front().is_some_and(|(t, _)| *t < cutoff) {
+            self.window.pop_front();
+        }
+    }
+}
+
+fn accumulate(into: &mut ModelUsage, add: &ModelUsage) {
+    into.input += add.input;
+    into.output += add.output;
+    into.cache_read += add.cache_read;
+    into.cache_write += add.cache_write;
+}

@@ -1,0 +1,189 @@
+//! The header: the app name, counts per health in their colours, and on the
+//! right the sort mode, the active filter, problems and tmux trouble.
+//! Each part has a long and a short form; the longest that fits is drawn.
+
+use ratatui::prelude::*;
+
+use super::Theme;
+use super::text::fit;
+use super::theme::health_glyph;
+use crate::model::Health;
+use crate::tui::state::{AppState, SortMode, TmuxStatus};
+
+/// Health classes in the header: dormant stands for every stopped session.
+const GROUPS: [(Health, &[Health]); 7] = [
+    (Health::Errored, &[Health::Errored]),
+    (Health::Waiting, &[Health::Waiting]),
+    (Health::Stuck, &[Health::Stuck]),
+    (Health::Active, &[Health::Active]),
+    (Health::Idle, &[Health::Idle]),
+    (
+        Health::Dormant,
+        &[Health::Dormant, Health::Killed, Health::Exited],
+    ),
+    (Health::Done, &[Health::Done]),
+];
+
+/// A right-side part in its long and short forms, and how much it matters
+/// (higher stays longer when space runs out).
+#[derive(Clone)]
+struct Part {
+    long: Vec<Span<'static>>,
+    short: Vec<Span<'static>>,
+    keep: u8,
+}
+
+pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
+    if area.height == 0 {
+        return;
+    }
+    let max = usize::from(area.width);
+    let counts = state.counts();
+    let groups: Vec<(Health, usize)> = GROUPS
+        .iter()
+        .map(|(h, members)| {
+            let n = members
+                .iter()
+                .map(|m| counts.get(m).copied().unwrap_or(0))
+                .sum();
+            (*h, n)
+        })
+        .filter(|(_, n)| *n > 0)
+        .collect();
+    let mut parts = right_parts(state, theme);
+
+    let without_sort: Vec<Part> = parts.iter().filter(|p| p.keep > 1).cloned().collect();
+    let line = [
+        (false, false, &parts),
+        (true, false, &parts),
+        (true, false, &without_sort),
+        (true, true, &parts),
+    ]
+    .into_iter()
+    .map(|(short_counts, short_right, parts)| {
+        compose(&groups, parts, short_counts, short_right, max, theme)
+    })
+    .find(|l| l.width() <= max);
+    let line = match line {
+        Some(l) => l,
+        None => {
+            // Drop right-side parts, least important first, until it fits.
+            loop {
+                let l = compose(&groups, &parts, true, true, max, theme);
+                let least = parts.iter().enumerate().min_by_key(|(_, p)| p.keep);
+                match least {
+                    Some((i, _)) if l.width() > max => {
+                        parts.remove(i);
+                    }
+                    _ => break l,
+                }
+            }
+        }
+    };
+    frame.render_widget(line, area);
+}
+
+fn compose(
+    groups: &[(Health, usize)],
+    parts: &[Part],
+    short_counts: bool,
+    short_right: bool,
+    max: usize,
+    theme: &Theme,
+) -> Line<'static> {
+    let mut left = vec![Span::styled("greenroom", theme.title)];
+    for (h, n) in groups {
+        let style = theme.health(*h);
+        if short_counts {
+            left.push(Span::raw(" "));
+            left.push(Span::styled(format!("{}{n}", health_glyph(*h)), style));
+        } else {
+            left.push(Span::raw("  "));
+            left.push(Span::styled(format!("{} {n} {h}", health_glyph(*h)), style));
+        }
+    }
+    let mut right: Vec<Span<'static>> = Vec::new();
+    for p in parts {
+        let spans = if short_right { &p.short } else { &p.long };
+        if spans.is_empty() {
+            continue;
+        }
+        if !right.is_empty() {
+            right.push(Span::raw("  "));
+        }
+        right.extend(spans.iter().cloned());
+    }
+    let used = Line::from(left.clone()).width() + Line::from(right.clone()).width();
+    let gap = if right.is_empty() {
+        0
+    } else {
+        max.saturating_sub(used).max(2)
+    };
+    left.push(Span::raw(" ".repeat(gap)));
+    left.extend(right);
+    Line::from(left)
+}
+
+fn right_parts(state: &AppState, theme: &Theme) -> Vec<Part> {
+    let mut parts = Vec::new();
+    if !state.filter.is_empty() || state.health_filter.is_some() {
+        let mut long = vec![Span::styled("filter ", theme.dim)];
+        let mut short = Vec::new();
+        if !state.filter.is_empty() {
+            let f = format!("/{}", fit(&state.filter, 24));
+            long.push(Span::styled(f.clone(), theme.accent));
+            short.push(Span::styled(fit(&f, 12), theme.accent));
+        }
+        if let Some(h) = state.health_filter {
+            if !state.filter.is_empty() {
+                long.push(Span::raw(" "));
+                short.push(Span::raw(" "));
+            }
+            let glyph = health_glyph(h);
+            long.push(Span::styled(format!("{glyph} {h} only"), theme.health(h)));
+            short.push(Span::styled(format!("{glyph} only"), theme.health(h)));
+        }
+        parts.push(Part {
+            long,
+            short,
+            keep: 3,
+        });
+    }
+    if !state.rows.is_empty() {
+        // Short form: only the non-default mode is worth a mention.
+        let short = match state.sort {
+            SortMode::LastFocus => Vec::new(),
+            SortMode::Triage => vec![Span::styled("triage", theme.accent)],
+        };
+        parts.push(Part {
+            long: vec![
+                Span::styled("sort ", theme.dim),
+                Span::styled(state.sort.label(), theme.accent),
+            ],
+            short,
+            keep: 1,
+        });
+    }
+    if !state.problems.is_empty() {
+        let n = state.problems.len();
+        let noun = if n == 1 { "problem" } else { "problems" };
+        parts.push(Part {
+            long: vec![Span::styled(format!("! {n} {noun}"), theme.warning)],
+            short: vec![Span::styled(format!("!{n}"), theme.warning)],
+            keep: 4,
+        });
+    }
+    let tmux = match state.tmux {
+        TmuxStatus::NotInstalled => Some(("tmux not installed: read-only", "no tmux")),
+        TmuxStatus::NoServer => Some(("no tmux server", "no server")),
+        TmuxStatus::Unknown | TmuxStatus::Running => None,
+    };
+    if let Some((long, short)) = tmux {
+        parts.push(Part {
+            long: vec![Span::styled(long, theme.warning)],
+            short: vec![Span::styled(short, theme.warning)],
+            keep: 2,
+        });
+    }
+    parts
+}

@@ -1,0 +1,287 @@
+//! The help overlay, generated from the keymap: every binding's keys (as
+//! configured) and description, grouped by section. The sections are laid
+//! out in as many columns as fit; on small screens labels shorten to the
+//! first key and long descriptions wrap, so nothing is silently cut.
+
+use ratatui::prelude::*;
+use ratatui::widgets::{Clear, Paragraph};
+
+use super::sidebar::first_key;
+use super::text::{pad, width, wrap};
+use super::{Theme, overlay_area, pane};
+use crate::tui::action::Command;
+use crate::tui::keymap::{BINDINGS, Keymap};
+
+/// Space between a key and its description, and between columns.
+const KEY_GAP: usize = 2;
+const COL_GAP: usize = 2;
+/// Descriptions are not wrapped narrower than this.
+const MIN_DESC: usize = 12;
+
+struct Section {
+    name: &'static str,
+    entries: Vec<(String, &'static str)>,
+}
+
+/// One way of laying the help out.
+struct Layout {
+    /// Sections per column (contiguous, in keymap order).
+    columns: Vec<Vec<usize>>,
+    short: bool,
+    /// Description width when wrapping; `None`: natural widths.
+    desc_w: Option<Vec<usize>>,
+    blank: bool,
+    width: usize,
+    height: usize,
+}
+
+pub fn render(frame: &mut Frame, body: Rect, full: Rect, keymap: &Keymap, theme: &Theme) {
+    let full_sections = sections(keymap, false);
+    let short_sections = sections(keymap, true);
+    // The most the overlay can take: the whole screen, less borders and padding.
+    let max_w = usize::from(full.width).saturating_sub(4);
+    let max_h = usize::from(full.height).saturating_sub(2);
+    let layout = choose(&full_sections, &short_sections, max_w, max_h);
+    let secs = if layout.short {
+        &short_sections
+    } else {
+        &full_sections
+    };
+
+    let w = u16::try_from(layout.width + 4).unwrap_or(u16::MAX);
+    let h = u16::try_from(layout.height + 2).unwrap_or(u16::MAX);
+    let area = overlay_area(w, h, body, full);
+    let close = first_key(keymap, Command::Help);
+    let block = pane(theme)
+        .title(Span::styled(" Keys ", theme.title))
+        .title_bottom(
+            Line::from(Span::styled(format!(" {close} closes "), theme.dim)).right_aligned(),
+        );
+    let inner = block.inner(area);
+    frame.render_widget(Clear, area);
+    frame.render_widget(block, area);
+
+    let mut x = inner.x + 1;
+    for (i, col) in layout.columns.iter().enumerate() {
+        let chosen: Vec<&Section> = col.iter().map(|&s| &secs[s]).collect();
+        let desc_w = layout.desc_w.as_ref().map(|d| d[i]);
+        let (lines, col_w) = column(&chosen, desc_w, layout.blank, theme);
+        let right = inner.right().saturating_sub(1);
+        let width = u16::try_from(col_w)
+            .unwrap_or(u16::MAX)
+            .min(right.saturating_sub(x));
+        let rect = Rect { x, width, ..inner };
+        let cut = lines.len() > usize::from(inner.height);
+        let mut lines = lines;
+        if cut {
+            lines.truncate(usize::from(inner.height).saturating_sub(1));
+            lines.push(Line::from(Span::styled("…", theme.dim)));
+        }
+        frame.render_widget(Paragraph::new(lines), rect);
+        x = x.saturating_add(width).saturating_add(COL_GAP as u16);
+    }
+}
+
+fn sections(keymap: &Keymap, short: bool) -> Vec<Section> {
+    let mut out: Vec<Section> = Vec::new();
+    for b in BINDINGS {
+        let key = if short {
+            first_key(keymap, b.command)
+        } else {
+            keymap.label(b.command)
+        };
+        let key = if key.is_empty() { "-".into() } else { key };
+        match out.iter_mut().find(|s| s.name == b.section) {
+            Some(s) => s.entries.push((key, b.description)),
+            None => out.push(Section {
+                name: b.section,
+                entries: vec![(key, b.description)],
+            }),
+        }
+    }
+    out
+}
+
+/// The lines of one column and its width. `desc_w`: wrap descriptions.
+fn column(
+    secs: &[&Section],
+    desc_w: Option<usize>,
+    blank: bool,
+    theme: &Theme,
+) -> (Vec<Line<'static>>, usize) {
+    let key_w = secs
+        .iter()
+        .flat_map(|s| s.entries.iter().map(|(k, _)| width(k)))
+        .max()
+        .unwrap_or(0);
+    let natural = secs
+        .iter()
+        .flat_map(|s| s.entries.iter().map(|(_, d)| width(d)))
+        .max()
+        .unwrap_or(0);
+    let desc_w = desc_w.unwrap_or(natural);
+    let mut lines = Vec::new();
+    for (i, s) in secs.iter().enumerate() {
+        if i > 0 && blank {
+            lines.push(Line::default());
+        }
+        lines.push(Line::from(Span::styled(s.name, theme.title)));
+        for (key, desc) in &s.entries {
+            let parts = wrap(vec![Span::raw(*desc)], desc_w);
+            for (j, part) in parts.into_iter().enumerate() {
+                let k = if j == 0 { key.as_str() } else { "" };
+                let mut spans = vec![Span::styled(pad(k, key_w + KEY_GAP), theme.key)];
+                spans.extend(part);
+                lines.push(Line::from(spans));
+            }
+        }
+    }
+    let title_w = secs.iter().map(|s| width(s.name)).max().unwrap_or(0);
+    (lines, (key_w + KEY_GAP + desc_w).max(title_w))
+}
+
+/// Every contiguous split of `n` sections into columns (n is small).
+fn partitions(n: usize) -> Vec<Vec<Vec<usize>>> {
+    if n == 0 {
+        return vec![vec![]];
+    }
+    if n > 6 {
+        return vec![vec![(0..n).collect()]];
+    }
+    let mut out = Vec::new();
+    for mask in 0..(1u32 << (n - 1)) {
+        let mut cols = vec![vec![0]];
+        for i in 1..n {
+            if mask & (1 << (i - 1)) != 0 {
+                cols.push(Vec::new());
+            }
+            if let Some(last) = cols.last_mut() {
+                last.push(i);
+            }
+        }
+        out.push(cols);
+    }
+    out
+}
+
+/// Picks the layout that fits `max_w` x `max_h`, preferring natural widths,
+/// full key labels, blank lines between sections, then the lowest height.
+fn choose(full: &[Section], short: &[Section], max_w: usize, max_h: usize) -> Layout {
+    let none = no_theme();
+    let mut candidates = Vec::new();
+    for (is_short, secs) in [(false, full), (true, short)] {
+        for cols in partitions(secs.len()) {
+            for blank in [true, false] {
+                let pick = |c: &Vec<usize>| c.iter().map(|&i| &secs[i]).collect::<Vec<_>>();
+                let k = cols.len();
+                let gaps = COL_GAP * k.saturating_sub(1);
+                // Natural widths first.
+                let measured: Vec<(usize, usize)> = cols
+                    .iter()
+                    .map(|c| {
+                        let (l, w) = column(&pick(c), None, blank, &none);
+                        (l.len(), w)
+                    })
+                    .collect();
+                let total_w: usize = measured.iter().map(|m| m.1).sum::<usize>() + gaps;
+                let height = measured.iter().map(|m| m.0).max().unwrap_or(0);
+                if total_w <= max_w {
+                    candidates.push(Layout {
+                        columns: cols.clone(),
+                        short: is_short,
+                        desc_w: None,
+                        blank,
+                        width: total_w,
+                        height,
+                    });
+                    continue;
+                }
+                // Descriptions wrapped: two columns try every split of the
+                // width (the lowest wins); more columns share it equally.
+                let room = max_w.saturating_sub(gaps);
+                let splits: Vec<Vec<usize>> = match k {
+                    2 => (1..room).map(|w1| vec![w1, room - w1]).collect(),
+                    _ => vec![vec![room / k.max(1); k]],
+                };
+                let key_ws: Vec<usize> = cols
+                    .iter()
+                    .map(|c| {
+                        pick(c)
+                            .iter()
+                            .flat_map(|s| s.entries.iter().map(|(k, _)| width(k)))
+                            .max()
+                            .unwrap_or(0)
+                    })
+                    .collect();
+                let best = splits
+                    .iter()
+                    .filter_map(|widths| {
+                        let descs: Vec<usize> = widths
+                            .iter()
+                            .zip(&key_ws)
+                            .map(|(w, key_w)| w.saturating_sub(key_w + KEY_GAP))
+                            .collect();
+                        if descs.iter().any(|d| *d < MIN_DESC) {
+                            return None;
+                        }
+                        let height = cols
+                            .iter()
+                            .zip(&descs)
+                            .map(|(c, d)| column(&pick(c), Some(*d), blank, &none).0.len())
+                            .max()
+                            .unwrap_or(0);
+                        Some((height, descs))
+                    })
+                    .min_by_key(|(height, _)| *height);
+                if let Some((height, descs)) = best {
+                    candidates.push(Layout {
+                        columns: cols.clone(),
+                        short: is_short,
+                        desc_w: Some(descs),
+                        blank,
+                        width: room + gaps,
+                        height,
+                    });
+                }
+            }
+        }
+    }
+    let rank = |l: &Layout| {
+        (
+            l.desc_w.is_some(),
+            l.short,
+            !l.blank,
+            l.height,
+            l.columns.len(),
+        )
+    };
+    let fitting = candidates
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.height <= max_h)
+        .min_by_key(|(_, l)| rank(l))
+        .map(|(i, _)| i);
+    let best = fitting.or_else(|| {
+        candidates
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, l)| (l.height, rank(l)))
+            .map(|(i, _)| i)
+    });
+    match best {
+        Some(i) => candidates.swap_remove(i),
+        None => Layout {
+            columns: vec![(0..full.len()).collect()],
+            short: true,
+            desc_w: Some(vec![max_w.saturating_sub(8).max(1)]),
+            blank: false,
+            width: max_w,
+            height: max_h,
+        },
+    }
+}
+
+/// Measuring needs no colours.
+fn no_theme() -> Theme {
+    Theme::no_color()
+}

@@ -1,0 +1,193 @@
+//! The Overview tab: why the session has its health, what it is doing,
+//! what Maestro says about it, and where it lives, as aligned
+//! `label  value` rows, most urgent first.
+
+use ratatui::prelude::*;
+
+use super::Theme;
+use super::detail::LABEL_W;
+use super::orchestration::phase_position;
+use super::text::{compact, kv, path_spans};
+use super::theme::health_glyph;
+use crate::display::age;
+use crate::model::{Activity, Health, PhaseStatus, Session, Status, Usage};
+use crate::tui::state::AppState;
+
+pub fn lines(s: &Session, state: &AppState, max: usize, theme: &Theme) -> Vec<Line<'static>> {
+    let row = |label: &str, value: Vec<Span<'static>>| kv(label, value, theme.dim, LABEL_W, max);
+    let plain = |t: &str| vec![Span::raw(t.to_owned())];
+    let mut out: Vec<Line<'static>> = Vec::new();
+
+    let mut title = vec![Span::styled(s.name.clone(), theme.title)];
+    if let Some(status) = status_word(&s.status) {
+        title.push(Span::styled(format!(" · {status}"), theme.dim));
+    }
+    title.push(Span::styled(format!(" · {}", s.source.as_str()), theme.dim));
+    out.extend(super::text::hanging(title, 2, max));
+    out.push(Line::default());
+
+    // Why it has its health, then what it is doing and since when.
+    let mut health = vec![Span::styled(
+        format!("{} {}", health_glyph(s.health), s.health),
+        theme.health(s.health),
+    )];
+    if let Some(why) = reason(s, state) {
+        health.push(Span::raw(format!(": {why}")));
+    }
+    out.extend(row("health", health));
+    let mut activity = vec![Span::raw(activity_word(&s.activity.state))];
+    if s.activity.since.is_some() {
+        activity.push(Span::raw(format!(
+            " for {}",
+            age(state.now, s.activity.since)
+        )));
+    }
+    let source = if s.activity.reported {
+        " · reported by its hook"
+    } else {
+        " · inferred from tmux"
+    };
+    activity.push(Span::styled(source, theme.dim));
+    out.extend(row("activity", activity));
+    if let Some(d) = s
+        .activity
+        .detail
+        .as_deref()
+        .filter(|d| !d.trim().is_empty())
+    {
+        out.extend(row("", plain(d.trim())));
+    }
+    for p in &s.problems {
+        out.extend(row(
+            "problem",
+            vec![Span::styled(format!("⚠ {p}"), theme.warning)],
+        ));
+    }
+
+    if let Some(o) = &s.orchestration {
+        out.push(Line::default());
+        if let Some(task) = &o.task {
+            out.extend(row("task", plain(task)));
+        }
+        let mut m = vec![Span::raw(
+            o.status.clone().unwrap_or_else(|| "no status".into()),
+        )];
+        m.push(Span::raw(format!(" · {}", phase_position(o))));
+        if let Some(a) = &s.active_agent {
+            m.push(Span::raw(" · "));
+            m.push(Span::styled(format!("{a} working"), theme.accent));
+        }
+        out.extend(row("maestro", m));
+        if !o.contradictions.is_empty() {
+            let n = o.contradictions.len();
+            let text = if n == 1 {
+                "⚠ the state file contradicts itself (see Orchestration)".to_owned()
+            } else {
+                format!("⚠ {n} contradictions in the state file (see Orchestration)")
+            };
+            out.extend(row("", vec![Span::styled(text, theme.warning)]));
+        }
+        if let Some(t) = &o.token_usage {
+            let mut v = vec![Span::raw(format!(
+                "in {} · out {} · cached {}",
+                compact(t.input),
+                compact(t.output),
+                compact(t.cached)
+            ))];
+            v.push(Span::styled(" · Maestro's own count", theme.dim));
+            out.extend(row("tokens", v));
+        }
+    }
+    if let Some(u) = &s.usage {
+        out.extend(row("usage", usage(u, theme)));
+    }
+
+    // Where it lives.
+    out.push(Line::default());
+    out.extend(row(
+        "cwd",
+        path_spans(&s.cwd.display().to_string(), Style::new()),
+    ));
+    if let Some(b) = &s.branch {
+        out.extend(row("branch", plain(b)));
+    }
+    match &s.tmux_session {
+        Some(t) => out.extend(row("tmux", plain(t))),
+        None => out.extend(row("tmux", vec![Span::styled("none", theme.dim)])),
+    }
+    if let Some(a) = &s.agent {
+        out.extend(row("agent", plain(a)));
+    }
+    if let Some(id) = &s.agent_session_id {
+        out.extend(row("agent id", plain(id)));
+    }
+    if s.last_focused_at.is_some() {
+        let ago = format!("{} ago", age(state.now, s.last_focused_at));
+        out.extend(row("focused", vec![Span::styled(ago, theme.dim)]));
+    }
+    out
+}
+
+/// The status worth showing: Maestro rows have none greenroom knows.
+fn status_word(status: &Status) -> Option<String> {
+    match status {
+        Status::Unknown(s) if s.is_empty() || s.eq_ignore_ascii_case("unknown") => None,
+        other => Some(other.as_str().to_lowercase()),
+    }
+}
+
+/// Why a session has its health, when the activity line does not say it.
+fn reason(s: &Session, state: &AppState) -> Option<String> {
+    match s.health {
+        Health::Errored if s.activity.state != Activity::Error => {
+            if let Some(o) = s
+                .orchestration
+                .as_deref()
+                .filter(|o| o.has_unresolved_failure())
+            {
+                let failed = o.phases.iter().find(|p| p.status == PhaseStatus::Failed);
+                return Some(match failed {
+                    Some(p) => {
+                        let open = p.unresolved_errors();
+                        let errors = match open {
+                            0 => String::new(),
+                            1 => ", 1 open error".into(),
+                            n => format!(", {n} open errors"),
+                        };
+                        format!("Maestro phase {} failed{errors}", p.id)
+                    }
+                    None => "the Maestro orchestration failed".into(),
+                });
+            }
+            (s.status == Status::Exited).then(|| "the pane exited with an error".into())
+        }
+        Health::Stuck => {
+            let last = s.last_activity_at.or(s.activity.since);
+            Some(format!("no sign of life for {}", age(state.now, last)))
+        }
+        _ => None,
+    }
+}
+
+/// `awaiting input`, `error`; an unknown spelling as written.
+pub(super) fn activity_word(a: &Activity) -> String {
+    match a {
+        Activity::Unknown(s) => s.clone(),
+        known => known.contract_name().replace('_', " "),
+    }
+}
+
+fn usage(u: &Usage, theme: &Theme) -> Vec<Span<'static>> {
+    let mut v = vec![Span::raw(format!(
+        "in {} · out {} · cache {} read, {} written",
+        compact(u.input),
+        compact(u.output),
+        compact(u.cache_read),
+        compact(u.cache_write)
+    ))];
+    if let Some(cost) = u.cost_usd {
+        v.push(Span::raw(format!(" · ${cost:.2}")));
+    }
+    v.push(Span::styled(" · transcript", theme.dim));
+    v
+}

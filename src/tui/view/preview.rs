@@ -1,0 +1,89 @@
+//! The Preview tab: the session's pane as `capture-pane -e` saw it, with
+//! its colours, bottom lines first (where the prompt is). When there is
+//! nothing to show, a line says why.
+
+use ansi_to_tui::IntoText;
+use ratatui::prelude::*;
+use ratatui::widgets::Paragraph;
+
+use super::Theme;
+use super::sidebar::first_key;
+use super::text::hanging;
+use crate::model::{Session, Source, Status};
+use crate::tui::action::Command;
+use crate::tui::keymap::Keymap;
+use crate::tui::state::{AppState, TmuxStatus};
+
+pub fn render(
+    frame: &mut Frame,
+    area: Rect,
+    s: &Session,
+    state: &AppState,
+    keymap: &Keymap,
+    theme: &Theme,
+) {
+    let max = usize::from(area.width);
+    if let Some(why) = unavailable(s, state, keymap) {
+        let lines = hanging(vec![Span::styled(why, theme.dim)], 0, max);
+        frame.render_widget(Paragraph::new(lines), area);
+        return;
+    }
+    let capture = state
+        .preview
+        .as_ref()
+        .filter(|p| p.id == s.id)
+        .map(|p| p.text.as_str());
+    let Some(capture) = capture else {
+        let line = Line::from(Span::styled("waiting for the pane…", theme.dim));
+        frame.render_widget(Paragraph::new(line), area);
+        return;
+    };
+    let mut lines = match capture.as_bytes().into_text() {
+        Ok(text) => text.lines,
+        // Not valid escape sequences: show the text without its colours.
+        Err(_) => capture.lines().map(|l| Line::from(l.to_owned())).collect(),
+    };
+    // A pane that is not full has blank lines under its prompt.
+    while lines.last().is_some_and(is_blank) {
+        lines.pop();
+    }
+    if lines.is_empty() {
+        let line = Line::from(Span::styled("the pane is empty", theme.dim));
+        frame.render_widget(Paragraph::new(line), area);
+        return;
+    }
+    let skip = lines.len().saturating_sub(usize::from(area.height));
+    let shown: Vec<Line> = lines.into_iter().skip(skip).collect();
+    frame.render_widget(Paragraph::new(shown), area);
+}
+
+fn is_blank(line: &Line) -> bool {
+    line.spans.iter().all(|s| s.content.trim().is_empty())
+}
+
+/// Why there is no pane to show, if there is none.
+fn unavailable(s: &Session, state: &AppState, keymap: &Keymap) -> Option<String> {
+    if state.tmux == TmuxStatus::NotInstalled {
+        return Some("tmux is not installed: there is no pane to preview.".into());
+    }
+    if s.status.is_live() && s.tmux_session.is_some() {
+        return None;
+    }
+    let restore = first_key(keymap, Command::Restore);
+    Some(match (&s.status, s.source) {
+        (Status::Dormant | Status::Killed | Status::Exited, Source::Greenroom) => format!(
+            "session is {}: restore it with {restore}",
+            s.status.as_str().to_lowercase()
+        ),
+        (Status::Dormant | Status::Killed | Status::Exited, _) => {
+            format!(
+                "session is {}: no pane to preview",
+                s.status.as_str().to_lowercase()
+            )
+        }
+        (_, Source::Maestro) => {
+            "a Maestro session without a greenroom session: no tmux pane to preview".into()
+        }
+        _ => "no tmux session is known for this session".into(),
+    })
+}

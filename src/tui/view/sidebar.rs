@@ -1,0 +1,220 @@
+//! The sidebar: one line per visible session, from `state.offset`.
+//!
+//! `› ✖ name        detail text       agent  4m •`
+//! The glyph carries the health without colour; the detail column (the
+//! activity's text, or a Maestro task) appears when there is room; `•`
+//! marks a session that needs a look since it last changed.
+
+use ratatui::prelude::*;
+use ratatui::widgets::Paragraph;
+
+use super::text::{fit, pad, rpad, width};
+use super::theme::{health_glyph, is_quiet};
+use super::{Theme, pane};
+use crate::display::age;
+use crate::model::{Session, Source};
+use crate::tui::action::Command;
+use crate::tui::keymap::Keymap;
+use crate::tui::state::AppState;
+
+/// Below this inner width the agent column is left out.
+const AGENT_MIN_WIDTH: usize = 34;
+const AGENT_MAX: usize = 11;
+/// The detail column is shown only when it gets at least this many cells.
+const DETAIL_MIN: usize = 8;
+
+/// Column widths for one frame.
+struct Columns {
+    name: usize,
+    detail: usize,
+    agent: usize,
+    age: usize,
+}
+
+pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, theme: &Theme) {
+    let rows = usize::from(area.height.saturating_sub(2));
+    let total = state.visible.len();
+    let cursor = state.cursor();
+    let offset = window(state.offset, cursor, rows, total);
+
+    let count = if total > rows && rows > 0 {
+        format!(" {}/{total} ", cursor.map_or(offset, |c| c) + 1)
+    } else if total < state.rows.len() {
+        format!(" {total} of {} ", state.rows.len())
+    } else {
+        format!(" {total} ")
+    };
+    let block = pane(theme)
+        .title(Span::styled(" Sessions ", theme.title))
+        .title(Line::from(Span::styled(count, theme.dim)).right_aligned());
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    if inner.is_empty() {
+        return;
+    }
+
+    if total == 0 {
+        frame.render_widget(Paragraph::new(no_match(state, keymap, theme)), inner);
+        return;
+    }
+
+    let max = usize::from(inner.width);
+    let page: Vec<&Session> = state.visible_sessions().skip(offset).take(rows).collect();
+    let cols = columns(state, &page, max);
+    let lines: Vec<Line> = page
+        .iter()
+        .map(|s| {
+            let selected = state.selected.as_deref() == Some(s.id.as_str());
+            row(s, state, &cols, selected, max, theme)
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// The first line to draw: `state.offset`, moved only if the selection
+/// would otherwise be off screen (the reducer's page may be a guess).
+fn window(offset: usize, cursor: Option<usize>, rows: usize, total: usize) -> usize {
+    let offset = offset.min(total.saturating_sub(1));
+    match cursor {
+        Some(c) if c < offset => c,
+        Some(c) if rows > 0 && c >= offset + rows => c + 1 - rows,
+        _ => offset,
+    }
+}
+
+fn agent_label(s: &Session) -> &str {
+    match (&s.agent, s.source) {
+        (Some(a), _) => a,
+        (None, Source::Maestro) => "maestro",
+        (None, Source::AgentOrchestrator) => "ao",
+        (None, Source::Greenroom) => "",
+    }
+}
+
+fn detail_text(s: &Session) -> String {
+    if let Some(d) = s
+        .activity
+        .detail
+        .as_deref()
+        .filter(|d| !d.trim().is_empty())
+    {
+        return d.trim().to_owned();
+    }
+    s.orchestration
+        .as_ref()
+        .and_then(|o| o.task.clone())
+        .unwrap_or_default()
+}
+
+fn columns(state: &AppState, page: &[&Session], max: usize) -> Columns {
+    let age_w = page
+        .iter()
+        .map(|s| width(&age(state.now, s.activity.since)))
+        .max()
+        .unwrap_or(0)
+        .max(3);
+    let agent = if max >= AGENT_MIN_WIDTH {
+        page.iter()
+            .map(|s| width(agent_label(s)))
+            .max()
+            .unwrap_or(0)
+            .min(AGENT_MAX)
+    } else {
+        0
+    };
+    // gutter, glyph, space, [space agent], space age, space mark
+    let fixed = 3 + if agent > 0 { agent + 1 } else { 0 } + 1 + age_w + 2;
+    let room = max.saturating_sub(fixed);
+    let longest = page.iter().map(|s| width(&s.name)).max().unwrap_or(0);
+    let name = longest.clamp(room.min(8), room);
+    let spare = room - name;
+    let detail = if spare > DETAIL_MIN && page.iter().any(|s| !detail_text(s).is_empty()) {
+        spare - 1
+    } else {
+        0
+    };
+    Columns {
+        name: room - if detail > 0 { detail + 1 } else { 0 },
+        detail,
+        agent,
+        age: age_w,
+    }
+}
+
+fn row(
+    s: &Session,
+    state: &AppState,
+    cols: &Columns,
+    selected: bool,
+    max: usize,
+    theme: &Theme,
+) -> Line<'static> {
+    let attention = state.attention.contains(&s.id);
+    let quiet = is_quiet(s.health);
+    let mut name_style = if quiet { theme.dim } else { Style::new() };
+    if attention {
+        name_style = name_style.add_modifier(Modifier::BOLD);
+    }
+    let mut spans = vec![
+        Span::raw(if selected { "›" } else { " " }),
+        Span::styled(health_glyph(s.health), theme.health(s.health)),
+        Span::raw(" "),
+        Span::styled(pad(&s.name, cols.name), name_style),
+    ];
+    if cols.detail > 0 {
+        spans.push(Span::raw(" "));
+        spans.push(Span::styled(pad(&detail_text(s), cols.detail), theme.dim));
+    }
+    if cols.agent > 0 {
+        spans.push(Span::raw(" "));
+        let style = if quiet { theme.dim } else { Style::new() };
+        spans.push(Span::styled(pad(agent_label(s), cols.agent), style));
+    }
+    spans.push(Span::raw(" "));
+    spans.push(Span::styled(
+        rpad(&age(state.now, s.activity.since), cols.age),
+        theme.dim,
+    ));
+    spans.push(Span::raw(" "));
+    spans.push(if attention {
+        Span::styled("•", theme.attention)
+    } else {
+        Span::raw(" ")
+    });
+    let used = Line::from(spans.clone()).width();
+    spans.push(Span::raw(" ".repeat(max.saturating_sub(used))));
+    let line = Line::from(spans);
+    if selected {
+        line.style(theme.selected)
+    } else {
+        line
+    }
+}
+
+fn no_match(state: &AppState, keymap: &Keymap, theme: &Theme) -> Vec<Line<'static>> {
+    let mut lines = vec![Line::from(Span::styled(" No session matches.", theme.dim))];
+    if !state.filter.is_empty() {
+        let key = first_key(keymap, Command::Filter);
+        lines.push(Line::from(vec![
+            Span::styled(" filter ", theme.dim),
+            Span::styled(format!("/{}", fit(&state.filter, 30)), theme.accent),
+            Span::styled(format!(": {key} then Esc clears it"), theme.dim),
+        ]));
+    }
+    if let Some(h) = state.health_filter {
+        let key = first_key(keymap, Command::CycleHealthFilter);
+        lines.push(Line::from(Span::styled(
+            format!(" only {h}: {key} cycles to the next"),
+            theme.dim,
+        )));
+    }
+    lines
+}
+
+/// The first key bound to a command, for hints ("?" rather than "?/F1").
+pub(super) fn first_key(keymap: &Keymap, command: Command) -> String {
+    keymap
+        .keys_for(command)
+        .first()
+        .map_or_else(|| command.name().to_owned(), |k| k.label())
+}

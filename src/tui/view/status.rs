@@ -1,0 +1,129 @@
+//! The status line: a message from the last action if there is one, else
+//! the filter prompt while typing, else the few keys that matter now.
+
+use ratatui::prelude::*;
+
+use super::Theme;
+use super::sidebar::first_key;
+use super::text::{fit, width};
+use crate::model::{Source, Status};
+use crate::tui::action::Command;
+use crate::tui::keymap::Keymap;
+use crate::tui::state::{AppState, Overlay, SortMode, TmuxStatus};
+
+pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, theme: &Theme) {
+    if area.height == 0 {
+        return;
+    }
+    let max = usize::from(area.width);
+    let line = if let Some(status) = &state.status {
+        Line::from(vec![
+            Span::raw(" "),
+            Span::styled(fit(&status.text, max.saturating_sub(2)), theme.accent),
+        ])
+    } else if state.filter_editing {
+        filter_prompt(state, max, theme)
+    } else {
+        hint_line(&hints(state), keymap, max, theme)
+    };
+    frame.render_widget(line, area);
+}
+
+fn filter_prompt(state: &AppState, max: usize, theme: &Theme) -> Line<'static> {
+    let n = state.visible.len();
+    let tail = format!(
+        "  Enter keeps · Esc clears · {n} {}",
+        if n == 1 { "match" } else { "matches" }
+    );
+    // Keep the end of what is typed in view, as an input field does.
+    let room = max.saturating_sub(3 + width(&tail)).max(8);
+    let chars: Vec<char> = state.filter.chars().collect();
+    let typed: String = chars[chars.len().saturating_sub(room)..].iter().collect();
+    Line::from(vec![
+        Span::styled(" /", theme.key),
+        Span::raw(fit(&typed, room)),
+        Span::styled("█", theme.accent),
+        Span::styled(tail, theme.dim),
+    ])
+}
+
+/// The hints for this moment, most useful first; `help` is always last.
+fn hints(state: &AppState) -> Vec<(Command, &'static str)> {
+    match state.overlay {
+        Overlay::Help => return vec![(Command::Help, "close"), (Command::Quit, "close")],
+        Overlay::Problems => return vec![(Command::ShowProblems, "close")],
+        Overlay::None => {}
+    }
+    let mut h = Vec::new();
+    if let Some(s) = state.selected_session() {
+        let tmux_ok = state.tmux != TmuxStatus::NotInstalled;
+        if s.status.is_live() && s.tmux_session.is_some() && tmux_ok {
+            h.extend([
+                (Command::Attach, "attach"),
+                (Command::Send, "send"),
+                (Command::Kill, "kill"),
+            ]);
+        } else if s.source == Source::Greenroom
+            && matches!(s.status, Status::Dormant | Status::Killed | Status::Exited)
+        {
+            if tmux_ok {
+                h.push((Command::Restore, "restore"));
+            }
+            h.push((Command::Dismiss, "dismiss"));
+        }
+    }
+    h.push((Command::New, "new"));
+    if !state.rows.is_empty() {
+        if state.filter.is_empty() {
+            h.push((Command::Filter, "filter"));
+        } else {
+            h.push((Command::Filter, "edit filter"));
+        }
+        h.push(match state.sort {
+            SortMode::LastFocus => (Command::ToggleTriage, "triage"),
+            SortMode::Triage => (Command::ToggleTriage, "by focus"),
+        });
+        h.push((Command::NextTab, "tab"));
+    }
+    if !state.problems.is_empty() {
+        h.push((Command::ShowProblems, "problems"));
+    }
+    h.push((Command::Quit, "quit"));
+    h.push((Command::Help, "help"));
+    h
+}
+
+/// Packs hints left to right until the line is full, keeping the last one
+/// (help) whatever else is dropped.
+fn hint_line(
+    hints: &[(Command, &'static str)],
+    keymap: &Keymap,
+    max: usize,
+    theme: &Theme,
+) -> Line<'static> {
+    let spans_for = |(c, d): &(Command, &'static str)| {
+        vec![
+            Span::styled(first_key(keymap, *c), theme.key),
+            Span::styled(format!(" {d}"), theme.dim),
+        ]
+    };
+    let Some((last, rest)) = hints.split_last() else {
+        return Line::default();
+    };
+    let last = spans_for(last);
+    let last_w = Line::from(last.clone()).width() + 2;
+    let mut spans = vec![Span::raw(" ")];
+    let mut used = 1;
+    for h in rest {
+        let s = spans_for(h);
+        let w = Line::from(s.clone()).width() + 2;
+        if used + w + last_w > max {
+            break;
+        }
+        spans.extend(s);
+        spans.push(Span::raw("  "));
+        used += w;
+    }
+    spans.extend(last);
+    Line::from(spans)
+}

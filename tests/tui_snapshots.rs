@@ -1,0 +1,536 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! Snapshot tests of every dashboard screen, drawn with ratatui's
+//! `TestBackend` from hand-built state (fixed clock, fixed timestamps), at
+//! 60x20 (a narrow split pane) and 160x48 (a wide one), plus 40x10.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use greenroom::model::{
+    Activity, ActivityView, Health, Orchestration, Phase, PhaseError, PhaseId, PhaseStatus,
+    Problem, Session, Source, Status, TokenCounts, TokenUsage,
+};
+use greenroom::tui::keymap::Keymap;
+use greenroom::tui::state::{AppState, DetailTab, Overlay, Preview, SortMode, TmuxStatus};
+use greenroom::tui::view::{Theme, render, sidebar_list_area};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::layout::Rect;
+use ratatui::style::Color;
+
+const SIZES: [(u16, u16); 2] = [(60, 20), (160, 48)];
+
+fn now() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2025, 6, 1, 12, 0, 0).unwrap()
+}
+
+fn ago(minutes: i64) -> Option<DateTime<Utc>> {
+    Some(now() - Duration::minutes(minutes))
+}
+
+/// A live greenroom session; tests change what differs.
+fn session(id: &str, health: Health, agent: Option<&str>, state: Activity) -> Session {
+    Session {
+        id: format!("id-{id}"),
+        name: id.to_owned(),
+        source: Source::Greenroom,
+        status: Status::Running,
+        health,
+        cwd: PathBuf::from(format!("/home/op/src/{id}")),
+        agent: agent.map(str::to_owned),
+        tmux_session: Some(format!("gr-{id}")),
+        created_at: ago(60 * 24),
+        last_focused_at: None,
+        last_activity_at: ago(1),
+        agent_session_id: None,
+        activity: ActivityView {
+            state,
+            detail: None,
+            since: ago(1),
+            reported: false,
+        },
+        orchestration: None,
+        active_agent: None,
+        usage: None,
+        branch: None,
+        archived: false,
+        problems: Vec::new(),
+    }
+}
+
+fn phase(id: i64, name: &str, status: PhaseStatus, agents: &[&str]) -> Phase {
+    Phase {
+        id: PhaseId::Number(id),
+        name: Some(name.to_owned()),
+        status,
+        agents: agents.iter().map(|a| (*a).to_owned()).collect(),
+        errors: Vec::new(),
+        retry_count: 0,
+        warnings: Vec::new(),
+        started: None,
+        completed: None,
+    }
+}
+
+fn counts(input: u64, output: u64, cached: u64) -> TokenCounts {
+    TokenCounts {
+        input,
+        output,
+        cached,
+    }
+}
+
+/// Maestro's state for `api-retries`: phase 3 failed with an open error,
+/// phase 4 runs anyway (the file contradicts itself), tokens by agent.
+fn orchestration() -> Orchestration {
+    let mut failed = phase(
+        3,
+        "Implement retries",
+        PhaseStatus::Failed,
+        &["coder", "tester"],
+    );
+    failed.errors = vec![
+        PhaseError {
+            agent: Some("coder".into()),
+            kind: Some("build".into()),
+            message: Some("missing import".into()),
+            resolved: true,
+            ..PhaseError::default()
+        },
+        PhaseError {
+            agent: Some("tester".into()),
+            kind: Some("test_failure".into()),
+            message: Some("retry_budget_resets: expected 3 attempts, got 4".into()),
+            resolved: false,
+            ..PhaseError::default()
+        },
+    ];
+    failed.retry_count = 2;
+    failed.warnings = vec!["phase 4 must not start until the tests pass".into()];
+    let mut scaffold = phase(
+        2,
+        "Scaffold the client wrapper",
+        PhaseStatus::Completed,
+        &["coder"],
+    );
+    scaffold.warnings = vec!["the wrapper changes the public constructor".into()];
+    let mut by_agent = BTreeMap::new();
+    by_agent.insert("architect".into(), counts(120_000, 30_400, 90_000));
+    by_agent.insert("coder".into(), counts(812_000, 240_100, 600_000));
+    by_agent.insert("tester".into(), counts(352_000, 72_000, 220_000));
+    Orchestration {
+        session_id: Some("api-retries-0601".into()),
+        task: Some("Add a per-request retry budget to the API client".into()),
+        status: Some("in_progress".into()),
+        workflow_mode: Some("standard".into()),
+        current_phase: Some(PhaseId::Number(3)),
+        total_phases: Some(5),
+        path: "/home/op/src/api-retries/docs/maestro/state/active-session.md".into(),
+        workspace: "/home/op/src/api-retries".into(),
+        phases: vec![
+            phase(
+                1,
+                "Design the retry budget",
+                PhaseStatus::Completed,
+                &["architect"],
+            ),
+            scaffold,
+            failed,
+            phase(4, "Review", PhaseStatus::InProgress, &["reviewer"]),
+            phase(5, "Release notes", PhaseStatus::Pending, &[]),
+        ],
+        token_usage: Some(TokenUsage {
+            input: 1_284_000,
+            output: 342_500,
+            cached: 910_000,
+            by_agent,
+        }),
+        contradictions: vec!["current_phase is 3, but phase 4 is in progress".into()],
+        ..Orchestration::default()
+    }
+}
+
+/// A Maestro session no greenroom session claims, completed.
+fn finished_orchestration() -> Orchestration {
+    Orchestration {
+        session_id: Some("release-q2".into()),
+        task: Some("Write the Q2 release notes".into()),
+        status: Some("completed".into()),
+        workflow_mode: Some("express".into()),
+        current_phase: Some(PhaseId::Number(2)),
+        total_phases: Some(2),
+        path: "/home/op/src/site/docs/maestro/state/active-session.md".into(),
+        workspace: "/home/op/src/site".into(),
+        phases: vec![
+            phase(1, "Collect changes", PhaseStatus::Completed, &["scribe"]),
+            phase(2, "Draft", PhaseStatus::Completed, &["scribe"]),
+        ],
+        token_usage: Some(TokenUsage {
+            input: 64_000,
+            output: 9_800,
+            cached: 0,
+            by_agent: BTreeMap::new(),
+        }),
+        ..Orchestration::default()
+    }
+}
+
+fn rows() -> Vec<Session> {
+    let mut api = session(
+        "api-retries",
+        Health::Errored,
+        Some("claude"),
+        Activity::Active,
+    );
+    api.orchestration = Some(Arc::new(orchestration()));
+    api.active_agent = Some("tester".into());
+    api.branch = Some("feat/retry-budget".into());
+    api.agent_session_id = Some("5f1c2a9e-7b3d-4e21-9a0c-2d4f6b8e1a37".into());
+    api.last_focused_at = ago(3);
+    api.activity.since = ago(2);
+
+    let mut web = session("web-auth", Health::Errored, Some("claude"), Activity::Error);
+    web.activity.detail = Some("rate_limit".into());
+    web.activity.reported = true;
+    web.activity.since = ago(4);
+    web.last_focused_at = ago(45);
+
+    let mut docs = session(
+        "docs-site",
+        Health::Waiting,
+        Some("claude"),
+        Activity::AwaitingInput,
+    );
+    docs.activity.detail = Some("Claude needs your permission to use Bash".into());
+    docs.activity.reported = true;
+    docs.activity.since = ago(2);
+    docs.last_focused_at = ago(90);
+
+    let mut db = session("migrate-db", Health::Stuck, Some("codex"), Activity::Active);
+    db.activity.since = ago(14);
+    db.last_activity_at = ago(14);
+    db.last_focused_at = ago(30);
+
+    let mut ui = session(
+        "ui-polish",
+        Health::Active,
+        Some("gemini"),
+        Activity::Active,
+    );
+    ui.activity.since = Some(now() - Duration::seconds(12));
+    ui.last_focused_at = ago(1);
+
+    let mut scratch = session("scratch", Health::Idle, None, Activity::Idle);
+    scratch.activity.since = ago(130);
+    scratch.last_focused_at = ago(200);
+
+    let mut billing = session(
+        "billing-v2",
+        Health::Dormant,
+        Some("claude"),
+        Activity::Idle,
+    );
+    billing.status = Status::Dormant;
+    billing.activity.since = ago(3 * 24 * 60);
+    billing.agent_session_id = Some("0b7e4d21-99aa-4c5e-8f10-6a2b3c4d5e6f".into());
+    billing.problems = vec![
+        "worktree /home/op/wt/billing-v2 is gone; restore recreates it from feat/billing-v2".into(),
+    ];
+
+    let mut lint = session("lint-fix", Health::Exited, Some("aider"), Activity::Idle);
+    lint.status = Status::Exited;
+    lint.activity.since = ago(26 * 60);
+
+    let mut release = session("release-q2", Health::Done, None, Activity::Idle);
+    release.id = "release-q2".into();
+    release.source = Source::Maestro;
+    release.status = Status::Unknown("Unknown".into());
+    release.tmux_session = None;
+    release.cwd = "/home/op/src/site".into();
+    release.orchestration = Some(Arc::new(finished_orchestration()));
+    release.activity.since = ago(20 * 60);
+
+    let mut ao = session("ao-7", Health::Idle, Some("claude-code"), Activity::Idle);
+    ao.source = Source::AgentOrchestrator;
+    ao.tmux_session = Some("ao-7".into());
+    ao.cwd = "/tmp/worktrees/ao-7".into();
+    ao.branch = Some("session/ao-7".into());
+    ao.activity.since = ago(9);
+
+    vec![api, web, docs, db, ui, scratch, billing, lint, release, ao]
+}
+
+fn keymap() -> Keymap {
+    Keymap::default()
+}
+
+/// The dashboard as it would be after loading the rows, selecting `id`.
+fn state(w: u16, h: u16, select: &str) -> AppState {
+    let mut s = AppState::new(now(), Vec::new());
+    s.rows = rows();
+    s.tmux = TmuxStatus::Running;
+    s.attention.insert("id-docs-site".into());
+    s.page = usize::from(sidebar_list_area(Rect::new(0, 0, w, h)).height);
+    s.refresh_visible();
+    pick(&mut s, select);
+    s
+}
+
+fn pick(s: &mut AppState, id: &str) {
+    s.selected = Some(id.to_owned());
+    s.clamp_offset();
+}
+
+fn draw_with(s: &AppState, w: u16, h: u16, theme: &Theme) -> Terminal<TestBackend> {
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+    terminal.draw(|f| render(f, s, &keymap(), theme)).unwrap();
+    terminal
+}
+
+fn draw(s: &AppState, w: u16, h: u16) -> Terminal<TestBackend> {
+    draw_with(s, w, h, &Theme::no_color())
+}
+
+fn screen(t: &Terminal<TestBackend>) -> String {
+    t.backend().to_string()
+}
+
+/// Snapshots a screen at both sizes; `setup` tunes the state per size.
+fn snap(name: &str, setup: impl Fn(&mut AppState)) {
+    for (w, h) in SIZES {
+        let mut s = state(w, h, "id-api-retries");
+        setup(&mut s);
+        let t = draw(&s, w, h);
+        insta::assert_snapshot!(format!("{name}_{w}x{h}"), t.backend());
+    }
+}
+
+#[test]
+fn overview() {
+    snap("overview", |_| {});
+}
+
+#[test]
+fn overview_of_a_waiting_session() {
+    snap("overview_waiting", |s| pick(s, "id-docs-site"));
+}
+
+#[test]
+fn orchestration_tab_with_phases() {
+    snap("orchestration", |s| s.tab = DetailTab::Orchestration);
+}
+
+#[test]
+fn triage_sort() {
+    snap("triage", |s| {
+        s.sort = SortMode::Triage;
+        s.refresh_visible();
+        pick(s, "id-web-auth");
+    });
+}
+
+#[test]
+fn filter_being_typed() {
+    snap("filter_editing", |s| {
+        s.filter = "api".into();
+        s.filter_editing = true;
+        s.refresh_visible();
+    });
+}
+
+#[test]
+fn health_filter() {
+    snap("health_filter", |s| {
+        s.health_filter = Some(Health::Errored);
+        s.refresh_visible();
+        pick(s, "id-web-auth");
+    });
+}
+
+#[test]
+fn help_overlay() {
+    snap("help", |s| s.overlay = Overlay::Help);
+}
+
+fn problems() -> Vec<Problem> {
+    vec![
+        Problem::new(
+            "/home/op/.local/state/greenroom/sessions/3f2a9c1e-0d4b-4a5e-9b7c-1e2f3a4b5c6d.json",
+            "not valid JSON: expected `,` or `}` at line 12 column 3",
+        ),
+        Problem::new(
+            "/home/op/src/api-retries/docs/maestro/state/archive/old-session.md",
+            "file is larger than 1 MiB (3.2 MiB)",
+        ),
+        Problem::new(
+            "/home/op/.agent-orchestrator/projects/shop/sessions/ao-9.json",
+            "binary data: not a session file",
+        ),
+    ]
+}
+
+#[test]
+fn problems_overlay() {
+    snap("problems", |s| {
+        s.problems = problems();
+        s.overlay = Overlay::Problems;
+    });
+}
+
+/// What a Claude Code pane looks like through `capture-pane -p -e`.
+const CAPTURE: &str = concat!(
+    "\x1b[1m> \x1b[0mRun the test suite and fix what fails\n",
+    "\n",
+    "\x1b[32m●\x1b[0m \x1b[1mBash\x1b[0m(cargo test --workspace)\n",
+    "  ⎿  test result: \x1b[32mok\x1b[0m. 142 passed; 0 failed\n",
+    "\x1b[32m●\x1b[0m All 142 tests pass. The retry budget now resets per request.\n",
+    "\n",
+    "\x1b[38;5;244m╭──────────────────────────────────────────╮\x1b[0m\n",
+    "\x1b[38;5;244m│\x1b[0m > \x1b[7m \x1b[0m                                      \x1b[38;5;244m│\x1b[0m\n",
+    "\x1b[38;5;244m╰──────────────────────────────────────────╯\x1b[0m\n",
+    "  \x1b[2m? for shortcuts\x1b[0m\n",
+    "\n",
+    "\n",
+);
+
+#[test]
+fn preview_tab() {
+    snap("preview", |s| {
+        s.tab = DetailTab::Preview;
+        s.preview = Some(Preview {
+            id: "id-api-retries".into(),
+            text: CAPTURE.into(),
+        });
+    });
+}
+
+#[test]
+fn preview_of_a_dormant_session_says_why() {
+    let mut s = state(60, 20, "id-billing-v2");
+    s.tab = DetailTab::Preview;
+    let t = screen(&draw(&s, 60, 20));
+    assert!(t.contains("session is dormant: restore it with r"), "{t}");
+    pick(&mut s, "id-ui-polish");
+    let t = screen(&draw(&s, 60, 20));
+    assert!(t.contains("waiting for the pane…"), "{t}");
+}
+
+#[test]
+fn empty_state() {
+    for (w, h) in SIZES {
+        let mut s = AppState::new(
+            now(),
+            vec![
+                "/home/op/.local/state/greenroom/sessions".into(),
+                "/home/op/src/api/docs/maestro".into(),
+                "/home/op/.agent-orchestrator".into(),
+            ],
+        );
+        s.tmux = TmuxStatus::NoServer;
+        s.problems = problems()[..1].to_vec();
+        s.refresh_visible();
+        let t = draw(&s, w, h);
+        insta::assert_snapshot!(format!("empty_{w}x{h}"), t.backend());
+    }
+}
+
+#[test]
+fn tiny_terminal() {
+    let s = state(40, 10, "id-api-retries");
+    let t = draw(&s, 40, 10);
+    let text = screen(&t);
+    assert!(text.contains("greenroom"), "{text}");
+    assert!(text.contains("api-retries"), "{text}");
+    insta::assert_snapshot!("main_40x10", t.backend());
+}
+
+#[test]
+fn no_size_panics() {
+    let overlays = [Overlay::None, Overlay::Help, Overlay::Problems];
+    let tabs = DetailTab::ALL;
+    for (w, h) in [
+        (0, 0),
+        (1, 1),
+        (2, 3),
+        (10, 4),
+        (24, 6),
+        (40, 10),
+        (69, 13),
+        (70, 14),
+        (200, 60),
+    ] {
+        for overlay in overlays {
+            for tab in tabs {
+                let mut s = state(w, h, "id-api-retries");
+                s.overlay = overlay;
+                s.tab = tab;
+                s.problems = problems();
+                s.preview = Some(Preview {
+                    id: "id-api-retries".into(),
+                    text: CAPTURE.into(),
+                });
+                draw(&s, w, h);
+                let mut empty = AppState::new(now(), vec!["/x".into()]);
+                empty.overlay = overlay;
+                draw(&empty, w, h);
+            }
+        }
+    }
+}
+
+#[test]
+fn selection_scrolls_into_view_and_counts_show() {
+    let mut s = state(160, 12, "release-q2");
+    s.page = usize::from(sidebar_list_area(Rect::new(0, 0, 160, 12)).height);
+    s.clamp_offset();
+    let t = screen(&draw(&s, 160, 12));
+    assert!(t.contains("10/10"), "{t}");
+    assert!(t.contains("›✓ release-q2"), "{t}");
+}
+
+#[test]
+fn errored_rows_are_red_in_the_dark_theme() {
+    let s = state(160, 48, "id-ui-polish");
+    let t = draw_with(&s, 160, 48, &Theme::dark());
+    let buf = t.backend().buffer();
+    let list = sidebar_list_area(Rect::new(0, 0, 160, 48));
+    // Last-focus order: ui-polish, api-retries, migrate-db, web-auth, ...
+    let row = (0..list.height)
+        .map(|dy| list.y + dy)
+        .find(|&y| {
+            (list.x..list.right())
+                .map(|x| buf[(x, y)].symbol())
+                .collect::<String>()
+                .contains("web-auth")
+        })
+        .unwrap();
+    let glyph = &buf[(list.x + 1, row)];
+    assert_eq!(glyph.symbol(), "✖");
+    assert_eq!(glyph.fg, Color::LightRed);
+}
+
+#[test]
+fn themes_come_from_the_environment() {
+    assert_eq!(Theme::from_env(Some("1"), Some("light")), Theme::no_color());
+    assert_eq!(Theme::from_env(Some(""), Some("light")), Theme::light());
+    assert_eq!(Theme::from_env(None, Some("dark")), Theme::dark());
+    assert_eq!(Theme::from_env(None, None), Theme::dark());
+    assert_eq!(Theme::from_env(None, Some("solarized")), Theme::dark());
+}
+
+#[test]
+fn health_glyphs_are_distinct_and_one_cell_wide() {
+    let glyphs: Vec<&str> = Health::ALL
+        .iter()
+        .map(|h| greenroom::tui::view::theme::health_glyph(*h))
+        .collect();
+    let mut unique = glyphs.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), glyphs.len());
+    for g in glyphs {
+        assert_eq!(ratatui::text::Span::raw(g).width(), 1, "{g}");
+    }
+}
