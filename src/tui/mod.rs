@@ -3,15 +3,12 @@
 
 pub mod action;
 pub mod keymap;
+pub mod run;
 pub mod state;
 pub mod update;
+pub mod view;
 
 /// Opens the dashboard and returns when the operator quits.
 pub fn launch(config: crate::config::Config) -> color_eyre::eyre::Result<()> {
-    // The views are being written; until then the bare command lists.
-    let _ = config;
-    Err(color_eyre::eyre::eyre!(
-        "the dashboard is not built yet; use `greenroom ls`"
-    ))
+    run::run(config)
 }
-pub mod view;

@@ -53,7 +53,11 @@ async fn run_async(config: Config) -> Result<()> {
     })
     .wrap_err("cannot watch the session folders")?;
     let recovery = engine.recover();
-    tracing::info!(?recovery, folders = engine.watched_folders(), "dashboard started");
+    tracing::info!(
+        ?recovery,
+        folders = engine.watched_folders(),
+        "dashboard started"
+    );
 
     let mut state = AppState::new(Utc::now(), engine.catalog.looked_in());
     state.alerts = config.alerts;
@@ -71,7 +75,16 @@ async fn run_async(config: Config) -> Result<()> {
 
     let mut terminal = ratatui::init();
     let _ = crossterm::execute!(std::io::stdout(), EnableMouseCapture);
-    let result = event_loop(&mut terminal, &mut engine, &mut state, &keymap, &theme, &config, &mut file_rx).await;
+    let result = event_loop(
+        &mut terminal,
+        &mut engine,
+        &mut state,
+        &keymap,
+        &theme,
+        &config,
+        &mut file_rx,
+    )
+    .await;
     let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
     ratatui::restore();
     result
@@ -109,7 +122,13 @@ async fn event_loop(
     let mut dirty = true;
 
     if let Ok(size) = terminal.size() {
-        update(state, Action::Resize { width: size.width, height: size.height });
+        update(
+            state,
+            Action::Resize {
+                width: size.width,
+                height: size.height,
+            },
+        );
     }
     loop {
         if dirty {
@@ -214,7 +233,11 @@ fn terminal_action(
         Event::Key(k) if k.kind == KeyEventKind::Press || k.kind == KeyEventKind::Repeat => {
             if state.filter_editing {
                 let input = match k.code {
-                    KeyCode::Char(c) if !k.modifiers.contains(crossterm::event::KeyModifiers::CONTROL) => {
+                    KeyCode::Char(c)
+                        if !k
+                            .modifiers
+                            .contains(crossterm::event::KeyModifiers::CONTROL) =>
+                    {
                         InputKey::Char(c)
                     }
                     KeyCode::Backspace => InputKey::Backspace,
@@ -237,7 +260,9 @@ fn terminal_action(
         }
         Event::Mouse(m) => match m.kind {
             MouseEventKind::Down(_) => {
-                let area = terminal.size().map(|s| ratatui::layout::Rect::new(0, 0, s.width, s.height));
+                let area = terminal
+                    .size()
+                    .map(|s| ratatui::layout::Rect::new(0, 0, s.width, s.height));
                 let Ok(area) = area else { return Vec::new() };
                 let list = view::sidebar_list_area(area);
                 let inside = m.column >= list.x
@@ -271,10 +296,14 @@ fn capture(tmux: &Tmux, name: &str) -> String {
 /// Bell, a desktop notification by escape sequence (terminals that support
 /// OSC 777 or 9 show it), and notify-send where present.
 fn alert(title: &str, body: &str) {
-    let clean = |s: &str| -> String { s.chars().filter(|c| !c.is_control() && *c != ';').collect() };
+    let clean =
+        |s: &str| -> String { s.chars().filter(|c| !c.is_control() && *c != ';').collect() };
     let (title, body) = (clean(title), clean(body));
     let mut out = std::io::stdout();
-    let _ = write!(out, "\x07\x1b]777;notify;{title};{body}\x07\x1b]9;{title}: {body}\x07");
+    let _ = write!(
+        out,
+        "\x07\x1b]777;notify;{title};{body}\x07\x1b]9;{title}: {body}\x07"
+    );
     let _ = out.flush();
     let child = std::process::Command::new("notify-send")
         .arg(&title)

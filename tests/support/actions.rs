@@ -101,7 +101,10 @@ pub fn assert_contents(path: &Path, expected: &str) {
 
 /// A shell command that copies the pane's input to `file`, literally.
 pub fn cat_to(file: &Path) -> String {
-    format!("cat > {}", greenroom::ops::shell_quote(&file.to_string_lossy()))
+    format!(
+        "cat > {}",
+        greenroom::ops::shell_quote(&file.to_string_lossy())
+    )
 }
 
 /// The sidecar files (not lock or temp files) in the live folder.
@@ -110,7 +113,10 @@ pub fn sidecar_files(world: &World) -> Vec<PathBuf> {
         Ok(entries) => entries
             .filter_map(Result::ok)
             .map(|e| e.path())
-            .filter(|p| p.is_file())
+            .filter(|p| {
+                let name = p.file_name().unwrap().to_string_lossy();
+                p.is_file() && name.ends_with(".json") && !name.starts_with('.')
+            })
             .collect(),
         Err(_) => Vec::new(),
     }

@@ -12,9 +12,11 @@ use super::{Theme, overlay_area, pane};
 use crate::tui::action::Command;
 use crate::tui::keymap::{BINDINGS, Keymap};
 
-/// Space between a key and its description, and between columns.
+/// Space between a key and its description, and between columns (wider
+/// when nothing needs to wrap).
 const KEY_GAP: usize = 2;
 const COL_GAP: usize = 2;
+const COL_GAP_WIDE: usize = 4;
 /// Descriptions are not wrapped narrower than this.
 const MIN_DESC: usize = 12;
 
@@ -31,6 +33,7 @@ struct Layout {
     /// Description width when wrapping; `None`: natural widths.
     desc_w: Option<Vec<usize>>,
     blank: bool,
+    gap: usize,
     width: usize,
     height: usize,
 }
@@ -52,11 +55,15 @@ pub fn render(frame: &mut Frame, body: Rect, full: Rect, keymap: &Keymap, theme:
     let h = u16::try_from(layout.height + 2).unwrap_or(u16::MAX);
     let area = overlay_area(w, h, body, full);
     let close = first_key(keymap, Command::Help);
-    let block = pane(theme)
+    let mut block = pane(theme)
         .title(Span::styled(" Keys ", theme.title))
         .title_bottom(
             Line::from(Span::styled(format!(" {close} closes "), theme.dim)).right_aligned(),
         );
+    if area.width >= 60 {
+        let note = Span::styled(" rebind keys in config.toml [keys] ", theme.dim);
+        block = block.title_bottom(Line::from(note));
+    }
     let inner = block.inner(area);
     frame.render_widget(Clear, area);
     frame.render_widget(block, area);
@@ -78,7 +85,9 @@ pub fn render(frame: &mut Frame, body: Rect, full: Rect, keymap: &Keymap, theme:
             lines.push(Line::from(Span::styled("…", theme.dim)));
         }
         frame.render_widget(Paragraph::new(lines), rect);
-        x = x.saturating_add(width).saturating_add(COL_GAP as u16);
+        x = x
+            .saturating_add(width)
+            .saturating_add(u16::try_from(layout.gap).unwrap_or(0));
     }
 }
 
@@ -183,15 +192,22 @@ fn choose(full: &[Section], short: &[Section], max_w: usize, max_h: usize) -> La
                         (l.len(), w)
                     })
                     .collect();
-                let total_w: usize = measured.iter().map(|m| m.1).sum::<usize>() + gaps;
+                let natural: usize = measured.iter().map(|m| m.1).sum();
                 let height = measured.iter().map(|m| m.0).max().unwrap_or(0);
-                if total_w <= max_w {
+                if natural + gaps <= max_w {
+                    let wide = COL_GAP_WIDE * k.saturating_sub(1);
+                    let gap = if natural + wide <= max_w {
+                        COL_GAP_WIDE
+                    } else {
+                        COL_GAP
+                    };
                     candidates.push(Layout {
                         columns: cols.clone(),
                         short: is_short,
                         desc_w: None,
                         blank,
-                        width: total_w,
+                        gap,
+                        width: natural + gap * k.saturating_sub(1),
                         height,
                     });
                     continue;
@@ -239,6 +255,7 @@ fn choose(full: &[Section], short: &[Section], max_w: usize, max_h: usize) -> La
                         short: is_short,
                         desc_w: Some(descs),
                         blank,
+                        gap: COL_GAP,
                         width: room + gaps,
                         height,
                     });
@@ -275,6 +292,7 @@ fn choose(full: &[Section], short: &[Section], max_w: usize, max_h: usize) -> La
             short: true,
             desc_w: Some(vec![max_w.saturating_sub(8).max(1)]),
             blank: false,
+            gap: COL_GAP,
             width: max_w,
             height: max_h,
         },

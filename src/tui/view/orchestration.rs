@@ -5,7 +5,7 @@
 use ratatui::prelude::*;
 
 use super::Theme;
-use super::detail::LABEL_W;
+use super::detail::{Keep, LABEL_W, Rows};
 use super::text::{fit, hanging, kv, pad, path_spans, rpad, thousands, width};
 use super::theme::phase_glyph;
 use crate::model::{Orchestration, Phase, PhaseStatus, Session, TokenCounts};
@@ -13,25 +13,28 @@ use crate::model::{Orchestration, Phase, PhaseStatus, Session, TokenCounts};
 /// Unresolved error messages shown per phase; the rest are counted.
 const ERRORS_SHOWN: usize = 2;
 
-pub fn lines(s: &Session, max: usize, theme: &Theme) -> Vec<Line<'static>> {
+pub fn rows(s: &Session, max: usize, theme: &Theme) -> Rows {
+    let mut out = Rows::default();
     let Some(o) = s.orchestration.as_deref() else {
-        let mut out = vec![Line::from("No Maestro orchestration for this session.")];
-        out.extend(hanging(
-            vec![Span::styled(
-                "A Maestro state file shows here when its workspace is this session's folder.",
-                theme.dim,
-            )],
-            0,
-            max,
-        ));
+        out.push(
+            Keep::Must,
+            [Line::from("No Maestro orchestration for this session.")],
+        );
+        let why = "A Maestro state file shows here when its workspace is this session's folder.";
+        out.push(
+            Keep::Useful,
+            hanging(vec![Span::styled(why, theme.dim)], 0, max),
+        );
         return out;
     };
     let row = |label: &str, value: Vec<Span<'static>>| kv(label, value, theme.dim, LABEL_W, max);
-    let mut out: Vec<Line<'static>> = Vec::new();
 
-    if let Some(task) = &o.task {
-        out.extend(row("task", vec![Span::styled(task.clone(), theme.title)]));
-    }
+    // The task is the tab's headline.
+    let task = o.task.clone().unwrap_or_else(|| "(no task)".into());
+    out.push(
+        Keep::Must,
+        hanging(vec![Span::styled(task, theme.title)], 0, max),
+    );
     let mut status = vec![Span::raw(
         o.status.clone().unwrap_or_else(|| "no status".into()),
     )];
@@ -40,31 +43,28 @@ pub fn lines(s: &Session, max: usize, theme: &Theme) -> Vec<Line<'static>> {
         status.push(Span::raw(" · "));
         status.push(Span::styled(format!("{a} working"), theme.accent));
     }
-    if let Some(mode) = &o.workflow_mode {
-        status.push(Span::styled(format!(" · {mode} mode"), theme.dim));
-    }
     if o.archived {
         status.push(Span::styled(" · archived", theme.dim));
     }
-    out.extend(row("status", status));
+    out.push(Keep::Must, row("status", status));
+    if let Some(mode) = &o.workflow_mode {
+        out.push(Keep::Minor, row("workflow", vec![Span::raw(mode.clone())]));
+    }
 
     if !o.phases.is_empty() {
-        out.push(Line::default());
-        out.extend(phases(&o.phases, max, theme));
+        out.blank();
+        phases(&mut out, &o.phases, max, theme);
     }
     if !o.contradictions.is_empty() {
-        out.push(Line::default());
+        out.blank();
     }
     for c in &o.contradictions {
-        out.extend(hanging(
-            vec![Span::styled(format!("⚠ the file says: {c}"), theme.warning)],
-            2,
-            max,
-        ));
+        let text = vec![Span::styled(format!("⚠ the file says: {c}"), theme.warning)];
+        out.push(Keep::Useful, hanging(text, 2, max));
     }
 
     if let Some(t) = &o.token_usage {
-        out.push(Line::default());
+        out.blank();
         let total = TokenCounts {
             input: t.input,
             output: t.output,
@@ -72,14 +72,12 @@ pub fn lines(s: &Session, max: usize, theme: &Theme) -> Vec<Line<'static>> {
         };
         let mut agents: Vec<(&String, &TokenCounts)> = t.by_agent.iter().collect();
         agents.sort_by_key(|(_, c)| std::cmp::Reverse(c.input + c.output));
-        out.extend(tokens(total, &agents, max, theme));
+        tokens(&mut out, total, &agents, max, theme);
     }
 
-    out.push(Line::default());
-    out.extend(row(
-        "file",
-        path_spans(&o.path.display().to_string(), theme.dim),
-    ));
+    out.blank();
+    let path = path_spans(&o.path.display().to_string(), theme.dim);
+    out.push(Keep::Minor, row("file", path));
     out
 }
 
@@ -96,15 +94,18 @@ pub(super) fn phase_position(o: &Orchestration) -> String {
     }
 }
 
-fn phases(phases: &[Phase], max: usize, theme: &Theme) -> Vec<Line<'static>> {
+fn phases(out: &mut Rows, phases: &[Phase], max: usize, theme: &Theme) {
     let done = phases
         .iter()
         .filter(|p| p.status == PhaseStatus::Completed)
         .count();
-    let mut out = vec![Line::from(vec![
-        Span::styled("Phases", theme.title),
-        Span::styled(format!("  {done} of {} completed", phases.len()), theme.dim),
-    ])];
+    out.push(
+        Keep::Useful,
+        [Line::from(vec![
+            Span::styled("Phases", theme.title),
+            Span::styled(format!("  {done} of {} completed", phases.len()), theme.dim),
+        ])],
+    );
     let id_w = phases
         .iter()
         .map(|p| width(&p.id.to_string()))
@@ -140,11 +141,12 @@ fn phases(phases: &[Phase], max: usize, theme: &Theme) -> Vec<Line<'static>> {
             let n = p.errors.len();
             let noun = if n == 1 { "error" } else { "errors" };
             let (text, style) = match open {
-                0 => (format!("  {n} {noun}, resolved"), theme.dim),
-                o if o == n => (format!("  {n} {noun}"), theme.errored),
-                o => (format!("  {n} {noun}, {o} open"), theme.errored),
+                0 => (format!("{n} {noun}, resolved"), theme.dim),
+                o if o == n => (format!("{n} {noun}"), theme.errored),
+                o => (format!("{n} {noun}, {o} open"), theme.errored),
             };
-            spans.push(Span::styled(text, style));
+            spans.push(Span::raw("  "));
+            spans.push(Span::styled(unbreakable(&text), style));
         }
         if p.retry_count > 0 {
             let noun = if p.retry_count == 1 {
@@ -152,12 +154,13 @@ fn phases(phases: &[Phase], max: usize, theme: &Theme) -> Vec<Line<'static>> {
             } else {
                 "retries"
             };
+            spans.push(Span::raw("  "));
             spans.push(Span::styled(
-                format!("  ↻ {} {noun}", p.retry_count),
+                unbreakable(&format!("↻ {} {noun}", p.retry_count)),
                 theme.dim,
             ));
         }
-        out.extend(hanging(spans, indent, max));
+        out.push(Keep::Must, hanging(spans, indent, max));
 
         let unresolved = p.errors.iter().filter(|e| !e.resolved);
         for e in unresolved.clone().take(ERRORS_SHOWN) {
@@ -175,32 +178,35 @@ fn phases(phases: &[Phase], max: usize, theme: &Theme) -> Vec<Line<'static>> {
                 Span::raw(" ".repeat(indent)),
                 Span::styled(format!("✖ {what}{who}"), theme.errored),
             ];
-            out.extend(hanging(spans, indent + 2, max));
+            out.push(Keep::Useful, hanging(spans, indent + 2, max));
         }
         let more = unresolved.count().saturating_sub(ERRORS_SHOWN);
         if more > 0 {
-            out.push(Line::from(Span::styled(
-                format!("{}… {more} more open", " ".repeat(indent + 2)),
-                theme.errored,
-            )));
+            out.push(
+                Keep::Useful,
+                [Line::from(Span::styled(
+                    format!("{}… {more} more open", " ".repeat(indent + 2)),
+                    theme.errored,
+                ))],
+            );
         }
         for w in &p.warnings {
             let spans = vec![
                 Span::raw(" ".repeat(indent)),
                 Span::styled(format!("↳ {w}"), theme.dim),
             ];
-            out.extend(hanging(spans, indent + 2, max));
+            out.push(Keep::Minor, hanging(spans, indent + 2, max));
         }
     }
-    out
 }
 
 fn tokens(
+    out: &mut Rows,
     total: TokenCounts,
     agents: &[(&String, &TokenCounts)],
     max: usize,
     theme: &Theme,
-) -> Vec<Line<'static>> {
+) {
     let num_w = [total.input, total.output, total.cached]
         .iter()
         .map(|n| width(&thousands(*n)))
@@ -221,22 +227,29 @@ fn tokens(
             .map(|n| Span::styled(format!("  {}", rpad(&thousands(*n), num_w)), style))
             .collect::<Vec<_>>()
     };
-    let mut out = vec![Line::from(vec![
+    let title = Line::from(vec![
         Span::styled("Tokens", theme.title),
         Span::styled("  Maestro's own count", theme.dim),
-    ])];
+    ]);
     let mut header = vec![Span::raw(" ".repeat(label_w))];
     for h in ["input", "output", "cached"] {
         header.push(Span::styled(format!("  {}", rpad(h, num_w)), theme.dim));
     }
-    out.push(Line::from(header));
     let mut total_line = vec![head("total".into(), theme.title)];
     total_line.extend(nums(&total, theme.title));
-    out.push(Line::from(total_line));
-    for (agent, c) in agents {
+    out.push(
+        Keep::Extra,
+        [title, Line::from(header), Line::from(total_line)],
+    );
+    let by_agent = agents.iter().map(|(agent, c)| {
         let mut line = vec![head(fit(agent, label_w), Style::new())];
         line.extend(nums(c, Style::new()));
-        out.push(Line::from(line));
-    }
-    out
+        Line::from(line)
+    });
+    out.push(Keep::Minor, by_agent);
+}
+
+/// Text that wraps as one word (no-break spaces): `2 errors, 1 open`.
+fn unbreakable(text: &str) -> String {
+    text.replace(' ', "\u{a0}")
 }

@@ -5,26 +5,26 @@
 use ratatui::prelude::*;
 
 use super::Theme;
-use super::detail::LABEL_W;
+use super::detail::{Keep, LABEL_W, Rows};
 use super::orchestration::phase_position;
-use super::text::{compact, kv, path_spans};
+use super::text::{compact, hanging, kv, path_spans};
 use super::theme::health_glyph;
 use crate::display::age;
 use crate::model::{Activity, Health, PhaseStatus, Session, Status, Usage};
 use crate::tui::state::AppState;
 
-pub fn lines(s: &Session, state: &AppState, max: usize, theme: &Theme) -> Vec<Line<'static>> {
+pub fn rows(s: &Session, state: &AppState, max: usize, theme: &Theme) -> Rows {
     let row = |label: &str, value: Vec<Span<'static>>| kv(label, value, theme.dim, LABEL_W, max);
     let plain = |t: &str| vec![Span::raw(t.to_owned())];
-    let mut out: Vec<Line<'static>> = Vec::new();
+    let mut out = Rows::default();
 
     let mut title = vec![Span::styled(s.name.clone(), theme.title)];
     if let Some(status) = status_word(&s.status) {
         title.push(Span::styled(format!(" · {status}"), theme.dim));
     }
     title.push(Span::styled(format!(" · {}", s.source.as_str()), theme.dim));
-    out.extend(super::text::hanging(title, 2, max));
-    out.push(Line::default());
+    out.push(Keep::Must, hanging(title, 2, max));
+    out.blank();
 
     // Why it has its health, then what it is doing and since when.
     let mut health = vec![Span::styled(
@@ -34,7 +34,7 @@ pub fn lines(s: &Session, state: &AppState, max: usize, theme: &Theme) -> Vec<Li
     if let Some(why) = reason(s, state) {
         health.push(Span::raw(format!(": {why}")));
     }
-    out.extend(row("health", health));
+    out.push(Keep::Must, row("health", health));
     let mut activity = vec![Span::raw(activity_word(&s.activity.state))];
     if s.activity.since.is_some() {
         activity.push(Span::raw(format!(
@@ -48,26 +48,24 @@ pub fn lines(s: &Session, state: &AppState, max: usize, theme: &Theme) -> Vec<Li
         " · inferred from tmux"
     };
     activity.push(Span::styled(source, theme.dim));
-    out.extend(row("activity", activity));
+    out.push(Keep::Must, row("activity", activity));
     if let Some(d) = s
         .activity
         .detail
         .as_deref()
         .filter(|d| !d.trim().is_empty())
     {
-        out.extend(row("", plain(d.trim())));
+        out.push(Keep::Must, row("", plain(d.trim())));
     }
     for p in &s.problems {
-        out.extend(row(
-            "problem",
-            vec![Span::styled(format!("⚠ {p}"), theme.warning)],
-        ));
+        let text = vec![Span::styled(format!("⚠ {p}"), theme.warning)];
+        out.push(Keep::Useful, row("problem", text));
     }
 
     if let Some(o) = &s.orchestration {
-        out.push(Line::default());
+        out.blank();
         if let Some(task) = &o.task {
-            out.extend(row("task", plain(task)));
+            out.push(Keep::Must, row("task", plain(task)));
         }
         let mut m = vec![Span::raw(
             o.status.clone().unwrap_or_else(|| "no status".into()),
@@ -77,15 +75,18 @@ pub fn lines(s: &Session, state: &AppState, max: usize, theme: &Theme) -> Vec<Li
             m.push(Span::raw(" · "));
             m.push(Span::styled(format!("{a} working"), theme.accent));
         }
-        out.extend(row("maestro", m));
+        out.push(Keep::Must, row("maestro", m));
         if !o.contradictions.is_empty() {
             let n = o.contradictions.len();
             let text = if n == 1 {
-                "⚠ the state file contradicts itself (see Orchestration)".to_owned()
+                "⚠ a contradiction: see the Orchestration tab".to_owned()
             } else {
-                format!("⚠ {n} contradictions in the state file (see Orchestration)")
+                format!("⚠ {n} contradictions: see the Orchestration tab")
             };
-            out.extend(row("", vec![Span::styled(text, theme.warning)]));
+            out.push(
+                Keep::Useful,
+                row("", vec![Span::styled(text, theme.warning)]),
+            );
         }
         if let Some(t) = &o.token_usage {
             let mut v = vec![Span::raw(format!(
@@ -95,35 +96,39 @@ pub fn lines(s: &Session, state: &AppState, max: usize, theme: &Theme) -> Vec<Li
                 compact(t.cached)
             ))];
             v.push(Span::styled(" · Maestro's own count", theme.dim));
-            out.extend(row("tokens", v));
+            out.push(Keep::Extra, row("tokens", v));
         }
     }
     if let Some(u) = &s.usage {
-        out.extend(row("usage", usage(u, theme)));
+        out.push(Keep::Extra, row("usage", usage(u, theme)));
     }
 
     // Where it lives.
-    out.push(Line::default());
-    out.extend(row(
-        "cwd",
-        path_spans(&s.cwd.display().to_string(), Style::new()),
-    ));
+    out.blank();
+    let cwd = path_spans(&s.cwd.display().to_string(), Style::new());
+    out.push(Keep::Useful, row("cwd", cwd));
     if let Some(b) = &s.branch {
-        out.extend(row("branch", plain(b)));
+        out.push(Keep::Extra, row("branch", plain(b)));
     }
     match &s.tmux_session {
-        Some(t) => out.extend(row("tmux", plain(t))),
-        None => out.extend(row("tmux", vec![Span::styled("none", theme.dim)])),
+        Some(t) => out.push(Keep::Extra, row("tmux", plain(t))),
+        None => out.push(
+            Keep::Extra,
+            row("tmux", vec![Span::styled("none", theme.dim)]),
+        ),
     }
     if let Some(a) = &s.agent {
-        out.extend(row("agent", plain(a)));
+        out.push(Keep::Extra, row("agent", plain(a)));
     }
     if let Some(id) = &s.agent_session_id {
-        out.extend(row("agent id", plain(id)));
+        out.push(Keep::Minor, row("agent id", plain(id)));
     }
     if s.last_focused_at.is_some() {
         let ago = format!("{} ago", age(state.now, s.last_focused_at));
-        out.extend(row("focused", vec![Span::styled(ago, theme.dim)]));
+        out.push(
+            Keep::Minor,
+            row("focused", vec![Span::styled(ago, theme.dim)]),
+        );
     }
     out
 }
@@ -148,13 +153,12 @@ fn reason(s: &Session, state: &AppState) -> Option<String> {
                 let failed = o.phases.iter().find(|p| p.status == PhaseStatus::Failed);
                 return Some(match failed {
                     Some(p) => {
-                        let open = p.unresolved_errors();
-                        let errors = match open {
+                        let errors = match p.unresolved_errors() {
                             0 => String::new(),
                             1 => ", 1 open error".into(),
                             n => format!(", {n} open errors"),
                         };
-                        format!("Maestro phase {} failed{errors}", p.id)
+                        format!("phase {} failed{errors}", p.id)
                     }
                     None => "the Maestro orchestration failed".into(),
                 });

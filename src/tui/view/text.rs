@@ -118,7 +118,25 @@ pub fn wrap_widths(
     if !line.is_empty() || lines.is_empty() {
         lines.push(line);
     }
+    for line in &mut lines {
+        trim_end(line);
+    }
     lines
+}
+
+/// Drops the spaces a wrapped line ends with.
+fn trim_end(line: &mut Vec<Span<'static>>) {
+    while let Some(last) = line.last_mut() {
+        let trimmed = last.content.trim_end_matches(' ');
+        if trimmed.is_empty() {
+            line.pop();
+        } else {
+            if trimmed.len() != last.content.len() {
+                last.content = trimmed.to_owned().into();
+            }
+            break;
+        }
+    }
 }
 
 /// A `label  value` row: the label in a fixed column, the value wrapped and
@@ -177,7 +195,7 @@ pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -211,7 +229,7 @@ mod tests {
     #[test]
     fn wraps_on_words_and_breaks_long_ones() {
         let lines = wrap(vec![Span::raw("Claude needs your permission")], 12);
-        assert_eq!(texts(&lines), ["Claude ", "needs your ", "permission"]);
+        assert_eq!(texts(&lines), ["Claude needs", "your", "permission"]);
         let lines = wrap(vec![Span::raw("/a/very/long/path")], 6);
         assert_eq!(texts(&lines), ["/a/ver", "y/long", "/path"]);
         let lines = wrap(vec![Span::raw("a\nb")], 10);
