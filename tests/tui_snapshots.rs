@@ -406,6 +406,28 @@ fn preview_tab() {
     });
 }
 
+/// The other kinds of rows, at a medium size (side by side, 100x30).
+#[test]
+fn other_rows_at_medium_size() {
+    let cases = [
+        ("dormant_overview", "id-billing-v2", DetailTab::Overview),
+        (
+            "maestro_row_orchestration",
+            "release-q2",
+            DetailTab::Orchestration,
+        ),
+        ("ao_row_overview", "id-ao-7", DetailTab::Overview),
+        ("stuck_overview", "id-migrate-db", DetailTab::Overview),
+        ("no_orchestration", "id-web-auth", DetailTab::Orchestration),
+    ];
+    for (name, id, tab) in cases {
+        let mut s = state(100, 30, id);
+        s.tab = tab;
+        let t = draw(&s, 100, 30);
+        insta::assert_snapshot!(format!("{name}_100x30"), t.backend());
+    }
+}
+
 #[test]
 fn preview_of_a_dormant_session_says_why() {
     let mut s = state(60, 20, "id-billing-v2");
@@ -475,6 +497,9 @@ fn no_size_panics() {
                 let mut empty = AppState::new(now(), vec!["/x".into()]);
                 empty.overlay = overlay;
                 draw(&empty, w, h);
+                for theme in [Theme::dark(), Theme::light()] {
+                    draw_with(&s, w, h, &theme);
+                }
             }
         }
     }

@@ -224,7 +224,7 @@ fn dismiss_all(
     let rows = rows(config, tmux);
     let targets = ops::dismissable(&rows);
     if targets.is_empty() {
-        println!("no sessions to dismiss: every session is running");
+        println!("nothing to dismiss: no stopped greenroom session");
         return Ok(());
     }
     let verb = if yes { "dismissing" } else { "would dismiss" };

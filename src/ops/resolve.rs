@@ -32,13 +32,11 @@ pub fn resolve<'a>(rows: &'a [Session], id: &str) -> Result<&'a Session, OpsErro
             [] => continue,
             [one] => return Ok(one),
             many => {
+                let mut candidates: Vec<String> = many.iter().map(|s| describe(s)).collect();
+                candidates.sort();
                 return Err(OpsError::Ambiguous {
                     id: id.to_owned(),
-                    candidates: many
-                        .iter()
-                        .map(|s| describe(s))
-                        .collect::<Vec<_>>()
-                        .join(", "),
+                    candidates: candidates.join(", "),
                 });
             }
         }

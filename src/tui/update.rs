@@ -53,9 +53,10 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
         }
         Action::ScrollUp => move_by(state, -3),
         Action::ScrollDown => move_by(state, 3),
-        Action::Resize { height, .. } => {
-            // Header, borders and status line take about six lines.
-            state.page = usize::from(height).saturating_sub(6).max(1);
+        Action::Resize { width, height } => {
+            let list =
+                super::view::sidebar_list_area(ratatui::layout::Rect::new(0, 0, width, height));
+            state.page = usize::from(list.height).max(1);
             state.clamp_offset();
             Vec::new()
         }

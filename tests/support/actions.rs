@@ -141,8 +141,8 @@ impl<'a> Greenroom<'a> {
     /// The command line, as a Command with stdin closed (no terminal).
     pub fn command(&self, args: &[&str]) -> Command {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_greenroom"));
-        cmd.args(args)
-            .arg("--config")
+        // Global flags first: anything after the subcommand's `--` is its command.
+        cmd.arg("--config")
             .arg(self.world.path("config.toml"))
             .arg("--sidecar-dir")
             .arg(self.world.path("sessions"))
@@ -152,6 +152,7 @@ impl<'a> Greenroom<'a> {
             .arg(self.world.path("claude"))
             .arg("--tmux-socket")
             .arg(&self.socket)
+            .args(args)
             .env_remove("GREENROOM_STATE_DIRS")
             .env_remove("MAESTRO_STATE_DIR")
             .env_remove("TMUX")

@@ -65,7 +65,7 @@ fn areas(area: Rect) -> Areas {
         ..area
     };
     let (sidebar, detail) = if body.width >= SIDE_BY_SIDE_MIN_WIDTH {
-        let w = (body.width * 2 / 5).clamp(24, 48);
+        let w = two_fifths(body.width).clamp(24, 48);
         let sidebar = Rect { width: w, ..body };
         let detail = Rect {
             x: body.x + w,
@@ -74,7 +74,7 @@ fn areas(area: Rect) -> Areas {
         };
         (sidebar, Some(detail))
     } else if body.height >= STACK_MIN_BODY_HEIGHT {
-        let h = body.height * 2 / 5;
+        let h = two_fifths(body.height);
         let sidebar = Rect { height: h, ..body };
         let detail = Rect {
             y: body.y + h,
@@ -92,6 +92,10 @@ fn areas(area: Rect) -> Areas {
         sidebar,
         detail,
     }
+}
+
+fn two_fifths(n: u16) -> u16 {
+    u16::try_from(u32::from(n) * 2 / 5).unwrap_or(u16::MAX)
 }
 
 /// A bordered pane in the dashboard's style.

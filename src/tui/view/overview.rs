@@ -111,7 +111,14 @@ pub fn rows(s: &Session, state: &AppState, max: usize, theme: &Theme) -> Rows {
         out.push(Keep::Extra, row("branch", plain(b)));
     }
     match &s.tmux_session {
-        Some(t) => out.push(Keep::Extra, row("tmux", plain(t))),
+        Some(t) if s.status.is_live() => out.push(Keep::Extra, row("tmux", plain(t))),
+        Some(t) => {
+            let v = vec![
+                Span::raw(t.clone()),
+                Span::styled(" · not running", theme.dim),
+            ];
+            out.push(Keep::Extra, row("tmux", v));
+        }
         None => out.push(
             Keep::Extra,
             row("tmux", vec![Span::styled("none", theme.dim)]),

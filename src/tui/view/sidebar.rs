@@ -113,7 +113,7 @@ fn columns(state: &AppState, page: &[&Session], max: usize) -> Columns {
         .max()
         .unwrap_or(0)
         .max(3);
-    let agent = if max >= AGENT_MIN_WIDTH {
+    let agent_w = if max >= AGENT_MIN_WIDTH {
         page.iter()
             .map(|s| width(agent_label(s)))
             .max()
@@ -122,13 +122,27 @@ fn columns(state: &AppState, page: &[&Session], max: usize) -> Columns {
     } else {
         0
     };
-    // gutter, glyph, space, [space agent], space age, space mark
-    let fixed = 3 + if agent > 0 { agent + 1 } else { 0 } + 1 + age_w + 2;
-    let room = max.saturating_sub(fixed);
     let longest = page.iter().map(|s| width(&s.name)).max().unwrap_or(0);
+    let has_detail = page.iter().any(|s| !detail_text(s).is_empty());
+    let with_agent = fit_columns(max, age_w, agent_w, longest, has_detail);
+    // What a row is waiting on beats which agent it runs: when both do
+    // not fit, the agent column goes (the detail pane names the agent).
+    if with_agent.detail == 0 && has_detail && agent_w > 0 {
+        let without = fit_columns(max, age_w, 0, longest, has_detail);
+        if without.detail > 0 {
+            return without;
+        }
+    }
+    with_agent
+}
+
+fn fit_columns(max: usize, age: usize, agent: usize, longest: usize, has_detail: bool) -> Columns {
+    // gutter, glyph, space, [space agent], space age, space mark
+    let fixed = 3 + if agent > 0 { agent + 1 } else { 0 } + 1 + age + 2;
+    let room = max.saturating_sub(fixed);
     let name = longest.clamp(room.min(8), room);
     let spare = room - name;
-    let detail = if spare > DETAIL_MIN && page.iter().any(|s| !detail_text(s).is_empty()) {
+    let detail = if has_detail && spare > DETAIL_MIN {
         spare - 1
     } else {
         0
@@ -137,7 +151,7 @@ fn columns(state: &AppState, page: &[&Session], max: usize) -> Columns {
         name: room - if detail > 0 { detail + 1 } else { 0 },
         detail,
         agent,
-        age: age_w,
+        age,
     }
 }
 

@@ -45,17 +45,17 @@ impl Theme {
             stuck: fg(Color::LightMagenta),
             active: fg(Color::Green),
             idle: fg(Color::Cyan),
-            dormant: fg(Color::DarkGray),
+            dormant: fg(Color::Indexed(244)),
             done: fg(Color::Blue),
             selected: Style::new()
-                .bg(Color::Indexed(237))
+                .bg(Color::Indexed(236))
                 .add_modifier(Modifier::BOLD),
-            border: fg(Color::DarkGray),
+            border: fg(Color::Indexed(240)),
             title: fg(Color::LightGreen).add_modifier(Modifier::BOLD),
             tab_active: fg(Color::Black)
                 .bg(Color::LightGreen)
                 .add_modifier(Modifier::BOLD),
-            dim: fg(Color::DarkGray),
+            dim: fg(Color::Indexed(244)),
             key: fg(Color::LightCyan).add_modifier(Modifier::BOLD),
             accent: fg(Color::LightGreen),
             warning: fg(Color::LightYellow),
