@@ -25,6 +25,10 @@ pub struct Engine {
     watcher: Watcher,
     tmux: Tmux,
     store: SidecarStore,
+    /// When loading began: files changed after it are read again once the
+    /// watches are armed, so nothing written in between is missed.
+    loaded_at: std::time::SystemTime,
+    watching: bool,
 }
 
 const STATUS_WRITE_WAIT: Duration = Duration::from_millis(500);
@@ -37,20 +41,61 @@ impl Engine {
         include_archive: bool,
         send: impl Fn(FileChange) + Send + 'static,
     ) -> notify::Result<Self> {
+        let mut engine = Self::load(config, include_archive, send)?;
+        engine.watch();
+        Ok(engine)
+    }
+
+    /// Loads every source without watching yet, so a first frame can be
+    /// drawn before the (slower) watches are armed with [`Self::watch`].
+    pub fn load(
+        config: &Config,
+        include_archive: bool,
+        send: impl Fn(FileChange) + Send + 'static,
+    ) -> notify::Result<Self> {
         let store = SidecarStore::new(&config.sidecar_dir);
         // Watched from the start, so the first session spawned is seen.
         if let Err(e) = store.ensure_dir() {
             tracing::warn!(error = %e, "cannot create the sidecar folder");
         }
-        let mut watcher = Watcher::new(send)?;
+        let watcher = Watcher::new(send)?;
+        let loaded_at = std::time::SystemTime::now();
         let catalog = Catalog::load(config, include_archive);
-        watcher.add_targets(&catalog.watch_targets());
         Ok(Self {
             catalog,
             watcher,
             tmux: Tmux::new(config.tmux_socket.clone()),
             store,
+            loaded_at,
+            watching: false,
         })
+    }
+
+    /// Arms the watches, then reads again whatever changed since loading
+    /// began. Returns whether the rows changed.
+    pub fn watch(&mut self) -> bool {
+        if self.watching {
+            return false;
+        }
+        self.watching = true;
+        let targets = self.catalog.watch_targets();
+        self.watcher.add_targets(&targets);
+        let mut changed_since = Vec::new();
+        for t in &targets {
+            let Ok(entries) = std::fs::read_dir(&t.path) else {
+                continue;
+            };
+            for e in entries.filter_map(Result::ok) {
+                let recent = e
+                    .metadata()
+                    .and_then(|m| m.modified())
+                    .is_ok_and(|m| m >= self.loaded_at);
+                if recent {
+                    changed_since.push(e.path());
+                }
+            }
+        }
+        !changed_since.is_empty() && self.apply_changes(changed_since)
     }
 
     pub fn tmux(&self) -> &Tmux {

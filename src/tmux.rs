@@ -12,6 +12,9 @@ use chrono::{DateTime, TimeZone, Utc};
 use crate::config::TmuxSocket;
 use crate::health::TmuxFacts;
 
+mod actions;
+pub use actions::{escape_trailing_semicolon, exact_window};
+
 /// Field separator in `-F` formats: a control character tmux prints as is
 /// and no sane name contains; the session name comes last regardless.
 const SEP: char = '\x1f';
@@ -176,156 +179,6 @@ impl Tmux {
     }
 }
 
-/// `=name:`: the exact session and its current window, the target form for
-/// window and pane commands (send-keys, paste-buffer, capture-pane).
-pub fn exact_window(name: &str) -> String {
-    format!("={name}:")
-}
-
-/// tmux reads an argument that ends in `;` as the end of a command (and
-/// drops the `;`), even from argv; `\;` at the end is a literal `;`. This
-/// keeps free text (a message, a command line, a folder) whole.
-pub fn escape_trailing_semicolon(arg: &OsStr) -> std::ffi::OsString {
-    use std::os::unix::ffi::{OsStrExt, OsStringExt};
-    let bytes = arg.as_bytes();
-    match bytes.split_last() {
-        Some((b';', rest)) => {
-            let mut out = rest.to_vec();
-            out.extend_from_slice(b"\\;");
-            std::ffi::OsString::from_vec(out)
-        }
-        _ => arg.to_owned(),
-    }
-}
-
-/// The actions' tmux calls (DESIGN §3): argv only, exact targets.
-impl Tmux {
-    /// Whether a session of exactly this name exists. No server: false.
-    pub fn has_session(&self, name: &str) -> Result<bool, TmuxError> {
-        match self.run(["has-session", "-t", &exact(name)]) {
-            Ok(_) => Ok(true),
-            Err(TmuxError::NoSession(_) | TmuxError::NoServer) => Ok(false),
-            Err(e) => Err(e),
-        }
-    }
-
-    /// The names of every session on the server. No server: none.
-    pub fn session_names(&self) -> Result<Vec<String>, TmuxError> {
-        match self.run(["list-sessions", "-F", "#{session_name}"]) {
-            Ok(text) => Ok(text.lines().map(str::to_owned).collect()),
-            Err(TmuxError::NoServer) => Ok(Vec::new()),
-            Err(e) => Err(e),
-        }
-    }
-
-    /// A detached session running `command` (tmux runs it through the
-    /// default shell) in `cwd`, with `env` set in the session. Starts the
-    /// server when none runs.
-    pub fn new_session(
-        &self,
-        name: &str,
-        cwd: &std::path::Path,
-        env: &[(&str, &str)],
-        command: &str,
-    ) -> Result<(), TmuxError> {
-        let mut args: Vec<std::ffi::OsString> = vec![
-            "new-session".into(),
-            "-d".into(),
-            "-s".into(),
-            name.into(),
-            "-c".into(),
-            escape_trailing_semicolon(cwd.as_os_str()),
-        ];
-        for (key, value) in env {
-            args.push("-e".into());
-            args.push(escape_trailing_semicolon(format!("{key}={value}").as_ref()));
-        }
-        args.push(escape_trailing_semicolon(command.as_ref()));
-        self.run(args).map(drop)
-    }
-
-    pub fn kill_session(&self, name: &str) -> Result<(), TmuxError> {
-        self.run(["kill-session", "-t", &exact(name)]).map(drop)
-    }
-
-    /// Types `text` literally into the session's current pane (no key names
-    /// are interpreted; the text never reaches a shell).
-    pub fn send_literal(&self, name: &str, text: &str) -> Result<(), TmuxError> {
-        let text = escape_trailing_semicolon(text.as_ref());
-        let target = exact_window(name);
-        let args: [&OsStr; 6] = [
-            "send-keys".as_ref(),
-            "-t".as_ref(),
-            target.as_ref(),
-            "-l".as_ref(),
-            "--".as_ref(),
-            &text,
-        ];
-        self.run(args).map(drop)
-    }
-
-    /// Presses one named key (`Enter`, `C-c`) in the session's current pane.
-    pub fn send_key(&self, name: &str, key: &str) -> Result<(), TmuxError> {
-        self.run(["send-keys", "-t", &exact_window(name), key])
-            .map(drop)
-    }
-
-    /// Loads `bytes` into the named paste buffer through tmux's stdin.
-    pub fn load_buffer(&self, buffer: &str, bytes: &[u8]) -> Result<(), TmuxError> {
-        self.run_with_input(["load-buffer", "-b", buffer, "-"], bytes)
-            .map(drop)
-    }
-
-    /// Pastes and deletes the named buffer into the session's current pane,
-    /// bracketed when the program there asked for bracketed paste.
-    pub fn paste_buffer(&self, buffer: &str, name: &str) -> Result<(), TmuxError> {
-        self.run([
-            "paste-buffer",
-            "-d",
-            "-p",
-            "-b",
-            buffer,
-            "-t",
-            &exact_window(name),
-        ])
-        .map(drop)
-    }
-
-    pub fn delete_buffer(&self, buffer: &str) -> Result<(), TmuxError> {
-        self.run(["delete-buffer", "-b", buffer]).map(drop)
-    }
-
-    /// Like [`Tmux::run`], with `input` written to tmux's stdin.
-    pub fn run_with_input<I, S>(&self, args: I, input: &[u8]) -> Result<String, TmuxError>
-    where
-        I: IntoIterator<Item = S>,
-        S: AsRef<OsStr>,
-    {
-        use std::io::Write;
-        let args: Vec<_> = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
-        let mut child = match self
-            .command()
-            .args(&args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-        {
-            Ok(child) => child,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(TmuxError::NotInstalled),
-            Err(e) => return Err(TmuxError::Io(e)),
-        };
-        let written = child.stdin.take().map(|mut stdin| stdin.write_all(input));
-        let out = child.wait_with_output()?;
-        if let Some(Err(e)) = written
-            && out.status.success()
-        {
-            return Err(TmuxError::Io(e));
-        }
-        check(&args, out)
-    }
-}
-
 fn check(args: &[std::ffi::OsString], out: Output) -> Result<String, TmuxError> {
     if out.status.success() {
         return Ok(String::from_utf8_lossy(&out.stdout).into_owned());
@@ -449,16 +302,5 @@ mod tests {
     #[test]
     fn targets_are_exact() {
         assert_eq!(exact("api-1"), "=api-1");
-        assert_eq!(exact_window("api-1"), "=api-1:");
-    }
-
-    #[test]
-    fn trailing_semicolons_are_escaped_for_tmux() {
-        let e = |s: &str| escape_trailing_semicolon(s.as_ref()).into_string().unwrap();
-        assert_eq!(e("a;"), "a\\;");
-        assert_eq!(e(";"), "\\;");
-        assert_eq!(e("a\\;"), "a\\\\;");
-        assert_eq!(e("a;b"), "a;b");
-        assert_eq!(e(""), "");
     }
 }

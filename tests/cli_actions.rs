@@ -101,20 +101,12 @@ fn spawn_kill_restore_dismiss_through_the_command_line() {
 #[test]
 fn dismiss_all_dormant_lists_without_yes_and_moves_with_it() {
     let world = World::new();
-    let tmux = server(None);
+    let tmux = server();
     let gr = Greenroom::new(&world, &tmux);
     let cwd = workdir(&world);
     let store = SidecarStore::new(world.path("sessions"));
     for name in ["a-1", "a-2", "a-3"] {
-        gr.ok(&[
-            "spawn",
-            "-n",
-            name,
-            "--cwd",
-            path_str(&cwd),
-            "--",
-            "sleep 600",
-        ]);
+        gr.sleeper(name, &cwd);
     }
     gr.ok(&["kill", "a-1", "--yes"]);
     tmux.run(&["kill-session", "-t", "=gr-a-2"]); // gone behind greenroom's back: dormant
@@ -151,29 +143,14 @@ fn dismiss_all_dormant_lists_without_yes_and_moves_with_it() {
 #[test]
 fn send_through_the_command_line_is_literal_and_exact() {
     let world = World::new();
-    let tmux = server(None);
+    let tmux = server();
     let gr = Greenroom::new(&world, &tmux);
     let cwd = workdir(&world);
     let (one, ten) = (world.path("one.txt"), world.path("ten.txt"));
     let pwned = world.path("pwned");
-    gr.ok(&[
-        "spawn",
-        "-n",
-        "api-10",
-        "--cwd",
-        path_str(&cwd),
-        "--",
-        &cat_to(&ten),
-    ]);
-    gr.ok(&[
-        "spawn",
-        "-n",
-        "api-1",
-        "--cwd",
-        path_str(&cwd),
-        "--",
-        &cat_to(&one),
-    ]);
+    let cwd = path_str(&cwd);
+    gr.ok(&["spawn", "-n", "api-10", "--cwd", cwd, "--", &cat_to(&ten)]);
+    gr.ok(&["spawn", "-n", "api-1", "--cwd", cwd, "--", &cat_to(&one)]);
     let evil = format!("'\"$(touch {0})`touch {0}`; ä 🚀;", pwned.display());
     gr.ok(&["send", "api-1", &evil]);
     gr.ok(&["send", "api-1", "-n", "two", "words"]);
@@ -196,7 +173,7 @@ fn send_through_the_command_line_is_literal_and_exact() {
 #[test]
 fn spawn_refusals_are_one_line_and_leave_nothing() {
     let world = World::new();
-    let tmux = server(None);
+    let tmux = server();
     let gr = Greenroom::new(&world, &tmux);
     let cwd = workdir(&world);
     let cwd = path_str(&cwd);
@@ -235,7 +212,7 @@ fn spawn_refusals_are_one_line_and_leave_nothing() {
 #[test]
 fn spawn_with_a_worktree_and_a_prompt() {
     let world = World::new();
-    let tmux = server(None);
+    let tmux = server();
     let gr = Greenroom::new(&world, &tmux);
     let repo = git_repo(&world.path("src/api"));
     let typed = world.path("typed.txt");
@@ -300,60 +277,26 @@ fn restore_of_a_claude_session_runs_claude_resume_with_its_id() {
 #[test]
 fn attach_outside_tmux_attaches_exactly_and_returns_on_detach() {
     let world = World::new();
-    let inner = server(None);
+    let inner = server();
     let gr = Greenroom::new(&world, &inner);
     let cwd = workdir(&world);
-    gr.ok(&[
-        "spawn",
-        "-n",
-        "api-10",
-        "--cwd",
-        path_str(&cwd),
-        "--",
-        "sleep 600",
-    ]);
-    gr.ok(&[
-        "spawn",
-        "-n",
-        "api-1",
-        "--cwd",
-        path_str(&cwd),
-        "--",
-        "sleep 600",
-    ]);
-    gr.ok(&[
-        "spawn",
-        "-n",
-        "api-2",
-        "--cwd",
-        path_str(&cwd),
-        "--",
-        "sleep 600",
-    ]);
+    for name in ["api-10", "api-1", "api-2"] {
+        gr.sleeper(name, &cwd);
+    }
     gr.ok(&["kill", "api-2", "--yes"]);
     let err = gr.refused(&["attach", "api-2"]);
     assert!(err.contains("api-2 is not running"), "{err}");
     let err = gr.refused(&["attach", "api-3"]);
     assert!(err.contains("no session matches"), "{err}");
-
-    // The binary runs in a pane of another server: a terminal, outside
-    // the server it attaches to.
-    let outer = server(None);
-    let done = world.path("done.txt");
-    let cmd = gr.command(&["attach", "api-1"]);
-    let mut line: Vec<String> = vec![shell_quote(cmd.get_program().to_str().unwrap())];
-    line.extend(cmd.get_args().map(|a| shell_quote(a.to_str().unwrap())));
-    let envs: Vec<String> = cmd
-        .get_envs()
-        .filter_map(|(k, v)| Some(format!("{}={}", k.to_str()?, shell_quote(v?.to_str()?))))
-        .collect();
-    let script = format!(
-        "env {} {}; echo $? > {}",
-        envs.join(" "),
-        line.join(" "),
-        shell_quote(path_str(&done))
+    let err = gr.refused(&["attach", "api-1"]);
+    assert_eq!(
+        err,
+        "greenroom: cannot attach to api-1: stdin is not a terminal\n"
     );
-    outer.spawn("host", &["sh", "-c", &script]);
+
+    let outer = server();
+    let done = world.path("done.txt");
+    gr.in_pane(&outer, "host", &["attach", "api-1"], &done);
     let clients = wait_for(10, "a client on api-1", || {
         let out = inner.run(&["list-clients", "-F", "#{client_session}"]);
         (!out.trim().is_empty()).then_some(out)
@@ -365,4 +308,59 @@ fn attach_outside_tmux_attaches_exactly_and_returns_on_detach() {
     let rows = rows(&config);
     assert!(row(&rows, "api-1").last_focused_at.is_some());
     assert!(row(&rows, "api-10").last_focused_at.is_none());
+}
+
+#[test]
+fn on_a_terminal_kill_asks_and_only_yes_kills() {
+    let world = World::new();
+    let inner = server();
+    let gr = Greenroom::new(&world, &inner);
+    gr.sleeper("api-1", &workdir(&world));
+    let outer = server();
+    for (answer, code, alive) in [("n", "1\n", true), ("", "1\n", true), ("y", "0\n", false)] {
+        let done = world.path(&format!("done-{answer}.txt"));
+        let host = format!("ask{answer}");
+        gr.in_pane(&outer, &host, &["kill", "api-1"], &done);
+        wait_for(10, "the question", || {
+            let screen = outer.run(&["capture-pane", "-p", "-t", &format!("={host}:")]);
+            screen.contains("Kill api-1? [y/N]").then_some(())
+        });
+        outer.run(&["send-keys", "-t", &format!("={host}:"), "-l", "--", answer]);
+        outer.run(&["send-keys", "-t", &format!("={host}:"), "Enter"]);
+        assert_contents(&done, code);
+        assert_eq!(has_session(&inner, "gr-api-1"), alive, "answer {answer:?}");
+    }
+}
+
+#[test]
+fn agent_orchestrator_sessions_can_be_messaged_and_killed_but_not_restored_or_dismissed() {
+    let world = World::new();
+    let tmux = server();
+    let gr = Greenroom::new(&world, &tmux);
+    let typed = world.path("typed.txt");
+    tmux.spawn("h-ao-1", &["sh", "-c", &cat_to(&typed)]);
+    let file = world.path("ao/66c66786e971-proj/sessions/ao-1");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    let text = "project=proj\nstatus=working\ntmuxName=h-ao-1\n";
+    std::fs::write(&file, text).unwrap();
+
+    gr.ok(&["send", "ao-1", "hello ao"]);
+    assert_contents(&typed, "hello ao\n");
+    for (action, args) in [
+        ("restore", &["restore", "ao-1"][..]),
+        ("dismiss", &["dismiss", "ao-1", "--yes"][..]),
+    ] {
+        let expected = format!(
+            "greenroom: ao-1 is an Agent Orchestrator session; \
+             greenroom can only {action} the sessions it started\n"
+        );
+        assert_eq!(gr.refused(args), expected);
+    }
+    assert_eq!(gr.ok(&["kill", "ao-1", "--yes"]), "killed ao-1\n");
+    assert!(!has_session(&tmux, "h-ao-1"));
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        text,
+        "ao's file untouched"
+    );
 }

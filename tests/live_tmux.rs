@@ -111,7 +111,10 @@ fn a_pane_that_exits_with_status_three_is_exited_and_errored() {
     std::fs::create_dir_all(&cwd).unwrap();
     let s = sidecar(&store, "failing", &cwd);
     // The command waits for a line, so remain-on-exit is set before it exits.
-    tmux.spawn("gr-failing", &["sh", "-c", "read line; exit 3"]);
+    // A background child keeps the pty open a moment after `exit 3`: tmux
+    // 3.3 loses the exit status when it sees the pty close before it reaps
+    // the process, which is tmux's race, not greenroom's.
+    tmux.spawn("gr-failing", &["sh", "-c", "read line; sleep 1 & exit 3"]);
     tmux.run(&[
         "set-option",
         "-w",
@@ -128,10 +131,13 @@ fn a_pane_that_exits_with_status_three_is_exited_and_errored() {
     );
 
     tmux.run(&["send-keys", "-t", "=gr-failing:", "Enter"]);
-    let rows = wait_for(10, "the pane to die", || {
+    // tmux may mark the pane dead a moment before it has reaped the exit
+    // status, so wait for both.
+    let rows = wait_for(10, "the pane to die with its status", || {
         engine.poll_tmux();
         let rows = engine.catalog.rows(Utc::now());
-        (row(&rows, "failing").status == Status::Exited).then_some(rows)
+        let r = row(&rows, "failing");
+        (r.status == Status::Exited && r.health == Health::Errored).then_some(rows)
     });
     let r = row(&rows, "failing");
     assert_eq!(r.health, Health::Errored);

@@ -45,6 +45,8 @@ pub struct Catalog {
     active_agents: BTreeMap<String, String>,
     problems: HashMap<PathBuf, String>,
     tmux: Option<ServerState>,
+    /// State folder -> the state files and problems last read from it.
+    folder_paths: HashMap<PathBuf, Vec<PathBuf>>,
     transcripts: usage::Transcripts,
     /// Sidecar id -> its main transcript, found when the sidecar was read.
     transcript_paths: HashMap<uuid::Uuid, PathBuf>,
@@ -67,6 +69,7 @@ impl Catalog {
             active_agents: BTreeMap::new(),
             problems: HashMap::new(),
             tmux: None,
+            folder_paths: HashMap::new(),
             transcripts: usage::Transcripts::default(),
             transcript_paths: HashMap::new(),
         };
@@ -83,17 +86,39 @@ impl Catalog {
                 c.archived_sidecars.insert(path, s);
             }
         }
+        // Register every state folder first, then read them all at once,
+        // spread over the cores: parsing frontmatter is most of start-up.
+        let mut pending = Vec::new();
         for dir in &config.state_dirs {
             let loc = maestro::resolve_state_dir(dir, &config.maestro_state_dir);
             c.workspaces.insert(
                 loc.workspace.clone(),
                 loc.state_folder.join(ACTIVE_SESSION_FILE),
             );
-            c.add_location(loc);
+            if c.locations
+                .insert(loc.state_folder.clone(), loc.clone())
+                .is_none()
+            {
+                pending.push(loc);
+            }
         }
         let cwds: Vec<PathBuf> = c.all_sidecars().flat_map(sidecar_cwds).collect();
         for cwd in cwds {
-            c.add_workspace(&cwd);
+            if c.workspaces.contains_key(&cwd) {
+                continue;
+            }
+            let loc = maestro::location_for_workspace(&cwd, &config.maestro_state_dir);
+            c.workspaces
+                .insert(cwd, loc.state_folder.join(ACTIVE_SESSION_FILE));
+            if c.locations
+                .insert(loc.state_folder.clone(), loc.clone())
+                .is_none()
+            {
+                pending.push(loc);
+            }
+        }
+        for (loc, read) in read_locations_parallel(pending, include_archive) {
+            c.install_location(&loc, read);
         }
         if let Some(root) = &config.ao_dir {
             let (sessions, problems) = ao::read_root(root, include_archive);
@@ -167,32 +192,49 @@ impl Catalog {
     /// (Re)reads one state folder: what it holds replaces what it held.
     /// Returns whether the states or problems there changed.
     fn read_location(&mut self, loc: &StateLocation) -> bool {
+        let read = maestro::read_location(loc, self.include_archive);
+        self.install_location(loc, read)
+    }
+
+    /// Puts what one state folder holds in place of what it held.
+    fn install_location(
+        &mut self,
+        loc: &StateLocation,
+        (states, problems): (Vec<Orchestration>, Vec<Problem>),
+    ) -> bool {
         let folder = loc.state_folder.clone();
-        let before = (self.maestro_under(&folder), self.problems_under(&folder));
-        self.maestro.retain(|p, _| !p.starts_with(&folder));
-        self.problems.retain(|p, _| !p.starts_with(&folder));
-        let (states, problems) = maestro::read_location(loc, self.include_archive);
-        self.add_problems(problems);
+        // Only this folder's entries are touched: the index says which they are.
+        let mut before = Vec::new();
+        for path in self.folder_paths.remove(&folder).unwrap_or_default() {
+            let state = self.maestro.remove(&path);
+            let problem = self.problems.remove(&path);
+            before.push((path, state, problem));
+        }
+        let mut paths: Vec<PathBuf> = Vec::with_capacity(states.len() + problems.len());
+        for p in problems {
+            paths.push(p.path.clone());
+            self.problems.insert(p.path, p.error);
+        }
         for o in states {
+            paths.push(o.path.clone());
             self.maestro.insert(o.path.clone(), Arc::new(o));
         }
-        before != (self.maestro_under(&folder), self.problems_under(&folder))
-    }
-
-    fn maestro_under(&self, folder: &Path) -> BTreeMap<PathBuf, Arc<Orchestration>> {
-        self.maestro
+        paths.sort();
+        paths.dedup();
+        let after: Vec<_> = paths
             .iter()
-            .filter(|(p, _)| p.starts_with(folder))
-            .map(|(p, o)| (p.clone(), o.clone()))
-            .collect()
-    }
-
-    fn problems_under(&self, folder: &Path) -> BTreeMap<PathBuf, String> {
-        self.problems
-            .iter()
-            .filter(|(p, _)| p.starts_with(folder))
-            .map(|(p, e)| (p.clone(), e.clone()))
-            .collect()
+            .map(|p| {
+                (
+                    p.clone(),
+                    self.maestro.get(p).cloned(),
+                    self.problems.get(p).cloned(),
+                )
+            })
+            .collect();
+        before.sort_by(|a, b| a.0.cmp(&b.0));
+        let changed = before != after;
+        self.folder_paths.insert(folder, paths);
+        changed
     }
 
     fn refresh_active_agent(&mut self, agent_session_id: &str) -> bool {
@@ -405,6 +447,47 @@ impl Catalog {
             None => false,
         }
     }
+}
+
+type LocationRead = (Vec<Orchestration>, Vec<Problem>);
+
+/// Reads state folders on every core; results come back in input order.
+fn read_locations_parallel(
+    locations: Vec<StateLocation>,
+    include_archive: bool,
+) -> Vec<(StateLocation, LocationRead)> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(8);
+    if threads < 2 || locations.len() < 64 {
+        return locations
+            .into_iter()
+            .map(|l| {
+                let read = maestro::read_location(&l, include_archive);
+                (l, read)
+            })
+            .collect();
+    }
+    let chunk = locations.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = locations
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|l| (l.clone(), maestro::read_location(l, include_archive)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| {
+                // A reader that panicked is a bug; its folders are simply not shown.
+                h.join().unwrap_or_default()
+            })
+            .collect()
+    })
 }
 
 fn sidecar_cwds(s: &Sidecar) -> impl Iterator<Item = PathBuf> + '_ {

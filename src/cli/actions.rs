@@ -110,14 +110,21 @@ fn run_with(command: &ActionCommand, config: &Config, tmux: &Tmux) -> Result<(),
         ActionCommand::Attach(a) => {
             let rows = rows(config, tmux);
             let session = ops::resolve(&rows, &a.id)?;
+            ops::ensure_live(session)?;
             let tmux_env = std::env::var("TMUX").ok();
+            if !tmux.is_current_server(tmux_env.as_deref()) && !std::io::stdin().is_terminal() {
+                return Err(Refusal::Other(format!(
+                    "cannot attach to {}: stdin is not a terminal",
+                    session.name
+                )));
+            }
             ops::attach(tmux, &store, session, tmux_env.as_deref())?;
             Ok(())
         }
         ActionCommand::Kill(a) => {
             let rows = rows(config, tmux);
             let session = ops::resolve(&rows, &a.id)?;
-            ops::can_kill(session)?;
+            ops::ensure_live(session)?;
             confirm(&format!("Kill {}?", session.name), a.yes, "kill", session)?;
             ops::kill(tmux, &store, session)?;
             println!("killed {}", session.name);
@@ -139,7 +146,7 @@ fn run_with(command: &ActionCommand, config: &Config, tmux: &Tmux) -> Result<(),
             let rows = rows(config, tmux);
             let id = a.id.as_deref().unwrap_or_default();
             let session = ops::resolve(&rows, id)?;
-            ops::can_dismiss(session)?;
+            ops::ensure_dismissable(session)?;
             confirm(
                 &format!("Dismiss {}?", session.name),
                 a.yes,

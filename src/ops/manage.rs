@@ -29,7 +29,7 @@ pub fn kill(tmux: &Tmux, store: &SidecarStore, session: &Session) -> Result<(), 
 /// `archive/` (recovery will not bring it back; nothing is deleted).
 /// Returns where it went. The caller has confirmed.
 pub fn dismiss(store: &SidecarStore, session: &Session) -> Result<PathBuf, OpsError> {
-    super::can_dismiss(session)?;
+    super::ensure_dismissable(session)?;
     let id = own_id(session, "dismiss")?;
     Ok(store.archive(id)?)
 }

@@ -133,14 +133,16 @@ pub fn attach(
     }
 }
 
-/// Whether kill (and send) may act on this row: its tmux session is live.
-/// The dashboard asks before offering the action; the CLI before confirming.
-pub fn can_kill(session: &Session) -> Result<(), OpsError> {
+/// Whether kill, send and attach may act on this row: its tmux session is
+/// live. The `ensure_*` checks let the dashboard refuse before it opens a
+/// dialog, and the CLI before it asks for confirmation; the actions run
+/// them again themselves.
+pub fn ensure_live(session: &Session) -> Result<(), OpsError> {
     live_tmux_name(session).map(drop)
 }
 
 /// Whether dismiss may act on this row: one of greenroom's own, not live.
-pub fn can_dismiss(session: &Session) -> Result<(), OpsError> {
+pub fn ensure_dismissable(session: &Session) -> Result<(), OpsError> {
     own_id(session, "dismiss")?;
     if session.status.is_live() {
         return Err(OpsError::Live(session.name.clone()));
@@ -149,7 +151,7 @@ pub fn can_dismiss(session: &Session) -> Result<(), OpsError> {
 }
 
 /// Whether restore may act on this row: greenroom's own, dormant, killed or exited.
-pub fn can_restore(session: &Session) -> Result<(), OpsError> {
+pub fn ensure_restorable(session: &Session) -> Result<(), OpsError> {
     own_id(session, "restore")?;
     if !restorable(&session.status) {
         return Err(OpsError::NotRestorable {

@@ -29,7 +29,7 @@ pub struct Restored {
 /// session. A session that exited but whose dead pane tmux still keeps is
 /// cleared first.
 pub fn restore(tmux: &Tmux, config: &Config, session: &Session) -> Result<Restored, OpsError> {
-    super::can_restore(session)?;
+    super::ensure_restorable(session)?;
     let id = own_id(session, "restore")?;
     let store = SidecarStore::new(&config.sidecar_dir);
     let sidecar = store.read(id)?;

@@ -48,7 +48,7 @@ async fn run_async(config: Config) -> Result<()> {
         std::env::var("GREENROOM_THEME").ok().as_deref(),
     );
     let (file_tx, mut file_rx) = mpsc::unbounded_channel();
-    let mut engine = Engine::start(&config, false, move |p| {
+    let mut engine = Engine::load(&config, false, move |p| {
         let _ = file_tx.send(p);
     })
     .wrap_err("cannot watch the session folders")?;
@@ -129,6 +129,14 @@ async fn event_loop(
                 height: size.height,
             },
         );
+    }
+    // The first frame comes before the watches are armed; arming them takes
+    // a moment with many folders, and anything changed meanwhile is re-read.
+    terminal
+        .draw(|frame| view::render(frame, state, keymap, theme))
+        .wrap_err("cannot draw")?;
+    if engine.watch() {
+        update(state, rows_action(engine));
     }
     loop {
         if dirty {

@@ -31,19 +31,10 @@ pub fn row<'a>(rows: &'a [Session], name: &str) -> &'a Session {
 }
 
 /// A private server kept alive by a session of its own (started with
-/// `-f /dev/null`, so no user config applies), with `path` as the PATH its
-/// sessions see when given.
-pub fn server(path: Option<&str>) -> TmuxServer {
+/// `-f /dev/null`, so no user config applies).
+pub fn server() -> TmuxServer {
     let tmux = TmuxServer::new();
-    let mut cmd = tmux.cmd();
-    if let Some(path) = path {
-        cmd.env("PATH", path);
-    }
-    let out = cmd
-        .args(["new-session", "-d", "-s", "keep", "sleep", "600"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
+    tmux.spawn("keep", &["sleep", "600"]);
     tmux
 }
 
@@ -178,6 +169,35 @@ impl<'a> Greenroom<'a> {
             String::from_utf8_lossy(&out.stderr)
         );
         String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Spawns a session running `sleep 600` in `cwd`.
+    pub fn sleeper(&self, name: &str, cwd: &Path) {
+        let cwd = cwd.to_str().unwrap();
+        self.ok(&["spawn", "-n", name, "--cwd", cwd, "--", "sleep 600"]);
+    }
+
+    /// Runs greenroom in a new session `host` of another server, so it has
+    /// a terminal (the pane) and is outside the server it acts on. Its exit
+    /// code is written to `done` when it ends.
+    pub fn in_pane(&self, outer: &TmuxServer, host: &str, args: &[&str], done: &Path) {
+        let q = |s: &std::ffi::OsStr| greenroom::ops::shell_quote(s.to_str().unwrap());
+        let cmd = self.command(args);
+        let envs: Vec<String> = cmd
+            .get_envs()
+            .filter_map(|(k, v)| Some(format!("{}={}", k.to_str()?, q(v?))))
+            .collect();
+        let argv: Vec<String> = std::iter::once(cmd.get_program())
+            .chain(cmd.get_args())
+            .map(q)
+            .collect();
+        let script = format!(
+            "env {} {}; echo $? > {}",
+            envs.join(" "),
+            argv.join(" "),
+            q(done.as_os_str())
+        );
+        outer.spawn(host, &["sh", "-c", &script]);
     }
 
     /// Runs and expects exit code 1 with one `greenroom: ` line; returns it.

@@ -1,0 +1,354 @@
+//! The dashboard's budgets (DESIGN §6), in process with the real engine and
+//! views drawn into a 160x48 test terminal:
+//! - start-up to first full frame at 1,000 and 10,000 sessions with Maestro state;
+//! - key press -> frame at 1,000 sessions;
+//! - a sidecar written -> the frame that shows it, at 1,000 sessions;
+//!
+//! and with the real binary running in tmux over 1,000 live sessions:
+//! - idle CPU over 30 s, tmux processes per poll, resident memory.
+//!
+//! Run: `cargo bench --bench dashboard` (or `benches/run`). GREENROOM_BENCH_QUICK=1
+//! shortens the idle window to 5 s.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a bench that cannot run should stop loudly
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::Command;
+use std::sync::mpsc::channel;
+use std::time::{Duration, Instant};
+
+use chrono::Utc;
+use greenroom::config::{Config, Overrides, ProcessEnv};
+use greenroom::engine::Engine;
+use greenroom::sources::sidecar::{Sidecar, SidecarStore};
+use greenroom::tui::action::{Action, Command as Cmd};
+use greenroom::tui::keymap::Keymap;
+use greenroom::tui::state::AppState;
+use greenroom::tui::update::update;
+use greenroom::tui::view::{render, theme::Theme};
+use ratatui::{Terminal, backend::TestBackend};
+
+const STATE: &str = include_str!("../assets/example/docs/maestro/state/active-session.md");
+
+fn populate(root: &Path, n: usize) -> Vec<Sidecar> {
+    let store = SidecarStore::new(root.join("sessions"));
+    (0..n)
+        .map(|i| {
+            let ws = root.join("ws").join(format!("w{i}"));
+            let state = ws.join("docs/maestro/state");
+            std::fs::create_dir_all(&state).unwrap();
+            std::fs::write(state.join("active-session.md"), STATE).unwrap();
+            let mut s = Sidecar::new(&format!("agent-{i}"), &ws, "sleep 3600", Utc::now());
+            s.tmux_session = Some(format!("gr-agent-{i}"));
+            s.last_focused_at = Some(Utc::now() - chrono::Duration::seconds(i as i64));
+            store.create(&s).unwrap();
+            s
+        })
+        .collect()
+}
+
+fn config(root: &Path, socket: &str) -> Config {
+    std::fs::write(root.join("config.toml"), "").unwrap();
+    let o = Overrides {
+        config: Some(root.join("config.toml")),
+        sidecar_dir: Some(root.join("sessions")),
+        ao_dir: Some(root.join("ao")),
+        claude_dir: Some(root.join("claude")),
+        tmux_socket: Some(socket.into()),
+        ..Overrides::default()
+    };
+    let mut c = Config::load(&o, &ProcessEnv).unwrap();
+    c.maestro_hooks_dir = root.join("hooks");
+    c
+}
+
+struct Ui {
+    terminal: Terminal<TestBackend>,
+    keymap: Keymap,
+    theme: Theme,
+}
+
+impl Ui {
+    fn new() -> Self {
+        Ui {
+            terminal: Terminal::new(TestBackend::new(160, 48)).unwrap(),
+            keymap: Keymap::default(),
+            theme: Theme::dark(),
+        }
+    }
+
+    fn draw(&mut self, state: &AppState) {
+        let (k, t) = (&self.keymap, &self.theme);
+        self.terminal.draw(|f| render(f, state, k, t)).unwrap();
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn startup(n: usize, rows: &mut Vec<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    populate(dir.path(), n);
+    let config = config(dir.path(), "greenroom-bench-none");
+    let runs = if n > 1000 { 3 } else { 7 };
+    let mut times = Vec::new();
+    let mut watch_times = Vec::new();
+    for _ in 0..runs {
+        let start = Instant::now();
+        // As the dashboard starts: load, recover, first frame; watches are armed after it.
+        let mut engine = Engine::load(&config, false, |_| {}).unwrap();
+        engine.recover();
+        let mut state = AppState::new(Utc::now(), engine.catalog.looked_in());
+        update(
+            &mut state,
+            Action::Rows {
+                rows: engine.catalog.rows(Utc::now()),
+                problems: engine.catalog.problems(),
+            },
+        );
+        let mut ui = Ui::new();
+        ui.draw(&state);
+        times.push(start.elapsed());
+        let armed = Instant::now();
+        engine.watch();
+        watch_times.push(armed.elapsed());
+    }
+    times.sort();
+    watch_times.sort();
+    let budget = if n > 1000 { "≤ 1 s" } else { "≤ 150 ms" };
+    rows.push(format!(
+        "| start-up to first full frame, {n} sessions with Maestro state | {:.0} ms (median of {runs}) | {budget} |",
+        ms(times[runs / 2])
+    ));
+    rows.push(format!(
+        "| then arming the file watches, {n} sessions (keys wait meanwhile) | {:.0} ms | |",
+        ms(watch_times[runs / 2])
+    ));
+}
+
+fn key_and_file_to_frame(rows: &mut Vec<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    let sidecars = populate(dir.path(), 1000);
+    let config = config(dir.path(), "greenroom-bench-none");
+    let (tx, rx) = channel();
+    let mut engine = Engine::start(&config, false, move |p| {
+        let _ = tx.send(p);
+    })
+    .unwrap();
+    let mut state = AppState::new(Utc::now(), engine.catalog.looked_in());
+    update(
+        &mut state,
+        Action::Rows {
+            rows: engine.catalog.rows(Utc::now()),
+            problems: vec![],
+        },
+    );
+    update(
+        &mut state,
+        Action::Resize {
+            width: 160,
+            height: 48,
+        },
+    );
+    let mut ui = Ui::new();
+    ui.draw(&state);
+
+    let mut keys = Vec::new();
+    for i in 0..500 {
+        let c = if i % 100 < 50 { Cmd::Down } else { Cmd::Up };
+        let start = Instant::now();
+        update(&mut state, Action::Command(c));
+        ui.draw(&state);
+        keys.push(start.elapsed());
+    }
+    keys.sort();
+    rows.push(format!(
+        "| key press -> frame, 1000 sessions | p50 {:.2} ms, p99 {:.2} ms | ≤ 5 ms of work |",
+        ms(keys[keys.len() / 2]),
+        ms(keys[keys.len() * 99 / 100])
+    ));
+
+    let store = SidecarStore::new(dir.path().join("sessions"));
+    let mut frames = Vec::new();
+    for i in 0..200 {
+        let s = &sidecars[(i * 7) % sidecars.len()];
+        store
+            .update(s.id, Duration::from_secs(1), |s| {
+                s.activity_detail = Some(format!("step {i}"));
+                s.activity = Some(greenroom::model::Activity::Active);
+                s.activity_reported_at = Some(Utc::now());
+                true
+            })
+            .unwrap();
+        let start = Instant::now();
+        loop {
+            let first = rx.recv_timeout(Duration::from_secs(5)).expect("an event");
+            let mut batch = vec![first];
+            batch.extend(rx.try_iter());
+            if engine.apply_changes(batch) {
+                break;
+            }
+        }
+        update(
+            &mut state,
+            Action::Rows {
+                rows: engine.catalog.rows(Utc::now()),
+                problems: vec![],
+            },
+        );
+        ui.draw(&state);
+        frames.push(start.elapsed());
+        while let Ok(p) = rx.recv_timeout(Duration::from_millis(2)) {
+            engine.apply_changes(vec![p]);
+        }
+    }
+    frames.sort();
+    rows.push(format!(
+        "| sidecar written -> frame that shows it, 1000 sessions | p50 {:.2} ms, p99 {:.2} ms | p50 ≤ 15 ms, p99 ≤ 50 ms |",
+        ms(frames[frames.len() / 2]),
+        ms(frames[frames.len() * 99 / 100])
+    ));
+}
+
+/// CPU seconds (user + system) a process has used, from /proc.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let after = stat.rsplit(')').next().unwrap_or("");
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let ticks: f64 = f.get(11).and_then(|u| u.parse::<f64>().ok()).unwrap_or(0.0)
+        + f.get(12).and_then(|s| s.parse::<f64>().ok()).unwrap_or(0.0);
+    ticks / 100.0
+}
+
+fn rss_mib(pid: u32) -> f64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+        .unwrap_or(0.0)
+        / 1024.0
+}
+
+fn idle_in_tmux(rows: &mut Vec<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    let socket = format!("greenroom-bench-dash-{}", std::process::id());
+    let tmux = |args: &[&str]| {
+        Command::new("tmux")
+            .args(["-L", &socket, "-f", "/dev/null"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    populate(dir.path(), 1000);
+    for i in 0..1000 {
+        tmux(&[
+            "new-session",
+            "-d",
+            "-s",
+            &format!("gr-agent-{i}"),
+            "sleep",
+            "3600",
+        ]);
+    }
+    // A tmux on PATH that counts its starts, for the dashboard's polls.
+    let bin = dir.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let real = String::from_utf8(
+        Command::new("sh")
+            .args(["-c", "command -v tmux"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    let count = dir.path().join("count");
+    std::fs::write(
+        bin.join("tmux"),
+        format!(
+            "#!/bin/sh\necho x >> '{}'\nexec '{}' \"$@\"\n",
+            count.display(),
+            real.trim()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(bin.join("tmux"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::write(dir.path().join("config.toml"), "").unwrap();
+    let greenroom = env!("CARGO_BIN_EXE_greenroom");
+    let command = format!(
+        "PATH={}:$PATH exec {greenroom} --config {d}/config.toml --sidecar-dir {d}/sessions --ao-dir {d}/ao --claude-dir {d}/claude --tmux-socket {socket}",
+        bin.display(),
+        d = dir.path().display()
+    );
+    tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        "dash",
+        "-x",
+        "160",
+        "-y",
+        "48",
+        &command,
+    ]);
+    let pane_pid = |_: ()| -> Option<u32> {
+        let out = tmux(&["list-panes", "-t", "=dash:", "-F", "#{pane_pid}"]);
+        String::from_utf8_lossy(&out.stdout).trim().parse().ok()
+    };
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let pid = loop {
+        let screen = String::from_utf8_lossy(&tmux(&["capture-pane", "-p", "-t", "=dash:"]).stdout)
+            .into_owned();
+        if screen.contains("agent-0") {
+            break pane_pid(()).unwrap();
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the dashboard did not start:\n{screen}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    // Let start-up settle, then measure a quiet window.
+    std::thread::sleep(Duration::from_secs(3));
+    let window = if std::env::var("GREENROOM_BENCH_QUICK").is_ok() {
+        5
+    } else {
+        30
+    };
+    let _ = std::fs::remove_file(&count);
+    let cpu_before = cpu_seconds(pid);
+    std::thread::sleep(Duration::from_secs(window));
+    let cpu = cpu_seconds(pid) - cpu_before;
+    let polls = std::fs::read_to_string(&count)
+        .unwrap_or_default()
+        .lines()
+        .count();
+    let rss = rss_mib(pid);
+    tmux(&["kill-server"]);
+    rows.push(format!(
+        "| idle CPU over {window} s, 1000 live sessions (greenroom process) | {:.2}% of one core | ≤ 1% |",
+        cpu / window as f64 * 100.0
+    ));
+    rows.push(format!(
+        "| tmux processes started per poll, idle, 1000 sessions | {:.2} ({polls} in {window} s at 1 poll/s) | 1 |",
+        polls as f64 / window as f64
+    ));
+    rows.push(format!(
+        "| resident memory, 1000 sessions with Maestro state | {rss:.1} MiB | ≤ 60 MB |"
+    ));
+}
+
+fn main() {
+    let mut rows = Vec::new();
+    startup(1000, &mut rows);
+    startup(10_000, &mut rows);
+    key_and_file_to_frame(&mut rows);
+    idle_in_tmux(&mut rows);
+    println!("| measure | measured | budget |");
+    println!("|---|---|---|");
+    for r in rows {
+        println!("{r}");
+    }
+}
