@@ -13,7 +13,9 @@ use crate::config::TmuxSocket;
 use crate::health::TmuxFacts;
 
 mod actions;
+mod beside;
 pub use actions::{escape_trailing_semicolon, exact_window};
+pub use beside::{Beside, host_from_env};
 
 /// Field separator in `-F` formats: a control character tmux prints as is
 /// and no sane name contains; the session name comes last regardless.

@@ -10,6 +10,7 @@ use chrono::{DateTime, Duration, TimeZone, Utc};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use greenroom::model::{Activity, ActivityView, Health, Session, Source, Status};
 use greenroom::tui::action::{Action, Command, Effect, InputKey};
+use greenroom::tui::dialog::{Dialog, SpawnForm};
 use greenroom::tui::keymap::{BINDINGS, Key, Keymap};
 use greenroom::tui::state::{AppState, DetailTab, Overlay, SortMode};
 use greenroom::tui::update::update;
@@ -268,15 +269,181 @@ fn overlays_take_keys_and_close() {
 }
 
 #[test]
-fn action_keys_say_what_they_do_and_status_lines_expire() {
+fn status_lines_expire() {
     let mut s = loaded();
-    cmd(&mut s, Command::Kill);
-    let text = s.status.clone().unwrap().text;
-    assert!(text.contains("kill"), "{text}");
+    update(&mut s, Action::Status("done".into()));
     update(&mut s, Action::Tick(now() + Duration::seconds(3)));
     assert!(s.status.is_some());
     update(&mut s, Action::Tick(now() + Duration::seconds(60)));
     assert!(s.status.is_none());
+}
+
+fn key(s: &mut AppState, k: InputKey) -> Vec<Effect> {
+    update(s, Action::Input(k))
+}
+
+#[test]
+fn kill_and_dismiss_ask_first_and_apply_to_marked_rows() {
+    let mut s = loaded();
+    cmd(&mut s, Command::Kill);
+    assert!(matches!(&s.dialog, Some(Dialog::Confirm { names, .. }) if names == &["alpha"]));
+    // Keys go to the dialog, not to the sidebar.
+    assert!(cmd(&mut s, Command::Down).is_empty());
+    assert!(key(&mut s, InputKey::Char('j')).is_empty());
+    assert_eq!(s.cursor(), Some(0));
+    key(&mut s, InputKey::Char('n'));
+    assert!(s.dialog.is_none(), "n cancels");
+    cmd(&mut s, Command::Kill);
+    assert!(
+        key(&mut s, InputKey::Enter).is_empty(),
+        "Enter is not a yes"
+    );
+    assert!(s.dialog.is_none());
+
+    cmd(&mut s, Command::Mark); // alpha, moves to bravo
+    cmd(&mut s, Command::Mark); // bravo
+    assert_eq!(s.marked.len(), 2);
+    cmd(&mut s, Command::Dismiss);
+    assert!(s.dialog.is_none(), "live sessions cannot be dismissed");
+    assert!(s.status.is_some(), "the refusal is said");
+    cmd(&mut s, Command::Kill);
+    let effects = key(&mut s, InputKey::Char('y'));
+    assert_eq!(
+        effects,
+        vec![Effect::Kill {
+            ids: vec!["id-alpha".into(), "id-bravo".into()]
+        }]
+    );
+    assert!(s.marked.is_empty(), "marks are spent by the action");
+}
+
+#[test]
+fn send_types_a_line_and_refuses_a_stopped_session() {
+    let mut s = loaded();
+    cmd(&mut s, Command::Send);
+    for c in "yes, go $(on)".chars() {
+        key(&mut s, InputKey::Char(c));
+    }
+    key(&mut s, InputKey::Backspace);
+    let effects = key(&mut s, InputKey::Enter);
+    assert_eq!(
+        effects,
+        vec![Effect::Send {
+            id: "id-alpha".into(),
+            text: "yes, go $(on".into()
+        }]
+    );
+    assert!(s.dialog.is_none());
+
+    let mut stopped = rows();
+    let uid = uuid::Uuid::new_v4().to_string();
+    stopped[0].status = Status::Dormant;
+    stopped[0].id = uid.clone();
+    update(
+        &mut s,
+        Action::Rows {
+            rows: stopped,
+            problems: vec![],
+        },
+    );
+    assert_eq!(s.selected.as_deref(), Some(uid.as_str()));
+    cmd(&mut s, Command::Send);
+    assert!(s.dialog.is_none());
+    assert!(s.status.as_ref().unwrap().text.contains("not running"));
+    assert!(cmd(&mut s, Command::Attach).is_empty());
+    assert_eq!(
+        cmd(&mut s, Command::Restore),
+        vec![Effect::Restore { id: uid.clone() }]
+    );
+    // Kill needs a live session; dismiss a stopped one of greenroom's own.
+    cmd(&mut s, Command::Kill);
+    assert!(s.dialog.is_none());
+    cmd(&mut s, Command::Dismiss);
+    assert!(matches!(&s.dialog, Some(Dialog::Confirm { ids, .. }) if ids == &[uid.clone()]));
+}
+
+#[test]
+fn the_new_session_form_edits_fields_and_submits() {
+    let mut s = loaded();
+    assert_eq!(cmd(&mut s, Command::New), vec![Effect::OpenSpawnForm]);
+    let form = SpawnForm::new(
+        "agent-3".into(),
+        "/work".into(),
+        vec!["claude".into(), "shell".into()],
+    );
+    update(&mut s, Action::OpenSpawnForm(form));
+    key(&mut s, InputKey::Backspace);
+    key(&mut s, InputKey::Char('9'));
+    key(&mut s, InputKey::Down); // folder
+    let completion = key(&mut s, InputKey::Tab);
+    assert_eq!(
+        completion,
+        vec![Effect::CompletePath {
+            text: "/work".into()
+        }]
+    );
+    update(&mut s, Action::PathCompleted(Some("/work/".into())));
+    key(&mut s, InputKey::Char('x'));
+    key(&mut s, InputKey::Down); // agent
+    key(&mut s, InputKey::Right);
+    key(&mut s, InputKey::Down);
+    key(&mut s, InputKey::Down); // prompt
+    key(&mut s, InputKey::Char('h'));
+    let effects = key(&mut s, InputKey::Enter);
+    assert_eq!(
+        effects,
+        vec![Effect::Spawn(greenroom::tui::action::SpawnForm {
+            name: "agent-9".into(),
+            cwd: "/work/x".into(),
+            agent: Some("shell".into()),
+            worktree: None,
+            prompt: Some("h".into()),
+        })]
+    );
+    update(
+        &mut s,
+        Action::Spawned(Err("a session named agent-9 already exists".into())),
+    );
+    assert!(
+        matches!(&s.dialog, Some(Dialog::Spawn(f)) if f.error.as_deref() == Some("a session named agent-9 already exists") && !f.busy)
+    );
+    key(&mut s, InputKey::Enter);
+    update(&mut s, Action::Spawned(Ok("id-new".into())));
+    assert!(s.dialog.is_none());
+    let mut more = rows();
+    more.push(session("new", Health::Idle, None));
+    update(
+        &mut s,
+        Action::Rows {
+            rows: more,
+            problems: vec![],
+        },
+    );
+    assert_eq!(
+        s.selected.as_deref(),
+        Some("id-new"),
+        "the new session is selected when it shows up"
+    );
+}
+
+#[test]
+fn follow_mode_moves_the_pane_beside_with_the_selection() {
+    let mut s = loaded();
+    assert_eq!(
+        cmd(&mut s, Command::OpenBeside),
+        vec![Effect::OpenBeside {
+            id: "id-alpha".into()
+        }]
+    );
+    update(&mut s, Action::Beside(true));
+    assert_eq!(
+        cmd(&mut s, Command::Down),
+        vec![Effect::Follow {
+            id: "id-bravo".into()
+        }]
+    );
+    update(&mut s, Action::Beside(false));
+    assert!(cmd(&mut s, Command::Down).is_empty());
 }
 
 #[test]

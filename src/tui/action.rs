@@ -22,6 +22,7 @@ pub enum Command {
     Dismiss,
     Send,
     OpenBeside,
+    Mark,
     TogglePreview,
     ToggleTriage,
     Filter,
@@ -49,6 +50,7 @@ impl Command {
             Command::Dismiss => "dismiss",
             Command::Send => "send",
             Command::OpenBeside => "open_beside",
+            Command::Mark => "mark",
             Command::TogglePreview => "preview",
             Command::ToggleTriage => "triage",
             Command::Filter => "filter",
@@ -93,6 +95,14 @@ pub enum Action {
     },
     /// An effect finished with a message for the status line.
     Status(String),
+    /// The new-session form, filled with defaults (run.rs asked the world).
+    OpenSpawnForm(super::dialog::SpawnForm),
+    /// The form's spawn finished: the new session's id, or why it failed.
+    Spawned(Result<String, String>),
+    /// A folder completion for the form: the completed text, if any.
+    PathCompleted(Option<String>),
+    /// The pane beside the dashboard opened or closed.
+    Beside(bool),
 }
 
 /// Keys an input field understands.
@@ -102,6 +112,22 @@ pub enum InputKey {
     Backspace,
     Enter,
     Esc,
+    Tab,
+    BackTab,
+    Up,
+    Down,
+    Left,
+    Right,
+}
+
+/// What the new-session form submits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpawnForm {
+    pub name: String,
+    pub cwd: String,
+    pub agent: Option<String>,
+    pub worktree: Option<String>,
+    pub prompt: Option<String>,
 }
 
 /// Work the reducer asks for; run.rs does it and reports back as actions.
@@ -116,6 +142,37 @@ pub enum Effect {
     Alert {
         title: String,
         body: String,
+    },
+    /// Attach to the session (switch-client inside tmux, else suspend and attach).
+    Attach {
+        id: String,
+    },
+    /// Fill the new-session form with defaults and open it.
+    OpenSpawnForm,
+    Spawn(SpawnForm),
+    Kill {
+        ids: Vec<String>,
+    },
+    Restore {
+        id: String,
+    },
+    Dismiss {
+        ids: Vec<String>,
+    },
+    Send {
+        id: String,
+        text: String,
+    },
+    CompletePath {
+        text: String,
+    },
+    /// Open the session in a pane beside the dashboard (inside tmux).
+    OpenBeside {
+        id: String,
+    },
+    /// Move the pane beside to the newly selected session.
+    Follow {
+        id: String,
     },
     Quit,
 }

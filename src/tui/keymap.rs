@@ -201,6 +201,12 @@ pub const BINDINGS: &[Binding] = &[
         defaults: &["s"],
     },
     Binding {
+        command: Command::Mark,
+        description: "mark for a bulk kill or dismiss",
+        section: "Act",
+        defaults: &["space"],
+    },
+    Binding {
         command: Command::OpenBeside,
         description: "open in a pane beside",
         section: "Act",

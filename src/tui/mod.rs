@@ -2,6 +2,8 @@
 //! (changed only by [`update::update`]) -> the views; effects run in `run`.
 
 pub mod action;
+pub mod dialog;
+pub mod effects;
 pub mod keymap;
 pub mod run;
 pub mod state;

@@ -16,6 +16,7 @@ use tokio::signal::unix::{SignalKind, signal};
 use tokio::sync::mpsc;
 
 use super::action::{Action, Effect, InputKey};
+use super::effects::Context;
 use super::keymap::{Key, Keymap};
 use super::state::AppState;
 use super::update::update;
@@ -31,6 +32,8 @@ const PREVIEW_EVERY: Duration = Duration::from_millis(250);
 enum Done {
     Poll(ServerState),
     Capture { id: String, text: String },
+    Act(Action),
+    Beside(Action, Option<crate::tmux::Beside>),
 }
 
 pub fn run(config: Config) -> Result<()> {
@@ -120,6 +123,8 @@ async fn event_loop(
     let mut pending_capture: Option<(String, String)> = None;
     let mut seen_activity: Option<(String, Option<chrono::DateTime<Utc>>)> = None;
     let mut dirty = true;
+    let ctx = Context::new(config, tmux.clone());
+    let mut beside: Option<crate::tmux::Beside> = None;
 
     if let Ok(size) = terminal.size() {
         update(
@@ -199,6 +204,17 @@ async fn event_loop(
                     out
                 }
                 Done::Capture { id, text } => vec![Action::Preview { id, text }],
+                Done::Act(action) => {
+                    // An action changed tmux: look now rather than at the next tick.
+                    poll.reset_immediately();
+                    vec![action]
+                }
+                Done::Beside(action, pane) => {
+                    if pane.is_some() {
+                        beside = pane;
+                    }
+                    vec![action]
+                }
             },
             _ = tokio::time::sleep(capture_wait), if pending_capture.is_some() => {
                 if let Some((id, name)) = pending_capture.take() {
@@ -214,6 +230,7 @@ async fn event_loop(
             _ = term.recv() => return Ok(()),
             _ = hup.recv() => return Ok(()),
         };
+        let mut pending: Vec<Action> = Vec::new();
         for action in actions {
             dirty = true;
             for effect in update(state, action) {
@@ -223,10 +240,108 @@ async fn event_loop(
                         pending_capture = Some((id, tmux_session));
                     }
                     Effect::Alert { title, body } => alert(&title, &body),
+                    Effect::Attach { id } => {
+                        let Some(s) = find(state, &id) else { continue };
+                        let tmux_env = std::env::var("TMUX").ok();
+                        if tmux.is_current_server(tmux_env.as_deref()) {
+                            off_loop(&done_tx, &ctx, move |c| c.switch_to(&s));
+                            continue;
+                        }
+                        // Outside tmux: hand the terminal to tmux until the
+                        // operator detaches. The event stream goes first so it
+                        // does not read keys meant for tmux.
+                        drop(std::mem::replace(&mut events, EventStream::new()));
+                        let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
+                        ratatui::restore();
+                        let result = crate::ops::attach(&tmux, &ctx.store, &s, None);
+                        *terminal = ratatui::init();
+                        let _ = crossterm::execute!(std::io::stdout(), EnableMouseCapture);
+                        let _ = terminal.clear();
+                        events = EventStream::new();
+                        let text = match result {
+                            Ok(_) => format!("back from {}", s.name),
+                            Err(e) => e.to_string(),
+                        };
+                        pending.push(Action::Status(text));
+                    }
+                    Effect::OpenSpawnForm => {
+                        let cwd = state.selected_session().map(|s| s.cwd.clone());
+                        off_loop(&done_tx, &ctx, move |c| c.spawn_form(cwd));
+                    }
+                    Effect::Spawn(form) => off_loop(&done_tx, &ctx, move |c| c.spawn(&form)),
+                    Effect::Kill { ids } => {
+                        let sessions = find_all(state, &ids);
+                        off_loop(&done_tx, &ctx, move |c| c.kill(&sessions));
+                    }
+                    Effect::Dismiss { ids } => {
+                        let sessions = find_all(state, &ids);
+                        off_loop(&done_tx, &ctx, move |c| c.dismiss(&sessions));
+                    }
+                    Effect::Restore { id } => {
+                        if let Some(s) = find(state, &id) {
+                            off_loop(&done_tx, &ctx, move |c| c.restore(&s));
+                        }
+                    }
+                    Effect::Send { id, text } => {
+                        if let Some(s) = find(state, &id) {
+                            off_loop(&done_tx, &ctx, move |c| c.send(&s, &text));
+                        }
+                    }
+                    Effect::CompletePath { text } => {
+                        pending.push(Action::PathCompleted(super::effects::complete_path(&text)));
+                    }
+                    Effect::OpenBeside { id } => {
+                        if let Some(s) = find(state, &id) {
+                            let (c, tx) = (ctx.clone(), done_tx.clone());
+                            tokio::task::spawn_blocking(move || {
+                                let (action, pane) = c.open_beside(&s);
+                                let _ = tx.send(Done::Beside(action, pane));
+                            });
+                        }
+                    }
+                    Effect::Follow { id } => {
+                        if let (Some(s), Some(pane)) = (find(state, &id), beside.clone()) {
+                            off_loop(&done_tx, &ctx, move |c| {
+                                c.follow(&pane, &s).unwrap_or(Action::Status(String::new()))
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        for action in pending {
+            for effect in update(state, action) {
+                if effect == Effect::Quit {
+                    return Ok(());
                 }
             }
         }
     }
+}
+
+fn find(state: &AppState, id: &str) -> Option<crate::model::Session> {
+    state.rows.iter().find(|r| r.id == id).cloned()
+}
+
+fn find_all(state: &AppState, ids: &[String]) -> Vec<crate::model::Session> {
+    state
+        .rows
+        .iter()
+        .filter(|r| ids.contains(&r.id))
+        .cloned()
+        .collect()
+}
+
+/// Runs a session action on a blocking thread; its result comes back as an action.
+fn off_loop(
+    tx: &mpsc::UnboundedSender<Done>,
+    ctx: &Context,
+    job: impl FnOnce(&Context) -> Action + Send + 'static,
+) {
+    let (tx, ctx) = (tx.clone(), ctx.clone());
+    tokio::task::spawn_blocking(move || {
+        let _ = tx.send(Done::Act(job(&ctx)));
+    });
 }
 
 /// Maps a terminal event to actions: keys through the keymap (or to the
@@ -239,18 +354,25 @@ fn terminal_action(
 ) -> Vec<Action> {
     match event {
         Event::Key(k) if k.kind == KeyEventKind::Press || k.kind == KeyEventKind::Repeat => {
-            if state.filter_editing {
+            if state.filter_editing || state.dialog.is_some() {
+                let ctrl = k
+                    .modifiers
+                    .contains(crossterm::event::KeyModifiers::CONTROL);
                 let input = match k.code {
-                    KeyCode::Char(c)
-                        if !k
-                            .modifiers
-                            .contains(crossterm::event::KeyModifiers::CONTROL) =>
-                    {
-                        InputKey::Char(c)
+                    // Ctrl-C still quits from anywhere.
+                    KeyCode::Char('c') if ctrl => {
+                        return vec![Action::Command(super::action::Command::Quit)];
                     }
+                    KeyCode::Char(c) if !ctrl => InputKey::Char(c),
                     KeyCode::Backspace => InputKey::Backspace,
                     KeyCode::Enter => InputKey::Enter,
                     KeyCode::Esc => InputKey::Esc,
+                    KeyCode::Tab => InputKey::Tab,
+                    KeyCode::BackTab => InputKey::BackTab,
+                    KeyCode::Up => InputKey::Up,
+                    KeyCode::Down => InputKey::Down,
+                    KeyCode::Left => InputKey::Left,
+                    KeyCode::Right => InputKey::Right,
                     _ => return Vec::new(),
                 };
                 return vec![Action::Input(input)];

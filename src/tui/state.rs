@@ -115,6 +115,13 @@ pub struct AppState {
     pub page: usize,
     /// Ring and notify when a session needs the operator.
     pub alerts: bool,
+    /// Sessions marked with Space for a bulk kill or dismiss.
+    pub marked: BTreeSet<String>,
+    pub dialog: Option<super::dialog::Dialog>,
+    /// A pane beside the dashboard shows the selected session (follow mode).
+    pub beside: bool,
+    /// A session just started: selected when its row first arrives.
+    pub select_when_seen: Option<String>,
 }
 
 impl AppState {
@@ -140,6 +147,10 @@ impl AppState {
             looked_in,
             page: 10,
             alerts: true,
+            marked: BTreeSet::new(),
+            dialog: None,
+            beside: false,
+            select_when_seen: None,
         }
     }
 

@@ -4,6 +4,7 @@
 use chrono::Duration;
 
 use super::action::{Action, Command, Effect, InputKey};
+use super::dialog::{self, Bulk, Dialog, Outcome};
 use super::state::{AppState, DetailTab, Overlay, Preview, SortMode, StatusLine, TmuxStatus};
 use crate::model::{Health, Session};
 use crate::tmux::ServerState;
@@ -61,10 +62,126 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
             Vec::new()
         }
         Action::Status(text) => {
-            say(state, text);
+            if !text.is_empty() {
+                say(state, text);
+            }
+            Vec::new()
+        }
+        Action::OpenSpawnForm(form) => {
+            state.dialog = Some(Dialog::Spawn(form));
+            Vec::new()
+        }
+        Action::Spawned(result) => spawned(state, result),
+        Action::PathCompleted(done) => {
+            if let Some(Dialog::Spawn(form)) = &mut state.dialog {
+                match done {
+                    Some(text) if text != form.cwd => form.cwd = text,
+                    // Nothing to complete: Tab moves on, as in the other fields.
+                    _ => form.focus = dialog::SpawnField::Agent,
+                }
+            }
+            Vec::new()
+        }
+        Action::Beside(open) => {
+            state.beside = open;
             Vec::new()
         }
     }
+}
+
+fn spawned(state: &mut AppState, result: Result<String, String>) -> Vec<Effect> {
+    match result {
+        Ok(id) => {
+            state.dialog = None;
+            say(state, "session started");
+            // Its row arrives with the sidecar's file event: select it then.
+            state.select_when_seen = Some(id);
+            Vec::new()
+        }
+        Err(e) => {
+            if let Some(Dialog::Spawn(form)) = &mut state.dialog {
+                form.busy = false;
+                form.error = Some(e);
+            } else {
+                say(state, e);
+            }
+            Vec::new()
+        }
+    }
+}
+
+/// The sessions an action applies to: the marked ones, else the selected one.
+fn targets(state: &AppState) -> Vec<(String, String)> {
+    let marked: Vec<(String, String)> = state
+        .rows
+        .iter()
+        .filter(|r| state.marked.contains(&r.id))
+        .map(|r| (r.id.clone(), r.name.clone()))
+        .collect();
+    if !marked.is_empty() {
+        return marked;
+    }
+    state
+        .selected_session()
+        .map(|s| vec![(s.id.clone(), s.name.clone())])
+        .unwrap_or_default()
+}
+
+fn confirm(state: &mut AppState, action: Bulk) -> Vec<Effect> {
+    let targets = targets(state);
+    if targets.is_empty() {
+        say(state, "no session selected");
+        return Vec::new();
+    }
+    // Refuse up front what the action would refuse, so the dialog only
+    // lists what will really happen.
+    let mut ok: Vec<(String, String)> = Vec::new();
+    let mut refused = Vec::new();
+    for (id, name) in targets {
+        let Some(s) = state.rows.iter().find(|r| r.id == id) else {
+            continue;
+        };
+        let check = match action {
+            Bulk::Kill => crate::ops::ensure_live(s),
+            Bulk::Dismiss => crate::ops::ensure_dismissable(s),
+        };
+        match check {
+            Ok(()) => ok.push((id, name)),
+            Err(e) => refused.push(e.to_string()),
+        }
+    }
+    if ok.is_empty() {
+        say(state, refused.join("; "));
+        return Vec::new();
+    }
+    if !refused.is_empty() {
+        say(state, format!("skipped: {}", refused.join("; ")));
+    }
+    let (ids, names) = ok.into_iter().unzip();
+    state.dialog = Some(Dialog::Confirm { action, ids, names });
+    Vec::new()
+}
+
+/// The selected session, or a status line saying there is none.
+fn with_selected(
+    state: &mut AppState,
+    f: impl FnOnce(&crate::model::Session) -> Result<Effect, String>,
+) -> Vec<Effect> {
+    let result = match state.selected_session() {
+        Some(s) => f(s),
+        None => Err("no session selected".into()),
+    };
+    match result {
+        Ok(effect) => vec![effect],
+        Err(message) => {
+            say(state, message);
+            Vec::new()
+        }
+    }
+}
+
+fn live_check(s: &crate::model::Session) -> Result<(), String> {
+    crate::ops::ensure_live(s).map_err(|e| e.to_string())
 }
 
 fn say(state: &mut AppState, text: impl Into<String>) {
@@ -75,6 +192,14 @@ fn say(state: &mut AppState, text: impl Into<String>) {
 }
 
 fn command(state: &mut AppState, c: Command) -> Vec<Effect> {
+    if state.dialog.is_some() {
+        // Keys go to the dialog as input; a command here is Ctrl-C.
+        return if c == Command::Quit {
+            vec![Effect::Quit]
+        } else {
+            Vec::new()
+        };
+    }
     if state.overlay != Overlay::None {
         // An open overlay takes the keys that would close it; the rest are ignored.
         if matches!(c, Command::Quit | Command::Help | Command::ShowProblems) {
@@ -128,15 +253,50 @@ fn command(state: &mut AppState, c: Command) -> Vec<Effect> {
             Vec::new()
         }
         Command::Quit => vec![Effect::Quit],
-        Command::Attach
-        | Command::New
-        | Command::Kill
-        | Command::Restore
-        | Command::Dismiss
-        | Command::Send
-        | Command::OpenBeside => {
-            say(state, format!("{}: not available yet", c.name()));
+        Command::Attach => with_selected(state, |s| {
+            live_check(s)?;
+            Ok(Effect::Attach { id: s.id.clone() })
+        }),
+        Command::New => vec![Effect::OpenSpawnForm],
+        Command::Kill => confirm(state, Bulk::Kill),
+        Command::Dismiss => confirm(state, Bulk::Dismiss),
+        Command::Restore => with_selected(state, |s| {
+            crate::ops::ensure_restorable(s).map_err(|e| e.to_string())?;
+            Ok(Effect::Restore { id: s.id.clone() })
+        }),
+        Command::Send => {
+            let dialog = match state.selected_session() {
+                Some(s) => live_check(s).map(|()| Dialog::Send {
+                    id: s.id.clone(),
+                    name: s.name.clone(),
+                    text: String::new(),
+                }),
+                None => Err("no session selected".into()),
+            };
+            match dialog {
+                Ok(d) => state.dialog = Some(d),
+                Err(e) => say(state, e),
+            }
             Vec::new()
+        }
+        Command::OpenBeside => with_selected(state, |s| {
+            live_check(s)?;
+            Ok(Effect::OpenBeside { id: s.id.clone() })
+        }),
+        Command::Mark => {
+            if let Some(id) = state.selected.clone()
+                && !state.marked.remove(&id)
+            {
+                state.marked.insert(id);
+            }
+            let n = state.marked.len();
+            if n > 0 {
+                say(
+                    state,
+                    format!("{n} marked: x kills, D dismisses them all; Space unmarks"),
+                );
+            }
+            move_by(state, 1)
         }
     }
 }
@@ -152,6 +312,21 @@ fn next_health_filter(current: Option<Health>) -> Option<Health> {
 }
 
 fn input(state: &mut AppState, key: InputKey) -> Vec<Effect> {
+    if let Some(open) = &mut state.dialog {
+        return match dialog::key(open, key) {
+            Outcome::Keep => Vec::new(),
+            Outcome::Close => {
+                state.dialog = None;
+                Vec::new()
+            }
+            Outcome::Effects(effects) => effects,
+            Outcome::Done(effects) => {
+                state.dialog = None;
+                state.marked.clear();
+                effects
+            }
+        };
+    }
     if !state.filter_editing {
         return Vec::new();
     }
@@ -165,6 +340,7 @@ fn input(state: &mut AppState, key: InputKey) -> Vec<Effect> {
             state.filter.clear();
             state.filter_editing = false;
         }
+        _ => {}
     }
     state.refresh_visible();
     preview_request(state)
@@ -192,12 +368,19 @@ fn select(state: &mut AppState, id: Option<String>) -> Vec<Effect> {
         state.attention.remove(id);
     }
     state.clamp_offset();
-    if changed {
-        state.preview = None;
-        preview_request(state)
-    } else {
-        Vec::new()
+    if !changed {
+        return Vec::new();
     }
+    state.preview = None;
+    let mut effects = preview_request(state);
+    // Follow mode: the pane beside shows whatever is selected.
+    if state.beside
+        && let Some(s) = state.selected_session()
+        && s.status.is_live()
+    {
+        effects.push(Effect::Follow { id: s.id.clone() });
+    }
+    effects
 }
 
 /// Asks for a fresh capture when the preview is on screen and the selected
@@ -252,6 +435,12 @@ fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effect> {
         .attention
         .retain(|id| state.last_health.contains_key(id));
     let line = state.cursor();
+    if let Some(id) = state
+        .select_when_seen
+        .take_if(|id| rows.iter().any(|r| &r.id == id))
+    {
+        state.selected = Some(id);
+    }
     state.rows = rows;
     state.visible.clear();
     state.refresh_visible_at(line);

@@ -9,6 +9,7 @@
 //! body is too small for them.
 
 mod detail;
+mod dialog;
 mod empty;
 mod header;
 mod help;
@@ -129,6 +130,9 @@ pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap, theme: &Them
         Overlay::None => {}
         Overlay::Help => help::render(frame, a.body, full, keymap, theme),
         Overlay::Problems => problems::render(frame, a.body, full, state, keymap, theme),
+    }
+    if let Some(d) = &state.dialog {
+        dialog::render(frame, a.body, full, d, theme);
     }
 }
 

@@ -170,7 +170,12 @@ fn row(
         name_style = name_style.add_modifier(Modifier::BOLD);
     }
     let mut spans = vec![
-        Span::raw(if selected { "›" } else { " " }),
+        Span::raw(match (selected, state.marked.contains(&s.id)) {
+            (true, true) => "»",
+            (true, false) => "›",
+            (false, true) => "+",
+            (false, false) => " ",
+        }),
         Span::styled(health_glyph(s.health), theme.health(s.health)),
         Span::raw(" "),
         Span::styled(pad(&s.name, cols.name), name_style),

@@ -1,0 +1,219 @@
+//! The dashboard's dialogs: confirming a kill or dismiss, typing a message,
+//! and the new-session form. Plain data and pure key handling; what a
+//! dialog decides comes back as an [`Effect`].
+
+use super::action::{Effect, InputKey, SpawnForm as SpawnSubmit};
+
+/// Actions that apply to one or several sessions after a confirmation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bulk {
+    Kill,
+    Dismiss,
+}
+
+impl Bulk {
+    pub fn verb(self) -> &'static str {
+        match self {
+            Bulk::Kill => "Kill",
+            Bulk::Dismiss => "Dismiss",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpawnField {
+    Name,
+    Cwd,
+    Agent,
+    Worktree,
+    Prompt,
+}
+
+impl SpawnField {
+    pub const ALL: [SpawnField; 5] = [
+        SpawnField::Name,
+        SpawnField::Cwd,
+        SpawnField::Agent,
+        SpawnField::Worktree,
+        SpawnField::Prompt,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            SpawnField::Name => "name",
+            SpawnField::Cwd => "folder",
+            SpawnField::Agent => "agent",
+            SpawnField::Worktree => "worktree",
+            SpawnField::Prompt => "prompt",
+        }
+    }
+
+    fn step(self, by: isize) -> Self {
+        let i = Self::ALL.iter().position(|f| *f == self).unwrap_or(0) as isize;
+        let n = Self::ALL.len() as isize;
+        Self::ALL[((i + by).rem_euclid(n)) as usize]
+    }
+}
+
+/// The new-session form.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpawnForm {
+    pub name: String,
+    pub cwd: String,
+    /// Preset names; `agent` indexes it.
+    pub agents: Vec<String>,
+    pub agent: usize,
+    /// A branch for a new git worktree; empty for none.
+    pub worktree: String,
+    pub prompt: String,
+    pub focus: SpawnField,
+    /// Why the last attempt failed, shown in the form.
+    pub error: Option<String>,
+    /// Waiting for the spawn to finish.
+    pub busy: bool,
+}
+
+impl SpawnForm {
+    pub fn new(name: String, cwd: String, agents: Vec<String>) -> Self {
+        let agent = agents.iter().position(|a| a == "claude").unwrap_or(0);
+        Self {
+            name,
+            cwd,
+            agents,
+            agent,
+            worktree: String::new(),
+            prompt: String::new(),
+            focus: SpawnField::Name,
+            error: None,
+            busy: false,
+        }
+    }
+
+    fn field_mut(&mut self) -> Option<&mut String> {
+        match self.focus {
+            SpawnField::Name => Some(&mut self.name),
+            SpawnField::Cwd => Some(&mut self.cwd),
+            SpawnField::Agent => None,
+            SpawnField::Worktree => Some(&mut self.worktree),
+            SpawnField::Prompt => Some(&mut self.prompt),
+        }
+    }
+
+    pub fn agent_name(&self) -> Option<&str> {
+        self.agents.get(self.agent).map(String::as_str)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Dialog {
+    Confirm {
+        action: Bulk,
+        ids: Vec<String>,
+        names: Vec<String>,
+    },
+    Send {
+        id: String,
+        name: String,
+        text: String,
+    },
+    Spawn(SpawnForm),
+}
+
+/// What a key did to the open dialog.
+pub enum Outcome {
+    Keep,
+    Close,
+    Effects(Vec<Effect>),
+    /// Close and run these effects.
+    Done(Vec<Effect>),
+}
+
+/// Handles a key for the open dialog.
+pub fn key(dialog: &mut Dialog, key: InputKey) -> Outcome {
+    match dialog {
+        Dialog::Confirm { action, ids, .. } => match key {
+            InputKey::Char('y' | 'Y') => Outcome::Done(vec![match action {
+                Bulk::Kill => Effect::Kill { ids: ids.clone() },
+                Bulk::Dismiss => Effect::Dismiss { ids: ids.clone() },
+            }]),
+            InputKey::Char('n' | 'N' | 'q') | InputKey::Esc | InputKey::Enter => Outcome::Close,
+            _ => Outcome::Keep,
+        },
+        Dialog::Send { id, text, .. } => match key {
+            InputKey::Char(c) => {
+                text.push(c);
+                Outcome::Keep
+            }
+            InputKey::Backspace => {
+                text.pop();
+                Outcome::Keep
+            }
+            InputKey::Enter if text.trim().is_empty() => Outcome::Keep,
+            InputKey::Enter => Outcome::Done(vec![Effect::Send {
+                id: id.clone(),
+                text: text.clone(),
+            }]),
+            InputKey::Esc => Outcome::Close,
+            _ => Outcome::Keep,
+        },
+        Dialog::Spawn(form) => spawn_key(form, key),
+    }
+}
+
+fn spawn_key(form: &mut SpawnForm, key: InputKey) -> Outcome {
+    if form.busy {
+        return if key == InputKey::Esc {
+            Outcome::Close
+        } else {
+            Outcome::Keep
+        };
+    }
+    match key {
+        InputKey::Esc => return Outcome::Close,
+        InputKey::Enter => {
+            form.busy = true;
+            form.error = None;
+            return Outcome::Effects(vec![Effect::Spawn(SpawnSubmit {
+                name: form.name.trim().to_owned(),
+                cwd: form.cwd.trim().to_owned(),
+                agent: form.agent_name().map(str::to_owned),
+                worktree: Some(form.worktree.trim().to_owned()).filter(|w| !w.is_empty()),
+                prompt: Some(form.prompt.clone()).filter(|p| !p.trim().is_empty()),
+            })]);
+        }
+        InputKey::Down | InputKey::Tab
+            if !(form.focus == SpawnField::Cwd && key == InputKey::Tab) =>
+        {
+            form.focus = form.focus.step(1);
+        }
+        // Tab in the folder field completes the path (run.rs answers).
+        InputKey::Tab => {
+            return Outcome::Effects(vec![Effect::CompletePath {
+                text: form.cwd.clone(),
+            }]);
+        }
+        InputKey::Up | InputKey::BackTab => form.focus = form.focus.step(-1),
+        InputKey::Left | InputKey::Right if form.focus == SpawnField::Agent => {
+            let n = form.agents.len().max(1);
+            form.agent = if key == InputKey::Left {
+                (form.agent + n - 1) % n
+            } else {
+                (form.agent + 1) % n
+            };
+        }
+        InputKey::Char(c) => {
+            if let Some(field) = form.field_mut() {
+                field.push(c);
+            } else if c == ' ' {
+                form.agent = (form.agent + 1) % form.agents.len().max(1);
+            }
+        }
+        InputKey::Backspace => {
+            if let Some(field) = form.field_mut() {
+                field.pop();
+            }
+        }
+        _ => {}
+    }
+    Outcome::Keep
+}

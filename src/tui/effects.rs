@@ -1,0 +1,229 @@
+//! Carrying out the reducer's effects that act on sessions: each runs off
+//! the event loop (tmux and git can be slow) and reports back as an
+//! [`Action`]. Attaching outside tmux needs the terminal and lives in run.rs.
+
+use std::path::{Path, PathBuf};
+
+use super::action::{Action, SpawnForm as Submitted};
+use super::dialog::SpawnForm;
+use crate::config::Config;
+use crate::model::Session;
+use crate::ops::{self, Launch, SpawnRequest};
+use crate::sources::sidecar::SidecarStore;
+use crate::tmux::{Beside, Tmux, host_from_env};
+
+/// What effects need: the settings and handles on the world.
+#[derive(Clone)]
+pub struct Context {
+    pub config: Config,
+    pub tmux: Tmux,
+    pub store: SidecarStore,
+}
+
+impl Context {
+    pub fn new(config: &Config, tmux: Tmux) -> Self {
+        Self {
+            config: config.clone(),
+            tmux,
+            store: SidecarStore::new(&config.sidecar_dir),
+        }
+    }
+
+    /// Defaults for the new-session form: the first free name, the selected
+    /// session's folder (else the current one), the configured presets.
+    pub fn spawn_form(&self, selected_cwd: Option<PathBuf>) -> Action {
+        let name = ops::default_name(&self.tmux, &self.store, &self.config.name_prefix)
+            .unwrap_or_default();
+        let cwd = selected_cwd
+            .filter(|p| p.is_dir())
+            .or_else(|| std::env::current_dir().ok())
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
+        let mut agents: Vec<String> = self.config.agents.keys().cloned().collect();
+        if agents.is_empty() {
+            agents.push("shell".into());
+        }
+        Action::OpenSpawnForm(SpawnForm::new(name, cwd, agents))
+    }
+
+    pub fn spawn(&self, form: &Submitted) -> Action {
+        let cwd = expand_home(&form.cwd);
+        let request = SpawnRequest {
+            name: Some(form.name.clone()).filter(|n| !n.is_empty()),
+            cwd,
+            launch: form.agent.clone().map_or(Launch::Default, Launch::Preset),
+            worktree: form.worktree.clone(),
+            prompt: form.prompt.clone(),
+        };
+        Action::Spawned(
+            ops::spawn(&self.tmux, &self.config, &request)
+                .map(|s| s.sidecar.id.to_string())
+                .map_err(|e| e.to_string()),
+        )
+    }
+
+    pub fn kill(&self, sessions: &[Session]) -> Action {
+        self.each(sessions, "killed", |s| {
+            ops::kill(&self.tmux, &self.store, s)
+        })
+    }
+
+    pub fn dismiss(&self, sessions: &[Session]) -> Action {
+        self.each(sessions, "dismissed", |s| {
+            ops::dismiss(&self.store, s).map(drop)
+        })
+    }
+
+    /// Runs `act` on every session; one status line says what happened.
+    fn each(
+        &self,
+        sessions: &[Session],
+        done: &str,
+        act: impl Fn(&Session) -> Result<(), ops::OpsError>,
+    ) -> Action {
+        let mut ok = Vec::new();
+        let mut failed = Vec::new();
+        for s in sessions {
+            match act(s) {
+                Ok(()) => ok.push(s.name.clone()),
+                Err(e) => failed.push(e.to_string()),
+            }
+        }
+        let mut text = String::new();
+        if !ok.is_empty() {
+            text = format!("{done} {}", ok.join(", "));
+        }
+        if !failed.is_empty() {
+            if !text.is_empty() {
+                text.push_str("; ");
+            }
+            text.push_str(&failed.join("; "));
+        }
+        Action::Status(text)
+    }
+
+    pub fn restore(&self, s: &Session) -> Action {
+        Action::Status(match ops::restore(&self.tmux, &self.config, s) {
+            Ok(r) if r.resumed => format!("restored {} (resumed its conversation)", s.name),
+            Ok(_) => format!("restored {}", s.name),
+            Err(e) => e.to_string(),
+        })
+    }
+
+    pub fn send(&self, s: &Session, text: &str) -> Action {
+        Action::Status(match ops::send(&self.tmux, s, text) {
+            Ok(()) => format!("sent to {}", s.name),
+            Err(e) => e.to_string(),
+        })
+    }
+
+    /// `switch-client` when greenroom runs inside the same tmux server.
+    pub fn switch_to(&self, s: &Session) -> Action {
+        let tmux_env = std::env::var("TMUX").ok();
+        Action::Status(
+            match ops::attach(&self.tmux, &self.store, s, tmux_env.as_deref()) {
+                Ok(_) => format!("switched to {}", s.name),
+                Err(e) => e.to_string(),
+            },
+        )
+    }
+
+    /// Opens the session in a pane beside the dashboard.
+    pub fn open_beside(&self, s: &Session) -> (Action, Option<Beside>) {
+        let tmux_env = std::env::var("TMUX").ok();
+        let (Some(host), Ok(pane)) = (
+            host_from_env(tmux_env.as_deref()),
+            std::env::var("TMUX_PANE"),
+        ) else {
+            return (
+                Action::Status("open beside works when greenroom runs inside tmux".into()),
+                None,
+            );
+        };
+        let Some(name) = s.tmux_session.as_deref() else {
+            return (
+                Action::Status(format!("{} has no tmux session", s.name)),
+                None,
+            );
+        };
+        match host.split_beside(&pane, &self.tmux.attach_command_line(name)) {
+            Ok(beside) => {
+                ops::record_focus(&self.store, s);
+                (Action::Beside(true), Some(beside))
+            }
+            Err(e) => (
+                Action::Status(format!("cannot open a pane beside: {e}")),
+                None,
+            ),
+        }
+    }
+
+    /// Moves the pane beside to `s`; `None` when that pane is gone.
+    pub fn follow(&self, beside: &Beside, s: &Session) -> Option<Action> {
+        let name = s.tmux_session.as_deref()?;
+        match self.tmux.switch_client_on(&beside.tty, name) {
+            Ok(()) => {
+                ops::record_focus(&self.store, s);
+                None
+            }
+            Err(_) => Some(Action::Beside(false)),
+        }
+    }
+}
+
+fn expand_home(text: &str) -> PathBuf {
+    match (text.strip_prefix("~/"), std::env::var_os("HOME")) {
+        (Some(rest), Some(home)) => Path::new(&home).join(rest),
+        _ => PathBuf::from(text),
+    }
+}
+
+/// Completes a folder path: the longest common continuation of the
+/// folders that start with what was typed. `None` when nothing matches.
+pub fn complete_path(text: &str) -> Option<String> {
+    let expanded = expand_home(text);
+    let typed = expanded.to_string_lossy().into_owned();
+    let (dir, prefix) = if typed.ends_with('/') {
+        (PathBuf::from(&typed), String::new())
+    } else {
+        let p = Path::new(&typed);
+        (
+            p.parent().map(Path::to_path_buf).unwrap_or_default(),
+            p.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+        )
+    };
+    let mut names: Vec<String> = std::fs::read_dir(if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        &dir
+    })
+    .ok()?
+    .filter_map(Result::ok)
+    .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+    .map(|e| e.file_name().to_string_lossy().into_owned())
+    .filter(|n| n.starts_with(&prefix) && (!n.starts_with('.') || prefix.starts_with('.')))
+    .collect();
+    names.sort();
+    let first = names.first()?;
+    let common = names.iter().fold(first.clone(), |acc, n| {
+        acc.chars()
+            .zip(n.chars())
+            .take_while(|(a, b)| a == b)
+            .map(|(a, _)| a)
+            .collect()
+    });
+    let mut completed = dir.join(&common).to_string_lossy().into_owned();
+    if names.len() == 1 {
+        completed.push('/');
+    }
+    // Keep `~/` as typed.
+    if let (Some(home), true) = (std::env::var_os("HOME"), text.starts_with("~/")) {
+        let home = home.to_string_lossy().into_owned();
+        if let Some(rest) = completed.strip_prefix(&home) {
+            completed = format!("~{rest}");
+        }
+    }
+    Some(completed)
+}

@@ -1,0 +1,137 @@
+//! Dialogs drawn over the body: confirm a kill or dismiss, type a message,
+//! the new-session form.
+
+use ratatui::prelude::*;
+use ratatui::widgets::{Clear, Paragraph, Wrap};
+
+use super::text::fit;
+use super::{Theme, overlay_area, pane};
+use crate::tui::dialog::{Dialog, SpawnField, SpawnForm};
+
+pub fn render(frame: &mut Frame, body: Rect, full: Rect, dialog: &Dialog, theme: &Theme) {
+    let (title, lines, width) = match dialog {
+        Dialog::Confirm { action, names, .. } => confirm(action.verb(), names, theme),
+        Dialog::Send { name, text, .. } => send(name, text, theme),
+        Dialog::Spawn(form) => spawn(form, theme),
+    };
+    let height = u16::try_from(lines.len() + 2).unwrap_or(u16::MAX);
+    let area = overlay_area(width, height, body, full);
+    let block = pane(theme).title(Span::styled(format!(" {title} "), theme.title));
+    let inner = block.inner(area);
+    frame.render_widget(Clear, area);
+    frame.render_widget(block, area);
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+}
+
+fn keys<'a>(parts: &[(&'a str, &'a str)], theme: &Theme) -> Line<'a> {
+    let mut spans = vec![Span::raw(" ")];
+    for (i, (key, what)) in parts.iter().enumerate() {
+        if i > 0 {
+            spans.push(Span::styled("  ", theme.dim));
+        }
+        spans.push(Span::styled(*key, theme.key));
+        spans.push(Span::styled(format!(" {what}"), theme.dim));
+    }
+    Line::from(spans)
+}
+
+fn confirm(verb: &str, names: &[String], theme: &Theme) -> (String, Vec<Line<'static>>, u16) {
+    let what = match names {
+        [one] => one.clone(),
+        many => format!("{} sessions", many.len()),
+    };
+    let mut lines = vec![Line::from(vec![
+        Span::raw(format!(" {verb} ")),
+        Span::styled(what, theme.accent.add_modifier(Modifier::BOLD)),
+        Span::raw("?"),
+    ])];
+    if names.len() > 1 {
+        lines.push(Line::from(Span::styled(
+            format!(" {}", fit(&names.join(", "), 56)),
+            theme.dim,
+        )));
+    }
+    let note = if verb == "Kill" {
+        " Its tmux session ends; the record stays and r restores it."
+    } else {
+        " The record moves to the archive; nothing is deleted."
+    };
+    lines.push(Line::from(Span::styled(note, theme.dim)));
+    lines.push(Line::default());
+    lines.push(keys(&[("y", "yes"), ("n/Esc", "no")], theme));
+    (format!("{verb}?"), lines, 64)
+}
+
+fn send(name: &str, text: &str, theme: &Theme) -> (String, Vec<Line<'static>>, u16) {
+    let lines = vec![
+        Line::from(vec![
+            Span::styled(" > ", theme.accent),
+            Span::raw(text.to_owned()),
+            Span::styled("█", theme.accent),
+        ]),
+        Line::default(),
+        keys(&[("Enter", "send"), ("Esc", "cancel")], theme),
+    ];
+    (format!("Send to {name}"), lines, 72)
+}
+
+fn spawn(form: &SpawnForm, theme: &Theme) -> (String, Vec<Line<'static>>, u16) {
+    let mut lines = Vec::new();
+    for field in SpawnField::ALL {
+        let focused = form.focus == field;
+        let value = match field {
+            SpawnField::Name => form.name.clone(),
+            SpawnField::Cwd => form.cwd.clone(),
+            SpawnField::Agent => match form.agent_name() {
+                Some(a) => format!("‹ {a} ›"),
+                None => "(none)".into(),
+            },
+            SpawnField::Worktree => form.worktree.clone(),
+            SpawnField::Prompt => form.prompt.clone(),
+        };
+        let placeholder = match field {
+            SpawnField::Worktree if value.is_empty() => "new branch, or empty to use the folder",
+            SpawnField::Prompt if value.is_empty() => "first message to the agent, optional",
+            _ => "",
+        };
+        let mut spans = vec![
+            Span::styled(if focused { " › " } else { "   " }, theme.accent),
+            Span::styled(format!("{:<9}", field.label()), theme.dim),
+            Span::styled(
+                fit(&value, 60),
+                if focused {
+                    Style::new().add_modifier(Modifier::BOLD)
+                } else {
+                    Style::new()
+                },
+            ),
+        ];
+        if focused && field != SpawnField::Agent {
+            spans.push(Span::styled("█", theme.accent));
+        }
+        if !placeholder.is_empty() {
+            spans.push(Span::styled(placeholder, theme.dim));
+        }
+        lines.push(Line::from(spans));
+    }
+    lines.push(Line::default());
+    if let Some(e) = &form.error {
+        lines.push(Line::from(Span::styled(format!(" {e}"), theme.warning)));
+        lines.push(Line::default());
+    }
+    if form.busy {
+        lines.push(Line::from(Span::styled(" starting…", theme.dim)));
+    } else {
+        lines.push(keys(
+            &[
+                ("Enter", "start"),
+                ("↑↓", "field"),
+                ("←→", "agent"),
+                ("Tab", "complete folder"),
+                ("Esc", "cancel"),
+            ],
+            theme,
+        ));
+    }
+    ("New session".into(), lines, 84)
+}

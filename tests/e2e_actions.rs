@@ -1,0 +1,171 @@
+//! Actions from the dashboard, end to end: the binary runs in one tmux
+//! server (the operator's terminal) and manages agents on another, driven
+//! with send-keys and read with capture-pane.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
+
+mod support;
+
+use greenroom::sources::sidecar::SidecarStore;
+use support::{TmuxServer, World, wait_for};
+
+struct Screen<'a> {
+    host: &'a TmuxServer,
+}
+
+impl Screen<'_> {
+    fn text(&self) -> String {
+        self.host.run(&["capture-pane", "-p", "-t", "=dash:"])
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "=dash:"];
+        args.extend_from_slice(keys);
+        self.host.run(&args);
+    }
+
+    fn until(&self, what: &str, check: impl Fn(&str) -> bool) -> String {
+        let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            wait_for(15, what, || {
+                let s = self.text();
+                check(&s).then_some(s)
+            })
+        }));
+        found.unwrap_or_else(|_| {
+            panic!("timed out waiting for {what}; the screen:\n{}", self.text())
+        })
+    }
+}
+
+fn has(agents: &TmuxServer, name: &str) -> bool {
+    agents
+        .cmd()
+        .args(["has-session", "-t", &format!("={name}")])
+        .output()
+        .unwrap()
+        .status
+        .success()
+}
+
+#[test]
+fn spawn_send_attach_kill_restore_and_dismiss_from_the_dashboard() {
+    let world = World::new();
+    let host = TmuxServer::new(); // the operator's terminal
+    let agents = TmuxServer::new(); // where greenroom runs the agents
+    let work = world.path("work");
+    std::fs::create_dir_all(&work).unwrap();
+    // The agents server must exist for greenroom to spawn into; it starts
+    // on the first new-session, but give it a placeholder to keep it up.
+    agents.spawn("placeholder", &["sleep", "600"]);
+    let command = format!(
+        "cd {w} && exec {bin} --config {c} --sidecar-dir {s} --ao-dir {a} --claude-dir {cl} --tmux-socket {t}",
+        w = work.display(),
+        bin = env!("CARGO_BIN_EXE_greenroom"),
+        c = world.path("config.toml").display(),
+        s = world.path("sessions").display(),
+        a = world.path("ao").display(),
+        cl = world.path("claude").display(),
+        t = agents.name,
+    );
+    host.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "dash",
+        "-x",
+        "150",
+        "-y",
+        "40",
+        "-e",
+        &format!("HOME={}", world.dir.path().display()),
+        "-e",
+        &format!("MAESTRO_HOOKS_DIR={}", world.path("hooks").display()),
+        &command,
+    ]);
+    let screen = Screen { host: &host };
+    screen.until("the empty dashboard", |s| s.contains("No sessions yet"));
+
+    // n: the form, with a default name and this folder; pick the shell preset.
+    screen.keys(&["n"]);
+    screen.until("the form", |s| {
+        s.contains("New session") && s.contains("agent-1")
+    });
+    screen.keys(&["Down", "Down"]);
+    for _ in 0..8 {
+        if screen.text().contains("‹ shell ›") {
+            break;
+        }
+        screen.keys(&["Right"]);
+        screen.until("the preset to change", |s| s.contains("‹ "));
+    }
+    screen.until("the shell preset", |s| s.contains("‹ shell ›"));
+    screen.keys(&["Enter"]);
+    screen.until("the new session in the sidebar", |s| {
+        s.contains("agent-1") && s.contains("1 active")
+    });
+    assert!(has(&agents, "gr-agent-1"));
+
+    // s: a message reaches the pane literally.
+    screen.keys(&["s"]);
+    screen.until("the send dialog", |s| s.contains("Send to agent-1"));
+    screen.keys(&["-l", "echo marker-$((40+2))"]);
+    screen.keys(&["Enter"]);
+    wait_for(15, "the message in the agent's pane", || {
+        let pane = agents.run(&["capture-pane", "-p", "-t", "=gr-agent-1:"]);
+        pane.contains("marker-42").then_some(())
+    });
+
+    // Enter: greenroom runs outside the agents' server, so it hands this
+    // terminal to tmux; detaching returns to the dashboard.
+    screen.keys(&["Enter"]);
+    screen.until("the agent's pane in this terminal", |s| {
+        s.contains("marker-42") && !s.contains("Sessions")
+    });
+    agents.run(&["detach-client", "-s", "=gr-agent-1"]);
+    screen.until("the dashboard again", |s| {
+        s.contains("Sessions") && s.contains("back from agent-1")
+    });
+    let store = SidecarStore::new(world.path("sessions"));
+    let (sidecars, _) = store.load_all();
+    assert!(
+        sidecars[0].last_focused_at.is_some(),
+        "attaching records focus"
+    );
+
+    // x, y: killed; the record stays.
+    screen.keys(&["x"]);
+    screen.until("the kill confirmation", |s| s.contains("Kill agent-1?"));
+    screen.keys(&["y"]);
+    screen.until("the kill", |s| {
+        s.contains("killed agent-1") && s.contains("1 dormant")
+    });
+    assert!(!has(&agents, "gr-agent-1"));
+
+    // r: restored.
+    screen.keys(&["r"]);
+    screen.until("the restore", |s| {
+        s.contains("restored agent-1") && s.contains("1 active")
+    });
+
+    assert!(has(&agents, "gr-agent-1"));
+
+    // D refuses a live session; after a kill it archives the record.
+    screen.keys(&["D"]);
+    screen.until("the refusal", |s| s.contains("kill it first"));
+    screen.keys(&["x"]);
+    screen.until("the kill confirmation", |s| s.contains("Kill agent-1?"));
+    screen.keys(&["y"]);
+    screen.until("the kill", |s| {
+        s.contains("killed agent-1") && s.contains("1 dormant")
+    });
+    screen.keys(&["D"]);
+    screen.until("the dismiss confirmation", |s| {
+        s.contains("Dismiss agent-1?")
+    });
+    screen.keys(&["y"]);
+    screen.until("the empty dashboard again", |s| {
+        s.contains("No sessions yet")
+    });
+    assert_eq!(store.load_all().0.len(), 0);
+    assert_eq!(store.load_archived().0.len(), 1, "dismissed, not deleted");
+}
