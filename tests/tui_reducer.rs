@@ -359,7 +359,9 @@ fn send_types_a_line_and_refuses_a_stopped_session() {
     cmd(&mut s, Command::Kill);
     assert!(s.dialog.is_none());
     cmd(&mut s, Command::Dismiss);
-    assert!(matches!(&s.dialog, Some(Dialog::Confirm { ids, .. }) if ids == &[uid.clone()]));
+    assert!(
+        matches!(&s.dialog, Some(Dialog::Confirm { ids, .. }) if ids == std::slice::from_ref(&uid))
+    );
 }
 
 #[test]

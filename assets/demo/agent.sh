@@ -29,7 +29,7 @@ rand() {
 # between LOW HIGH: a number in LOW..HIGH in $RND
 between() { rand $(( $2 - $1 + 1 )); RND=$(( RND + $1 )); }
 # nap: a short pause, 0.4 to 1.6 s, like a model thinking between tool calls
-nap() { rand 13; sleep "$(( RND / 10 + 0 )).$(( RND % 10 + 4 ))"; }
+nap() { between 4 16; sleep "$((RND / 10)).$((RND % 10))"; }
 
 now() { date -u +%Y-%m-%dT%H:%M:%SZ; }
 
@@ -122,22 +122,29 @@ m_finish() { eval "P_STATUS_$1=completed P_DONE_$1=\$(now)"; m_write; }
 # m_fail N TYPE MESSAGE: phase N failed with an unresolved error
 m_fail() {
 	eval "P_STATUS_$1=failed a=\$P_AGENT_$1"
-	eval "P_ERR_$1=\"
-      - agent: \$a
-        timestamp: '\$(now)'
-        type: \$2
-        message: \\\"\$3\\\"
+	e="
+      - agent: $a
+        timestamp: '$(now)'
+        type: $2
+        message: \"$3\"
         resolution: null
-        resolved: false\""
+        resolved: false"
+	eval "P_ERR_$1=\$e"
 	m_write
 }
 # m_retry N: the error is resolved, the phase runs again
 m_retry() {
 	eval "P_STATUS_$1=in_progress P_RETRY_$1=\$(( P_RETRY_$1 + 1 ))"
-	eval "P_ERR_$1=\$(printf '%s' \"\$P_ERR_$1\" | sed -e 's/resolved: false/resolved: true/' -e 's/resolution: null/resolution: retried after backoff/')"
+	eval "e=\$P_ERR_$1"
+	e=$(printf '%s' "$e" | sed -e 's/resolved: false/resolved: true/' -e 's/resolution: null/resolution: retried after the backoff/')
+	eval "P_ERR_$1=\$e"
 	m_write
 }
-m_complete() { M_STATUS=completed; m_active_agent ""; m_write; }
+m_complete() {
+	M_STATUS=completed
+	[ -z "$MAESTRO_HOOKS_DIR" ] || rm -f "$MAESTRO_HOOKS_DIR/$SID/active-agent"
+	m_write
+}
 
 # m_write: the whole state file, written atomically like Maestro's write-state.js
 m_write() {
@@ -255,10 +262,10 @@ web_scene() {
 	   out "Read 118 lines" ;;
 	2) tool Update 'src/checkout/validate.ts'
 	   out "Updated src/checkout/validate.ts with 3 additions and 1 removal"
-	   del 27 "const UK_POSTCODE = /^[A-Z]{1,2}\\\\d[A-Z\\\\d]? \\\\d[A-Z]{2}\$/;"
+	   del 27 "const UK_POSTCODE = /^[A-Z]{1,2}\\d[A-Z\\d]? \\d[A-Z]{2}\$/;"
 	   add 27 "// Safari autofill sends a non-breaking space; normalise first."
-	   add 28 "const normalise = (s: string) => s.replace(/\\\\s+/gu, ' ').trim().toUpperCase();"
-	   add 29 "const UK_POSTCODE = /^[A-Z]{1,2}\\\\d[A-Z\\\\d]? ?\\\\d[A-Z]{2}\$/;" ;;
+	   add 28 "const normalise = (s: string) => s.replace(/\\s+/gu, ' ').trim().toUpperCase();"
+	   add 29 "const UK_POSTCODE = /^[A-Z]{1,2}\\d[A-Z\\d]? ?\\d[A-Z]{2}\$/;" ;;
 	3) tool Bash 'npx vitest run src/checkout'
 	   out " ✓ src/checkout/validate.test.ts (24 tests) 38ms"
 	   more " ✓ src/checkout/address.test.ts (11 tests) 21ms"
@@ -412,11 +419,14 @@ scenes() {
 	done_turn Bash
 }
 
-# reply: waits for the operator's line (greenroom's `s` sends one); echoes it
+# reply: waits for the operator's line (greenroom's `s` sends one); the
+# terminal has echoed it already
 reply() {
 	IFS= read -r LINE || { sleep 3600; LINE=''; }
 	[ -n "$LINE" ] || LINE='go on'
 }
+# typed: the operator's line was a prompt
+typed() { printf '\n'; hook UserPromptSubmit prompt "$LINE"; }
 
 # ---------------------------------------------------------------- the roles
 
@@ -484,10 +494,9 @@ role_web() {
 		hook Notification message "Claude needs your permission to use Bash" notification_type permission_prompt
 		hint "waiting for you: select web-2 and press s to send a line (1 = yes, 2 = no)"
 		reply
-		printf '%s\n' "$LINE"
 		case $LINE in
 		2* | n* | N*)
-			prompt "$LINE"
+			typed
 			say "Understood, I won't run that. Continuing with the unit tests only." ;;
 		*)
 			hook PostToolUse tool_name Bash
@@ -524,8 +533,7 @@ role_docs() {
 	while :; do
 		idle
 		reply
-		printf '%s\n' "$LINE"
-		prompt "$LINE"
+		typed
 		say "The orchestration is finished; making a small follow-up edit."
 		docs_scene 2
 		done_turn Write
@@ -551,15 +559,14 @@ role_infra() {
 	hook StopFailure error rate_limit error_details "429 rate_limit_error after 3 retries"
 	hint "errored: press s on infra-4 and send any line to retry"
 	reply
-	printf '%s\n' "$LINE"
-	prompt "$LINE"
+	typed
 	m_retry 2
 	say "Retrying the phase after the rate-limit backoff."
 	infra_scene 3; infra_scene 4; m_finish 2
 	m_begin 3; infra_scene 4; m_finish 3
 	m_complete
 	say "${GRN}Orchestration complete${R}: staging plans cleanly on provider 5.31."
-	while :; do idle; reply; printf '%s\n' "$LINE"; prompt "$LINE"; infra_scene 4; done_turn Bash; done
+	while :; do idle; reply; typed; infra_scene 4; done_turn Bash; done
 }
 
 role_tests() {
@@ -569,7 +576,7 @@ role_tests() {
 	m_phase "Reproduce the reconnect failure" debugger
 	m_phase "Run the integration suite under CI settings" tester
 	m_phase "Fix the flaky reconnect path" coder
-	m_begin 1; tests_scene 0; tests_scene 1; m_finish 1
+	m_begin 1; tests_scene 0; m_finish 1
 	m_begin 2
 	hook PreToolUse tool_name Bash
 	printf '%s⏺%s %sBash%s(cargo test --test ws_integration -- --test-threads=1)\n' "$GRN" "$R" "$B" "$R"
@@ -578,13 +585,12 @@ role_tests() {
 	printf '     test ws::reconnect_after_server_restart ... '
 	hint "this agent hangs now. With nothing new for stuck_after (8 s in this demo, 10 min by default) greenroom marks it stuck. Press s on tests-5 to nudge it."
 	reply
-	printf '%s^C%s\n' "$RED" "$R"
-	prompt "$LINE"
+	typed
 	say "The reconnect test blocks forever on a socket the server closed; adding a timeout."
 	m_finish 2
 	m_begin 3; tests_scene 2; tests_scene 3; m_finish 3
 	m_complete
-	while :; do idle; reply; printf '%s\n' "$LINE"; prompt "$LINE"; tests_scene 3; done_turn Bash; done
+	while :; do idle; reply; typed; tests_scene 3; done_turn Bash; done
 }
 
 role_data() {
@@ -614,8 +620,7 @@ role_mobile() {
 	while :; do
 		idle
 		reply
-		printf '%s\n' "$LINE"
-		prompt "$LINE"
+		typed
 		scenes mobile "$k" 3
 		k=$((k + 3))
 		say "Done."
@@ -659,8 +664,7 @@ role_general() {
 	while :; do
 		idle
 		reply
-		printf '%s\n' "$LINE"
-		prompt "$LINE"
+		typed
 		scenes general "$k" 4
 		k=$((k + 4))
 		say "Done."
