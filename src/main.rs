@@ -24,7 +24,10 @@ fn main() -> Result<()> {
     }
     color_eyre::install()?;
     let cli = Cli::parse();
-    greenroom::logging::init(greenroom::logging::log_path(&ProcessEnv));
+    // The demo logs into its own temporary folder, never the operator's log.
+    if !matches!(cli.command, Some(Command::Demo(_))) {
+        greenroom::logging::init(greenroom::logging::log_path(&ProcessEnv));
+    }
     match &cli.command {
         Some(Command::Hooks(HooksCommand::Install(a))) => refuse_on_error(run_hooks(a, true)),
         Some(Command::Hooks(HooksCommand::Uninstall(a))) => refuse_on_error(run_hooks(a, false)),
@@ -41,6 +44,12 @@ fn main() -> Result<()> {
         Some(Command::Next) => refuse_on_error(run_next(&load_config(&cli)?)),
         Some(Command::Actions(a)) => {
             refuse_on_error(greenroom::cli::actions::run(a, &load_config(&cli)?))
+        }
+        Some(Command::Demo(a)) => greenroom::cli::demo::run(a),
+        Some(Command::Completions { shell }) => {
+            let mut command = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(*shell, &mut command, "greenroom", &mut std::io::stdout());
+            Ok(())
         }
         None => greenroom::tui::launch(load_config(&cli)?),
     }

@@ -79,14 +79,18 @@ del() { printf '     %s%4d -%s%s\n' "$RED" "$1" "$2" "$R"; }
 add() { printf '     %s%4d +%s%s\n' "$GRN" "$1" "$2" "$R"; }
 ok() { printf '     test %s ... %sok%s\n' "$1" "$GRN" "$R"; sleep 0.15; }
 spin() { printf '%s✻ %s…%s\n' "$MAG" "$1" "$R"; nap; }
-hint() { printf '\n%s%s[greenroom demo] %s%s\n' "$D" "$I" "$1" "$R"; }
+# hint LINE...: a note from the demo to the operator, in dim italics
+hint() {
+	printf '\n%s%s[greenroom demo]%s\n' "$D" "$I" "$R"
+	for h in "$@"; do printf '%s%s%s%s\n' "$D" "$I" "$h" "$R"; done
+}
 done_turn() { hook PostToolUse tool_name "$1"; }
 idle() { hook Stop; printf '\n%s>%s ' "$B$BLU" "$R"; }
 
 banner() {
 	printf '%s╭──────────────────────────────────────────────────────────╮%s\n' "$D" "$R"
 	printf '%s│%s %s✻ demo agent%s · a simulated coding agent (greenroom demo) %s│%s\n' "$D" "$R" "$B$MAG" "$R" "$D" "$R"
-	printf '%s│%s   %-55s%s│%s\n' "$D" "$R" "role: $ROLE · no model, no network" "$D" "$R"
+	printf '%s│%s   %-55s%s│%s\n' "$D" "$R" "role: $ROLE, no model, no network" "$D" "$R"
 	printf '%s╰──────────────────────────────────────────────────────────╯%s\n' "$D" "$R"
 	hook SessionStart source startup
 }
@@ -246,7 +250,7 @@ api_scene() {
 	   out "Updated openapi/v2.yaml with 14 additions and 6 removals"
 	   del 311 '        - name: offset'
 	   add 311 '        - name: cursor'
-	   add 312 '          description: Opaque cursor from the previous page'"'"'s next_cursor' ;;
+	   add 312 '          description: next_cursor of the previous page' ;;
 	7) tool Bash 'cargo clippy -p api -- -D warnings'
 	   out "    Checking api v0.14.2 (/srv/api)"
 	   sleep 0.6
@@ -264,7 +268,7 @@ web_scene() {
 	   out "Updated src/checkout/validate.ts with 3 additions and 1 removal"
 	   del 27 "const UK_POSTCODE = /^[A-Z]{1,2}\\d[A-Z\\d]? \\d[A-Z]{2}\$/;"
 	   add 27 "// Safari autofill sends a non-breaking space; normalise first."
-	   add 28 "const normalise = (s: string) => s.replace(/\\s+/gu, ' ').trim().toUpperCase();"
+	   add 28 "const norm = (s: string) => s.replace(/\\s+/gu, ' ').trim();"
 	   add 29 "const UK_POSTCODE = /^[A-Z]{1,2}\\d[A-Z\\d]? ?\\d[A-Z]{2}\$/;" ;;
 	3) tool Bash 'npx vitest run src/checkout'
 	   out " ✓ src/checkout/validate.test.ts (24 tests) 38ms"
@@ -492,7 +496,8 @@ role_web() {
 		printf '%s│%s   2. No, and tell Claude what to do differently              %s│%s\n' "$YEL" "$R" "$YEL" "$R"
 		printf '%s╰──────────────────────────────────────────────────────────────╯%s\n' "$YEL" "$R"
 		hook Notification message "Claude needs your permission to use Bash" notification_type permission_prompt
-		hint "waiting for you: select web-2 and press s to send a line (1 = yes, 2 = no)"
+		hint "This agent waits for you. In greenroom, select web-2, press s and send" \
+			"1 (yes) or 2 (no)."
 		reply
 		case $LINE in
 		2* | n* | N*)
@@ -551,13 +556,14 @@ role_infra() {
 	m_begin 1; infra_scene 0; m_finish 1
 	m_begin 2; infra_scene 1; infra_scene 2
 	for attempt in 1 2 3; do
-		printf '%s⎿  API Error (429 rate_limit_error): Number of request tokens has exceeded your per-minute rate limit · Retrying in %ds… (attempt %d/3)%s\n' "$RED" "$attempt" "$attempt" "$R"
+		printf '  %s⎿  API Error: 429 rate_limit_error · retrying in %ds (attempt %d/3)%s\n' "$RED" "$attempt" "$attempt" "$R"
 		sleep 0.6
 	done
 	printf '%s✗ Stopped: rate limit exceeded after 3 retries.%s\n' "$B$RED" "$R"
 	m_fail 2 rate_limit "429 rate_limit_error: request tokens exceeded the per-minute rate limit"
 	hook StopFailure error rate_limit error_details "429 rate_limit_error after 3 retries"
-	hint "errored: press s on infra-4 and send any line to retry"
+	hint "The agent stopped on an error. In greenroom, select infra-4, press s and" \
+		"send any line to retry."
 	reply
 	typed
 	m_retry 2
@@ -583,7 +589,9 @@ role_tests() {
 	out "running 23 tests"
 	for t in connect_and_echo heartbeat_keeps_alive backpressure_drops_slow_client; do ok "ws::$t"; done
 	printf '     test ws::reconnect_after_server_restart ... '
-	hint "this agent hangs now. With nothing new for stuck_after (8 s in this demo, 10 min by default) greenroom marks it stuck. Press s on tests-5 to nudge it."
+	hint "This agent hangs now. With no sign of life for stuck_after (8 s in this" \
+		"demo, 10 minutes by default) greenroom marks it stuck. Select tests-5," \
+		"press s and send a line to nudge it."
 	reply
 	typed
 	say "The reconnect test blocks forever on a socket the server closed; adding a timeout."

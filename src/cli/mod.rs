@@ -2,6 +2,7 @@
 //! not open the dashboard.
 
 pub mod actions;
+pub mod demo;
 pub mod ls;
 pub mod status;
 
@@ -13,11 +14,18 @@ use crate::config::Overrides;
 
 /// A terminal dashboard for the AI coding agents you run in tmux.
 ///
-/// greenroom lists every agent session (its own, Maestro orchestrations and
-/// Agent Orchestrator sessions), shows which ones wait for you, errored or
-/// are stuck, and lets you act on them.
+/// Run `greenroom` with no command to open the dashboard: every agent
+/// session (greenroom's own, Maestro orchestrations, Agent Orchestrator
+/// sessions), which ones wait for you, errored or are stuck, and the keys to
+/// act on them. `greenroom demo` shows it on simulated agents.
 #[derive(Debug, Parser)]
-#[command(name = "greenroom", version, about, long_about = None, propagate_version = true)]
+#[command(
+    name = "greenroom",
+    version,
+    about = "A terminal dashboard for the AI coding agents you run in tmux",
+    propagate_version = true,
+    after_help = "Run with no command to open the dashboard. Press ? in it for the keys."
+)]
 pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
@@ -28,6 +36,7 @@ pub struct Cli {
 /// Where greenroom looks. Each flag has an environment variable, and each
 /// setting a line in config.toml.
 #[derive(Debug, Args, Clone, Default)]
+#[command(next_help_heading = "Where greenroom looks")]
 pub struct GlobalArgs {
     /// Folder of greenroom's session records
     #[arg(long, global = true, env = "GREENROOM_SIDECAR_DIR", value_name = "DIR")]
@@ -107,6 +116,26 @@ pub enum Command {
     Hooks(HooksCommand),
     #[command(flatten)]
     Actions(actions::ActionCommand),
+    /// Try greenroom on eight simulated agents (no agent or network needed)
+    ///
+    /// Starts simulated agents in a private tmux server and a temporary
+    /// folder, then opens the dashboard on them: within seconds one waits for
+    /// you, one errors, one turns stuck and one finishes. Quitting stops that
+    /// server and removes the folder. Your settings, sessions and tmux server
+    /// are not read or changed (global flags are ignored).
+    Demo(demo::DemoArgs),
+    /// Print a shell completion script
+    ///
+    /// Install it where your shell looks, e.g.:
+    ///   bash: greenroom completions bash > ~/.local/share/bash-completion/completions/greenroom
+    ///   zsh:  greenroom completions zsh > ~/.zfunc/_greenroom  (with ~/.zfunc in $fpath)
+    ///   fish: greenroom completions fish > ~/.config/fish/completions/greenroom.fish
+    #[command(verbatim_doc_comment)]
+    Completions {
+        /// The shell to complete for
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
 }
 
 #[derive(Debug, Subcommand)]

@@ -1,0 +1,553 @@
+//! `greenroom demo`: the dashboard on eight simulated agents, so a newcomer
+//! sees greenroom alive in one command, with no agent installed and no
+//! network.
+//!
+//! Everything the demo makes lives in one new temporary folder (the agents'
+//! workspaces, greenroom's session records, Maestro hook state, transcripts,
+//! the log) and one private tmux server started with `-f /dev/null` on a
+//! socket of its own. The operator's settings, sessions, tmux server and log
+//! are neither read nor written. When the dashboard returns — `q`, SIGTERM,
+//! SIGHUP, an error or a panic — a guard kills the demo's tmux server and
+//! removes the folder; an outside SIGINT does the same.
+//!
+//! The agents are one POSIX sh script (assets/demo/agent.sh, embedded here
+//! and written into the folder, so an installed binary has it) run with a
+//! role: it prints work, writes Maestro state and reports through
+//! `greenroom report` like a real agent's hooks.
+
+use std::io::Write;
+use std::os::unix::fs::DirBuilderExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::{Arc, Once};
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use color_eyre::eyre::{Result, WrapErr, eyre};
+
+use crate::config::{AgentPreset, Config, Overrides, ProcessEnv};
+use crate::ops::{self, Launch, SpawnRequest, shell_quote};
+use crate::sources::maestro;
+use crate::sources::sidecar::SidecarStore;
+use crate::tmux::{ServerState, Tmux, TmuxError};
+
+/// The simulated agent, embedded so `cargo install` users have it.
+const AGENT_SCRIPT: &str = include_str!("../../assets/demo/agent.sh");
+
+/// A session with no sign of life for this long is stuck. The default is
+/// ten minutes; the demo's silent agent should turn stuck within seconds.
+const STUCK_AFTER_SECONDS: u64 = 8;
+/// Agents' reports win over tmux inference this long. Longer than the
+/// default (five minutes) so the states the agents report hold while the
+/// operator looks around.
+const REPORT_TTL_SECONDS: u64 = 3600;
+
+/// The settings the demo runs with, written into its folder for the curious.
+const DEMO_CONFIG: &str = "\
+# greenroom demo settings. This folder is removed when the demo ends.
+# A session with no sign of life for 8 s counts as stuck (default: 600 s),
+# so the demo's silent agent turns stuck within seconds.
+stuck_after_seconds = 8
+# Agents' own reports hold for an hour (default: 300 s).
+report_ttl_seconds = 3600
+# No bell or desktop notifications for simulated agents.
+alerts = false
+";
+
+#[derive(Debug, Clone, Default, Args)]
+pub struct DemoArgs {
+    /// For tests: the demo's folder, which must not exist yet; the demo's
+    /// tmux socket is named after it (characters other than letters, digits,
+    /// '.', '_' and '-' become '-').
+    #[arg(long, env = "GREENROOM_DEMO_ROOT", value_name = "DIR", hide = true)]
+    pub root: Option<PathBuf>,
+}
+
+/// One simulated agent: its session name, the script's role, and what it shows.
+struct Agent {
+    name: &'static str,
+    role: &'static str,
+    shows: &'static str,
+    maestro: bool,
+}
+
+const AGENTS: [Agent; 8] = [
+    Agent {
+        name: "api-1",
+        role: "api",
+        shows: "active: a Maestro orchestration, phases advancing, tokens growing",
+        maestro: true,
+    },
+    Agent {
+        name: "web-2",
+        role: "web",
+        shows: "waiting: asks permission to run Bash and waits for your answer",
+        maestro: false,
+    },
+    Agent {
+        name: "docs-3",
+        role: "docs",
+        shows: "done: its Maestro orchestration completes",
+        maestro: true,
+    },
+    Agent {
+        name: "infra-4",
+        role: "infra",
+        shows: "errored: rate-limited, its Maestro phase failed",
+        maestro: true,
+    },
+    Agent {
+        name: "tests-5",
+        role: "tests",
+        shows: "stuck: starts a test run and goes silent",
+        maestro: true,
+    },
+    Agent {
+        name: "data-6",
+        role: "data",
+        shows: "active, then idle for a while, then active again",
+        maestro: false,
+    },
+    Agent {
+        name: "mobile-7",
+        role: "mobile",
+        shows: "idle: finished its task, waits for the next one",
+        maestro: false,
+    },
+    Agent {
+        name: "ml-8",
+        role: "ml",
+        shows: "active: a training run printing every epoch",
+        maestro: false,
+    },
+];
+
+/// The demo's folder and tmux server. `cleanup` is idempotent and may run
+/// from the signal thread and the guard at once.
+struct Place {
+    root: PathBuf,
+    socket: String,
+    cleaned: Once,
+}
+
+impl Place {
+    fn tmux(&self) -> Tmux {
+        Tmux::new(crate::config::TmuxSocket::Name(self.socket.clone()))
+    }
+
+    /// Kills the demo's tmux server (and with it every agent), then removes
+    /// the folder. An agent that was mid-write when the server went may
+    /// still create a file, so removal is retried until the folder stays gone.
+    fn cleanup(&self) {
+        self.cleaned.call_once(|| {
+            let _ = self
+                .tmux()
+                .command()
+                .args(["kill-server"])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .status();
+            let deadline = Instant::now() + Duration::from_secs(3);
+            loop {
+                let _ = std::fs::remove_dir_all(&self.root);
+                std::thread::sleep(Duration::from_millis(50));
+                if !self.root.exists() || Instant::now() > deadline {
+                    break;
+                }
+            }
+        });
+    }
+}
+
+/// Cleans up when dropped: after the dashboard returns, on an error, on a panic.
+struct Guard(Arc<Place>);
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        self.0.cleanup();
+    }
+}
+
+/// Where the demo is: setting up, in the dashboard, or done.
+const SETTING_UP: u8 = 0;
+const DASHBOARD: u8 = 1;
+const DONE: u8 = 2;
+
+/// Runs the demo and returns when the operator quits the dashboard.
+pub fn run(args: &DemoArgs) -> Result<()> {
+    let tmux_probe = Tmux::new(crate::config::TmuxSocket::Name(
+        "greenroom-demo-probe".into(),
+    ));
+    if tmux_probe.poll() == ServerState::NotInstalled {
+        return Err(eyre!(
+            "greenroom demo needs tmux; install it with your package manager (e.g. `apt install tmux` or `brew install tmux`)"
+        ));
+    }
+    let place = Arc::new(make_place(args.root.as_deref())?);
+    let guard = Guard(Arc::clone(&place));
+    let phase = Arc::new(AtomicU8::new(SETTING_UP));
+    let interrupted = watch_signals(Arc::clone(&place), Arc::clone(&phase));
+    crate::logging::init(Some(place.root.join("greenroom.log")));
+
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{}", banner(&place));
+    let _ = out.flush();
+    let config = set_up(&place)?;
+    let tmux = place.tmux();
+    let script = place.root.join("agent.sh");
+    // Newest first in the sidebar: start the last agent first.
+    for agent in AGENTS.iter().rev() {
+        if interrupted.load(Ordering::SeqCst) {
+            break;
+        }
+        start_agent(&tmux, &config, &place.root, &script, agent)
+            .wrap_err_with(|| format!("cannot start the simulated agent {}", agent.name))?;
+    }
+    if interrupted.load(Ordering::SeqCst) {
+        drop(guard);
+        eprintln!("greenroom demo: interrupted; its tmux server and folder are removed");
+        std::process::exit(130);
+    }
+    for agent in &AGENTS {
+        let _ = writeln!(out, "  {:<9} {}", agent.name, agent.shows);
+    }
+    let _ = out.flush();
+    drop(out);
+
+    phase.store(DASHBOARD, Ordering::SeqCst);
+    let result = crate::tui::launch(config);
+    phase.store(DONE, Ordering::SeqCst);
+    drop(guard);
+    if place.root.exists() {
+        eprintln!(
+            "greenroom demo: could not remove {}; delete it by hand",
+            place.root.display()
+        );
+    } else {
+        println!(
+            "greenroom demo ended: its tmux server is stopped and {} is removed. \
+             To run greenroom on your own agents, see README.md.",
+            place.root.display()
+        );
+    }
+    result
+}
+
+fn banner(place: &Place) -> String {
+    format!(
+        "greenroom demo: eight simulated agents in a private tmux server.\n\
+         They are shell scripts that behave like coding agents: they print work, write\n\
+         Maestro state and report through `greenroom report`. Within seconds one waits\n\
+         for you, one errors, one goes quiet and turns stuck (after {STUCK_AFTER_SECONDS} s here; 10 min\n\
+         by default), one finishes. Try j/k, Tab, / to filter, t for triage order, s to\n\
+         answer the waiting one, Enter to attach (C-b d comes back), ? for every key,\n\
+         q to quit. Everything lives in {} and `tmux -L {}`;\n\
+         both are removed when you quit. Nothing of yours is read or changed.\n",
+        place.root.display(),
+        place.socket,
+    )
+}
+
+/// Creates the demo's folder (never an existing one: it is removed at the
+/// end) and picks a tmux socket no server answers on.
+fn make_place(root: Option<&Path>) -> Result<Place> {
+    if let Some(root) = root {
+        let socket = socket_name(root);
+        if server_answers(&socket) {
+            return Err(eyre!("a tmux server already runs on the socket {socket}"));
+        }
+        create_private_dir(root)
+            .wrap_err_with(|| format!("cannot create the demo folder {}", root.display()))?;
+        return Ok(Place {
+            root: canonical(root),
+            socket,
+            cleaned: Once::new(),
+        });
+    }
+    let base = std::env::temp_dir();
+    let pid = std::process::id();
+    for n in 0..100u32 {
+        let name = match n {
+            0 => format!("greenroom-demo-{pid}"),
+            n => format!("greenroom-demo-{pid}-{n}"),
+        };
+        let root = base.join(&name);
+        if root.exists() || server_answers(&name) {
+            continue;
+        }
+        match create_private_dir(&root) {
+            Ok(()) => {
+                return Ok(Place {
+                    root: canonical(&root),
+                    socket: name,
+                    cleaned: Once::new(),
+                });
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => {
+                return Err(e)
+                    .wrap_err_with(|| format!("cannot create the demo folder {}", root.display()));
+            }
+        }
+    }
+    Err(eyre!(
+        "cannot find a free demo folder in {}",
+        base.display()
+    ))
+}
+
+/// Absolute and without symlinks (macOS's /var is /private/var), so the
+/// paths greenroom records match what the agents see.
+fn canonical(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+fn create_private_dir(path: &Path) -> std::io::Result<()> {
+    std::fs::DirBuilder::new().mode(0o700).create(path)
+}
+
+/// The tmux socket for a demo folder: its name, made safe.
+pub fn socket_name(root: &Path) -> String {
+    let name: String = root
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    if name.is_empty() {
+        format!("greenroom-demo-{}", std::process::id())
+    } else {
+        name
+    }
+}
+
+fn server_answers(socket: &str) -> bool {
+    let tmux = Tmux::new(crate::config::TmuxSocket::Name(socket.to_owned()));
+    !matches!(
+        tmux.run(["list-sessions"]),
+        Err(TmuxError::NoServer | TmuxError::NotInstalled)
+    )
+}
+
+/// Writes the script and settings, starts the private tmux server, and
+/// returns the settings the dashboard runs with.
+fn set_up(place: &Place) -> Result<Config> {
+    let root = &place.root;
+    for dir in ["work", "sessions", "maestro-hooks", "transcripts"] {
+        create_private_dir(&root.join(dir))
+            .wrap_err_with(|| format!("cannot create {}", root.join(dir).display()))?;
+    }
+    let script = root.join("agent.sh");
+    std::fs::write(&script, AGENT_SCRIPT)
+        .wrap_err_with(|| format!("cannot write {}", script.display()))?;
+    let config_file = root.join("config.toml");
+    std::fs::write(&config_file, DEMO_CONFIG)
+        .wrap_err_with(|| format!("cannot write {}", config_file.display()))?;
+
+    let overrides = Overrides {
+        config: Some(config_file),
+        sidecar_dir: Some(root.join("sessions")),
+        state_dirs: Vec::new(),
+        ao_dir: Some(root.join("agent-orchestrator")),
+        claude_dir: Some(root.join("claude")),
+        tmux_socket: Some(place.socket.clone()),
+    };
+    let mut config = Config::load(&overrides, &ProcessEnv).wrap_err("demo settings")?;
+    // Environment variables must not point the demo at the operator's files.
+    config.maestro_state_dir = maestro::DEFAULT_STATE_DIR.to_owned();
+    config.maestro_hooks_dir = root.join("maestro-hooks");
+    config.agents.insert(
+        "demo".into(),
+        AgentPreset {
+            launch: format!("sh {} general", shell_quote(&script.to_string_lossy())),
+            resume: None,
+            launch_with_prompt: None,
+        },
+    );
+    debug_assert_eq!(config.thresholds.stuck_after.as_secs(), STUCK_AFTER_SECONDS);
+    debug_assert_eq!(config.thresholds.report_ttl.as_secs(), REPORT_TTL_SECONDS);
+
+    start_server(place)?;
+    Ok(config)
+}
+
+/// The demo's own tmux server: no config file, kept alive without
+/// sessions, and the environment the agents need.
+fn start_server(place: &Place) -> Result<()> {
+    let exe = std::env::current_exe().wrap_err("cannot find the greenroom binary")?;
+    let root = &place.root;
+    let env = [
+        ("GREENROOM_BIN", exe),
+        ("GREENROOM_LOG", root.join("greenroom.log")),
+        ("MAESTRO_HOOKS_DIR", root.join("maestro-hooks")),
+    ];
+    let mut args: Vec<std::ffi::OsString> = ["-f", "/dev/null", "start-server", ";"]
+        .iter()
+        .chain(&["set-option", "-s", "exit-empty", "off", ";"])
+        .chain(&["set-option", "-g", "default-shell", "/bin/sh", ";"])
+        .chain(&[
+            "set-option",
+            "-g",
+            "status-right",
+            " greenroom demo · detach: C-b d ",
+            ";",
+        ])
+        .map(Into::into)
+        .collect();
+    for (key, value) in &env {
+        args.extend(["set-environment".into(), "-g".into(), key.into()]);
+        args.push(value.into());
+        args.push(";".into());
+    }
+    args.pop();
+    let out = place
+        .tmux()
+        .command()
+        .args(&args)
+        .output()
+        .wrap_err("cannot run tmux")?;
+    if !out.status.success() {
+        return Err(eyre!(
+            "cannot start the demo's tmux server: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    Ok(())
+}
+
+/// One agent: its workspace (with a Maestro state folder when it
+/// orchestrates), the session, and `demo` as its agent preset so restore
+/// runs the script again.
+fn start_agent(
+    tmux: &Tmux,
+    config: &Config,
+    root: &Path,
+    script: &Path,
+    agent: &Agent,
+) -> Result<()> {
+    let cwd = root.join("work").join(agent.name);
+    let state = if agent.maestro {
+        cwd.join(maestro::DEFAULT_STATE_DIR).join("state")
+    } else {
+        cwd.clone()
+    };
+    std::fs::create_dir_all(&state)
+        .wrap_err_with(|| format!("cannot create {}", state.display()))?;
+    let spawned = ops::spawn(
+        tmux,
+        config,
+        &SpawnRequest {
+            name: Some(agent.name.to_owned()),
+            cwd,
+            launch: Launch::Command(format!(
+                "sh {} {}",
+                shell_quote(&script.to_string_lossy()),
+                agent.role
+            )),
+            worktree: None,
+            prompt: None,
+        },
+    )?;
+    let store = SidecarStore::new(&config.sidecar_dir);
+    let _ = store.update(spawned.sidecar.id, Duration::from_secs(2), |s| {
+        s.agent = Some("demo".into());
+        true
+    });
+    Ok(())
+}
+
+/// SIGINT, SIGTERM and SIGHUP: while setting up, the main thread stops and
+/// cleans up; in the dashboard (which in raw mode gets Ctrl-C as a key and
+/// handles SIGTERM and SIGHUP itself) a signal from outside restores the
+/// terminal, cleans up and exits, in case the dashboard cannot.
+fn watch_signals(place: Arc<Place>, phase: Arc<AtomicU8>) -> Arc<AtomicBool> {
+    let interrupted = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&interrupted);
+    let watcher = std::thread::Builder::new()
+        .name("demo-signals".into())
+        .spawn(move || {
+            let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            else {
+                return;
+            };
+            runtime.block_on(async move {
+                use tokio::signal::unix::{SignalKind, signal};
+                let (Ok(mut int), Ok(mut term), Ok(mut hup)) = (
+                    signal(SignalKind::interrupt()),
+                    signal(SignalKind::terminate()),
+                    signal(SignalKind::hangup()),
+                ) else {
+                    return;
+                };
+                loop {
+                    let code = tokio::select! {
+                        _ = int.recv() => 130,
+                        _ = term.recv() => 143,
+                        _ = hup.recv() => 129,
+                    };
+                    flag.store(true, Ordering::SeqCst);
+                    if phase.load(Ordering::SeqCst) == DASHBOARD {
+                        ratatui::restore();
+                        place.cleanup();
+                        std::process::exit(code);
+                    }
+                }
+            });
+        });
+    if let Err(e) = watcher {
+        tracing::warn!(error = %e, "cannot watch signals during the demo");
+    }
+    interrupted
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn socket_names_are_safe() {
+        assert_eq!(
+            socket_name(Path::new("/tmp/greenroom-demo-12")),
+            "greenroom-demo-12"
+        );
+        assert_eq!(socket_name(Path::new("/tmp/a b:c")), "a-b-c");
+    }
+
+    #[test]
+    fn the_script_knows_every_role() {
+        for agent in &AGENTS {
+            assert!(
+                AGENT_SCRIPT.contains(&format!("role_{}()", agent.role)),
+                "{}",
+                agent.role
+            );
+        }
+    }
+
+    #[test]
+    fn the_settings_parse_with_the_thresholds_the_banner_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("config.toml");
+        std::fs::write(&file, DEMO_CONFIG).unwrap();
+        let config = Config::load(
+            &Overrides {
+                config: Some(file),
+                ..Overrides::default()
+            },
+            &ProcessEnv,
+        )
+        .unwrap();
+        assert_eq!(config.thresholds.stuck_after.as_secs(), STUCK_AFTER_SECONDS);
+        assert_eq!(config.thresholds.report_ttl.as_secs(), REPORT_TTL_SECONDS);
+        assert!(!config.alerts);
+    }
+}
