@@ -241,6 +241,16 @@ impl Config {
                 .or(file.tmux_socket)
                 .unwrap_or_default(),
         );
+        // Inside tmux, "the default server" is the one this client is on:
+        // pin it, so attaching from here and polling reach the same server.
+        let tmux_socket = match (tmux_socket, env.var("TMUX")) {
+            (TmuxSocket::Default, Some(t)) => t
+                .split(',')
+                .next()
+                .filter(|p| !p.is_empty())
+                .map_or(TmuxSocket::Default, |p| TmuxSocket::Path(PathBuf::from(p))),
+            (socket, _) => socket,
+        };
         let secs = |v: Option<u64>, d: Duration| v.map(Duration::from_secs).unwrap_or(d);
         let defaults = Thresholds::default();
         Self {

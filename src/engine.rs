@@ -78,6 +78,7 @@ impl Engine {
             return false;
         }
         self.watching = true;
+        let usage = self.catalog.load_usage();
         let targets = self.catalog.watch_targets();
         self.watcher.add_targets(&targets);
         let mut changed_since = Vec::new();
@@ -89,13 +90,15 @@ impl Engine {
                 let recent = e
                     .metadata()
                     .and_then(|m| m.modified())
-                    .is_ok_and(|m| m >= self.loaded_at);
+                    // File times come from a coarse clock: allow a second.
+                    .is_ok_and(|m| m + std::time::Duration::from_secs(1) >= self.loaded_at);
                 if recent {
                     changed_since.push(e.path());
                 }
             }
         }
-        !changed_since.is_empty() && self.apply_changes(changed_since)
+        let caught_up = !changed_since.is_empty() && self.apply_changes(changed_since);
+        usage || caught_up
     }
 
     pub fn tmux(&self) -> &Tmux {
@@ -158,7 +161,7 @@ impl Engine {
         let live: Option<std::collections::BTreeSet<String>> = match &state {
             ServerState::Running(map) => Some(map.keys().cloned().collect()),
             ServerState::NoServer => Some(Default::default()),
-            ServerState::NotInstalled => None,
+            ServerState::NotInstalled | ServerState::Error(_) => None,
         };
         let mut report = Recovery::default();
         let Some(live) = live else {
@@ -172,7 +175,10 @@ impl Engine {
                 report.adopted += 1;
                 continue;
             }
-            if !s.cwd.is_dir() {
+            // A worktree whose folder is gone can be recreated from its
+            // branch on restore, as long as its repository is still there.
+            let recoverable = s.worktree.as_ref().is_some_and(|w| w.repo.is_dir());
+            if !s.cwd.is_dir() && !recoverable {
                 match self.store.archive(s.id) {
                     Ok(to) => {
                         report.archived.push(to);

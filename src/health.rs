@@ -48,6 +48,22 @@ pub fn effective_activity(
             reported: true,
         };
     }
+    // After the TTL a report is no longer exact, but it is still the last
+    // known state until tmux shows something newer: an agent waiting for
+    // input prints nothing, and must not fall out of triage after 5 minutes.
+    if let (Some(r), Some(facts)) = (&report, tmux)
+        && r.reported_at.is_some()
+        && facts
+            .window_activity
+            .is_none_or(|a| Some(a) <= r.reported_at)
+    {
+        return ActivityView {
+            state: r.state.clone(),
+            detail: r.detail.map(str::to_owned),
+            since: r.since,
+            reported: false,
+        };
+    }
     if let Some(facts) = tmux {
         let state = if within(now, facts.window_activity, t.active_window) {
             Activity::Active

@@ -63,7 +63,7 @@ fn load_config(cli: &Cli) -> Result<Config> {
 fn run_report(state: Option<&str>) {
     let result = report::run(
         state,
-        std::io::stdin().lock(),
+        report::payload_input(state.is_some()),
         &ProcessEnv,
         chrono::Utc::now(),
     );
@@ -167,7 +167,10 @@ fn run_next(config: &Config) -> std::result::Result<(), String> {
 
 fn run_ls(config: &Config, args: &ls::LsArgs) -> Result<()> {
     let now = chrono::Utc::now();
-    let (catalog, sessions) = live_rows(config, args.all);
+    let mut catalog = Catalog::load(config, args.all);
+    catalog.load_usage();
+    catalog.set_tmux(Tmux::new(config.tmux_socket.clone()).poll());
+    let sessions = catalog.rows(now);
     ls::print(
         args,
         &sessions,

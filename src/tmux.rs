@@ -30,6 +30,9 @@ pub enum ServerState {
     NoServer,
     /// tmux is not installed: greenroom runs read-only.
     NotInstalled,
+    /// tmux answered with an error (a version mismatch, no resources): what
+    /// greenroom knew before still stands.
+    Error(String),
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -122,11 +125,10 @@ impl Tmux {
         match self.run(["list-panes", "-a", "-F", &format]) {
             Ok(text) => ServerState::Running(parse_panes(&text)),
             Err(TmuxError::NotInstalled) => ServerState::NotInstalled,
+            Err(TmuxError::NoServer) => ServerState::NoServer,
             Err(e) => {
-                if !matches!(e, TmuxError::NoServer) {
-                    tracing::warn!(error = %e, "tmux poll failed; treating as no server");
-                }
-                ServerState::NoServer
+                tracing::warn!(error = %e, "tmux poll failed");
+                ServerState::Error(e.to_string())
             }
         }
     }

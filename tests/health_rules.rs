@@ -209,3 +209,28 @@ fn last_focus_is_the_later_of_greenroom_and_tmux() {
     assert_eq!(last_focus(None, ago(10)), ago(10));
     assert_eq!(last_focus(None, None), None);
 }
+
+#[test]
+fn an_expired_report_stands_until_tmux_shows_something_newer() {
+    let waiting = Activity::AwaitingInput;
+    // Reported 10 minutes ago; the pane has been quiet since well before.
+    let quiet = tmux(1_000);
+    let v = effective_activity(Some(report(&waiting, 600)), Some(&quiet), now(), &t());
+    assert_eq!(
+        v.state,
+        Activity::AwaitingInput,
+        "a waiting agent stays waiting"
+    );
+    assert!(!v.reported, "but it is no longer an exact report");
+    // The operator answered in the pane: tmux activity after the report wins.
+    let answered = tmux(20);
+    let v = effective_activity(Some(report(&waiting, 600)), Some(&answered), now(), &t());
+    assert_eq!(v.state, Activity::Active);
+    // A stale Active report with no output since is the last known state:
+    // after stuck_after without a sign of life, that is stuck.
+    let active = Activity::Active;
+    let v = effective_activity(Some(report(&active, 700)), Some(&quiet), now(), &t());
+    let run = Status::Running;
+    let h = health(inputs(&run, &v.state, ago(700)), now(), &t());
+    assert_eq!(h, Health::Stuck);
+}

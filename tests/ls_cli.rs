@@ -317,3 +317,20 @@ fn a_broken_config_is_refused_with_its_name() {
         "{err}"
     );
 }
+
+#[test]
+fn a_file_name_that_is_not_utf8_is_a_problem_not_a_failure() {
+    use std::os::unix::ffi::OsStrExt;
+    let env = Env::new();
+    let store = env.store();
+    store
+        .create(&Sidecar::new("ok", Path::new("/"), "sh", Utc::now()))
+        .unwrap();
+    let name = std::ffi::OsStr::from_bytes(b"bad\xff.json");
+    std::fs::write(store.dir().join(name), b"{}").unwrap();
+    let doc = env.json(&[]);
+    assert_eq!(doc["sessions"].as_array().unwrap().len(), 1);
+    let problems = doc["problems"].as_array().unwrap();
+    assert_eq!(problems.len(), 1, "{doc:#}");
+    assert!(problems[0]["path"].as_str().unwrap().contains("bad"));
+}

@@ -577,3 +577,27 @@ fn every_binding_is_described_and_no_default_key_is_taken_twice() {
         }
     }
 }
+
+#[test]
+fn while_following_the_list_keeps_its_order() {
+    let mut s = loaded();
+    update(&mut s, Action::Beside(true));
+    cmd(&mut s, Command::Down); // bravo
+    // tmux records the follow switch as an attach: bravo is now the newest focus.
+    let mut next = rows();
+    next[1].last_focused_at = Some(now());
+    update(
+        &mut s,
+        Action::Rows {
+            rows: next,
+            problems: vec![],
+        },
+    );
+    assert_eq!(names(&s), ["alpha", "bravo", "charlie", "delta"]);
+    cmd(&mut s, Command::Down);
+    assert_eq!(
+        s.selected.as_deref(),
+        Some("id-charlie"),
+        "down moves on, not back"
+    );
+}

@@ -358,15 +358,15 @@ data_scene() {
 	   add 20 "    count(*) filter (where status = 'refunded') as refunds," ;;
 	2) tool Bash 'dbt run --select orders_daily+'
 	   out "Running with dbt=1.8.4"
-	   more "1 of 3 START sql incremental model marts.orders_daily ........ [RUN]"
+	   more "1 of 3 START incremental model marts.orders_daily ....... [RUN]"
 	   sleep 0.7
-	   more "1 of 3 OK created sql incremental model marts.orders_daily ... [${GRN}INSERT 0 1,204${R} in 2.31s]"
-	   more "2 of 3 OK created sql view model marts.revenue_weekly ........ [${GRN}CREATE VIEW${R} in 0.12s]" ;;
+	   more "1 of 3 OK incremental model marts.orders_daily .......... [${GRN}INSERT 1204${R} in 2.3s]"
+	   more "2 of 3 OK view model marts.revenue_weekly ............... [${GRN}CREATE VIEW${R} in 0.1s]" ;;
 	3) tool Bash 'dbt test --select orders_daily'
-	   out "1 of 4 PASS not_null_orders_daily_order_date ............ [${GRN}PASS${R} in 0.21s]"
-	   more "2 of 4 PASS unique_orders_daily_order_date .............. [${GRN}PASS${R} in 0.19s]"
-	   more "3 of 4 PASS accepted_range_orders_daily_refunds ......... [${GRN}PASS${R} in 0.25s]" ;;
-	4) tool Bash "duckdb warehouse.duckdb -c \"select order_date, orders from orders_daily order by 1 desc limit 3\""
+	   out "1 of 3 PASS not_null_orders_daily_order_date ........ [${GRN}PASS${R} in 0.2s]"
+	   more "2 of 3 PASS unique_orders_daily_order_date .......... [${GRN}PASS${R} in 0.2s]"
+	   more "3 of 3 PASS accepted_range_orders_daily_refunds ..... [${GRN}PASS${R} in 0.3s]" ;;
+	4) tool Bash "duckdb warehouse.duckdb -c \"from orders_daily order by 1 desc limit 2\""
 	   out "┌────────────┬────────┐"
 	   more "│ order_date │ orders │"
 	   more "├────────────┼────────┤"
@@ -458,7 +458,7 @@ role_api() {
 			m_begin "$p"
 			printf '\n%s▶ Maestro phase %d/%d: %s%s %s(%s)%s\n' "$CYN" "$p" "$M_N" "$B" "$pn" "$D" "$pa" "$R"
 			j=0
-			while [ "$j" -lt 3 ]; do
+			while [ "$j" -lt 4 ]; do
 				api_scene "$k"
 				k=$((k + 1)) j=$((j + 1))
 				m_write
@@ -606,8 +606,8 @@ role_data() {
 	prompt "Backfill orders_daily in London time and add a refunds column"
 	k=0
 	while :; do
-		scenes data "$k" 7
-		k=$((k + 7))
+		scenes data "$k" 10
+		k=$((k + 10))
 		say "Done: orders_daily rebuilt (1,204 rows for the last day), tests pass."
 		idle
 		sleep 12

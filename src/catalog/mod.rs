@@ -50,6 +50,8 @@ pub struct Catalog {
     transcripts: usage::Transcripts,
     /// Sidecar id -> its main transcript, found when the sidecar was read.
     transcript_paths: HashMap<uuid::Uuid, PathBuf>,
+    /// Whether token usage is followed (see [`Catalog::load_usage`]).
+    usage_on: bool,
 }
 
 impl Catalog {
@@ -72,6 +74,7 @@ impl Catalog {
             folder_paths: HashMap::new(),
             transcripts: usage::Transcripts::default(),
             transcript_paths: HashMap::new(),
+            usage_on: false,
         };
         let (live, problems) = c.store.load_all();
         c.add_problems(problems);
@@ -127,10 +130,6 @@ impl Catalog {
                 c.ao.insert(s.path.clone(), s);
             }
         }
-        let live: Vec<Sidecar> = c.sidecars.values().cloned().collect();
-        for s in &live {
-            c.track_transcript(s);
-        }
         let ids: Vec<String> = c
             .sidecars
             .values()
@@ -148,6 +147,20 @@ impl Catalog {
         out.extend(self.config.state_dirs.iter().cloned());
         out.extend(self.config.ao_dir.clone());
         out
+    }
+
+    /// Starts following token usage: reads every session's transcript.
+    /// Separate from [`Catalog::load`] because long transcripts take time to
+    /// read the first time: the dashboard does it after its first frame, and
+    /// commands that show no usage skip it.
+    pub fn load_usage(&mut self) -> bool {
+        self.usage_on = true;
+        let live: Vec<Sidecar> = self.sidecars.values().cloned().collect();
+        let mut changed = false;
+        for s in &live {
+            changed |= self.track_transcript(s);
+        }
+        changed
     }
 
     pub fn config(&self) -> &Config {
@@ -250,6 +263,11 @@ impl Catalog {
 
     /// Replaces what tmux says. Returns whether it differs from the last poll.
     pub fn set_tmux(&mut self, state: ServerState) -> bool {
+        // A failed poll says nothing about the sessions: keep what we knew,
+        // rather than calling every session dormant.
+        if matches!(state, ServerState::Error(_)) {
+            return false;
+        }
         let changed = self.tmux.as_ref() != Some(&state);
         self.tmux = Some(state);
         changed
@@ -263,7 +281,7 @@ impl Catalog {
         match &self.tmux {
             Some(ServerState::Running(map)) => Some(map.clone()),
             Some(ServerState::NoServer) => Some(BTreeMap::new()),
-            Some(ServerState::NotInstalled) | None => None,
+            Some(ServerState::NotInstalled | ServerState::Error(_)) | None => None,
         }
     }
 
@@ -360,7 +378,7 @@ impl Catalog {
                 let agent_id = s.agent_session_id.clone();
                 let live = (!archived).then(|| s.clone());
                 map.insert(path.to_path_buf(), s);
-                let tracked = live.is_some_and(|s| self.track_transcript(&s));
+                let tracked = self.usage_on && live.is_some_and(|s| self.track_transcript(&s));
                 let mut new_state = false;
                 for cwd in cwds {
                     new_state |= self.add_workspace(&cwd);

@@ -2,7 +2,7 @@
 //! classified by the pure health rules. No IO happens here.
 
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -44,6 +44,7 @@ impl Catalog {
                 rows.push(self.ao_row(a, &facts, now));
             }
         }
+        make_ids_unique(&mut rows);
         sort_by_last_focus(&mut rows);
         rows
     }
@@ -262,6 +263,32 @@ impl Catalog {
             archived: o.archived,
             problems: Vec::new(),
         }
+    }
+}
+
+/// Row ids must be unique (the dashboard selects by id), but two Maestro
+/// workspaces can share a session id, and AO can keep a legacy and a
+/// current file for one session: those get their folder appended.
+fn make_ids_unique(rows: &mut [Session]) {
+    let mut seen: HashMap<String, usize> = HashMap::with_capacity(rows.len());
+    for r in rows.iter() {
+        *seen.entry(r.id.clone()).or_insert(0) += 1;
+    }
+    if seen.values().all(|&n| n == 1) {
+        return;
+    }
+    let mut used: HashSet<String> = HashSet::new();
+    for r in rows.iter_mut() {
+        if seen.get(&r.id).is_some_and(|&n| n > 1) {
+            let mut id = format!("{}@{}", r.id, r.cwd.display());
+            let mut n = 2;
+            while used.contains(&id) {
+                id = format!("{}@{}#{n}", r.id, r.cwd.display());
+                n += 1;
+            }
+            r.id = id;
+        }
+        used.insert(r.id.clone());
     }
 }
 

@@ -105,10 +105,10 @@ impl Transcripts {
             known |= reader.offset() > 0;
             for (model, u) in reader.by_model() {
                 let t = total.entry(model.clone()).or_default();
-                t.input += u.input;
-                t.output += u.output;
-                t.cache_read += u.cache_read;
-                t.cache_write += u.cache_write;
+                t.input = t.input.saturating_add(u.input);
+                t.output = t.output.saturating_add(u.output);
+                t.cache_read = t.cache_read.saturating_add(u.cache_read);
+                t.cache_write = t.cache_write.saturating_add(u.cache_write);
             }
         }
         known.then_some(total)

@@ -42,6 +42,11 @@ const STUCK_AFTER_SECONDS: u64 = 8;
 /// operator looks around.
 const REPORT_TTL_SECONDS: u64 = 3600;
 
+/// The session that keeps the demo's tmux server up; not an agent.
+const HOLDER: &str = "greenroom-demo";
+const HOLDER_SCRIPT: &str = "echo 'This session keeps the greenroom demo tmux server up.'; \
+     echo 'The simulated agents run in the gr-* sessions.'; while :; do sleep 3600; done";
+
 /// The settings the demo runs with, written into its folder for the curious.
 const DEMO_CONFIG: &str = "\
 # greenroom demo settings. This folder is removed when the demo ends.
@@ -225,7 +230,7 @@ pub fn run(args: &DemoArgs) -> Result<()> {
         );
     } else {
         println!(
-            "greenroom demo ended: its tmux server is stopped and {} is removed. \
+            "\ngreenroom demo ended: stopped its tmux server and removed {}.\n\
              To run greenroom on your own agents, see README.md.",
             place.root.display()
         );
@@ -235,14 +240,16 @@ pub fn run(args: &DemoArgs) -> Result<()> {
 
 fn banner(place: &Place) -> String {
     format!(
-        "greenroom demo: eight simulated agents in a private tmux server.\n\
-         They are shell scripts that behave like coding agents: they print work, write\n\
+        "greenroom demo: eight simulated agents in a private tmux server.\n\n\
+         They are shell scripts that act like coding agents: they print work, write\n\
          Maestro state and report through `greenroom report`. Within seconds one waits\n\
-         for you, one errors, one goes quiet and turns stuck (after {STUCK_AFTER_SECONDS} s here; 10 min\n\
-         by default), one finishes. Try j/k, Tab, / to filter, t for triage order, s to\n\
-         answer the waiting one, Enter to attach (C-b d comes back), ? for every key,\n\
-         q to quit. Everything lives in {} and `tmux -L {}`;\n\
-         both are removed when you quit. Nothing of yours is read or changed.\n",
+         for you, one errors, one goes quiet and turns stuck (after {STUCK_AFTER_SECONDS} s here, 10 min\n\
+         by default) and one finishes. Try j/k, Tab, / to filter, t for triage order,\n\
+         s to answer the waiting one, Enter to attach (C-b d comes back; C-b C-b d\n\
+         when greenroom runs inside tmux), ? for every key, q to quit. Nothing of\n\
+         yours is read or changed; the demo's files and tmux server go when you quit:\n\
+         \x20 folder  {}\n\
+         \x20 tmux    tmux -L {}\n",
         place.root.display(),
         place.socket,
     )
@@ -388,15 +395,26 @@ fn start_server(place: &Place) -> Result<()> {
         ("GREENROOM_LOG", root.join("greenroom.log")),
         ("MAESTRO_HOOKS_DIR", root.join("maestro-hooks")),
     ];
-    let mut args: Vec<std::ffi::OsString> = ["-f", "/dev/null", "start-server", ";"]
+    // A session that only sleeps keeps the server from ever being empty:
+    // tmux answers `has-session` on an empty server with "no current
+    // target" instead of "can't find session".
+    let mut args: Vec<std::ffi::OsString> = ["-f", "/dev/null", "new-session", "-d", "-s"]
         .iter()
+        .chain(&[HOLDER, "sh", "-c", HOLDER_SCRIPT, ";"])
         .chain(&["set-option", "-s", "exit-empty", "off", ";"])
         .chain(&["set-option", "-g", "default-shell", "/bin/sh", ";"])
+        // Taller than tmux's 80x24, so the preview shows more of each agent.
+        .chain(&["set-option", "-g", "default-size", "100x40", ";"])
         .chain(&[
             "set-option",
             "-g",
             "status-right",
-            " greenroom demo · detach: C-b d ",
+            " greenroom demo: C-b d returns to the dashboard ",
+            ";",
+            "set-option",
+            "-g",
+            "status-right-length",
+            "60",
             ";",
         ])
         .map(Into::into)

@@ -25,7 +25,19 @@ pub struct LsArgs {
 #[derive(Serialize)]
 struct Document<'a> {
     sessions: Vec<SessionJson<'a>>,
-    problems: &'a [Problem],
+    problems: Vec<ProblemJson<'a>>,
+}
+
+/// Paths are written as text: a file name that is not UTF-8 must not make
+/// the whole document fail (it is shown with replacement characters).
+#[derive(Serialize)]
+struct ProblemJson<'a> {
+    path: String,
+    error: &'a str,
+}
+
+fn text(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
 }
 
 #[derive(Serialize)]
@@ -35,7 +47,7 @@ struct SessionJson<'a> {
     source: &'static str,
     status: &'a str,
     health: &'static str,
-    cwd: &'a Path,
+    cwd: String,
     tmux_session: Option<&'a str>,
     last_focused_at: Option<DateTime<Utc>>,
     agent_session_id: Option<&'a str>,
@@ -62,7 +74,7 @@ struct OrchestrationJson<'a> {
     current_phase: Option<&'a crate::model::PhaseId>,
     total_phases: Option<u64>,
     active_agent: Option<&'a str>,
-    path: &'a Path,
+    path: String,
     archived: bool,
     phases: Vec<PhaseJson<'a>>,
     token_usage: Option<TokenUsageJson<'a>>,
@@ -101,7 +113,7 @@ fn orchestration_json<'a>(
         current_phase: o.current_phase.as_ref(),
         total_phases: o.total_phases,
         active_agent,
-        path: &o.path,
+        path: text(&o.path),
         archived: o.archived,
         phases: o
             .phases
@@ -134,7 +146,7 @@ fn session_json(s: &Session) -> SessionJson<'_> {
         source: s.source.as_str(),
         status: s.status.as_str(),
         health: s.health.as_str(),
-        cwd: &s.cwd,
+        cwd: text(&s.cwd),
         tmux_session: s.tmux_session.as_deref(),
         last_focused_at: s.last_focused_at,
         agent_session_id: s.agent_session_id.as_deref(),
@@ -157,7 +169,13 @@ fn session_json(s: &Session) -> SessionJson<'_> {
 pub fn to_json(sessions: &[Session], problems: &[Problem]) -> serde_json::Result<String> {
     let doc = Document {
         sessions: sessions.iter().map(session_json).collect(),
-        problems,
+        problems: problems
+            .iter()
+            .map(|p| ProblemJson {
+                path: text(&p.path),
+                error: &p.error,
+            })
+            .collect(),
     };
     serde_json::to_string_pretty(&doc)
 }

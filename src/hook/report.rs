@@ -240,6 +240,34 @@ pub fn read_payload(mut input: impl Read) -> Result<Option<Value>, String> {
     Ok(Some(value))
 }
 
+/// Where the payload comes from. Hooks always send one and close stdin;
+/// with a STATE on the command line there may be none, and a terminal or a
+/// pipe that never closes must not hold the agent up: stdin is then read
+/// for a short moment only, off the main thread.
+pub fn payload_input(state_given: bool) -> Box<dyn Read> {
+    use std::io::IsTerminal;
+    let stdin = std::io::stdin();
+    if !state_given {
+        return Box::new(stdin);
+    }
+    if stdin.is_terminal() {
+        return Box::new(std::io::empty());
+    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = stdin
+            .lock()
+            .take(MAX_FILE_BYTES + 1)
+            .read_to_end(&mut bytes);
+        let _ = tx.send(bytes);
+    });
+    let bytes = rx
+        .recv_timeout(std::time::Duration::from_millis(200))
+        .unwrap_or_default();
+    Box::new(std::io::Cursor::new(bytes))
+}
+
 /// The whole report: env -> payload -> change -> locked sidecar update.
 pub fn run(
     state_arg: Option<&str>,

@@ -10,6 +10,20 @@ pub mod transcript;
 
 use std::fs;
 use std::io::Read;
+use std::os::unix::fs::OpenOptionsExt;
+
+#[cfg(any(target_os = "linux", target_os = "android"))]
+const O_NOFOLLOW: i32 = 0o400000;
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+const O_NOFOLLOW: i32 = 0x0100;
+#[cfg(any(target_os = "linux", target_os = "android"))]
+const O_NONBLOCK: i32 = 0o4000;
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+const O_NONBLOCK: i32 = 0x0004;
+#[cfg(any(target_os = "linux", target_os = "android"))]
+const ELOOP: i32 = 40;
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+const ELOOP: i32 = 62;
 use std::path::Path;
 
 /// The largest file any reader accepts (DESIGN §7).
@@ -35,7 +49,19 @@ pub fn read_text_file(path: &Path) -> Result<String, String> {
             meta.len()
         ));
     }
-    let file = fs::File::open(path).map_err(|e| io_reason(&e))?;
+    // Opened without following links and without blocking, then checked
+    // again: a link or a FIFO swapped in after the check above is refused.
+    let file = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(O_NOFOLLOW | O_NONBLOCK)
+        .open(path)
+        .map_err(|e| match e.raw_os_error() {
+            Some(ELOOP) => "is a symbolic link; greenroom does not follow links here".into(),
+            _ => io_reason(&e),
+        })?;
+    if !file.metadata().map_err(|e| io_reason(&e))?.is_file() {
+        return Err("is not a regular file".into());
+    }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     // The file may grow between stat and read: never take more than the cap.
     file.take(MAX_FILE_BYTES + 1)

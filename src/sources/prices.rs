@@ -61,10 +61,10 @@ impl Prices {
         let mut u = Usage::default();
         let mut cost = Some(0.0);
         for (model, m) in &by_model {
-            u.input += m.input;
-            u.output += m.output;
-            u.cache_read += m.cache_read;
-            u.cache_write += m.cache_write;
+            u.input = u.input.saturating_add(m.input);
+            u.output = u.output.saturating_add(m.output);
+            u.cache_read = u.cache_read.saturating_add(m.cache_read);
+            u.cache_write = u.cache_write.saturating_add(m.cache_write);
             cost = cost.zip(self.cost(model, m)).map(|(a, b)| a + b);
         }
         u.cost_usd = if by_model.is_empty() { None } else { cost };

@@ -19,7 +19,7 @@ use crate::model::ModelUsage;
 pub const MAX_LINE_BYTES: usize = 8 * 1024 * 1024;
 /// Streaming rewrites one message a few times in a row; this many recent
 /// ids is plenty to catch every repeat while keeping memory bounded.
-const RECENT_IDS: usize = 4096;
+const RECENT_IDS: usize = 16;
 /// The window for tokens per minute.
 const RATE_WINDOW_MINUTES: i64 = 5;
 
@@ -72,7 +72,10 @@ pub struct Record {
 }
 
 fn total(u: &ModelUsage) -> u64 {
-    u.input + u.output + u.cache_read + u.cache_write
+    u.input
+        .saturating_add(u.output)
+        .saturating_add(u.cache_read)
+        .saturating_add(u.cache_write)
 }
 
 /// Parses one line; `None` for lines without usage, the `<synthetic>` model, or bad JSON.
@@ -90,7 +93,8 @@ pub fn parse_line(line: &[u8]) -> Option<Record> {
     }
     let cache_write = raw.cache_creation_input_tokens.unwrap_or_else(|| {
         raw.cache_creation.as_ref().map_or(0, |c| {
-            c.ephemeral_5m_input_tokens + c.ephemeral_1h_input_tokens
+            c.ephemeral_5m_input_tokens
+                .saturating_add(c.ephemeral_1h_input_tokens)
         })
     });
     Some(Record {
@@ -306,8 +310,8 @@ impl TranscriptUsage {
 }
 
 fn accumulate(into: &mut ModelUsage, add: &ModelUsage) {
-    into.input += add.input;
-    into.output += add.output;
-    into.cache_read += add.cache_read;
-    into.cache_write += add.cache_write;
+    into.input = into.input.saturating_add(add.input);
+    into.output = into.output.saturating_add(add.output);
+    into.cache_read = into.cache_read.saturating_add(add.cache_read);
+    into.cache_write = into.cache_write.saturating_add(add.cache_write);
 }

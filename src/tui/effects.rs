@@ -159,13 +159,12 @@ impl Context {
     }
 
     /// Moves the pane beside to `s`; `None` when that pane is gone.
+    /// Browsing is not focusing: no focus is recorded here, or the row
+    /// would jump to the top of the list under the cursor.
     pub fn follow(&self, beside: &Beside, s: &Session) -> Option<Action> {
         let name = s.tmux_session.as_deref()?;
         match self.tmux.switch_client_on(&beside.tty, name) {
-            Ok(()) => {
-                ops::record_focus(&self.store, s);
-                None
-            }
+            Ok(()) => None,
             Err(_) => Some(Action::Beside(false)),
         }
     }

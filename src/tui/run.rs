@@ -30,8 +30,12 @@ const PREVIEW_EVERY: Duration = Duration::from_millis(250);
 
 /// Results that come back from work done off the loop.
 enum Done {
-    Poll(ServerState),
-    Capture { id: String, text: String },
+    /// A poll's answer, and the action count when it started.
+    Poll(ServerState, u64),
+    Capture {
+        id: String,
+        text: String,
+    },
     Act(Action),
     Beside(Action, Option<crate::tmux::Beside>),
 }
@@ -125,6 +129,9 @@ async fn event_loop(
     let mut dirty = true;
     let ctx = Context::new(config, tmux.clone());
     let mut beside: Option<crate::tmux::Beside> = None;
+    // Actions finished so far: a poll that started before the latest one
+    // may describe a world that action changed, and is dropped.
+    let mut actions_done: u64 = 0;
 
     if let Ok(size) = terminal.size() {
         update(
@@ -174,14 +181,19 @@ async fn event_loop(
             _ = tick.tick() => vec![Action::Tick(Utc::now()), rows_action(engine)],
             _ = poll.tick(), if !polling => {
                 polling = true;
-                let (tmux, tx) = (tmux.clone(), done_tx.clone());
+                let (tmux, tx, started) = (tmux.clone(), done_tx.clone(), actions_done);
                 tokio::task::spawn_blocking(move || {
-                    let _ = tx.send(Done::Poll(tmux.poll()));
+                    let _ = tx.send(Done::Poll(tmux.poll(), started));
                 });
                 Vec::new()
             }
             Some(done) = done_rx.recv() => match done {
-                Done::Poll(server) => {
+                Done::Poll(_, started) if started < actions_done => {
+                    polling = false;
+                    poll.reset_immediately();
+                    Vec::new()
+                }
+                Done::Poll(server, _) => {
                     polling = false;
                     let changed = engine.set_tmux(server.clone());
                     let mut out = vec![Action::Tmux(server.clone())];
@@ -206,6 +218,7 @@ async fn event_loop(
                 Done::Capture { id, text } => vec![Action::Preview { id, text }],
                 Done::Act(action) => {
                     // An action changed tmux: look now rather than at the next tick.
+                    actions_done += 1;
                     poll.reset_immediately();
                     vec![action]
                 }

@@ -1,6 +1,8 @@
 //! The reducer: `update(state, action) -> effects`. No IO: everything the
 //! dashboard does to the world is an [`Effect`] that run.rs carries out.
 
+use std::collections::HashMap;
+
 use chrono::Duration;
 
 use super::action::{Action, Command, Effect, InputKey};
@@ -27,6 +29,10 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
                 ServerState::Running(_) => TmuxStatus::Running,
                 ServerState::NoServer => TmuxStatus::NoServer,
                 ServerState::NotInstalled => TmuxStatus::NotInstalled,
+                ServerState::Error(e) => {
+                    say(state, format!("tmux: {e}"));
+                    return Vec::new();
+                }
             };
             Vec::new()
         }
@@ -435,6 +441,15 @@ fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effect> {
         .attention
         .retain(|id| state.last_health.contains_key(id));
     let line = state.cursor();
+    // While the pane beside follows the selection, tmux records every switch
+    // as an attach; the list keeps its order so moving down it works.
+    let previous: Option<HashMap<String, usize>> = state.beside.then(|| {
+        state
+            .visible_sessions()
+            .enumerate()
+            .map(|(pos, s)| (s.id.clone(), pos))
+            .collect()
+    });
     if let Some(id) = state
         .select_when_seen
         .take_if(|id| rows.iter().any(|r| &r.id == id))
@@ -444,5 +459,13 @@ fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effect> {
     state.rows = rows;
     state.visible.clear();
     state.refresh_visible_at(line);
+    if let Some(previous) = previous {
+        let rows = &state.rows;
+        // Stable: sessions new to the list keep their sorted place after the known ones.
+        state
+            .visible
+            .sort_by_key(|&i| previous.get(&rows[i].id).copied().unwrap_or(usize::MAX));
+        state.clamp_offset();
+    }
     alerts
 }
