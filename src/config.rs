@@ -27,6 +27,7 @@ struct ConfigFile {
     stuck_after_seconds: Option<u64>,
     poll_interval_ms: Option<u64>,
     alerts: Option<bool>,
+    sidebar_cost: Option<bool>,
     keys: Option<BTreeMap<String, Vec<String>>>,
     name_prefix: Option<String>,
     agents: Option<BTreeMap<String, AgentPreset>>,
@@ -105,6 +106,8 @@ pub struct Config {
     pub poll_interval: Duration,
     /// Ring the bell and post a desktop notification when a session needs the operator.
     pub alerts: bool,
+    /// Show each session's spend in the sidebar.
+    pub sidebar_cost: bool,
     /// Key overrides: command name -> keys.
     pub keys: BTreeMap<String, Vec<String>>,
     /// Default session names are `<name_prefix>-<n>`.
@@ -268,6 +271,7 @@ impl Config {
             },
             poll_interval: Duration::from_millis(file.poll_interval_ms.unwrap_or(1000).max(50)),
             alerts: file.alerts.unwrap_or(true),
+            sidebar_cost: file.sidebar_cost.unwrap_or(true),
             keys: file.keys.unwrap_or_default(),
             name_prefix: nonempty(file.name_prefix).unwrap_or_else(|| "agent".into()),
             agents: file.agents.unwrap_or_default(),
@@ -298,6 +302,7 @@ impl ConfigFile {
             stuck_after_seconds,
             poll_interval_ms,
             alerts,
+            sidebar_cost,
             name_prefix
         );
         if let Some(prices) = other.prices {

@@ -68,6 +68,7 @@ async fn run_async(config: Config) -> Result<()> {
 
     let mut state = AppState::new(Utc::now(), engine.catalog.looked_in());
     state.alerts = config.alerts;
+    state.show_cost = config.sidebar_cost;
     if let Some(s) = engine.catalog.tmux_state().cloned() {
         update(&mut state, Action::Tmux(s));
     }

@@ -122,6 +122,8 @@ pub struct AppState {
     pub beside: bool,
     /// A session just started: selected when its row first arrives.
     pub select_when_seen: Option<String>,
+    /// Show each session's spend in the sidebar.
+    pub show_cost: bool,
 }
 
 impl AppState {
@@ -151,6 +153,7 @@ impl AppState {
             dialog: None,
             beside: false,
             select_when_seen: None,
+            show_cost: true,
         }
     }
 

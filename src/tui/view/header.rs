@@ -164,6 +164,23 @@ fn right_parts(state: &AppState, theme: &Theme) -> Vec<Part> {
             keep: 1,
         });
     }
+    // What every session's agent has spent, from the transcripts.
+    let costs: Vec<f64> = state
+        .rows
+        .iter()
+        .filter_map(|r| r.usage.as_ref().and_then(|u| u.cost_usd))
+        .collect();
+    if !costs.is_empty() {
+        let total: f64 = costs.iter().sum();
+        parts.push(Part {
+            long: vec![
+                Span::styled("spent ", theme.dim),
+                Span::styled(format!("${total:.2}"), theme.accent),
+            ],
+            short: vec![Span::styled(format!("${total:.0}"), theme.accent)],
+            keep: 2,
+        });
+    }
     if !state.problems.is_empty() {
         let n = state.problems.len();
         let noun = if n == 1 { "problem" } else { "problems" };

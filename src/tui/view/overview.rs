@@ -101,6 +101,25 @@ pub fn rows(s: &Session, state: &AppState, max: usize, theme: &Theme) -> Rows {
     }
     if let Some(u) = &s.usage {
         out.push(Keep::Extra, row("usage", usage(u, theme)));
+        if u.tokens_per_minute > 0.0 {
+            let rate = format!(
+                "{} tokens/min over the last 5 minutes",
+                compact(u.tokens_per_minute as u64)
+            );
+            out.push(Keep::Minor, row("", vec![Span::styled(rate, theme.dim)]));
+        }
+        if u.by_model.len() > 1 {
+            for (model, m) in &u.by_model {
+                let text = format!(
+                    "{model}: in {} · out {} · cache {} / {}",
+                    compact(m.input),
+                    compact(m.output),
+                    compact(m.cache_read),
+                    compact(m.cache_write)
+                );
+                out.push(Keep::Minor, row("", vec![Span::styled(text, theme.dim)]));
+            }
+        }
     }
 
     // Where it lives.

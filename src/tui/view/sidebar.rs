@@ -28,7 +28,23 @@ struct Columns {
     name: usize,
     detail: usize,
     agent: usize,
+    /// What the session's agent has spent; 0 when hidden.
+    cost: usize,
     age: usize,
+}
+
+fn cost_text(s: &Session) -> String {
+    s.usage
+        .as_ref()
+        .and_then(|u| u.cost_usd)
+        .map(|c| {
+            if c < 100.0 {
+                format!("${c:.2}")
+            } else {
+                format!("${c:.0}")
+            }
+        })
+        .unwrap_or_default()
 }
 
 pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, theme: &Theme) {
@@ -124,15 +140,34 @@ fn columns(state: &AppState, page: &[&Session], max: usize) -> Columns {
     };
     let longest = page.iter().map(|s| width(&s.name)).max().unwrap_or(0);
     let has_detail = page.iter().any(|s| !detail_text(s).is_empty());
-    let with_agent = fit_columns(max, age_w, agent_w, longest, has_detail);
+    let cost_w = if state.show_cost && max >= AGENT_MIN_WIDTH {
+        page.iter().map(|s| width(&cost_text(s))).max().unwrap_or(0)
+    } else {
+        0
+    };
+    let mut with_agent = fit_columns(
+        max,
+        age_w + cost_w + usize::from(cost_w > 0),
+        agent_w,
+        longest,
+        has_detail,
+    );
     // What a row is waiting on beats which agent it runs: when both do
     // not fit, the agent column goes (the detail pane names the agent).
     if with_agent.detail == 0 && has_detail && agent_w > 0 {
-        let without = fit_columns(max, age_w, 0, longest, has_detail);
+        let without = fit_columns(
+            max,
+            age_w + cost_w + usize::from(cost_w > 0),
+            0,
+            longest,
+            has_detail,
+        );
         if without.detail > 0 {
-            return without;
+            with_agent = without;
         }
     }
+    with_agent.age = age_w;
+    with_agent.cost = cost_w;
     with_agent
 }
 
@@ -151,6 +186,7 @@ fn fit_columns(max: usize, age: usize, agent: usize, longest: usize, has_detail:
         name: room - if detail > 0 { detail + 1 } else { 0 },
         detail,
         agent,
+        cost: 0,
         age,
     }
 }
@@ -188,6 +224,10 @@ fn row(
         spans.push(Span::raw(" "));
         let style = if quiet { theme.dim } else { Style::new() };
         spans.push(Span::styled(pad(agent_label(s), cols.agent), style));
+    }
+    if cols.cost > 0 {
+        spans.push(Span::raw(" "));
+        spans.push(Span::styled(rpad(&cost_text(s), cols.cost), theme.dim));
     }
     spans.push(Span::raw(" "));
     spans.push(Span::styled(

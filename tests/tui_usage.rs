@@ -1,0 +1,141 @@
+//! Transcript usage on screen: the detail pane, the sidebar's cost column
+//! and the header's total.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use chrono::{TimeZone, Utc};
+use greenroom::model::{
+    Activity, ActivityView, Health, ModelUsage, Session, Source, Status, Usage,
+};
+use greenroom::tui::action::Action;
+use greenroom::tui::keymap::Keymap;
+use greenroom::tui::state::AppState;
+use greenroom::tui::update::update;
+use greenroom::tui::view::{render, theme::Theme};
+use ratatui::{Terminal, backend::TestBackend};
+
+fn session(name: &str, cost: Option<f64>) -> Session {
+    let mut by_model = BTreeMap::new();
+    by_model.insert(
+        "claude-opus-4-6".to_owned(),
+        ModelUsage {
+            input: 12_000,
+            output: 3_400,
+            cache_read: 150_000,
+            cache_write: 8_000,
+        },
+    );
+    by_model.insert(
+        "claude-haiku-4-5".to_owned(),
+        ModelUsage {
+            input: 900,
+            output: 100,
+            cache_read: 0,
+            cache_write: 0,
+        },
+    );
+    Session {
+        id: format!("id-{name}"),
+        name: name.into(),
+        source: Source::Greenroom,
+        status: Status::Running,
+        health: Health::Active,
+        cwd: PathBuf::from("/work"),
+        agent: Some("claude".into()),
+        tmux_session: Some(format!("gr-{name}")),
+        created_at: None,
+        last_focused_at: None,
+        last_activity_at: None,
+        agent_session_id: None,
+        activity: ActivityView {
+            state: Activity::Active,
+            detail: None,
+            since: None,
+            reported: true,
+        },
+        orchestration: None,
+        active_agent: None,
+        usage: Some(Usage {
+            input: 12_900,
+            output: 3_500,
+            cache_read: 150_000,
+            cache_write: 8_000,
+            cost_usd: cost,
+            by_model,
+            tokens_per_minute: 1_250.0,
+        }),
+        branch: None,
+        archived: false,
+        problems: vec![],
+    }
+}
+
+fn screen(state: &AppState) -> String {
+    let mut t = Terminal::new(TestBackend::new(140, 30)).unwrap();
+    t.draw(|f| render(f, state, &Keymap::default(), &Theme::no_color()))
+        .unwrap();
+    let buf = t.backend().buffer().clone();
+    (0..buf.area.height)
+        .map(|y| {
+            (0..buf.area.width)
+                .map(|x| buf[(x, y)].symbol().to_owned())
+                .collect::<String>()
+                + "\n"
+        })
+        .collect()
+}
+
+#[test]
+fn usage_shows_in_the_detail_sidebar_and_header() {
+    let mut s = AppState::new(
+        Utc.with_ymd_and_hms(2026, 11, 29, 12, 0, 0).unwrap(),
+        vec![],
+    );
+    update(
+        &mut s,
+        Action::Rows {
+            rows: vec![session("api-1", Some(1.234)), session("web-2", Some(0.5))],
+            problems: vec![],
+        },
+    );
+    let text = screen(&s);
+    assert!(text.contains("spent $1.73"), "header total:\n{text}");
+    assert!(
+        text.contains("$1.23") && text.contains("$0.50"),
+        "sidebar column:\n{text}"
+    );
+    assert!(text.contains("in 12k · out 3.5k"), "detail totals:\n{text}");
+    assert!(text.contains("1.2k tokens/min"), "rate:\n{text}");
+    assert!(
+        text.contains("claude-haiku-4-5: in 900"),
+        "per model:\n{text}"
+    );
+
+    s.show_cost = false;
+    let text = screen(&s);
+    assert!(
+        !text.contains("$0.50"),
+        "the sidebar column can be turned off:\n{text}"
+    );
+}
+
+#[test]
+fn an_unknown_price_shows_tokens_without_a_cost() {
+    let mut s = AppState::new(
+        Utc.with_ymd_and_hms(2026, 11, 29, 12, 0, 0).unwrap(),
+        vec![],
+    );
+    update(
+        &mut s,
+        Action::Rows {
+            rows: vec![session("api-1", None)],
+            problems: vec![],
+        },
+    );
+    let text = screen(&s);
+    assert!(!text.contains("spent"), "{text}");
+    assert!(text.contains("in 12k"), "{text}");
+}
