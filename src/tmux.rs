@@ -199,6 +199,10 @@ fn check(args: &[std::ffi::OsString], out: Output) -> Result<String, TmuxError> 
             name.trim_start_matches('=').to_owned(),
         ));
     }
+    // A server with no sessions at all answers this for any target.
+    if message.starts_with("no current target") {
+        return Err(TmuxError::NoSession(String::new()));
+    }
     let command = args
         .first()
         .map(|a| a.to_string_lossy().into_owned())

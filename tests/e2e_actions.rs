@@ -54,6 +54,14 @@ fn spawn_send_attach_kill_restore_and_dismiss_from_the_dashboard() {
     let agents = TmuxServer::new(); // where greenroom runs the agents
     let work = world.path("work");
     std::fs::create_dir_all(&work).unwrap();
+    // A plain POSIX shell as the agent: the machine's interactive bash may
+    // run slow start-up files (version managers) that would make this test
+    // about them rather than about greenroom.
+    std::fs::write(
+        world.path("config.toml"),
+        "[agents.plainsh]\nlaunch = \"exec /bin/sh\"\n",
+    )
+    .unwrap();
     // The agents server must exist for greenroom to spawn into; it starts
     // on the first new-session, but give it a placeholder to keep it up.
     agents.spawn("placeholder", &["sleep", "600"]);
@@ -85,20 +93,20 @@ fn spawn_send_attach_kill_restore_and_dismiss_from_the_dashboard() {
     let screen = Screen { host: &host };
     screen.until("the empty dashboard", |s| s.contains("No sessions yet"));
 
-    // n: the form, with a default name and this folder; pick the shell preset.
+    // n: the form, with a default name and this folder; pick the plain shell preset.
     screen.keys(&["n"]);
     screen.until("the form", |s| {
         s.contains("New session") && s.contains("agent-1")
     });
     screen.keys(&["Down", "Down"]);
     for _ in 0..8 {
-        if screen.text().contains("‹ shell ›") {
+        if screen.text().contains("‹ plainsh ›") {
             break;
         }
         screen.keys(&["Right"]);
         screen.until("the preset to change", |s| s.contains("‹ "));
     }
-    screen.until("the shell preset", |s| s.contains("‹ shell ›"));
+    screen.until("the plain shell preset", |s| s.contains("‹ plainsh ›"));
     screen.keys(&["Enter"]);
     screen.until("the new session in the sidebar", |s| {
         s.contains("agent-1") && s.contains("1 active")
@@ -110,10 +118,19 @@ fn spawn_send_attach_kill_restore_and_dismiss_from_the_dashboard() {
     screen.until("the send dialog", |s| s.contains("Send to agent-1"));
     screen.keys(&["-l", "echo marker-$((40+2))"]);
     screen.keys(&["Enter"]);
-    wait_for(15, "the message in the agent's pane", || {
-        let pane = agents.run(&["capture-pane", "-p", "-t", "=gr-agent-1:"]);
-        pane.contains("marker-42").then_some(())
-    });
+    let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        wait_for(15, "the message in the agent's pane", || {
+            let pane = agents.run(&["capture-pane", "-p", "-t", "=gr-agent-1:"]);
+            pane.contains("marker-42").then_some(())
+        })
+    }));
+    if found.is_err() {
+        panic!(
+            "the message did not arrive; the agent's pane:\n{}\nthe dashboard:\n{}",
+            agents.run(&["capture-pane", "-p", "-t", "=gr-agent-1:"]),
+            screen.text()
+        );
+    }
 
     // Enter: greenroom runs outside the agents' server, so it hands this
     // terminal to tmux; detaching returns to the dashboard.

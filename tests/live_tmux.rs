@@ -90,7 +90,15 @@ fn killing_the_server_makes_every_session_dormant_in_one_poll() {
     );
 
     tmux.kill();
-    assert!(engine.poll_tmux(), "the poll must report a change");
+    // kill-server returns before the server is gone; wait until it is.
+    wait_for(10, "the server to go", || {
+        let out = tmux.cmd().arg("list-sessions").output().unwrap();
+        (!out.status.success()).then_some(())
+    });
+    assert!(
+        engine.poll_tmux(),
+        "the first poll after must report a change"
+    );
     let rows = engine.catalog.rows(Utc::now());
     for r in &rows {
         assert_eq!(r.status, Status::Dormant, "{}", r.name);

@@ -60,14 +60,14 @@ MSG=0
 spend() {
 	MSG=$((MSG + 1))
 	printf '{"type":"assistant","requestId":"req_%s_%d","timestamp":"%s","message":{"id":"msg_%s_%d","model":"claude-sonnet-4-5","role":"assistant","usage":{"input_tokens":%d,"output_tokens":%d,"cache_read_input_tokens":%d,"cache_creation_input_tokens":%d}}}\n' \
-		"$SID" "$MSG" "$(now)" "$SID" "$MSG" "$1" "$2" "$3" $(( $1 / 4 )) \
+		"$SID" "$MSG" "$(now)" "$SID" "$MSG" "$1" "$2" "$3" $(( $1 / 3 )) \
 		>>"$TRANSCRIPT" 2>/dev/null
 	if [ "${M_N:-0}" -gt 0 ]; then
 		eval "P_IN_$M_CUR=\$(( P_IN_$M_CUR + $1 )) P_OUT_$M_CUR=\$(( P_OUT_$M_CUR + $2 )) P_CACHE_$M_CUR=\$(( P_CACHE_$M_CUR + $3 ))"
 	fi
 }
 # think: one model call of a plausible size
-think() { between 2400 9000; t_in=$RND; between 180 1400; t_out=$RND; between 8000 42000; spend "$t_in" "$t_out" "$RND"; }
+think() { between 300 1800; t_in=$RND; between 60 600; t_out=$RND; between 12000 40000; spend "$t_in" "$t_out" "$RND"; }
 
 # ------------------------------------------------------------------- printing
 prompt() { printf '\n%s>%s %s\n\n' "$B$BLU" "$R" "$1"; hook UserPromptSubmit prompt "$1"; }
@@ -440,7 +440,7 @@ role_api() {
 	prompt "/maestro Add cursor-based pagination to the /v2 list endpoints"
 	round=0 k=0
 	while :; do
-		case $((round % 2)) in
+		case $((round % 3)) in
 		0) m_new v2-cursor-pagination "Add cursor-based pagination to the /v2 list endpoints"
 		   m_phase "Design the cursor format" architect
 		   m_phase "Implement cursors in the query layer" coder
@@ -451,7 +451,14 @@ role_api() {
 		   m_phase "Implement the idempotency middleware" coder
 		   m_phase "Security review" security-engineer
 		   m_phase "Replay and race tests" tester ;;
+		2) m_new v2-rate-limit-headers "Return RateLimit-* headers from every /v2 endpoint"
+		   m_phase "Agree the header format" architect
+		   m_phase "Expose the limiter's budget" coder
+		   m_phase "Document the headers" technical-writer
+		   m_phase "Contract tests" tester ;;
 		esac
+		# The same task again later is a new session, as in Maestro.
+		[ "$round" -lt 3 ] || M_SID="$M_SID-$((round / 3 + 1))"
 		p=1
 		while [ "$p" -le "$M_N" ]; do
 			eval "pn=\$P_NAME_$p pa=\$P_AGENT_$p"

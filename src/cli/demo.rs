@@ -6,9 +6,13 @@
 //! workspaces, greenroom's session records, Maestro hook state, transcripts,
 //! the log) and one private tmux server started with `-f /dev/null` on a
 //! socket of its own. The operator's settings, sessions, tmux server and log
-//! are neither read nor written. When the dashboard returns — `q`, SIGTERM,
-//! SIGHUP, an error or a panic — a guard kills the demo's tmux server and
-//! removes the folder; an outside SIGINT does the same.
+//! are neither read nor written.
+//!
+//! Cleaning up has two layers. When the dashboard returns (`q`, Ctrl-C,
+//! SIGTERM, SIGHUP, an error) or panics, a guard kills the demo's tmux
+//! server and removes the folder. Should greenroom die without unwinding
+//! (SIGKILL, an abort), a watchdog in the demo's tmux server notices within
+//! a second and does the same.
 //!
 //! The agents are one POSIX sh script (assets/demo/agent.sh, embedded here
 //! and written into the folder, so an installed binary has it) run with a
@@ -18,8 +22,6 @@
 use std::io::Write;
 use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
-use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
 
 use clap::Args;
@@ -42,10 +44,9 @@ const STUCK_AFTER_SECONDS: u64 = 8;
 /// operator looks around.
 const REPORT_TTL_SECONDS: u64 = 3600;
 
-/// The session that keeps the demo's tmux server up; not an agent.
-const HOLDER: &str = "greenroom-demo";
-const HOLDER_SCRIPT: &str = "echo 'This session keeps the greenroom demo tmux server up.'; \
-     echo 'The simulated agents run in the gr-* sessions.'; while :; do sleep 3600; done";
+/// The session that keeps the demo's tmux server up and watches greenroom;
+/// not an agent, and not shown in the dashboard.
+const WATCHDOG: &str = "greenroom-demo";
 
 /// The settings the demo runs with, written into its folder for the curious.
 const DEMO_CONFIG: &str = "\
@@ -127,12 +128,10 @@ const AGENTS: [Agent; 8] = [
     },
 ];
 
-/// The demo's folder and tmux server. `cleanup` is idempotent and may run
-/// from the signal thread and the guard at once.
+/// The demo's folder and tmux server.
 struct Place {
     root: PathBuf,
     socket: String,
-    cleaned: Once,
 }
 
 impl Place {
@@ -142,76 +141,80 @@ impl Place {
 
     /// Kills the demo's tmux server (and with it every agent), then removes
     /// the folder. An agent that was mid-write when the server went may
-    /// still create a file, so removal is retried until the folder stays gone.
+    /// still create a file, so removal is retried until the folder stays
+    /// gone.
     fn cleanup(&self) {
-        self.cleaned.call_once(|| {
-            let _ = self
-                .tmux()
-                .command()
-                .args(["kill-server"])
-                .stdout(std::process::Stdio::null())
-                .stderr(std::process::Stdio::null())
-                .status();
-            let deadline = Instant::now() + Duration::from_secs(3);
-            loop {
-                let _ = std::fs::remove_dir_all(&self.root);
-                std::thread::sleep(Duration::from_millis(50));
-                if !self.root.exists() || Instant::now() > deadline {
-                    break;
-                }
+        let _ = self
+            .tmux()
+            .command()
+            .args(["kill-server"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status();
+        let deadline = Instant::now() + Duration::from_secs(3);
+        loop {
+            let _ = std::fs::remove_dir_all(&self.root);
+            std::thread::sleep(Duration::from_millis(50));
+            if !self.root.exists() || Instant::now() > deadline {
+                break;
             }
-        });
+        }
+    }
+
+    /// The watchdog session's script. While greenroom runs it sleeps; once
+    /// greenroom is gone (even killed outright) it stops this tmux server
+    /// (by pid, from $TMUX, never another server of the same name) and
+    /// removes the folder, unless greenroom already did. It ignores SIGHUP
+    /// so stopping the server does not stop it before the folder is gone.
+    fn watchdog_script(&self) -> String {
+        format!(
+            "trap '' HUP; server=${{TMUX#*,}}; server=${{server%%,*}}; \
+             echo 'This session keeps the greenroom demo tmux server up; the agents run in the gr-* sessions.'; \
+             echo 'When greenroom (pid {pid}) stops, it removes the demo.'; \
+             while kill -0 {pid} 2>/dev/null; do sleep 1; done; \
+             kill -0 \"$server\" 2>/dev/null && kill \"$server\"; sleep 1; \
+             if [ -d {root} ]; then rm -rf {root}; fi",
+            pid = std::process::id(),
+            root = shell_quote(&self.root.to_string_lossy()),
+        )
     }
 }
 
 /// Cleans up when dropped: after the dashboard returns, on an error, on a panic.
-struct Guard(Arc<Place>);
+struct Guard<'a>(&'a Place);
 
-impl Drop for Guard {
+impl Drop for Guard<'_> {
     fn drop(&mut self) {
         self.0.cleanup();
     }
 }
 
-/// Where the demo is: setting up, in the dashboard, or done.
-const SETTING_UP: u8 = 0;
-const DASHBOARD: u8 = 1;
-const DONE: u8 = 2;
-
 /// Runs the demo and returns when the operator quits the dashboard.
 pub fn run(args: &DemoArgs) -> Result<()> {
-    let tmux_probe = Tmux::new(crate::config::TmuxSocket::Name(
+    let probe = Tmux::new(crate::config::TmuxSocket::Name(
         "greenroom-demo-probe".into(),
     ));
-    if tmux_probe.poll() == ServerState::NotInstalled {
+    if probe.poll() == ServerState::NotInstalled {
         return Err(eyre!(
-            "greenroom demo needs tmux; install it with your package manager (e.g. `apt install tmux` or `brew install tmux`)"
+            "greenroom demo needs tmux; install it with your package manager \
+             (e.g. `apt install tmux` or `brew install tmux`)"
         ));
     }
-    let place = Arc::new(make_place(args.root.as_deref())?);
-    let guard = Guard(Arc::clone(&place));
-    let phase = Arc::new(AtomicU8::new(SETTING_UP));
-    let interrupted = watch_signals(Arc::clone(&place), Arc::clone(&phase));
+    let place = make_place(args.root.as_deref())?;
+    let guard = Guard(&place);
     crate::logging::init(Some(place.root.join("greenroom.log")));
+    let config = set_up(&place)?;
 
+    // Writes to the terminal may fail (it may be gone): never a reason to panic.
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{}", banner(&place));
     let _ = out.flush();
-    let config = set_up(&place)?;
     let tmux = place.tmux();
     let script = place.root.join("agent.sh");
     // Newest first in the sidebar: start the last agent first.
     for agent in AGENTS.iter().rev() {
-        if interrupted.load(Ordering::SeqCst) {
-            break;
-        }
         start_agent(&tmux, &config, &place.root, &script, agent)
             .wrap_err_with(|| format!("cannot start the simulated agent {}", agent.name))?;
-    }
-    if interrupted.load(Ordering::SeqCst) {
-        drop(guard);
-        eprintln!("greenroom demo: interrupted; its tmux server and folder are removed");
-        std::process::exit(130);
     }
     for agent in &AGENTS {
         let _ = writeln!(out, "  {:<9} {}", agent.name, agent.shows);
@@ -219,22 +222,23 @@ pub fn run(args: &DemoArgs) -> Result<()> {
     let _ = out.flush();
     drop(out);
 
-    phase.store(DASHBOARD, Ordering::SeqCst);
     let result = crate::tui::launch(config);
-    phase.store(DONE, Ordering::SeqCst);
     drop(guard);
-    if place.root.exists() {
-        eprintln!(
+    let mut out = std::io::stdout().lock();
+    let _ = if place.root.exists() {
+        writeln!(
+            out,
             "greenroom demo: could not remove {}; delete it by hand",
             place.root.display()
-        );
+        )
     } else {
-        println!(
+        writeln!(
+            out,
             "\ngreenroom demo ended: stopped its tmux server and removed {}.\n\
              To run greenroom on your own agents, see README.md.",
             place.root.display()
-        );
-    }
+        )
+    };
     result
 }
 
@@ -268,7 +272,6 @@ fn make_place(root: Option<&Path>) -> Result<Place> {
         return Ok(Place {
             root: canonical(root),
             socket,
-            cleaned: Once::new(),
         });
     }
     let base = std::env::temp_dir();
@@ -287,7 +290,6 @@ fn make_place(root: Option<&Path>) -> Result<Place> {
                 return Ok(Place {
                     root: canonical(&root),
                     socket: name,
-                    cleaned: Once::new(),
                 });
             }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
@@ -370,6 +372,9 @@ fn set_up(place: &Place) -> Result<Config> {
     // Environment variables must not point the demo at the operator's files.
     config.maestro_state_dir = maestro::DEFAULT_STATE_DIR.to_owned();
     config.maestro_hooks_dir = root.join("maestro-hooks");
+    // The spawn form offers the simulated agent (first) and a shell: the
+    // real agents' presets would start programs the demo does not promise.
+    config.agents.retain(|name, _| name == "shell");
     config.agents.insert(
         "demo".into(),
         AgentPreset {
@@ -395,12 +400,13 @@ fn start_server(place: &Place) -> Result<()> {
         ("GREENROOM_LOG", root.join("greenroom.log")),
         ("MAESTRO_HOOKS_DIR", root.join("maestro-hooks")),
     ];
-    // A session that only sleeps keeps the server from ever being empty:
+    // The watchdog session also keeps the server from ever being empty:
     // tmux answers `has-session` on an empty server with "no current
     // target" instead of "can't find session".
+    let watchdog = place.watchdog_script();
     let mut args: Vec<std::ffi::OsString> = ["-f", "/dev/null", "new-session", "-d", "-s"]
         .iter()
-        .chain(&[HOLDER, "sh", "-c", HOLDER_SCRIPT, ";"])
+        .chain(&[WATCHDOG, "sh", "-c", watchdog.as_str(), ";"])
         .chain(&["set-option", "-s", "exit-empty", "off", ";"])
         .chain(&["set-option", "-g", "default-shell", "/bin/sh", ";"])
         // Taller than tmux's 80x24, so the preview shows more of each agent.
@@ -479,52 +485,6 @@ fn start_agent(
         true
     });
     Ok(())
-}
-
-/// SIGINT, SIGTERM and SIGHUP: while setting up, the main thread stops and
-/// cleans up; in the dashboard (which in raw mode gets Ctrl-C as a key and
-/// handles SIGTERM and SIGHUP itself) a signal from outside restores the
-/// terminal, cleans up and exits, in case the dashboard cannot.
-fn watch_signals(place: Arc<Place>, phase: Arc<AtomicU8>) -> Arc<AtomicBool> {
-    let interrupted = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&interrupted);
-    let watcher = std::thread::Builder::new()
-        .name("demo-signals".into())
-        .spawn(move || {
-            let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-            else {
-                return;
-            };
-            runtime.block_on(async move {
-                use tokio::signal::unix::{SignalKind, signal};
-                let (Ok(mut int), Ok(mut term), Ok(mut hup)) = (
-                    signal(SignalKind::interrupt()),
-                    signal(SignalKind::terminate()),
-                    signal(SignalKind::hangup()),
-                ) else {
-                    return;
-                };
-                loop {
-                    let code = tokio::select! {
-                        _ = int.recv() => 130,
-                        _ = term.recv() => 143,
-                        _ = hup.recv() => 129,
-                    };
-                    flag.store(true, Ordering::SeqCst);
-                    if phase.load(Ordering::SeqCst) == DASHBOARD {
-                        ratatui::restore();
-                        place.cleanup();
-                        std::process::exit(code);
-                    }
-                }
-            });
-        });
-    if let Err(e) = watcher {
-        tracing::warn!(error = %e, "cannot watch signals during the demo");
-    }
-    interrupted
 }
 
 #[cfg(test)]

@@ -94,7 +94,9 @@ async fn run_async(config: Config) -> Result<()> {
     )
     .await;
     let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
-    ratatui::restore();
+    // The terminal may be gone (SIGHUP from a closed window): restoring it
+    // then fails, and that is fine; reporting it would abort.
+    let _ = ratatui::try_restore();
     result
 }
 
@@ -266,7 +268,7 @@ async fn event_loop(
                         // does not read keys meant for tmux.
                         drop(std::mem::replace(&mut events, EventStream::new()));
                         let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
-                        ratatui::restore();
+                        let _ = ratatui::try_restore();
                         let result = crate::ops::attach(&tmux, &ctx.store, &s, None);
                         *terminal = ratatui::init();
                         let _ = crossterm::execute!(std::io::stdout(), EnableMouseCapture);
