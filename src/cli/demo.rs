@@ -144,13 +144,7 @@ impl Place {
     /// still create a file, so removal is retried until the folder stays
     /// gone.
     fn cleanup(&self) {
-        let _ = self
-            .tmux()
-            .command()
-            .args(["kill-server"])
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .status();
+        self.tmux().kill_server();
         let deadline = Instant::now() + Duration::from_secs(3);
         loop {
             let _ = std::fs::remove_dir_all(&self.root);

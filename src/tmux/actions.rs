@@ -41,6 +41,20 @@ impl Tmux {
         }
     }
 
+    /// Stops the server and removes its socket file, which tmux leaves
+    /// behind: for the private servers greenroom starts itself (the demo).
+    pub fn kill_server(&self) {
+        let socket = self
+            .run(["display-message", "-p", "#{socket_path}"])
+            .ok()
+            .map(|s| std::path::PathBuf::from(s.trim()))
+            .filter(|p| p.is_absolute());
+        let _ = self.run(["kill-server"]);
+        if let Some(path) = socket {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+
     /// The names of every session on the server. No server: none.
     pub fn session_names(&self) -> Result<Vec<String>, TmuxError> {
         match self.run(["list-sessions", "-F", "#{session_name}"]) {

@@ -47,8 +47,19 @@ impl TmuxServer {
         self.run(&args);
     }
 
+    /// Stops the server and removes the socket file tmux leaves behind.
     pub fn kill(&self) {
+        let socket = self
+            .cmd()
+            .args(["display-message", "-p", "#{socket_path}"])
+            .output()
+            .ok()
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+            .filter(|s| s.starts_with('/'));
         let _ = self.cmd().arg("kill-server").output();
+        if let Some(s) = socket {
+            let _ = std::fs::remove_file(s);
+        }
     }
 }
 
