@@ -83,6 +83,13 @@ async fn run_async(config: Config) -> Result<()> {
 
     let mut terminal = ratatui::init();
     let _ = crossterm::execute!(std::io::stdout(), EnableMouseCapture);
+    // ratatui's hook restores the screen on a panic; mouse reporting must
+    // go too, or the shell receives mouse escape codes afterwards.
+    let restore_screen = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
+        restore_screen(info);
+    }));
     let result = event_loop(
         &mut terminal,
         &mut engine,
