@@ -186,3 +186,72 @@ fn spawn_send_attach_kill_restore_and_dismiss_from_the_dashboard() {
     assert_eq!(store.load_all().0.len(), 0);
     assert_eq!(store.load_archived().0.len(), 1, "dismissed, not deleted");
 }
+
+#[test]
+fn open_beside_shows_the_session_in_a_pane_that_follows_the_selection() {
+    let world = World::new();
+    let host = TmuxServer::new();
+    let agents = TmuxServer::new();
+    let store = SidecarStore::new(world.path("sessions"));
+    let work = world.path("work");
+    std::fs::create_dir_all(&work).unwrap();
+    for (name, focused) in [("first", 1), ("second", 5)] {
+        let mut s =
+            greenroom::sources::sidecar::Sidecar::new(name, &work, "sh", chrono::Utc::now());
+        s.tmux_session = Some(format!("gr-{name}"));
+        s.last_focused_at = Some(chrono::Utc::now() - chrono::Duration::minutes(focused));
+        store.create(&s).unwrap();
+        agents.spawn(
+            &format!("gr-{name}"),
+            &["sh", "-c", &format!("echo this-is-{name}; exec sleep 600")],
+        );
+    }
+    let command = format!(
+        "exec {bin} --config {c} --sidecar-dir {s} --ao-dir {a} --claude-dir {cl} --tmux-socket {t}",
+        bin = env!("CARGO_BIN_EXE_greenroom"),
+        c = world.path("config.toml").display(),
+        s = world.path("sessions").display(),
+        a = world.path("ao").display(),
+        cl = world.path("claude").display(),
+        t = agents.name,
+    );
+    host.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "dash",
+        "-x",
+        "200",
+        "-y",
+        "40",
+        &command,
+    ]);
+    let screen = Screen { host: &host };
+    screen.until("both sessions", |s| {
+        s.contains("first") && s.contains("second")
+    });
+
+    screen.keys(&["o"]);
+    // A second pane in the dashboard's window, holding a client of the agents' server.
+    let beside = wait_for(15, "the pane beside", || {
+        let panes = host.run(&["list-panes", "-t", "=dash:", "-F", "#{pane_id}"]);
+        let ids: Vec<String> = panes.lines().map(str::to_owned).collect();
+        (ids.len() == 2).then(|| ids[1].clone())
+    });
+    wait_for(15, "the first session in the pane beside", || {
+        let text = host.run(&["capture-pane", "-p", "-t", &beside]);
+        text.contains("this-is-first").then_some(())
+    });
+    // The dashboard keeps the focus: keys still move its selection, and
+    // the pane beside follows.
+    screen.keys(&["j"]);
+    wait_for(15, "the pane beside to follow", || {
+        let text = host.run(&["capture-pane", "-p", "-t", &beside]);
+        text.contains("this-is-second").then_some(())
+    });
+    // The agents' own sessions were not rearranged: one pane each.
+    for name in ["gr-first", "gr-second"] {
+        let panes = agents.run(&["list-panes", "-t", &format!("={name}:"), "-F", "#{pane_id}"]);
+        assert_eq!(panes.lines().count(), 1, "{name}");
+    }
+}
