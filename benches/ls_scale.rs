@@ -39,8 +39,8 @@ fn median(mut v: Vec<Duration>) -> Duration {
 
 fn main() -> std::io::Result<()> {
     let bin = env!("CARGO_BIN_EXE_greenroom");
-    println!("| measure | sessions | median | runs |");
-    println!("|---|---|---|---|");
+    println!("| measure | measured | budget |");
+    println!("|---|---|---|");
     for n in [1_000usize, 10_000] {
         let dir = tempfile::tempdir()?;
         populate(dir.path(), n)?;
@@ -78,11 +78,11 @@ fn main() -> std::io::Result<()> {
             assert!(out.status.success());
         }
         println!(
-            "| ls --json in process (load + merge + JSON) | {n} | {:.1} ms | {runs} |",
+            "| ls --json, {n} sidecars with Maestro workspaces, in process (load + merge + JSON) | {:.1} ms (median of {runs}) | — |",
             median(in_process).as_secs_f64() * 1e3
         );
         println!(
-            "| greenroom ls --json, whole process | {n} | {:.1} ms | {runs} |",
+            "| greenroom ls --json, {n} sidecars with Maestro workspaces, whole process | {:.1} ms (median of {runs}) | — |",
             median(process).as_secs_f64() * 1e3
         );
     }

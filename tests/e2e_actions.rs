@@ -7,35 +7,7 @@
 mod support;
 
 use greenroom::sources::sidecar::SidecarStore;
-use support::{TmuxServer, World, wait_for};
-
-struct Screen<'a> {
-    host: &'a TmuxServer,
-}
-
-impl Screen<'_> {
-    fn text(&self) -> String {
-        self.host.run(&["capture-pane", "-p", "-t", "=dash:"])
-    }
-
-    fn keys(&self, keys: &[&str]) {
-        let mut args = vec!["send-keys", "-t", "=dash:"];
-        args.extend_from_slice(keys);
-        self.host.run(&args);
-    }
-
-    fn until(&self, what: &str, check: impl Fn(&str) -> bool) -> String {
-        let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            wait_for(15, what, || {
-                let s = self.text();
-                check(&s).then_some(s)
-            })
-        }));
-        found.unwrap_or_else(|_| {
-            panic!("timed out waiting for {what}; the screen:\n{}", self.text())
-        })
-    }
-}
+use support::{Pane, TmuxServer, World, wait_for};
 
 fn has(agents: &TmuxServer, name: &str) -> bool {
     agents
@@ -66,14 +38,9 @@ fn spawn_send_attach_kill_restore_and_dismiss_from_the_dashboard() {
     // on the first new-session, but give it a placeholder to keep it up.
     agents.spawn("placeholder", &["sleep", "600"]);
     let command = format!(
-        "cd {w} && exec {bin} --config {c} --sidecar-dir {s} --ao-dir {a} --claude-dir {cl} --tmux-socket {t}",
-        w = work.display(),
-        bin = env!("CARGO_BIN_EXE_greenroom"),
-        c = world.path("config.toml").display(),
-        s = world.path("sessions").display(),
-        a = world.path("ao").display(),
-        cl = world.path("claude").display(),
-        t = agents.name,
+        "cd {} && {}",
+        work.display(),
+        world.greenroom_line(&agents.name)
     );
     host.run(&[
         "new-session",
@@ -90,12 +57,12 @@ fn spawn_send_attach_kill_restore_and_dismiss_from_the_dashboard() {
         &format!("MAESTRO_HOOKS_DIR={}", world.path("hooks").display()),
         &command,
     ]);
-    let screen = Screen { host: &host };
-    screen.until("the empty dashboard", |s| s.contains("No sessions yet"));
+    let screen = Pane::new(&host, "dash");
+    screen.until(15, "the empty dashboard", |s| s.contains("No sessions yet"));
 
     // n: the form, with a default name and this folder; pick the plain shell preset.
     screen.keys(&["n"]);
-    screen.until("the form", |s| {
+    screen.until(15, "the form", |s| {
         s.contains("New session") && s.contains("agent-1")
     });
     screen.keys(&["Down", "Down"]);
@@ -104,18 +71,18 @@ fn spawn_send_attach_kill_restore_and_dismiss_from_the_dashboard() {
             break;
         }
         screen.keys(&["Right"]);
-        screen.until("the preset to change", |s| s.contains("‹ "));
+        screen.until(15, "the preset to change", |s| s.contains("‹ "));
     }
-    screen.until("the plain shell preset", |s| s.contains("‹ plainsh ›"));
+    screen.until(15, "the plain shell preset", |s| s.contains("‹ plainsh ›"));
     screen.keys(&["Enter"]);
-    screen.until("the new session in the sidebar", |s| {
+    screen.until(15, "the new session in the sidebar", |s| {
         s.contains("agent-1") && s.contains("1 active")
     });
     assert!(has(&agents, "gr-agent-1"));
 
     // s: a message reaches the pane literally.
     screen.keys(&["s"]);
-    screen.until("the send dialog", |s| s.contains("Send to agent-1"));
+    screen.until(15, "the send dialog", |s| s.contains("Send to agent-1"));
     screen.keys(&["-l", "echo marker-$((40+2))"]);
     screen.keys(&["Enter"]);
     let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -135,11 +102,11 @@ fn spawn_send_attach_kill_restore_and_dismiss_from_the_dashboard() {
     // Enter: greenroom runs outside the agents' server, so it hands this
     // terminal to tmux; detaching returns to the dashboard.
     screen.keys(&["Enter"]);
-    screen.until("the agent's pane in this terminal", |s| {
+    screen.until(15, "the agent's pane in this terminal", |s| {
         s.contains("marker-42") && !s.contains("Sessions")
     });
     agents.run(&["detach-client", "-s", "=gr-agent-1"]);
-    screen.until("the dashboard again", |s| {
+    screen.until(15, "the dashboard again", |s| {
         s.contains("Sessions") && s.contains("back from agent-1")
     });
     let store = SidecarStore::new(world.path("sessions"));
@@ -151,16 +118,16 @@ fn spawn_send_attach_kill_restore_and_dismiss_from_the_dashboard() {
 
     // x, y: killed; the record stays.
     screen.keys(&["x"]);
-    screen.until("the kill confirmation", |s| s.contains("Kill agent-1?"));
+    screen.until(15, "the kill confirmation", |s| s.contains("Kill agent-1?"));
     screen.keys(&["y"]);
-    screen.until("the kill", |s| {
+    screen.until(15, "the kill", |s| {
         s.contains("killed agent-1") && s.contains("1 dormant")
     });
     assert!(!has(&agents, "gr-agent-1"));
 
     // r: restored.
     screen.keys(&["r"]);
-    screen.until("the restore", |s| {
+    screen.until(15, "the restore", |s| {
         s.contains("restored agent-1") && s.contains("1 active")
     });
 
@@ -168,19 +135,19 @@ fn spawn_send_attach_kill_restore_and_dismiss_from_the_dashboard() {
 
     // D refuses a live session; after a kill it archives the record.
     screen.keys(&["D"]);
-    screen.until("the refusal", |s| s.contains("kill it first"));
+    screen.until(15, "the refusal", |s| s.contains("kill it first"));
     screen.keys(&["x"]);
-    screen.until("the kill confirmation", |s| s.contains("Kill agent-1?"));
+    screen.until(15, "the kill confirmation", |s| s.contains("Kill agent-1?"));
     screen.keys(&["y"]);
-    screen.until("the kill", |s| {
+    screen.until(15, "the kill", |s| {
         s.contains("killed agent-1") && s.contains("1 dormant")
     });
     screen.keys(&["D"]);
-    screen.until("the dismiss confirmation", |s| {
+    screen.until(15, "the dismiss confirmation", |s| {
         s.contains("Dismiss agent-1?")
     });
     screen.keys(&["y"]);
-    screen.until("the empty dashboard again", |s| {
+    screen.until(15, "the empty dashboard again", |s| {
         s.contains("No sessions yet")
     });
     assert_eq!(store.load_all().0.len(), 0);
@@ -206,15 +173,7 @@ fn open_beside_shows_the_session_in_a_pane_that_follows_the_selection() {
             &["sh", "-c", &format!("echo this-is-{name}; exec sleep 600")],
         );
     }
-    let command = format!(
-        "exec {bin} --config {c} --sidecar-dir {s} --ao-dir {a} --claude-dir {cl} --tmux-socket {t}",
-        bin = env!("CARGO_BIN_EXE_greenroom"),
-        c = world.path("config.toml").display(),
-        s = world.path("sessions").display(),
-        a = world.path("ao").display(),
-        cl = world.path("claude").display(),
-        t = agents.name,
-    );
+    let command = world.greenroom_line(&agents.name);
     host.run(&[
         "new-session",
         "-d",
@@ -226,8 +185,8 @@ fn open_beside_shows_the_session_in_a_pane_that_follows_the_selection() {
         "40",
         &command,
     ]);
-    let screen = Screen { host: &host };
-    screen.until("both sessions", |s| {
+    let screen = Pane::new(&host, "dash");
+    screen.until(15, "both sessions", |s| {
         s.contains("first") && s.contains("second")
     });
 

@@ -10,43 +10,9 @@ use std::time::Duration;
 
 use chrono::Utc;
 use greenroom::sources::sidecar::{Sidecar, SidecarStore};
-use support::{TmuxServer, World, wait_for};
+use support::{Pane, TmuxServer, World, wait_for};
 
 const STATE: &str = include_str!("../assets/example/docs/maestro/state/active-session.md");
-
-struct Dashboard<'a> {
-    tmux: &'a TmuxServer,
-}
-
-impl Dashboard<'_> {
-    fn screen(&self) -> String {
-        self.tmux.run(&["capture-pane", "-p", "-t", "=dash:"])
-    }
-
-    fn keys(&self, keys: &[&str]) {
-        let mut args = vec!["send-keys", "-t", "=dash:"];
-        args.extend_from_slice(keys);
-        self.tmux.run(&args);
-    }
-
-    /// Waits until the screen shows what `check` wants; fails with the screen.
-    fn until(&self, what: &str, check: impl Fn(&str) -> bool) -> String {
-        let mut last = String::new();
-        let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            wait_for(15, what, || {
-                last = self.screen();
-                check(&last).then(|| last.clone())
-            })
-        }));
-        match found {
-            Ok(screen) => screen,
-            Err(_) => panic!(
-                "timed out waiting for {what}; the screen:\n{}",
-                self.screen()
-            ),
-        }
-    }
-}
 
 fn line_of(screen: &str, needle: &str) -> usize {
     screen
@@ -89,16 +55,8 @@ fn the_dashboard_lists_filters_helps_shows_phases_and_follows_files() {
     for name in ["older-focus", "recent-focus", "never-focused"] {
         tmux.spawn(&format!("gr-{name}"), &["sleep", "600"]);
     }
-    let bin = env!("CARGO_BIN_EXE_greenroom");
     let home = world.dir.path().to_string_lossy().into_owned();
-    let command = format!(
-        "{bin} --config {c} --sidecar-dir {s} --ao-dir {a} --claude-dir {cl} --tmux-socket {t}",
-        c = world.path("config.toml").display(),
-        s = world.path("sessions").display(),
-        a = world.path("ao").display(),
-        cl = world.path("claude").display(),
-        t = tmux.name,
-    );
+    let command = world.greenroom_line(&tmux.name);
     tmux.run(&[
         "new-session",
         "-d",
@@ -116,10 +74,10 @@ fn the_dashboard_lists_filters_helps_shows_phases_and_follows_files() {
         &format!("GREENROOM_LOG={}", world.path("greenroom.log").display()),
         &command,
     ]);
-    let dash = Dashboard { tmux: &tmux };
+    let dash = Pane::new(&tmux, "dash");
 
     // Sidebar order is last focus, never-focused last.
-    let screen = dash.until("the three sessions", |s| {
+    let screen = dash.until(15, "the three sessions", |s| {
         s.contains("greenroom")
             && s.contains("recent-focus")
             && s.contains("older-focus")
@@ -134,7 +92,7 @@ fn the_dashboard_lists_filters_helps_shows_phases_and_follows_files() {
 
     // The selected (first) session has a Maestro orchestration: phases and tokens.
     dash.keys(&["Tab"]);
-    let screen = dash.until("the orchestration tab", |s| {
+    let screen = dash.until(15, "the orchestration tab", |s| {
         s.contains("Implement and wire into the router")
     });
     assert!(
@@ -148,21 +106,21 @@ fn the_dashboard_lists_filters_helps_shows_phases_and_follows_files() {
 
     // Filter: `/` then text narrows the sidebar; Esc clears it.
     dash.keys(&["/", "o", "l", "d"]);
-    dash.until("the filter to narrow the list", |s| {
+    dash.until(15, "the filter to narrow the list", |s| {
         s.contains("older-focus") && !s.contains("never-focused")
     });
     dash.keys(&["Escape"]);
-    dash.until("the filter to clear", |s| {
+    dash.until(15, "the filter to clear", |s| {
         s.contains("never-focused") && s.contains("recent-focus")
     });
 
     // Help, generated from the keymap, and closing it.
     dash.keys(&["?"]);
-    dash.until("help", |s| {
+    dash.until(15, "help", |s| {
         s.contains("next session") && s.contains("triage sort")
     });
     dash.keys(&["q"]);
-    dash.until("help to close", |s| {
+    dash.until(15, "help to close", |s| {
         !s.contains("triage sort (health first)")
     });
 
@@ -176,12 +134,12 @@ fn the_dashboard_lists_filters_helps_shows_phases_and_follows_files() {
             true
         })
         .unwrap();
-    dash.until("the waiting session", |s| {
+    dash.until(15, "the waiting session", |s| {
         s.contains("1 waiting") && s.contains("Claude needs")
     });
     // Selecting it shows the question in full.
     dash.keys(&["g", "Tab", "Tab"]);
-    dash.until("the question in the detail pane", |s| {
+    dash.until(15, "the question in the detail pane", |s| {
         s.contains("Claude needs your permission to use Bash")
     });
 

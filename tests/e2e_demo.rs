@@ -14,7 +14,7 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
-use support::{TmuxServer, wait_for};
+use support::{Pane, TmuxServer, wait_for};
 
 const BIN: &str = env!("CARGO_BIN_EXE_greenroom");
 
@@ -96,32 +96,21 @@ impl DemoRun {
         }
     }
 
+    fn pane(&self) -> Pane<'_> {
+        Pane::new(&self.tmux, "demo")
+    }
+
     fn screen(&self) -> String {
-        self.tmux.run(&["capture-pane", "-p", "-t", "=demo:"])
+        self.pane().text()
     }
 
     fn keys(&self, keys: &[&str]) {
-        let mut args = vec!["send-keys", "-t", "=demo:"];
-        args.extend_from_slice(keys);
-        self.tmux.run(&args);
+        self.pane().keys(keys);
     }
 
     /// Waits up to `secs` until the screen satisfies `check`; fails with the screen.
     fn until(&self, secs: u64, what: &str, check: impl Fn(&str) -> bool) -> String {
-        let mut last = String::new();
-        let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            wait_for(secs, what, || {
-                last = self.screen();
-                check(&last).then(|| last.clone())
-            })
-        }));
-        match found {
-            Ok(screen) => screen,
-            Err(_) => panic!(
-                "timed out waiting for {what}; the screen:\n{}",
-                self.screen()
-            ),
-        }
+        self.pane().until(secs, what, check)
     }
 
     /// Whether any tmux server answers on the demo's socket.

@@ -114,3 +114,60 @@ impl World {
         config
     }
 }
+
+/// A pane read back with `capture-pane` and driven with `send-keys`, as a
+/// person would see and type.
+pub struct Pane<'a> {
+    pub tmux: &'a TmuxServer,
+    /// An exact window target, e.g. `=dash:`.
+    pub target: String,
+}
+
+impl<'a> Pane<'a> {
+    pub fn new(tmux: &'a TmuxServer, session: &str) -> Self {
+        Pane {
+            tmux,
+            target: format!("={session}:"),
+        }
+    }
+
+    pub fn text(&self) -> String {
+        self.tmux.run(&["capture-pane", "-p", "-t", &self.target])
+    }
+
+    pub fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", self.target.as_str()];
+        args.extend_from_slice(keys);
+        self.tmux.run(&args);
+    }
+
+    /// Waits up to `secs` until the screen satisfies `check`; on timeout
+    /// fails showing the screen.
+    pub fn until(&self, secs: u64, what: &str, check: impl Fn(&str) -> bool) -> String {
+        let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            wait_for(secs, what, || {
+                let s = self.text();
+                check(&s).then_some(s)
+            })
+        }));
+        found.unwrap_or_else(|_| {
+            panic!("timed out waiting for {what}; the screen:\n{}", self.text())
+        })
+    }
+}
+
+impl World {
+    /// The shell line that runs the built binary on this world's folders
+    /// and the given tmux server.
+    pub fn greenroom_line(&self, tmux_socket: &str) -> String {
+        format!(
+            "exec {bin} --config {c} --sidecar-dir {s} --ao-dir {a} --claude-dir {cl} --tmux-socket {t}",
+            bin = env!("CARGO_BIN_EXE_greenroom"),
+            c = self.path("config.toml").display(),
+            s = self.path("sessions").display(),
+            a = self.path("ao").display(),
+            cl = self.path("claude").display(),
+            t = tmux_socket,
+        )
+    }
+}
