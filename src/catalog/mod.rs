@@ -5,7 +5,9 @@
 //! ([`Catalog::apply`]): only the file that changed is read again. Building
 //! rows ([`Catalog::rows`]) does no IO.
 
+mod apply;
 mod rows;
+mod status;
 mod targets;
 mod usage;
 
@@ -14,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use rows::{focus_order, sort_by_last_focus, sort_for_triage, triage_order};
+pub use status::StatusUpdate;
 pub use targets::{WatchMode, WatchTarget};
 
 use crate::config::Config;
@@ -21,7 +24,7 @@ use crate::health::TmuxFacts;
 use crate::model::{Orchestration, Problem};
 use crate::sources::ao::{self, AoSession};
 use crate::sources::maestro::{self, StateLocation};
-use crate::sources::sidecar::{self, Sidecar, SidecarStore};
+use crate::sources::sidecar::{Sidecar, SidecarStore};
 use crate::tmux::ServerState;
 
 pub const ACTIVE_SESSION_FILE: &str = "active-session.md";
@@ -312,159 +315,6 @@ impl Catalog {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
-
-    /// Applies one changed path: re-reads just that file (or, for a folder
-    /// that appeared or vanished, just that folder). Returns whether what the
-    /// catalog shows changed, so the caller redraws only then.
-    pub fn apply(&mut self, path: &Path) -> bool {
-        let parent = path.parent().unwrap_or(Path::new(""));
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        if parent == self.store.dir() && sidecar::is_sidecar_name(&name) {
-            return self.apply_sidecar(path, false);
-        }
-        if parent == self.store.archive_dir() && sidecar::is_sidecar_name(&name) {
-            return self.include_archive && self.apply_sidecar(path, true);
-        }
-        if path == self.store.dir() {
-            return self.rescan_sidecars();
-        }
-        if let Some(loc) = self.location_of(path) {
-            return self.read_location(&loc);
-        }
-        if let Some(changed) = self.transcripts.apply(path) {
-            return changed;
-        }
-        if path.starts_with(&self.config.maestro_hooks_dir) {
-            return self.apply_hook_state(path);
-        }
-        if let Some(root) = self.config.ao_dir.clone()
-            && path.starts_with(&root)
-        {
-            return self.apply_ao(&root, path);
-        }
-        false
-    }
-
-    /// The state folder a path belongs to: the folder itself, its archive,
-    /// or a file in either.
-    fn location_of(&self, path: &Path) -> Option<StateLocation> {
-        let mut candidates = vec![path];
-        candidates.extend(path.parent());
-        candidates.extend(path.parent().and_then(Path::parent));
-        candidates
-            .iter()
-            .find_map(|p| self.locations.get(*p))
-            .cloned()
-    }
-
-    fn apply_sidecar(&mut self, path: &Path, archived: bool) -> bool {
-        let map = if archived {
-            &mut self.archived_sidecars
-        } else {
-            &mut self.sidecars
-        };
-        if std::fs::symlink_metadata(path).is_err() {
-            let had_problem = self.problems.remove(path).is_some();
-            return map.remove(path).is_some() || had_problem;
-        }
-        match sidecar::read_sidecar_file(path) {
-            Ok(s) => {
-                let had_problem = self.problems.remove(path).is_some();
-                let changed = map.get(path) != Some(&s);
-                let cwds: Vec<PathBuf> = sidecar_cwds(&s).collect();
-                let agent_id = s.agent_session_id.clone();
-                let live = (!archived).then(|| s.clone());
-                map.insert(path.to_path_buf(), s);
-                let tracked = self.usage_on && live.is_some_and(|s| self.track_transcript(&s));
-                let mut new_state = false;
-                for cwd in cwds {
-                    new_state |= self.add_workspace(&cwd);
-                }
-                if let Some(id) = agent_id {
-                    new_state |= self.refresh_active_agent(&id);
-                }
-                changed || had_problem || new_state || tracked
-            }
-            // The last good record stays on screen, with the problem beside it.
-            Err(p) => self.problems.insert(p.path, p.error.clone()).as_ref() != Some(&p.error),
-        }
-    }
-
-    fn rescan_sidecars(&mut self) -> bool {
-        let (live, problems) = self.store.load_all();
-        let before = std::mem::take(&mut self.sidecars);
-        let dir = self.store.dir().to_path_buf();
-        self.problems
-            .retain(|p, _| p.parent() != Some(dir.as_path()));
-        self.add_problems(problems);
-        for s in live {
-            let path = self.store.path_for(s.id);
-            for cwd in sidecar_cwds(&s).collect::<Vec<_>>() {
-                self.add_workspace(&cwd);
-            }
-            self.sidecars.insert(path, s);
-        }
-        before != self.sidecars
-    }
-
-    fn apply_hook_state(&mut self, path: &Path) -> bool {
-        let Ok(rel) = path.strip_prefix(&self.config.maestro_hooks_dir) else {
-            return false;
-        };
-        let Some(id) = rel.components().next() else {
-            // The hooks folder itself appeared or vanished: look again for
-            // every session that has an agent id.
-            let ids: Vec<String> = self
-                .sidecars
-                .values()
-                .filter_map(|s| s.agent_session_id.clone())
-                .collect();
-            let mut changed = false;
-            for id in ids {
-                changed |= self.refresh_active_agent(&id);
-            }
-            return changed;
-        };
-        let id = id.as_os_str().to_string_lossy().into_owned();
-        let known = self
-            .sidecars
-            .values()
-            .any(|s| s.agent_session_id.as_deref() == Some(id.as_str()));
-        known && self.refresh_active_agent(&id)
-    }
-
-    fn apply_ao(&mut self, root: &Path, path: &Path) -> bool {
-        match ao::session_file_kind(root, path) {
-            Some(archived) if archived && !self.include_archive => false,
-            Some(archived) => match ao::read_session_file(path, archived) {
-                None => {
-                    let had_problem = self.problems.remove(path).is_some();
-                    self.ao.remove(path).is_some() || had_problem
-                }
-                Some(Ok(s)) => {
-                    let had_problem = self.problems.remove(path).is_some();
-                    self.ao.insert(path.to_path_buf(), s.clone()) != Some(s) || had_problem
-                }
-                Some(Err(p)) => self.problems.insert(p.path, p.error.clone()) != Some(p.error),
-            },
-            // A folder appeared or vanished (a new project, say): rare, so
-            // the AO tree is read again rather than tracked folder by folder.
-            None if path.is_dir() || !path.exists() => {
-                let (sessions, problems) = ao::read_root(root, self.include_archive);
-                let before = std::mem::take(&mut self.ao);
-                self.problems.retain(|p, _| !p.starts_with(root));
-                self.add_problems(problems);
-                for s in sessions {
-                    self.ao.insert(s.path.clone(), s);
-                }
-                before != self.ao
-            }
-            None => false,
-        }
-    }
 }
 
 type LocationRead = (Vec<Orchestration>, Vec<Problem>);
@@ -510,47 +360,4 @@ fn read_locations_parallel(
 
 fn sidecar_cwds(s: &Sidecar) -> impl Iterator<Item = PathBuf> + '_ {
     std::iter::once(s.cwd.clone()).chain(s.current_cwd.clone())
-}
-
-/// A status the sidecar should record because tmux says otherwise.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StatusUpdate {
-    pub id: uuid::Uuid,
-    pub status: crate::model::Status,
-    pub exit_status: Option<i32>,
-}
-
-impl Catalog {
-    /// Sidecars whose recorded status tmux contradicts: a session that
-    /// vanished is Dormant, one whose pane died is Exited with its status,
-    /// one that is live is Running. Empty until tmux has answered.
-    pub fn status_updates(&self) -> Vec<StatusUpdate> {
-        use crate::model::Status;
-        let Some(facts) = self.tmux_facts() else {
-            return Vec::new();
-        };
-        self.sidecars
-            .values()
-            .filter_map(|s| {
-                let live = s.tmux_session.as_deref().and_then(|n| facts.get(n));
-                let (status, exit_status) = match live {
-                    Some(f) if f.pane_dead => (Status::Exited, f.exit_status),
-                    Some(_) => (Status::Running, None),
-                    None if matches!(
-                        s.status,
-                        Status::Killed | Status::Exited | Status::Dormant
-                    ) =>
-                    {
-                        return None;
-                    }
-                    None => (Status::Dormant, s.exit_status),
-                };
-                (status != s.status || exit_status != s.exit_status).then_some(StatusUpdate {
-                    id: s.id,
-                    status,
-                    exit_status,
-                })
-            })
-            .collect()
-    }
 }

@@ -10,7 +10,9 @@ use crate::config::Config;
 use crate::model::Session;
 use crate::ops::{self, Launch, SpawnRequest};
 use crate::sources::sidecar::SidecarStore;
-use crate::tmux::{Beside, Tmux, host_from_env};
+use std::io::Write;
+
+use crate::tmux::{Beside, Tmux, exact, host_from_env};
 
 /// What effects need: the settings and handles on the world.
 #[derive(Clone)]
@@ -225,4 +227,38 @@ pub fn complete_path(text: &str) -> Option<String> {
         }
     }
     Some(completed)
+}
+
+/// The pane's visible text with its colours.
+pub fn capture(tmux: &Tmux, name: &str) -> String {
+    let target = format!("{}:", exact(name));
+    match tmux.run(["capture-pane", "-p", "-e", "-t", &target]) {
+        Ok(text) => text,
+        Err(e) => format!("cannot capture the pane: {e}"),
+    }
+}
+
+/// Bell, a desktop notification by escape sequence (terminals that support
+/// OSC 777 or 9 show it), and notify-send where present.
+pub fn alert(title: &str, body: &str) {
+    let clean =
+        |s: &str| -> String { s.chars().filter(|c| !c.is_control() && *c != ';').collect() };
+    let (title, body) = (clean(title), clean(body));
+    let mut out = std::io::stdout();
+    let _ = write!(
+        out,
+        "\x07\x1b]777;notify;{title};{body}\x07\x1b]9;{title}: {body}\x07"
+    );
+    let _ = out.flush();
+    let child = std::process::Command::new("notify-send")
+        .arg(&title)
+        .arg(&body)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    if let Ok(mut child) = child {
+        // Reaped off the loop so a slow notifier never stalls the dashboard.
+        std::thread::spawn(move || child.wait());
+    }
 }

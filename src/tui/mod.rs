@@ -1,10 +1,13 @@
 //! The dashboard. Data flows one way: catalog rows -> [`state::AppState`]
 //! (changed only by [`update::update`]) -> the views; effects run in `run`.
 
+mod act;
 pub mod action;
 pub mod dialog;
 pub mod effects;
+pub mod input;
 pub mod keymap;
+mod rows;
 pub mod run;
 pub mod state;
 pub mod update;

@@ -2,28 +2,25 @@
 //! file changes, the clock, tmux polls and effect results. It draws only
 //! when something changed, and carries out the reducer's effects.
 
-use std::io::Write;
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use color_eyre::eyre::{Result, WrapErr, eyre};
-use crossterm::event::{
-    DisableMouseCapture, EnableMouseCapture, Event, EventStream, KeyCode, KeyEventKind,
-    MouseEventKind,
-};
+use crossterm::event::{DisableMouseCapture, EnableMouseCapture, EventStream};
 use futures_util::StreamExt;
 use tokio::signal::unix::{SignalKind, signal};
 use tokio::sync::mpsc;
 
-use super::action::{Action, Effect, InputKey};
-use super::effects::Context;
-use super::keymap::{Key, Keymap};
+use super::action::{Action, Effect};
+use super::effects::{Context, alert, capture};
+use super::input::terminal_action;
+use super::keymap::Keymap;
 use super::state::AppState;
 use super::update::update;
 use super::view::{self, theme::Theme};
 use crate::config::Config;
 use crate::engine::Engine;
-use crate::tmux::{ServerState, Tmux, exact};
+use crate::tmux::ServerState;
 
 /// At most four pane captures a second for the preview.
 const PREVIEW_EVERY: Duration = Duration::from_millis(250);
@@ -365,108 +362,4 @@ fn off_loop(
     tokio::task::spawn_blocking(move || {
         let _ = tx.send(Done::Act(job(&ctx)));
     });
-}
-
-/// Maps a terminal event to actions: keys through the keymap (or to the
-/// focused input), mouse clicks and wheel, resizes.
-fn terminal_action(
-    event: Event,
-    state: &AppState,
-    keymap: &Keymap,
-    terminal: &ratatui::DefaultTerminal,
-) -> Vec<Action> {
-    match event {
-        Event::Key(k) if k.kind == KeyEventKind::Press || k.kind == KeyEventKind::Repeat => {
-            if state.filter_editing || state.dialog.is_some() {
-                let ctrl = k
-                    .modifiers
-                    .contains(crossterm::event::KeyModifiers::CONTROL);
-                let input = match k.code {
-                    // Ctrl-C still quits from anywhere.
-                    KeyCode::Char('c') if ctrl => {
-                        return vec![Action::Command(super::action::Command::Quit)];
-                    }
-                    KeyCode::Char(c) if !ctrl => InputKey::Char(c),
-                    KeyCode::Backspace => InputKey::Backspace,
-                    KeyCode::Enter => InputKey::Enter,
-                    KeyCode::Esc => InputKey::Esc,
-                    KeyCode::Tab => InputKey::Tab,
-                    KeyCode::BackTab => InputKey::BackTab,
-                    KeyCode::Up => InputKey::Up,
-                    KeyCode::Down => InputKey::Down,
-                    KeyCode::Left => InputKey::Left,
-                    KeyCode::Right => InputKey::Right,
-                    _ => return Vec::new(),
-                };
-                return vec![Action::Input(input)];
-            }
-            if k.code == KeyCode::Esc && !state.filter.is_empty() {
-                return vec![Action::Input(InputKey::Esc)];
-            }
-            if k.code == KeyCode::Esc && state.overlay != super::state::Overlay::None {
-                return vec![Action::Command(super::action::Command::Help)];
-            }
-            keymap
-                .lookup(Key::from_event(&k))
-                .map(|c| vec![Action::Command(c)])
-                .unwrap_or_default()
-        }
-        Event::Mouse(m) => match m.kind {
-            MouseEventKind::Down(_) => {
-                let area = terminal
-                    .size()
-                    .map(|s| ratatui::layout::Rect::new(0, 0, s.width, s.height));
-                let Ok(area) = area else { return Vec::new() };
-                let list = view::sidebar_list_area(area);
-                let inside = m.column >= list.x
-                    && m.column < list.x + list.width
-                    && m.row >= list.y
-                    && m.row < list.y + list.height;
-                if inside {
-                    vec![Action::ClickRow(usize::from(m.row - list.y))]
-                } else {
-                    Vec::new()
-                }
-            }
-            MouseEventKind::ScrollUp => vec![Action::ScrollUp],
-            MouseEventKind::ScrollDown => vec![Action::ScrollDown],
-            _ => Vec::new(),
-        },
-        Event::Resize(width, height) => vec![Action::Resize { width, height }],
-        _ => Vec::new(),
-    }
-}
-
-/// The pane's visible text with its colours.
-fn capture(tmux: &Tmux, name: &str) -> String {
-    let target = format!("{}:", exact(name));
-    match tmux.run(["capture-pane", "-p", "-e", "-t", &target]) {
-        Ok(text) => text,
-        Err(e) => format!("cannot capture the pane: {e}"),
-    }
-}
-
-/// Bell, a desktop notification by escape sequence (terminals that support
-/// OSC 777 or 9 show it), and notify-send where present.
-fn alert(title: &str, body: &str) {
-    let clean =
-        |s: &str| -> String { s.chars().filter(|c| !c.is_control() && *c != ';').collect() };
-    let (title, body) = (clean(title), clean(body));
-    let mut out = std::io::stdout();
-    let _ = write!(
-        out,
-        "\x07\x1b]777;notify;{title};{body}\x07\x1b]9;{title}: {body}\x07"
-    );
-    let _ = out.flush();
-    let child = std::process::Command::new("notify-send")
-        .arg(&title)
-        .arg(&body)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn();
-    if let Ok(mut child) = child {
-        // Reaped off the loop so a slow notifier never stalls the dashboard.
-        std::thread::spawn(move || child.wait());
-    }
 }

@@ -1,14 +1,14 @@
 //! The reducer: `update(state, action) -> effects`. No IO: everything the
 //! dashboard does to the world is an [`Effect`] that run.rs carries out.
 
-use std::collections::HashMap;
-
 use chrono::Duration;
 
+use super::act::{confirm, live_check, spawned, with_selected};
 use super::action::{Action, Command, Effect, InputKey};
 use super::dialog::{self, Bulk, Dialog, Outcome};
+use super::rows::replace_rows;
 use super::state::{AppState, DetailTab, Overlay, Preview, SortMode, StatusLine, TmuxStatus};
-use crate::model::{Health, Session};
+use crate::model::Health;
 use crate::tmux::ServerState;
 
 /// How long a status-line message stays.
@@ -95,102 +95,7 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
     }
 }
 
-fn spawned(state: &mut AppState, result: Result<String, String>) -> Vec<Effect> {
-    match result {
-        Ok(id) => {
-            state.dialog = None;
-            say(state, "session started");
-            // Its row arrives with the sidecar's file event: select it then.
-            state.select_when_seen = Some(id);
-            Vec::new()
-        }
-        Err(e) => {
-            if let Some(Dialog::Spawn(form)) = &mut state.dialog {
-                form.busy = false;
-                form.error = Some(e);
-            } else {
-                say(state, e);
-            }
-            Vec::new()
-        }
-    }
-}
-
-/// The sessions an action applies to: the marked ones, else the selected one.
-fn targets(state: &AppState) -> Vec<(String, String)> {
-    let marked: Vec<(String, String)> = state
-        .rows
-        .iter()
-        .filter(|r| state.marked.contains(&r.id))
-        .map(|r| (r.id.clone(), r.name.clone()))
-        .collect();
-    if !marked.is_empty() {
-        return marked;
-    }
-    state
-        .selected_session()
-        .map(|s| vec![(s.id.clone(), s.name.clone())])
-        .unwrap_or_default()
-}
-
-fn confirm(state: &mut AppState, action: Bulk) -> Vec<Effect> {
-    let targets = targets(state);
-    if targets.is_empty() {
-        say(state, "no session selected");
-        return Vec::new();
-    }
-    // Refuse up front what the action would refuse, so the dialog only
-    // lists what will really happen.
-    let mut ok: Vec<(String, String)> = Vec::new();
-    let mut refused = Vec::new();
-    for (id, name) in targets {
-        let Some(s) = state.rows.iter().find(|r| r.id == id) else {
-            continue;
-        };
-        let check = match action {
-            Bulk::Kill => crate::ops::ensure_live(s),
-            Bulk::Dismiss => crate::ops::ensure_dismissable(s),
-        };
-        match check {
-            Ok(()) => ok.push((id, name)),
-            Err(e) => refused.push(e.to_string()),
-        }
-    }
-    if ok.is_empty() {
-        say(state, refused.join("; "));
-        return Vec::new();
-    }
-    if !refused.is_empty() {
-        say(state, format!("skipped: {}", refused.join("; ")));
-    }
-    let (ids, names) = ok.into_iter().unzip();
-    state.dialog = Some(Dialog::Confirm { action, ids, names });
-    Vec::new()
-}
-
-/// The selected session, or a status line saying there is none.
-fn with_selected(
-    state: &mut AppState,
-    f: impl FnOnce(&crate::model::Session) -> Result<Effect, String>,
-) -> Vec<Effect> {
-    let result = match state.selected_session() {
-        Some(s) => f(s),
-        None => Err("no session selected".into()),
-    };
-    match result {
-        Ok(effect) => vec![effect],
-        Err(message) => {
-            say(state, message);
-            Vec::new()
-        }
-    }
-}
-
-fn live_check(s: &crate::model::Session) -> Result<(), String> {
-    crate::ops::ensure_live(s).map_err(|e| e.to_string())
-}
-
-fn say(state: &mut AppState, text: impl Into<String>) {
+pub(super) fn say(state: &mut AppState, text: impl Into<String>) {
     state.status = Some(StatusLine {
         text: text.into(),
         until: state.now + Duration::seconds(STATUS_SECONDS),
@@ -408,64 +313,4 @@ pub fn preview_request(state: &AppState) -> Vec<Effect> {
             .unwrap_or_default(),
         _ => Vec::new(),
     }
-}
-
-fn needs_operator(h: Health) -> bool {
-    matches!(h, Health::Errored | Health::Waiting | Health::Stuck)
-}
-
-/// Installs new rows; marks sessions that just turned waiting, errored or
-/// stuck, and returns the alerts for them.
-fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effect> {
-    let first_load = state.rows.is_empty() && state.last_health.is_empty();
-    let mut alerts = Vec::new();
-    for r in &rows {
-        let before = state.last_health.get(&r.id).copied();
-        let turned = needs_operator(r.health) && before != Some(r.health);
-        if turned && !first_load {
-            if state.selected.as_deref() != Some(r.id.as_str()) {
-                state.attention.insert(r.id.clone());
-            }
-            let detail = r.activity.detail.clone().unwrap_or_default();
-            alerts.push(Effect::Alert {
-                title: format!("greenroom: {} is {}", r.name, r.health),
-                body: detail,
-            });
-        }
-        if !needs_operator(r.health) {
-            state.attention.remove(&r.id);
-        }
-    }
-    state.last_health = rows.iter().map(|r| (r.id.clone(), r.health)).collect();
-    state
-        .attention
-        .retain(|id| state.last_health.contains_key(id));
-    let line = state.cursor();
-    // While the pane beside follows the selection, tmux records every switch
-    // as an attach; the list keeps its order so moving down it works.
-    let previous: Option<HashMap<String, usize>> = state.beside.then(|| {
-        state
-            .visible_sessions()
-            .enumerate()
-            .map(|(pos, s)| (s.id.clone(), pos))
-            .collect()
-    });
-    if let Some(id) = state
-        .select_when_seen
-        .take_if(|id| rows.iter().any(|r| &r.id == id))
-    {
-        state.selected = Some(id);
-    }
-    state.rows = rows;
-    state.visible.clear();
-    state.refresh_visible_at(line);
-    if let Some(previous) = previous {
-        let rows = &state.rows;
-        // Stable: sessions new to the list keep their sorted place after the known ones.
-        state
-            .visible
-            .sort_by_key(|&i| previous.get(&rows[i].id).copied().unwrap_or(usize::MAX));
-        state.clamp_offset();
-    }
-    alerts
 }
