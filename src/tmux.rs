@@ -104,8 +104,14 @@ impl Tmux {
         S: AsRef<OsStr>,
     {
         let args: Vec<_> = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
-        let out = match self.command().args(&args).output() {
-            Ok(out) => out,
+        let child = self
+            .command()
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn();
+        let out = match child {
+            Ok(child) => output_within(child)?,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(TmuxError::NotInstalled),
             Err(e) => return Err(TmuxError::Io(e)),
         };
@@ -179,6 +185,34 @@ impl Tmux {
                 command: "attach-session".into(),
                 message: format!("exited with {status}"),
             })
+        }
+    }
+}
+
+/// How long one tmux call may take: a hung server must not hang greenroom
+/// (its start-up, `ls`, or the `status` line tmux itself runs).
+const CALL_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// The child's output, or an error once [`CALL_TIMEOUT`] has passed (the
+/// child is then killed).
+pub(crate) fn output_within(child: std::process::Child) -> io::Result<Output> {
+    let pid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(CALL_TIMEOUT) {
+        Ok(result) => result,
+        Err(_) => {
+            let _ = Command::new("kill")
+                .args(["-9", &pid.to_string()])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status();
+            Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                "tmux did not answer within 5 s",
+            ))
         }
     }
 }

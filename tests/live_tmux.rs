@@ -186,3 +186,18 @@ fn attached_time_from_tmux_counts_as_focus() {
     // Never attached: tmux reports 0, which is no focus at all.
     assert_eq!(row(&rows, "one").last_focused_at, None);
 }
+
+#[test]
+fn a_tmux_that_never_answers_is_an_error_not_a_hang() {
+    use std::os::unix::fs::PermissionsExt;
+    let world = World::new();
+    let stub = world.path("tmux-hangs");
+    std::fs::write(&stub, "#!/bin/sh\nexec sleep 600\n").unwrap();
+    std::fs::set_permissions(&stub, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let tmux =
+        greenroom::tmux::Tmux::with_program(greenroom::config::TmuxSocket::Name("x".into()), &stub);
+    match tmux.poll() {
+        greenroom::tmux::ServerState::Error(e) => assert!(e.contains("did not answer"), "{e}"),
+        other => panic!("expected an error, got {other:?}"),
+    }
+}

@@ -162,7 +162,7 @@ impl Tmux {
             Err(e) => return Err(TmuxError::Io(e)),
         };
         let written = child.stdin.take().map(|mut stdin| stdin.write_all(input));
-        let out = child.wait_with_output()?;
+        let out = super::output_within(child)?;
         if let Some(Err(e)) = written
             && out.status.success()
         {
