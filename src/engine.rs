@@ -81,6 +81,7 @@ impl Engine {
         let usage = self.catalog.load_usage();
         let targets = self.catalog.watch_targets();
         self.watcher.add_targets(&targets);
+        let failed = self.note_watch_failures();
         let mut changed_since = Vec::new();
         for t in &targets {
             let Ok(entries) = std::fs::read_dir(&t.path) else {
@@ -98,7 +99,7 @@ impl Engine {
             }
         }
         let caught_up = !changed_since.is_empty() && self.apply_changes(changed_since);
-        usage || caught_up
+        usage || caught_up || failed
     }
 
     pub fn tmux(&self) -> &Tmux {
@@ -124,8 +125,21 @@ impl Engine {
         // a new folder may be a new place sessions live (an AO project).
         if self.catalog.watch_targets_len_hint() != before || paths.iter().any(|p| p.is_dir()) {
             self.watcher.add_targets(&self.catalog.watch_targets());
+            changed |= self.note_watch_failures();
         }
         changed
+    }
+
+    fn note_watch_failures(&mut self) -> bool {
+        let failures = self.watcher.take_failures();
+        let any = !failures.is_empty();
+        for (path, error) in failures {
+            let reason = format!(
+                "cannot be watched ({error}); changes here are not seen until greenroom restarts"
+            );
+            self.catalog.note_problem(path, reason);
+        }
+        any
     }
 
     /// One tmux poll (one process for all sessions). Records status changes

@@ -30,6 +30,7 @@ pub struct Watcher {
     targets: BTreeMap<PathBuf, Armed>,
     /// OS watches: path -> (mode, how many targets rely on it).
     armed: BTreeMap<PathBuf, (RecursiveMode, usize)>,
+    failed: Vec<(PathBuf, String)>,
 }
 
 /// Whether an event can mean content changed: access events cannot.
@@ -53,6 +54,7 @@ impl Watcher {
             inner,
             targets: BTreeMap::new(),
             armed: BTreeMap::new(),
+            failed: Vec::new(),
         })
     }
 
@@ -153,7 +155,15 @@ impl Watcher {
             && let Err(e) = self.inner.watch(path, recursive(mode))
         {
             tracing::warn!(path = %path.display(), error = %e, "cannot watch folder");
+            self.failed.push((path.to_path_buf(), e.to_string()));
         }
+    }
+
+    /// Folders that could not be watched since the last call (the inotify
+    /// watch limit, permissions): their changes would go unseen, so the
+    /// operator is told.
+    pub fn take_failures(&mut self) -> Vec<(PathBuf, String)> {
+        std::mem::take(&mut self.failed)
     }
 
     fn disarm(&mut self, path: &Path) {

@@ -334,3 +334,29 @@ fn a_file_name_that_is_not_utf8_is_a_problem_not_a_failure() {
     assert_eq!(problems.len(), 1, "{doc:#}");
     assert!(problems[0]["path"].as_str().unwrap().contains("bad"));
 }
+
+#[test]
+fn without_tmux_installed_greenroom_still_lists_from_the_files() {
+    let env = Env::new();
+    let store = env.store();
+    let mut s = Sidecar::new("api-1", Path::new("/"), "sh", Utc::now());
+    s.tmux_session = Some("gr-api-1".into());
+    store.create(&s).unwrap();
+    let empty = env.path("empty-bin");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_greenroom"))
+        .args(["ls", "--json", "--config"])
+        .arg(env.path("config.toml"))
+        .arg("--sidecar-dir")
+        .arg(env.path("sessions"))
+        .arg("--ao-dir")
+        .arg(env.path("ao"))
+        .env("PATH", &empty)
+        .env_remove("TMUX")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["sessions"][0]["name"], "api-1");
+    assert_eq!(doc["sessions"][0]["status"], "Running", "as the file says: tmux cannot be asked");
+}

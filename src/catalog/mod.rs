@@ -176,6 +176,11 @@ impl Catalog {
             .chain(self.archived_sidecars.values())
     }
 
+    /// Records a problem found outside the readers (a folder that cannot be watched).
+    pub fn note_problem(&mut self, path: PathBuf, reason: String) {
+        self.problems.insert(path, reason);
+    }
+
     fn add_problems(&mut self, problems: Vec<Problem>) {
         for p in problems {
             self.problems.insert(p.path, p.error);
