@@ -355,8 +355,15 @@ fn without_tmux_installed_greenroom_still_lists_from_the_files() {
         .env_remove("TMUX")
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["sessions"][0]["name"], "api-1");
-    assert_eq!(doc["sessions"][0]["status"], "Running", "as the file says: tmux cannot be asked");
+    assert_eq!(
+        doc["sessions"][0]["status"], "Running",
+        "as the file says: tmux cannot be asked"
+    );
 }

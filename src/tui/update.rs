@@ -164,6 +164,20 @@ fn command(state: &mut AppState, c: Command) -> Vec<Effect> {
             Vec::new()
         }
         Command::Quit => vec![Effect::Quit],
+        Command::Attach
+        | Command::New
+        | Command::Kill
+        | Command::Restore
+        | Command::Send
+        | Command::OpenBeside
+            if state.tmux == TmuxStatus::NotInstalled =>
+        {
+            say(
+                state,
+                "tmux is not installed: greenroom is read-only (install tmux, e.g. apt install tmux)",
+            );
+            Vec::new()
+        }
         Command::Attach => with_selected(state, |s| {
             live_check(s)?;
             Ok(Effect::Attach { id: s.id.clone() })

@@ -44,8 +44,12 @@ pub fn rows(s: &Session, state: &AppState, max: usize, theme: &Theme) -> Rows {
     }
     let source = if s.activity.reported {
         " · reported by its hook"
-    } else {
+    } else if s.source == crate::model::Source::Maestro {
+        " · from its Maestro state"
+    } else if s.status.is_live() && state.tmux == crate::tui::state::TmuxStatus::Running {
         " · inferred from tmux"
+    } else {
+        " · as last recorded"
     };
     activity.push(Span::styled(source, theme.dim));
     out.push(Keep::Must, row("activity", activity));
