@@ -5,12 +5,26 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, StatusUpdate};
 use crate::config::Config;
 use crate::model::Status;
 use crate::sources::sidecar::SidecarStore;
 use crate::tmux::{ServerState, Tmux};
 use crate::watch::{FileChange, Watcher};
+
+/// Records statuses in the sidecars, each under its lock.
+pub fn write_statuses(store: &SidecarStore, updates: &[StatusUpdate]) {
+    for u in updates {
+        let result = store.update(u.id, STATUS_WRITE_WAIT, |s| {
+            s.status = u.status.clone();
+            s.exit_status = u.exit_status;
+            true
+        });
+        if let Err(e) = result {
+            tracing::warn!(id = %u.id, error = %e, "cannot record status");
+        }
+    }
+}
 
 /// What start-up recovery did (DESIGN §3).
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -149,22 +163,29 @@ impl Engine {
         self.set_tmux(state)
     }
 
-    /// Applies a poll result taken elsewhere (the event loop polls off-thread).
+    /// Applies a poll result taken elsewhere and records the statuses tmux
+    /// changed in the sidecars, here and now.
     pub fn set_tmux(&mut self, state: ServerState) -> bool {
-        let changed = self.catalog.set_tmux(state);
-        if changed {
-            for u in self.catalog.status_updates() {
-                let result = self.store.update(u.id, STATUS_WRITE_WAIT, |s| {
-                    s.status = u.status.clone();
-                    s.exit_status = u.exit_status;
-                    true
-                });
-                if let Err(e) = result {
-                    tracing::warn!(id = %u.id, error = %e, "cannot record status");
-                }
-            }
-        }
+        let (changed, updates) = self.set_tmux_deferred(state);
+        write_statuses(&self.store, &updates);
         changed
+    }
+
+    /// As [`Self::set_tmux`], but hands back the status writes, so the event
+    /// loop can do them off its thread: when a tmux server with a thousand
+    /// sessions dies, that is a thousand fsyncs.
+    pub fn set_tmux_deferred(&mut self, state: ServerState) -> (bool, Vec<StatusUpdate>) {
+        let changed = self.catalog.set_tmux(state);
+        let updates = if changed {
+            self.catalog.status_updates()
+        } else {
+            Vec::new()
+        };
+        (changed, updates)
+    }
+
+    pub fn store(&self) -> &SidecarStore {
+        &self.store
     }
 
     /// Start-up recovery: adopt live sessions, mark the rest dormant, and

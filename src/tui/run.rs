@@ -202,7 +202,13 @@ async fn event_loop(
                 }
                 Done::Poll(server, _) => {
                     polling = false;
-                    let changed = engine.set_tmux(server.clone());
+                    let (changed, updates) = engine.set_tmux_deferred(server.clone());
+                    if !updates.is_empty() {
+                        let store = engine.store().clone();
+                        tokio::task::spawn_blocking(move || {
+                            crate::engine::write_statuses(&store, &updates);
+                        });
+                    }
                     let mut out = vec![Action::Tmux(server.clone())];
                     if changed {
                         out.push(rows_action(engine));
