@@ -12,56 +12,21 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a bench that cannot run should stop loudly
 
-use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
+mod common;
+
 use std::process::Command;
 use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
-use greenroom::config::{Config, Overrides, ProcessEnv};
 use greenroom::engine::Engine;
-use greenroom::sources::sidecar::{Sidecar, SidecarStore};
+use greenroom::sources::sidecar::SidecarStore;
 use greenroom::tui::action::{Action, Command as Cmd};
 use greenroom::tui::keymap::Keymap;
 use greenroom::tui::state::AppState;
 use greenroom::tui::update::update;
 use greenroom::tui::view::{render, theme::Theme};
 use ratatui::{Terminal, backend::TestBackend};
-
-const STATE: &str = include_str!("../assets/example/docs/maestro/state/active-session.md");
-
-fn populate(root: &Path, n: usize) -> Vec<Sidecar> {
-    let store = SidecarStore::new(root.join("sessions"));
-    (0..n)
-        .map(|i| {
-            let ws = root.join("ws").join(format!("w{i}"));
-            let state = ws.join("docs/maestro/state");
-            std::fs::create_dir_all(&state).unwrap();
-            std::fs::write(state.join("active-session.md"), STATE).unwrap();
-            let mut s = Sidecar::new(&format!("agent-{i}"), &ws, "sleep 3600", Utc::now());
-            s.tmux_session = Some(format!("gr-agent-{i}"));
-            s.last_focused_at = Some(Utc::now() - chrono::Duration::seconds(i as i64));
-            store.create(&s).unwrap();
-            s
-        })
-        .collect()
-}
-
-fn config(root: &Path, socket: &str) -> Config {
-    std::fs::write(root.join("config.toml"), "").unwrap();
-    let o = Overrides {
-        config: Some(root.join("config.toml")),
-        sidecar_dir: Some(root.join("sessions")),
-        ao_dir: Some(root.join("ao")),
-        claude_dir: Some(root.join("claude")),
-        tmux_socket: Some(socket.into()),
-        ..Overrides::default()
-    };
-    let mut c = Config::load(&o, &ProcessEnv).unwrap();
-    c.maestro_hooks_dir = root.join("hooks");
-    c
-}
 
 struct Ui {
     terminal: Terminal<TestBackend>,
@@ -90,8 +55,8 @@ fn ms(d: Duration) -> f64 {
 
 fn startup(n: usize, rows: &mut Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
-    populate(dir.path(), n);
-    let config = config(dir.path(), "greenroom-bench-none");
+    common::populate(dir.path(), n);
+    let config = common::config(dir.path(), "greenroom-bench-none");
     let runs = if n > 1000 { 3 } else { 7 };
     let mut times = Vec::new();
     let mut watch_times = Vec::new();
@@ -130,8 +95,8 @@ fn startup(n: usize, rows: &mut Vec<String>) {
 
 fn key_and_file_to_frame(rows: &mut Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
-    let sidecars = populate(dir.path(), 1000);
-    let config = config(dir.path(), "greenroom-bench-none");
+    let sidecars = common::populate(dir.path(), 1000);
+    let config = common::config(dir.path(), "greenroom-bench-none");
     let (tx, rx) = channel();
     let mut engine = Engine::start(&config, false, move |p| {
         let _ = tx.send(p);
@@ -222,16 +187,6 @@ fn cpu_seconds(pid: u32) -> f64 {
     ticks / 100.0
 }
 
-fn rss_mib(pid: u32) -> f64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .unwrap_or_default()
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
-        .unwrap_or(0.0)
-        / 1024.0
-}
-
 fn idle_in_tmux(rows: &mut Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
     let socket = format!("greenroom-bench-dash-{}", std::process::id());
@@ -242,7 +197,7 @@ fn idle_in_tmux(rows: &mut Vec<String>) {
             .output()
             .unwrap()
     };
-    populate(dir.path(), 1000);
+    common::populate(dir.path(), 1000);
     for i in 0..1000 {
         tmux(&[
             "new-session",
@@ -254,27 +209,8 @@ fn idle_in_tmux(rows: &mut Vec<String>) {
         ]);
     }
     // A tmux on PATH that counts its starts, for the dashboard's polls.
-    let bin = dir.path().join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let real = String::from_utf8(
-        Command::new("sh")
-            .args(["-c", "command -v tmux"])
-            .output()
-            .unwrap()
-            .stdout,
-    )
-    .unwrap();
+    let bin = common::counting_tmux(dir.path());
     let count = dir.path().join("count");
-    std::fs::write(
-        bin.join("tmux"),
-        format!(
-            "#!/bin/sh\necho x >> '{}'\nexec '{}' \"$@\"\n",
-            count.display(),
-            real.trim()
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(bin.join("tmux"), std::fs::Permissions::from_mode(0o755)).unwrap();
     std::fs::write(dir.path().join("config.toml"), "").unwrap();
     let greenroom = env!("CARGO_BIN_EXE_greenroom");
     let command = format!(
@@ -325,7 +261,7 @@ fn idle_in_tmux(rows: &mut Vec<String>) {
         .unwrap_or_default()
         .lines()
         .count();
-    let rss = rss_mib(pid);
+    let rss = common::rss_kib(&pid.to_string()) as f64 / 1024.0;
     tmux(&["kill-server"]);
     rows.push(format!(
         "| idle CPU over {window} s, 1000 live sessions (greenroom process) | {:.2}% of one core | ≤ 1% |",

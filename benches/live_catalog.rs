@@ -7,68 +7,23 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a bench that cannot run should stop loudly
 
-use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
+mod common;
+
 use std::process::Command;
 use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use greenroom::catalog::Catalog;
-use greenroom::config::{Config, Overrides, ProcessEnv, TmuxSocket};
+use greenroom::config::TmuxSocket;
 use greenroom::engine::Engine;
-use greenroom::sources::sidecar::{Sidecar, SidecarStore};
+use greenroom::sources::sidecar::SidecarStore;
 use greenroom::tmux::{ServerState, Tmux};
-
-const STATE: &str = include_str!("../assets/example/docs/maestro/state/active-session.md");
-
-fn config(root: &Path, socket: &str) -> Config {
-    std::fs::write(root.join("config.toml"), "").unwrap();
-    let overrides = Overrides {
-        config: Some(root.join("config.toml")),
-        sidecar_dir: Some(root.join("sessions")),
-        ao_dir: Some(root.join("ao")),
-        tmux_socket: Some(socket.into()),
-        ..Overrides::default()
-    };
-    let mut c = Config::load(&overrides, &ProcessEnv).unwrap();
-    c.maestro_hooks_dir = root.join("hooks");
-    c
-}
-
-fn populate(root: &Path, n: usize) -> Vec<Sidecar> {
-    let store = SidecarStore::new(root.join("sessions"));
-    (0..n)
-        .map(|i| {
-            let ws = root.join("ws").join(format!("w{i}"));
-            let state = ws.join("docs/maestro/state");
-            std::fs::create_dir_all(&state).unwrap();
-            std::fs::write(state.join("active-session.md"), STATE).unwrap();
-            let mut s = Sidecar::new(&format!("agent-{i}"), &ws, "claude", Utc::now());
-            s.tmux_session = Some(format!("gr-agent-{i}"));
-            store.create(&s).unwrap();
-            s
-        })
-        .collect()
-}
-
-fn pct(sorted: &[Duration], p: f64) -> f64 {
-    sorted[((sorted.len() - 1) as f64 * p).round() as usize].as_secs_f64() * 1e3
-}
-
-fn rss_kib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0)
-}
 
 fn file_to_catalog(rows: &mut Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
-    let sidecars = populate(dir.path(), 1000);
-    let config = config(dir.path(), "greenroom-bench-none");
+    let sidecars = common::populate(dir.path(), 1000);
+    let config = common::config(dir.path(), "greenroom-bench-none");
     let (tx, rx) = channel();
     let mut engine = Engine::start(&config, false, move |p| {
         let _ = tx.send(p);
@@ -88,7 +43,7 @@ fn file_to_catalog(rows: &mut Vec<String>) {
             let tmp = path.with_extension("tmp");
             std::fs::write(
                 &tmp,
-                STATE.replace(
+                common::STATE.replace(
                     "Add a token-bucket",
                     &format!("Step {i}: add a token-bucket"),
                 ),
@@ -130,8 +85,8 @@ fn file_to_catalog(rows: &mut Vec<String>) {
     rows_times.sort();
     rows.push(format!(
         "| of which rebuilding 1,000 rows | p50 {:.2} ms, p99 {:.2} ms | |",
-        pct(&rows_times, 0.5),
-        pct(&rows_times, 0.99)
+        common::pct(&rows_times, 0.5),
+        common::pct(&rows_times, 0.99)
     ));
     for (what, mut t) in [
         ("sidecar", sidecar_times),
@@ -140,34 +95,10 @@ fn file_to_catalog(rows: &mut Vec<String>) {
         t.sort();
         rows.push(format!(
             "| {what} written -> catalog updated + rows rebuilt, 1,000 sessions | p50 {:.2} ms, p99 {:.2} ms | p50 ≤ 15 ms, p99 ≤ 50 ms (to the frame) |",
-            pct(&t, 0.5),
-            pct(&t, 0.99)
+            common::pct(&t, 0.5),
+            common::pct(&t, 0.99)
         ));
     }
-}
-
-/// A `tmux` on PATH that counts its starts, then runs the real one.
-fn counting_tmux(dir: &Path) -> std::path::PathBuf {
-    let real = String::from_utf8(
-        Command::new("sh")
-            .args(["-c", "command -v tmux"])
-            .output()
-            .unwrap()
-            .stdout,
-    )
-    .unwrap()
-    .trim()
-    .to_owned();
-    let bin = dir.join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let count = dir.join("count");
-    let script = format!(
-        "#!/bin/sh\necho x >> '{}'\nexec '{real}' \"$@\"\n",
-        count.display()
-    );
-    std::fs::write(bin.join("tmux"), script).unwrap();
-    std::fs::set_permissions(bin.join("tmux"), std::fs::Permissions::from_mode(0o755)).unwrap();
-    bin
 }
 
 fn tmux_calls(rows: &mut Vec<String>) {
@@ -180,7 +111,7 @@ fn tmux_calls(rows: &mut Vec<String>) {
             .output()
             .unwrap()
     };
-    let bin = counting_tmux(dir.path());
+    let bin = common::counting_tmux(dir.path());
     let mut started = 0;
     for n in [1usize, 100, 1000] {
         while started < n {
@@ -216,7 +147,7 @@ fn tmux_calls(rows: &mut Vec<String>) {
         rows.push(format!(
             "| tmux processes per poll, {n} sessions | {} (poll {:.1} ms median) | 1 |",
             calls / polls,
-            pct(&times, 0.5)
+            common::pct(&times, 0.5)
         ));
     }
     real(&["kill-server"]);
@@ -225,12 +156,12 @@ fn tmux_calls(rows: &mut Vec<String>) {
 fn memory(rows: &mut Vec<String>) {
     for n in [1000usize, 10_000] {
         let dir = tempfile::tempdir().unwrap();
-        populate(dir.path(), n);
-        let config = config(dir.path(), "greenroom-bench-none");
-        let before = rss_kib();
+        common::populate(dir.path(), n);
+        let config = common::config(dir.path(), "greenroom-bench-none");
+        let before = common::rss_kib("self");
         let catalog = Catalog::load(&config, false);
         let rows_built = catalog.rows(Utc::now());
-        let after = rss_kib();
+        let after = common::rss_kib("self");
         assert_eq!(rows_built.len(), n);
         rows.push(format!(
             "| catalog memory (files + rows), {n} sessions | {:.1} MiB | ≤ 60 MB resident at 1,000 (whole app) |",

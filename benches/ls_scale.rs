@@ -4,33 +4,16 @@
 //!
 //! Run: `cargo bench --bench ls_scale` (or `benches/run` for every budget).
 
-#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a bench that cannot run should stop loudly
 
-use std::path::Path;
+mod common;
+
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use greenroom::catalog::Catalog;
 use greenroom::cli::ls::to_json;
-use greenroom::config::{Config, Overrides, ProcessEnv};
-use greenroom::sources::sidecar::{Sidecar, SidecarStore};
-
-const STATE: &str = include_str!("../assets/example/docs/maestro/state/active-session.md");
-
-fn populate(root: &Path, n: usize) -> std::io::Result<()> {
-    let store = SidecarStore::new(root.join("sessions"));
-    for i in 0..n {
-        let ws = root.join("ws").join(format!("w{i}"));
-        let state = ws.join("docs/maestro/state");
-        std::fs::create_dir_all(&state)?;
-        std::fs::write(state.join("active-session.md"), STATE)?;
-        let mut s = Sidecar::new(&format!("agent-{i}"), &ws, "claude", Utc::now());
-        s.tmux_session = Some(format!("gr-agent-{i}"));
-        store.create(&s).map_err(std::io::Error::other)?;
-    }
-    Ok(())
-}
 
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
@@ -43,15 +26,8 @@ fn main() -> std::io::Result<()> {
     println!("|---|---|---|");
     for n in [1_000usize, 10_000] {
         let dir = tempfile::tempdir()?;
-        populate(dir.path(), n)?;
-        let overrides = Overrides {
-            sidecar_dir: Some(dir.path().join("sessions")),
-            ao_dir: Some(dir.path().join("no-ao")),
-            config: Some(dir.path().join("none.toml")),
-            ..Overrides::default()
-        };
-        std::fs::write(dir.path().join("none.toml"), "")?;
-        let config = Config::load(&overrides, &ProcessEnv).map_err(std::io::Error::other)?;
+        common::populate(dir.path(), n);
+        let config = common::config(dir.path(), "greenroom-bench-none");
         let runs = if n > 1_000 { 5 } else { 15 };
         let mut in_process = Vec::new();
         for _ in 0..runs {
@@ -68,11 +44,12 @@ fn main() -> std::io::Result<()> {
             let start = Instant::now();
             let out = Command::new(bin)
                 .args(["ls", "--json", "--config"])
-                .arg(dir.path().join("none.toml"))
+                .arg(dir.path().join("config.toml"))
                 .arg("--sidecar-dir")
                 .arg(dir.path().join("sessions"))
                 .arg("--ao-dir")
-                .arg(dir.path().join("no-ao"))
+                .arg(dir.path().join("ao"))
+                .args(["--tmux-socket", "greenroom-bench-none"])
                 .output()?;
             process.push(start.elapsed());
             assert!(out.status.success());
