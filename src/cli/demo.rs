@@ -19,18 +19,20 @@
 //! role: it prints work, writes Maestro state and reports through
 //! `greenroom report` like a real agent's hooks.
 
+mod agents;
+
 use std::io::Write;
 use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use agents::{AGENTS, start_agent, start_server};
 use clap::Args;
 use color_eyre::eyre::{Result, WrapErr, eyre};
 
 use crate::config::{AgentPreset, Config, Overrides, ProcessEnv};
-use crate::ops::{self, Launch, SpawnRequest, shell_quote};
+use crate::ops::shell_quote;
 use crate::sources::maestro;
-use crate::sources::sidecar::SidecarStore;
 use crate::tmux::{ServerState, Tmux, TmuxError};
 
 /// The simulated agent, embedded so `cargo install` users have it.
@@ -68,65 +70,6 @@ pub struct DemoArgs {
     #[arg(long, env = "GREENROOM_DEMO_ROOT", value_name = "DIR", hide = true)]
     pub root: Option<PathBuf>,
 }
-
-/// One simulated agent: its session name, the script's role, and what it shows.
-struct Agent {
-    name: &'static str,
-    role: &'static str,
-    shows: &'static str,
-    maestro: bool,
-}
-
-const AGENTS: [Agent; 8] = [
-    Agent {
-        name: "api-1",
-        role: "api",
-        shows: "active: a Maestro orchestration, phases advancing, tokens growing",
-        maestro: true,
-    },
-    Agent {
-        name: "web-2",
-        role: "web",
-        shows: "waiting: asks permission to run Bash and waits for your answer",
-        maestro: false,
-    },
-    Agent {
-        name: "docs-3",
-        role: "docs",
-        shows: "done: its Maestro orchestration completes",
-        maestro: true,
-    },
-    Agent {
-        name: "infra-4",
-        role: "infra",
-        shows: "errored: rate-limited, its Maestro phase failed",
-        maestro: true,
-    },
-    Agent {
-        name: "tests-5",
-        role: "tests",
-        shows: "stuck: starts a test run and goes silent",
-        maestro: true,
-    },
-    Agent {
-        name: "data-6",
-        role: "data",
-        shows: "active, then idle for a while, then active again",
-        maestro: false,
-    },
-    Agent {
-        name: "mobile-7",
-        role: "mobile",
-        shows: "idle: finished its task, waits for the next one",
-        maestro: false,
-    },
-    Agent {
-        name: "ml-8",
-        role: "ml",
-        shows: "active: a training run printing every epoch",
-        maestro: false,
-    },
-];
 
 /// The demo's folder and tmux server.
 struct Place {
@@ -382,103 +325,6 @@ fn set_up(place: &Place) -> Result<Config> {
 
     start_server(place)?;
     Ok(config)
-}
-
-/// The demo's own tmux server: no config file, kept alive without
-/// sessions, and the environment the agents need.
-fn start_server(place: &Place) -> Result<()> {
-    let exe = std::env::current_exe().wrap_err("cannot find the greenroom binary")?;
-    let root = &place.root;
-    let env = [
-        ("GREENROOM_BIN", exe),
-        ("GREENROOM_LOG", root.join("greenroom.log")),
-        ("MAESTRO_HOOKS_DIR", root.join("maestro-hooks")),
-    ];
-    // The watchdog session also keeps the server from ever being empty:
-    // tmux answers `has-session` on an empty server with "no current
-    // target" instead of "can't find session".
-    let watchdog = place.watchdog_script();
-    let mut args: Vec<std::ffi::OsString> = ["-f", "/dev/null", "new-session", "-d", "-s"]
-        .iter()
-        .chain(&[WATCHDOG, "sh", "-c", watchdog.as_str(), ";"])
-        .chain(&["set-option", "-s", "exit-empty", "off", ";"])
-        .chain(&["set-option", "-g", "default-shell", "/bin/sh", ";"])
-        // Taller than tmux's 80x24, so the preview shows more of each agent.
-        .chain(&["set-option", "-g", "default-size", "100x40", ";"])
-        .chain(&[
-            "set-option",
-            "-g",
-            "status-right",
-            " greenroom demo: C-b d returns to the dashboard ",
-            ";",
-            "set-option",
-            "-g",
-            "status-right-length",
-            "60",
-            ";",
-        ])
-        .map(Into::into)
-        .collect();
-    for (key, value) in &env {
-        args.extend(["set-environment".into(), "-g".into(), key.into()]);
-        args.push(value.into());
-        args.push(";".into());
-    }
-    args.pop();
-    let out = place
-        .tmux()
-        .command()
-        .args(&args)
-        .output()
-        .wrap_err("cannot run tmux")?;
-    if !out.status.success() {
-        return Err(eyre!(
-            "cannot start the demo's tmux server: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
-    }
-    Ok(())
-}
-
-/// One agent: its workspace (with a Maestro state folder when it
-/// orchestrates), the session, and `demo` as its agent preset so restore
-/// runs the script again.
-fn start_agent(
-    tmux: &Tmux,
-    config: &Config,
-    root: &Path,
-    script: &Path,
-    agent: &Agent,
-) -> Result<()> {
-    let cwd = root.join("work").join(agent.name);
-    let state = if agent.maestro {
-        cwd.join(maestro::DEFAULT_STATE_DIR).join("state")
-    } else {
-        cwd.clone()
-    };
-    std::fs::create_dir_all(&state)
-        .wrap_err_with(|| format!("cannot create {}", state.display()))?;
-    let spawned = ops::spawn(
-        tmux,
-        config,
-        &SpawnRequest {
-            name: Some(agent.name.to_owned()),
-            cwd,
-            launch: Launch::Command(format!(
-                "sh {} {}",
-                shell_quote(&script.to_string_lossy()),
-                agent.role
-            )),
-            worktree: None,
-            prompt: None,
-        },
-    )?;
-    let store = SidecarStore::new(&config.sidecar_dir);
-    let _ = store.update(spawned.sidecar.id, Duration::from_secs(2), |s| {
-        s.agent = Some("demo".into());
-        true
-    });
-    Ok(())
 }
 
 #[cfg(test)]

@@ -1,0 +1,169 @@
+//! The eight simulated agents, and the private tmux server they run in.
+
+use std::path::Path;
+use std::time::Duration;
+
+use color_eyre::eyre::{Result, WrapErr, eyre};
+
+use super::{Place, WATCHDOG};
+use crate::config::Config;
+use crate::ops::{self, Launch, SpawnRequest, shell_quote};
+use crate::sources::maestro;
+use crate::sources::sidecar::SidecarStore;
+use crate::tmux::Tmux;
+
+/// One simulated agent: its session name, the script's role, and what it shows.
+pub(super) struct Agent {
+    pub(super) name: &'static str,
+    pub(super) role: &'static str,
+    pub(super) shows: &'static str,
+    maestro: bool,
+}
+
+pub(super) const AGENTS: [Agent; 8] = [
+    Agent {
+        name: "api-1",
+        role: "api",
+        shows: "active: a Maestro orchestration, phases advancing, tokens growing",
+        maestro: true,
+    },
+    Agent {
+        name: "web-2",
+        role: "web",
+        shows: "waiting: asks permission to run Bash and waits for your answer",
+        maestro: false,
+    },
+    Agent {
+        name: "docs-3",
+        role: "docs",
+        shows: "done: its Maestro orchestration completes",
+        maestro: true,
+    },
+    Agent {
+        name: "infra-4",
+        role: "infra",
+        shows: "errored: rate-limited, its Maestro phase failed",
+        maestro: true,
+    },
+    Agent {
+        name: "tests-5",
+        role: "tests",
+        shows: "stuck: starts a test run and goes silent",
+        maestro: true,
+    },
+    Agent {
+        name: "data-6",
+        role: "data",
+        shows: "active, then idle for a while, then active again",
+        maestro: false,
+    },
+    Agent {
+        name: "mobile-7",
+        role: "mobile",
+        shows: "idle: finished its task, waits for the next one",
+        maestro: false,
+    },
+    Agent {
+        name: "ml-8",
+        role: "ml",
+        shows: "active: a training run printing every epoch",
+        maestro: false,
+    },
+];
+
+/// The demo's own tmux server: no config file, kept alive without
+/// sessions, and the environment the agents need.
+pub(super) fn start_server(place: &Place) -> Result<()> {
+    let exe = std::env::current_exe().wrap_err("cannot find the greenroom binary")?;
+    let root = &place.root;
+    let env = [
+        ("GREENROOM_BIN", exe),
+        ("GREENROOM_LOG", root.join("greenroom.log")),
+        ("MAESTRO_HOOKS_DIR", root.join("maestro-hooks")),
+    ];
+    // The watchdog session also keeps the server from ever being empty:
+    // tmux answers `has-session` on an empty server with "no current
+    // target" instead of "can't find session".
+    let watchdog = place.watchdog_script();
+    let mut args: Vec<std::ffi::OsString> = ["-f", "/dev/null", "new-session", "-d", "-s"]
+        .iter()
+        .chain(&[WATCHDOG, "sh", "-c", watchdog.as_str(), ";"])
+        .chain(&["set-option", "-s", "exit-empty", "off", ";"])
+        .chain(&["set-option", "-g", "default-shell", "/bin/sh", ";"])
+        // Taller than tmux's 80x24, so the preview shows more of each agent.
+        .chain(&["set-option", "-g", "default-size", "100x40", ";"])
+        .chain(&[
+            "set-option",
+            "-g",
+            "status-right",
+            " greenroom demo: C-b d returns to the dashboard ",
+            ";",
+            "set-option",
+            "-g",
+            "status-right-length",
+            "60",
+            ";",
+        ])
+        .map(Into::into)
+        .collect();
+    for (key, value) in &env {
+        args.extend(["set-environment".into(), "-g".into(), key.into()]);
+        args.push(value.into());
+        args.push(";".into());
+    }
+    args.pop();
+    let out = place
+        .tmux()
+        .command()
+        .args(&args)
+        .output()
+        .wrap_err("cannot run tmux")?;
+    if !out.status.success() {
+        return Err(eyre!(
+            "cannot start the demo's tmux server: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    Ok(())
+}
+
+/// One agent: its workspace (with a Maestro state folder when it
+/// orchestrates), the session, and `demo` as its agent preset so restore
+/// runs the script again.
+pub(super) fn start_agent(
+    tmux: &Tmux,
+    config: &Config,
+    root: &Path,
+    script: &Path,
+    agent: &Agent,
+) -> Result<()> {
+    let cwd = root.join("work").join(agent.name);
+    let state = if agent.maestro {
+        cwd.join(maestro::DEFAULT_STATE_DIR).join("state")
+    } else {
+        cwd.clone()
+    };
+    std::fs::create_dir_all(&state)
+        .wrap_err_with(|| format!("cannot create {}", state.display()))?;
+    let spawned = ops::spawn(
+        tmux,
+        config,
+        &SpawnRequest {
+            name: Some(agent.name.to_owned()),
+            cwd,
+            launch: Launch::Command(format!(
+                "sh {} {}",
+                shell_quote(&script.to_string_lossy()),
+                agent.role
+            )),
+            worktree: None,
+            prompt: None,
+        },
+    )?;
+    let store = SidecarStore::new(&config.sidecar_dir);
+    let _ = store.update(spawned.sidecar.id, Duration::from_secs(2), |s| {
+        s.agent = Some("demo".into());
+        true
+    });
+    Ok(())
+}

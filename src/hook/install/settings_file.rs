@@ -1,0 +1,179 @@
+//! The settings file itself: read it (links followed to their target),
+//! merge, back it up, write it atomically with its permissions kept.
+
+use std::fs::{self, OpenOptions};
+use std::io::{ErrorKind, Read, Write};
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::{HookAgent, Outcome, merge_install, merge_uninstall, parse_root};
+use crate::sources::sidecar::{SidecarError, write_atomic};
+use crate::sources::{MAX_FILE_BYTES, decode_text, io_reason, read_text_file};
+
+pub fn install(
+    path: &Path,
+    agent: HookAgent,
+    command: &str,
+    dry_run: bool,
+) -> Result<Outcome, String> {
+    apply(path, dry_run, |text| {
+        merge_install(text, agent, command).map(Some)
+    })
+}
+
+/// A missing file has nothing to uninstall: unchanged, empty `new_text`.
+pub fn uninstall(path: &Path, agent: HookAgent, dry_run: bool) -> Result<Outcome, String> {
+    apply(path, dry_run, |text| {
+        text.map(|t| merge_uninstall(t, agent)).transpose()
+    })
+}
+
+/// The settings file as found: decoded text, exact bytes and mode.
+struct Current {
+    text: String,
+    bytes: Vec<u8>,
+    mode: u32,
+}
+
+/// `merge` gets the current text and returns None when there is nothing to write.
+fn apply(
+    path: &Path,
+    dry_run: bool,
+    merge: impl FnOnce(Option<&str>) -> Result<Option<String>, String>,
+) -> Result<Outcome, String> {
+    let target = follow_link(path)?;
+    let at = |reason: String| format!("{}: {reason}", target.display());
+    let current = read_current(&target).map_err(|e| at(format!("{e}; not changed")))?;
+    let merged = merge(current.as_ref().map(|c| c.text.as_str())).map_err(at)?;
+    // Same settings in another layout is no change: the operator's
+    // formatting is not worth a rewrite.
+    let changed = merged.as_ref().is_some_and(|new| {
+        current
+            .as_ref()
+            .is_none_or(|c| !same_settings(&c.text, new))
+    });
+    let new_text = merged.unwrap_or_default();
+    let backup = if changed && !dry_run {
+        write(&target, current.as_ref(), &new_text).map_err(at)?
+    } else {
+        None
+    };
+    Ok(Outcome {
+        path: target,
+        backup,
+        changed,
+        new_text,
+    })
+}
+
+/// Backs the current file up (or creates its folder), then replaces it.
+fn write(path: &Path, current: Option<&Current>, text: &str) -> Result<Option<PathBuf>, String> {
+    let backup = match current {
+        Some(current) => Some(write_backup(path, &current.bytes)?),
+        None => {
+            create_parent(path)?;
+            None
+        }
+    };
+    write_atomic(path, text.as_bytes()).map_err(|e| match e {
+        SidecarError::Io { source, .. } => format!("cannot be written: {source}"),
+        other => other.to_string(),
+    })?;
+    // write_atomic leaves 0600; an existing file keeps the operator's mode.
+    if let Some(mode) = current.map(|c| c.mode).filter(|&m| m != 0o600) {
+        fs::set_permissions(path, fs::Permissions::from_mode(mode)).map_err(|e| {
+            format!("was written, but its mode could not be restored to {mode:o}: {e}")
+        })?;
+    }
+    Ok(backup)
+}
+
+/// Dotfile managers link settings files: writing to the target keeps the
+/// link, where renaming over it would silently cut it.
+fn follow_link(path: &Path) -> Result<PathBuf, String> {
+    match fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => fs::canonicalize(path).map_err(|e| {
+            let reason = io_reason(&e);
+            format!(
+                "{}: is a symbolic link whose target {reason}; greenroom does not create files through links",
+                path.display()
+            )
+        }),
+        _ => Ok(path.to_path_buf()),
+    }
+}
+
+fn read_current(path: &Path) -> Result<Option<Current>, String> {
+    let meta = match fs::symlink_metadata(path) {
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+        other => other.map_err(|e| io_reason(&e))?,
+    };
+    let text = read_text_file(path)?;
+    // The backup must hold the exact bytes (BOM included), which the text
+    // no longer does; a second read that disagrees means a concurrent write.
+    let mut bytes = Vec::new();
+    fs::File::open(path)
+        .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|e| io_reason(&e))?;
+    if decode_text(bytes.clone()).as_ref() != Ok(&text) {
+        return Err("changed while greenroom was reading it; try again".into());
+    }
+    let mode = meta.permissions().mode() & 0o7777;
+    Ok(Some(Current { text, bytes, mode }))
+}
+
+fn same_settings(old: &str, new: &str) -> bool {
+    let parse = |t: &str| parse_root(Some(t)).ok().map(Value::Object);
+    // Compact text compares key order too, which Value equality ignores.
+    let compact = |v: Value| serde_json::to_string(&v).ok();
+    parse(old)
+        .and_then(compact)
+        .is_some_and(|old| parse(new).and_then(compact) == Some(old))
+}
+
+/// Folders 0700 (DESIGN §7).
+fn create_parent(path: &Path) -> Result<(), String> {
+    let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) else {
+        return Ok(());
+    };
+    let mut builder = fs::DirBuilder::new();
+    let result = builder.recursive(true).mode(0o700).create(dir);
+    result.map_err(|e| format!("its folder cannot be created: {e}"))
+}
+
+/// `<file>.greenroom-backup-<UTC>`, with `-<n>` if two runs share a second.
+/// Mode 0600: settings often carry tokens in `env`.
+fn write_backup(path: &Path, bytes: &[u8]) -> Result<PathBuf, String> {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%SZ");
+    let base = format!("{name}.greenroom-backup-{stamp}");
+    for n in 0..100 {
+        let backup = path.with_file_name(match n {
+            0 => base.clone(),
+            n => format!("{base}-{n}"),
+        });
+        let failed = |e: std::io::Error| {
+            format!(
+                "cannot be backed up to {}: {e}; not changed",
+                backup.display()
+            )
+        };
+        let mut file = match OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&backup)
+        {
+            Err(e) if e.kind() == ErrorKind::AlreadyExists => continue,
+            other => other.map_err(failed)?,
+        };
+        if let Err(e) = file.write_all(bytes).and_then(|()| file.sync_all()) {
+            let _ = fs::remove_file(&backup);
+            return Err(failed(e));
+        }
+        return Ok(backup);
+    }
+    Err("cannot be backed up: too many backups this second; not changed".into())
+}
