@@ -279,3 +279,40 @@ fn bad_files_are_problems_and_good_ones_still_load() {
     assert!(problems.iter().any(|p| p.error.contains("symbolic link")));
     assert!(problems.iter().any(|p| p.error.contains("folder")));
 }
+
+#[test]
+fn unknown_enum_spellings_survive() {
+    let id = Uuid::new_v4();
+    let text = format!(
+        r#"{{"id":"{id}","cwd":"/tmp","command":"sh","status":"Hibernating","activity":"Pondering"}}"#
+    );
+    let s = Sidecar::parse(&text).unwrap();
+    assert_eq!(s.status, Status::Unknown("Hibernating".into()));
+    assert_eq!(s.activity, Some(Activity::Unknown("Pondering".into())));
+    let back = serde_json::to_value(&s).unwrap();
+    assert_eq!(back["status"], "Hibernating");
+    assert_eq!(back["activity"], "Pondering");
+}
+
+#[test]
+fn detail_is_capped_on_write_by_characters_not_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = SidecarStore::new(dir.path());
+    let mut s = Sidecar::new("a", Path::new("/"), "sh", Utc::now());
+    s.activity_detail = Some("é".repeat(600));
+    store.create(&s).unwrap();
+    let read = store.read(s.id).unwrap();
+    assert_eq!(
+        read.activity_detail.unwrap().chars().count(),
+        greenroom::sources::sidecar::MAX_DETAIL_CHARS
+    );
+}
+
+#[test]
+fn sidecar_names_skip_temp_and_lock_files() {
+    use greenroom::sources::sidecar::is_sidecar_name;
+    assert!(is_sidecar_name("0b1c.json"));
+    assert!(!is_sidecar_name(".0b1c.json.1.2.tmp"));
+    assert!(!is_sidecar_name(".0b1c.lock"));
+    assert!(!is_sidecar_name("notes.txt"));
+}

@@ -401,38 +401,3 @@ fn load_folder(dir: &Path) -> (Vec<Sidecar>, Vec<Problem>) {
     }
     (sidecars, problems)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn unknown_enum_spellings_survive() {
-        let id = Uuid::new_v4();
-        let text = format!(
-            r#"{{"id":"{id}","cwd":"/tmp","command":"sh","status":"Hibernating","activity":"Pondering"}}"#
-        );
-        let s = Sidecar::parse(&text).unwrap();
-        assert_eq!(s.status, Status::Unknown("Hibernating".into()));
-        assert_eq!(s.activity, Some(Activity::Unknown("Pondering".into())));
-        let back = serde_json::to_value(&s).unwrap();
-        assert_eq!(back["status"], "Hibernating");
-        assert_eq!(back["activity"], "Pondering");
-    }
-
-    #[test]
-    fn detail_is_capped_on_characters_not_bytes() {
-        let mut s = Sidecar::new("a", Path::new("/"), "sh", Utc::now());
-        s.activity_detail = Some("é".repeat(600));
-        s.cap_detail();
-        assert_eq!(s.activity_detail.unwrap().chars().count(), MAX_DETAIL_CHARS);
-    }
-
-    #[test]
-    fn sidecar_names_skip_temp_and_lock_files() {
-        assert!(is_sidecar_name("0b1c.json"));
-        assert!(!is_sidecar_name(".0b1c.json.1.2.tmp"));
-        assert!(!is_sidecar_name(".0b1c.lock"));
-        assert!(!is_sidecar_name("notes.txt"));
-    }
-}
