@@ -12,10 +12,12 @@ use std::fs;
 use std::io::Read;
 use std::os::unix::fs::OpenOptionsExt;
 
+/// `O_NOFOLLOW` (Linux; the BSDs): a planted symlink cannot redirect an
+/// open, whether greenroom reads a file or writes a lock or temp file.
 #[cfg(any(target_os = "linux", target_os = "android"))]
-const O_NOFOLLOW: i32 = 0o400000;
+pub(crate) const O_NOFOLLOW: i32 = 0o400000;
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
-const O_NOFOLLOW: i32 = 0x0100;
+pub(crate) const O_NOFOLLOW: i32 = 0x0100;
 #[cfg(any(target_os = "linux", target_os = "android"))]
 const O_NONBLOCK: i32 = 0o4000;
 #[cfg(not(any(target_os = "linux", target_os = "android")))]

@@ -17,7 +17,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use super::read_text_file;
+use super::{O_NOFOLLOW, read_text_file};
 use crate::model::{Activity, Problem, Status};
 
 /// The longest `activity_detail` stored; hooks may send whole messages.
@@ -314,13 +314,6 @@ impl SidecarStore {
         write_atomic(&self.path_for(sidecar.id), &bytes)
     }
 }
-
-/// `O_NOFOLLOW` on Linux and the BSDs; keeps a planted symlink from
-/// redirecting a lock or temp file elsewhere.
-#[cfg(any(target_os = "linux", target_os = "android"))]
-const O_NOFOLLOW: i32 = 0o400000;
-#[cfg(not(any(target_os = "linux", target_os = "android")))]
-const O_NOFOLLOW: i32 = 0x0100;
 
 /// Writes `bytes` to `path` atomically: a temp file in the same folder,
 /// fsync, rename over, fsync the folder. Mode 0600.
