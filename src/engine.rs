@@ -112,6 +112,13 @@ impl Engine {
                 }
             }
         }
+        // Deleted between loading and arming: no event will come for them.
+        changed_since.extend(
+            self.catalog
+                .known_files()
+                .into_iter()
+                .filter(|p| std::fs::symlink_metadata(p).is_err()),
+        );
         let caught_up = !changed_since.is_empty() && self.apply_changes(changed_since);
         usage || caught_up || failed
     }

@@ -264,3 +264,24 @@ fn agent_orchestrator_sessions_and_maestro_hook_state_are_followed() {
     std::fs::remove_file(sessions.join("app-1.json")).unwrap();
     live.until("the AO session to go", |r| r.len() == 1);
 }
+
+#[test]
+fn changes_between_loading_and_watching_are_caught_up() {
+    let world = World::new();
+    let store = SidecarStore::new(world.path("sessions"));
+    let gone = Sidecar::new("gone", &world.path("w"), "sh", Utc::now());
+    store.create(&gone).unwrap();
+    let (tx, _rx) = channel();
+    let mut engine = Engine::load(&world.config(None, &[]), false, move |p| {
+        let _ = tx.send(p);
+    })
+    .unwrap();
+    assert_eq!(names(&engine.catalog.rows(Utc::now())), ["gone"]);
+    // While the first frame is drawn: one session deleted, one created.
+    std::fs::remove_file(store.path_for(gone.id)).unwrap();
+    store
+        .create(&Sidecar::new("new", &world.path("w"), "sh", Utc::now()))
+        .unwrap();
+    assert!(engine.watch(), "arming the watches catches up");
+    assert_eq!(names(&engine.catalog.rows(Utc::now())), ["new"]);
+}

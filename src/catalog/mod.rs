@@ -176,6 +176,17 @@ impl Catalog {
             .chain(self.archived_sidecars.values())
     }
 
+    /// Every file a row was read from: what start-up re-checks once the
+    /// watches are armed, in case one was deleted in between.
+    pub fn known_files(&self) -> Vec<PathBuf> {
+        self.sidecars
+            .keys()
+            .chain(self.maestro.keys())
+            .chain(self.ao.keys())
+            .cloned()
+            .collect()
+    }
+
     /// Records a problem found outside the readers (a folder that cannot be watched).
     pub fn note_problem(&mut self, path: PathBuf, reason: String) {
         self.problems.insert(path, reason);
