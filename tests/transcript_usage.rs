@@ -272,3 +272,31 @@ fn ls_shows_the_same_usage_by_transcript_path_or_by_session_id() {
     assert_eq!(u["cost_usd"], Value::Null);
     assert_eq!(u["by_model"]["some-new-model"]["output"], 1);
 }
+
+#[test]
+fn a_session_that_goes_stops_following_its_transcript() {
+    let world = World::new();
+    let cwd = world.path("work/app");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let transcript = world.path("t/abc.jsonl");
+    std::fs::create_dir_all(transcript.parent().unwrap()).unwrap();
+    std::fs::write(&transcript, line("m1", "r1", "claude-opus-4-6", 10, 1)).unwrap();
+    let store = SidecarStore::new(world.path("sessions"));
+    let mut s = Sidecar::new("app-1", &cwd, "claude", Utc::now());
+    s.transcript_path = Some(transcript.clone());
+    store.create(&s).unwrap();
+    let mut catalog = greenroom::catalog::Catalog::load(&world.config(None, &[]), false);
+    catalog.load_usage();
+    let follows = |c: &greenroom::catalog::Catalog| {
+        c.watch_targets().iter().any(|t| t.path == world.path("t"))
+    };
+    assert!(follows(&catalog));
+    assert!(catalog.rows(Utc::now())[0].usage.is_some());
+    store.archive(s.id).unwrap();
+    assert!(catalog.apply(&store.path_for(s.id)));
+    assert!(catalog.rows(Utc::now()).is_empty());
+    assert!(
+        !follows(&catalog),
+        "its transcript folder is no longer a target"
+    );
+}

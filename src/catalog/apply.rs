@@ -64,7 +64,14 @@ impl Catalog {
         };
         if std::fs::symlink_metadata(path).is_err() {
             let had_problem = self.problems.remove(path).is_some();
-            return map.remove(path).is_some() || had_problem;
+            let removed = map.remove(path);
+            if let Some(s) = &removed
+                && let Some(main) = self.transcript_paths.remove(&s.id)
+            {
+                // Dismissed or deleted: its transcript is no longer followed.
+                self.transcripts.untrack(&main);
+            }
+            return removed.is_some() || had_problem;
         }
         match sidecar::read_sidecar_file(path) {
             Ok(s) => {

@@ -57,6 +57,16 @@ impl Transcripts {
         }
     }
 
+    /// Stops following a session's transcripts (the session is gone).
+    pub fn untrack(&mut self, main: &Path) {
+        if let Some(subs) = self.subagents.remove(main) {
+            for sub in subs {
+                self.readers.remove(&sub);
+            }
+        }
+        self.readers.remove(main);
+    }
+
     /// How many sessions' transcripts are followed.
     pub fn tracked(&self) -> usize {
         self.subagents.len()
