@@ -262,7 +262,12 @@ fn idle_in_tmux(rows: &mut Vec<String>) {
         .lines()
         .count();
     let rss = common::rss_kib(&pid.to_string()) as f64 / 1024.0;
-    tmux(&["kill-server"]);
+    common::stop_server(
+        &tmux(&["display-message", "-p", "#{socket_path}"]).stdout,
+        || {
+            tmux(&["kill-server"]);
+        },
+    );
     rows.push(format!(
         "| idle CPU over {window} s, 1000 live sessions (greenroom process) | {:.2}% of one core | ≤ 1% |",
         cpu / window as f64 * 100.0

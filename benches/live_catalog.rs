@@ -150,7 +150,12 @@ fn tmux_calls(rows: &mut Vec<String>) {
             common::pct(&times, 0.5)
         ));
     }
-    real(&["kill-server"]);
+    common::stop_server(
+        &real(&["display-message", "-p", "#{socket_path}"]).stdout,
+        || {
+            real(&["kill-server"]);
+        },
+    );
 }
 
 fn memory(rows: &mut Vec<String>) {

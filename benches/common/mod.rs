@@ -82,3 +82,13 @@ pub fn counting_tmux(dir: &Path) -> PathBuf {
     std::fs::set_permissions(bin.join("tmux"), std::fs::Permissions::from_mode(0o755)).unwrap();
     bin
 }
+
+/// Kills a bench's tmux server (`kill`) and removes the socket file tmux
+/// leaves behind; `socket_path` is what `display-message -p '#{socket_path}'` printed.
+pub fn stop_server(socket_path: &[u8], kill: impl FnOnce()) {
+    let path = String::from_utf8_lossy(socket_path).trim().to_owned();
+    kill();
+    if path.starts_with('/') {
+        let _ = std::fs::remove_file(path);
+    }
+}

@@ -105,11 +105,12 @@ impl Place {
     /// so stopping the server does not stop it before the folder is gone.
     fn watchdog_script(&self) -> String {
         format!(
-            "trap '' HUP; server=${{TMUX#*,}}; server=${{server%%,*}}; \
+            "trap '' HUP; socket=${{TMUX%%,*}}; server=${{TMUX#*,}}; server=${{server%%,*}}; \
              echo 'This session keeps the greenroom demo tmux server up; the agents run in the gr-* sessions.'; \
              echo 'When greenroom (pid {pid}) stops, it removes the demo.'; \
              while kill -0 {pid} 2>/dev/null; do sleep 1; done; \
              kill -0 \"$server\" 2>/dev/null && kill \"$server\"; sleep 1; \
+             rm -f \"$socket\"; \
              if [ -d {root} ]; then rm -rf {root}; fi",
             pid = std::process::id(),
             root = shell_quote(&self.root.to_string_lossy()),
