@@ -16,6 +16,9 @@ use crate::watch::{FileChange, Watcher};
 pub fn write_statuses(store: &SidecarStore, updates: &[StatusUpdate]) {
     for u in updates {
         let result = store.update(u.id, STATUS_WRITE_WAIT, |s| {
+            if s.status != u.was {
+                return false;
+            }
             s.status = u.status.clone();
             s.exit_status = u.exit_status;
             true
@@ -146,8 +149,9 @@ impl Engine {
         // a new folder may be a new place sessions live (an AO project).
         if self.catalog.watch_targets_len_hint() != before || paths.iter().any(|p| p.is_dir()) {
             self.watcher.add_targets(&self.catalog.watch_targets());
-            changed |= self.note_watch_failures();
         }
+        // Arming new folders, or re-arming one that vanished, may fail.
+        changed |= self.note_watch_failures();
         changed
     }
 
@@ -155,9 +159,7 @@ impl Engine {
         let failures = self.watcher.take_failures();
         let any = !failures.is_empty();
         for (path, error) in failures {
-            let reason = format!(
-                "cannot be watched ({error}); changes here are not seen until greenroom restarts"
-            );
+            let reason = format!("cannot be watched ({error}); changes here may go unseen");
             self.catalog.note_problem(path, reason);
         }
         any

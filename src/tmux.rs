@@ -111,7 +111,7 @@ impl Tmux {
             .stderr(Stdio::piped())
             .spawn();
         let out = match child {
-            Ok(child) => output_within(child)?,
+            Ok(child) => output_within(child, None)?,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(TmuxError::NotInstalled),
             Err(e) => return Err(TmuxError::Io(e)),
         };
@@ -132,6 +132,8 @@ impl Tmux {
             Ok(text) => ServerState::Running(parse_panes(&text)),
             Err(TmuxError::NotInstalled) => ServerState::NotInstalled,
             Err(TmuxError::NoServer) => ServerState::NoServer,
+            // A server kept up with no sessions answers this to `-a`.
+            Err(TmuxError::NoSession(_)) => ServerState::Running(BTreeMap::new()),
             Err(e) => {
                 tracing::warn!(error = %e, "tmux poll failed");
                 ServerState::Error(e.to_string())
@@ -194,27 +196,66 @@ impl Tmux {
 const CALL_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// The child's output, or an error once [`CALL_TIMEOUT`] has passed (the
-/// child is then killed).
-pub(crate) fn output_within(child: std::process::Child) -> io::Result<Output> {
-    let pid = child.id();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(child.wait_with_output());
-    });
-    match rx.recv_timeout(CALL_TIMEOUT) {
-        Ok(result) => result,
-        Err(_) => {
-            let _ = Command::new("kill")
-                .args(["-9", &pid.to_string()])
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .status();
-            Err(io::Error::new(
+/// child is then killed and reaped). `input`, if any, is written to its
+/// stdin off this thread, so a child that never reads cannot block us.
+pub(crate) fn output_within(
+    mut child: std::process::Child,
+    input: Option<Vec<u8>>,
+) -> io::Result<Output> {
+    use std::io::{Read, Write};
+    use std::time::{Duration, Instant};
+    let writer = match (child.stdin.take(), input) {
+        (Some(mut stdin), Some(bytes)) => Some(std::thread::spawn(move || stdin.write_all(&bytes))),
+        _ => None,
+    };
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = drain(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let stderr = drain(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let deadline = Instant::now() + CALL_TIMEOUT;
+    let mut pause = Duration::from_micros(100);
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(io::Error::new(
                 io::ErrorKind::TimedOut,
                 "tmux did not answer within 5 s",
-            ))
+            ));
         }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(5));
+    };
+    if let Some(Err(e)) = writer.map(|w| w.join().unwrap_or(Ok(())))
+        && status.success()
+    {
+        return Err(e);
     }
+    Ok(Output {
+        status,
+        stdout: stdout.join().unwrap_or_default(),
+        stderr: stderr.join().unwrap_or_default(),
+    })
 }
 
 fn check(args: &[std::ffi::OsString], out: Output) -> Result<String, TmuxError> {

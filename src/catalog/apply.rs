@@ -67,8 +67,10 @@ impl Catalog {
             let removed = map.remove(path);
             if let Some(s) = &removed
                 && let Some(main) = self.transcript_paths.remove(&s.id)
+                && !self.transcript_paths.values().any(|m| *m == main)
             {
-                // Dismissed or deleted: its transcript is no longer followed.
+                // Dismissed or deleted, and no other session resumed the same
+                // conversation: its transcript is no longer followed.
                 self.transcripts.untrack(&main);
             }
             return removed.is_some() || had_problem;

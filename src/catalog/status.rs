@@ -8,6 +8,9 @@ pub struct StatusUpdate {
     pub id: uuid::Uuid,
     pub status: crate::model::Status,
     pub exit_status: Option<i32>,
+    /// What the file said when this was decided: the write happens only if
+    /// it still says so, so a kill or restore in between is never undone.
+    pub was: crate::model::Status,
 }
 
 impl Catalog {
@@ -39,6 +42,7 @@ impl Catalog {
                     id: s.id,
                     status,
                     exit_status,
+                    was: s.status.clone(),
                 })
             })
             .collect()

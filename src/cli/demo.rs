@@ -109,7 +109,7 @@ impl Place {
              echo 'This session keeps the greenroom demo tmux server up; the agents run in the gr-* sessions.'; \
              echo 'When greenroom (pid {pid}) stops, it removes the demo.'; \
              while kill -0 {pid} 2>/dev/null; do sleep 1; done; \
-             kill -0 \"$server\" 2>/dev/null && kill \"$server\"; sleep 1; \
+             [ -S \"$socket\" ] && kill -0 \"$server\" 2>/dev/null && kill \"$server\"; sleep 1; \
              rm -f \"$socket\"; \
              if [ -d {root} ]; then rm -rf {root}; fi",
             pid = std::process::id(),

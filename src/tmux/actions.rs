@@ -147,9 +147,8 @@ impl Tmux {
         I: IntoIterator<Item = S>,
         S: AsRef<OsStr>,
     {
-        use std::io::Write;
         let args: Vec<_> = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
-        let mut child = match self
+        let child = match self
             .command()
             .args(&args)
             .stdin(Stdio::piped())
@@ -161,13 +160,7 @@ impl Tmux {
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(TmuxError::NotInstalled),
             Err(e) => return Err(TmuxError::Io(e)),
         };
-        let written = child.stdin.take().map(|mut stdin| stdin.write_all(input));
-        let out = super::output_within(child)?;
-        if let Some(Err(e)) = written
-            && out.status.success()
-        {
-            return Err(TmuxError::Io(e));
-        }
+        let out = super::output_within(child, Some(input.to_vec()))?;
         check(&args, out)
     }
 }

@@ -34,6 +34,7 @@ enum Done {
         text: String,
     },
     Act(Action),
+    StatusesWritten,
     Beside(Action, Option<crate::tmux::Beside>),
 }
 
@@ -139,6 +140,7 @@ async fn event_loop(
     // Actions finished so far: a poll that started before the latest one
     // may describe a world that action changed, and is dropped.
     let mut actions_done: u64 = 0;
+    let mut writing_statuses = false;
 
     if let Ok(size) = terminal.size() {
         update(
@@ -203,10 +205,14 @@ async fn event_loop(
                 Done::Poll(server, _) => {
                     polling = false;
                     let (changed, updates) = engine.set_tmux_deferred(server.clone());
-                    if !updates.is_empty() {
-                        let store = engine.store().clone();
+                    // One batch at a time: the next is decided from what the
+                    // files say once this one has landed.
+                    if !updates.is_empty() && !writing_statuses {
+                        writing_statuses = true;
+                        let (store, tx) = (engine.store().clone(), done_tx.clone());
                         tokio::task::spawn_blocking(move || {
                             crate::engine::write_statuses(&store, &updates);
+                            let _ = tx.send(Done::StatusesWritten);
                         });
                     }
                     let mut out = vec![Action::Tmux(server.clone())];
@@ -229,6 +235,10 @@ async fn event_loop(
                     out
                 }
                 Done::Capture { id, text } => vec![Action::Preview { id, text }],
+                Done::StatusesWritten => {
+                    writing_statuses = false;
+                    Vec::new()
+                }
                 Done::Act(action) => {
                     // An action changed tmux: look now rather than at the next tick.
                     actions_done += 1;
