@@ -1,0 +1,1 @@
+//! Interop with the real ao: see the module docs of each test.

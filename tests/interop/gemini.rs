@@ -1,0 +1,1 @@
+//! Interop with the real gemini: see the module docs of each test.

@@ -1,0 +1,534 @@
+//! `greenroom report` as agents run it: the real binary, a payload on stdin,
+//! the session found through the environment, the sidecar read back.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use chrono::Utc;
+use greenroom::hook::report::{Change, classify, parse_state_arg};
+use greenroom::model::{Activity, Status};
+use greenroom::sources::sidecar::{Sidecar, SidecarStore};
+use serde_json::{Value, json};
+
+const PAYLOADS: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/real/claude-hook-payloads"
+);
+
+struct Session {
+    dir: tempfile::TempDir,
+    store: SidecarStore,
+    id: uuid::Uuid,
+}
+
+impl Session {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SidecarStore::new(dir.path().join("sessions"));
+        let s = Sidecar::new("agent-1", Path::new("/work/a"), "claude", Utc::now());
+        store.create(&s).unwrap();
+        Session {
+            id: s.id,
+            dir,
+            store,
+        }
+    }
+
+    fn sidecar(&self) -> Sidecar {
+        self.store.read(self.id).unwrap()
+    }
+
+    fn raw(&self) -> Vec<u8> {
+        std::fs::read(self.store.path_for(self.id)).unwrap()
+    }
+
+    fn log(&self) -> PathBuf {
+        self.dir.path().join("greenroom.log")
+    }
+
+    fn command(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_greenroom"));
+        c.arg("report")
+            .args(args)
+            .env_clear()
+            .env("GREENROOM_SESSION_ID", self.id.to_string())
+            .env("GREENROOM_SIDECAR_DIR", self.store.dir())
+            .env("GREENROOM_LOG", self.log())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        c
+    }
+
+    fn report_with(&self, mut c: Command, payload: &[u8]) -> Output {
+        let mut child = c.spawn().unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        // A reader that gives up early (huge payload) closes the pipe: fine.
+        let _ = stdin.write_all(payload);
+        drop(stdin);
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "exit {:?}", out.status);
+        assert!(
+            out.stdout.is_empty(),
+            "stdout: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        assert!(
+            out.stderr.is_empty(),
+            "stderr: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out
+    }
+
+    fn report(&self, args: &[&str], payload: &[u8]) -> Output {
+        self.report_with(self.command(args), payload)
+    }
+}
+
+fn fixture(name: &str) -> Vec<u8> {
+    let path = std::fs::read_dir(PAYLOADS)
+        .unwrap_or_else(|e| panic!("{PAYLOADS}: {e}"))
+        .map(|e| e.unwrap().path())
+        .find(|p| p.file_name().unwrap().to_string_lossy().contains(name))
+        .unwrap_or_else(|| panic!("no fixture {name}"));
+    std::fs::read(path).unwrap()
+}
+
+#[test]
+fn every_real_payload_updates_the_sidecar_field_by_field() {
+    struct Want {
+        fixture: &'static str,
+        activity: Activity,
+        detail: Option<&'static str>,
+        status: Status,
+        agent_session_id: &'static str,
+        transcript: Option<&'static str>,
+        cwd: &'static str,
+    }
+    let wants = [
+        Want {
+            fixture: "StopFailure__rate_limit",
+            activity: Activity::Error,
+            detail: Some("rate_limit"),
+            status: Status::Running,
+            agent_session_id: "sess-1",
+            transcript: None,
+            cwd: "/home/you/projects/my-project",
+        },
+        Want {
+            fixture: "agent-deck__Stop__",
+            activity: Activity::Idle,
+            detail: None,
+            status: Status::Running,
+            agent_session_id: "8f3c2a1e-0000-4000-8000-000000000001",
+            transcript: Some("/nowhere/projects/x/8f3c2a1e.jsonl"),
+            cwd: "/tmp/w",
+        },
+        Want {
+            fixture: "UserPromptSubmit",
+            activity: Activity::Active,
+            detail: None,
+            status: Status::Running,
+            agent_session_id: "8f3c2a1e-0000-4000-8000-000000000001",
+            transcript: Some("/nowhere/projects/x/8f3c2a1e.jsonl"),
+            cwd: "/tmp/w",
+        },
+        Want {
+            fixture: "PostToolUse__Bash",
+            activity: Activity::Active,
+            detail: None,
+            status: Status::Running,
+            agent_session_id: "8b7fcd89-94d5-4cb5-8ee2-da8805b15c80",
+            transcript: Some(
+                "/Users/alice/.claude/projects/-Users-alice-code-scratch/8b7fcd89-94d5-4cb5-8ee2-da8805b15c80.jsonl",
+            ),
+            cwd: "/Users/alice/code/scratch",
+        },
+        Want {
+            fixture: "PreToolUse__Bash",
+            activity: Activity::Active,
+            detail: None,
+            status: Status::Running,
+            agent_session_id: "8b7fcd89-94d5-4cb5-8ee2-da8805b15c80",
+            transcript: Some(
+                "/Users/alice/.claude/projects/-Users-alice-code-scratch/8b7fcd89-94d5-4cb5-8ee2-da8805b15c80.jsonl",
+            ),
+            cwd: "/Users/alice/code/scratch",
+        },
+        Want {
+            fixture: "SessionEnd__other",
+            activity: Activity::Idle,
+            detail: Some("agent session ended (other)"),
+            status: Status::Exited,
+            agent_session_id: "8b7fcd89-94d5-4cb5-8ee2-da8805b15c80",
+            transcript: Some(
+                "/Users/alice/.claude/projects/-Users-alice-code-scratch/8b7fcd89-94d5-4cb5-8ee2-da8805b15c80.jsonl",
+            ),
+            cwd: "/Users/alice/code/scratch",
+        },
+        Want {
+            fixture: "SessionStart__startup",
+            activity: Activity::Idle,
+            detail: None,
+            status: Status::Running,
+            agent_session_id: "8b7fcd89-94d5-4cb5-8ee2-da8805b15c80",
+            transcript: Some(
+                "/Users/alice/.claude/projects/-Users-alice-code-scratch/8b7fcd89-94d5-4cb5-8ee2-da8805b15c80.jsonl",
+            ),
+            cwd: "/Users/alice/code/scratch",
+        },
+        Want {
+            fixture: "Notification__permission_prompt",
+            activity: Activity::AwaitingInput,
+            detail: Some("Claude needs your permission to use Bash"),
+            status: Status::Running,
+            agent_session_id: "8d0c5a3e-1b2f-4c6d-9e7a-0f1b2c3d4e5f",
+            transcript: Some(
+                "/Users/alice/.claude/projects/-Users-alice-code-acme-api/8d0c5a3e-1b2f-4c6d-9e7a-0f1b2c3d4e5f.jsonl",
+            ),
+            cwd: "/Users/alice/code/acme-api",
+        },
+    ];
+    assert_eq!(
+        std::fs::read_dir(PAYLOADS)
+            .unwrap_or_else(|e| panic!("{PAYLOADS}: {e}"))
+            .count(),
+        wants.len(),
+        "a new fixture needs a row here"
+    );
+    for w in wants {
+        let session = Session::new();
+        let before = session.sidecar();
+        let start = Utc::now();
+        session.report(&[], &fixture(w.fixture));
+        let s = session.sidecar();
+        let f = w.fixture;
+        assert_eq!(s.activity, Some(w.activity), "{f}");
+        assert_eq!(s.activity_detail.as_deref(), w.detail, "{f}");
+        assert_eq!(s.status, w.status, "{f}");
+        assert_eq!(
+            s.agent_session_id.as_deref(),
+            Some(w.agent_session_id),
+            "{f}"
+        );
+        assert_eq!(
+            s.transcript_path.as_deref(),
+            w.transcript.map(Path::new),
+            "{f}"
+        );
+        assert_eq!(s.current_cwd.as_deref(), Some(Path::new(w.cwd)), "{f}");
+        let reported = s.activity_reported_at.unwrap();
+        assert!(reported >= start && reported <= Utc::now(), "{f}");
+        assert_eq!(
+            s.activity_since,
+            Some(reported),
+            "{f}: a new state starts its clock"
+        );
+        // Nothing else moved.
+        assert_eq!(
+            (s.name.as_str(), &s.cwd, &s.command),
+            (before.name.as_str(), &before.cwd, &before.command)
+        );
+        assert_eq!(s.extra, before.extra);
+    }
+}
+
+#[test]
+fn the_first_agent_session_id_wins_and_since_moves_only_on_change() {
+    let session = Session::new();
+    session.report(
+        &[],
+        br#"{"hook_event_name":"PreToolUse","session_id":"first"}"#,
+    );
+    let first = session.sidecar();
+    session.report(
+        &[],
+        br#"{"hook_event_name":"PostToolUse","session_id":"second"}"#,
+    );
+    let second = session.sidecar();
+    assert_eq!(second.agent_session_id.as_deref(), Some("first"));
+    assert_eq!(
+        second.activity_since, first.activity_since,
+        "same state keeps its clock"
+    );
+    assert!(second.activity_reported_at > first.activity_reported_at);
+    session.report(&[], br#"{"hook_event_name":"Stop","session_id":"first"}"#);
+    let third = session.sidecar();
+    assert_eq!(third.activity, Some(Activity::Idle));
+    assert!(third.activity_since > second.activity_since);
+}
+
+#[test]
+fn a_state_on_the_command_line_wins() {
+    let session = Session::new();
+    session.report(
+        &["awaiting_input"],
+        br#"{"hook_event_name":"PreToolUse","session_id":"x"}"#,
+    );
+    let s = session.sidecar();
+    assert_eq!(s.activity, Some(Activity::AwaitingInput));
+    assert_eq!(s.agent_session_id.as_deref(), Some("x"));
+    // With no payload at all, the STATE alone is enough.
+    session.report(&["Error"], b"");
+    assert_eq!(session.sidecar().activity, Some(Activity::Error));
+}
+
+#[test]
+fn an_unknown_event_records_ids_but_no_activity() {
+    let session = Session::new();
+    session.report(
+        &[],
+        br#"{"hook_event_name":"SomethingNew","session_id":"abc","cwd":"/w/x"}"#,
+    );
+    let s = session.sidecar();
+    assert_eq!(s.activity, None);
+    assert_eq!(s.activity_reported_at, None);
+    assert_eq!(s.agent_session_id.as_deref(), Some("abc"));
+    assert_eq!(s.current_cwd.as_deref(), Some(Path::new("/w/x")));
+}
+
+#[test]
+fn bad_payloads_exit_zero_silently_and_change_nothing() {
+    let huge = format!(
+        r#"{{"hook_event_name":"Stop","pad":"{}"}}"#,
+        "x".repeat(1_100_000)
+    );
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("empty", b"".to_vec()),
+        ("whitespace", b"  \n".to_vec()),
+        ("not json", b"hello".to_vec()),
+        (
+            "truncated",
+            br#"{"hook_event_name":"Stop","session"#.to_vec(),
+        ),
+        ("array", b"[1,2]".to_vec()),
+        ("binary", vec![0, 159, 146, 150, 0xff]),
+        ("huge", huge.into_bytes()),
+        (
+            "wrong types",
+            br#"{"hook_event_name":5,"session_id":["x"],"cwd":{"a":1}}"#.to_vec(),
+        ),
+        ("deep", "[".repeat(100_000).into_bytes()),
+    ];
+    for (name, payload) in cases {
+        let session = Session::new();
+        let before = session.raw();
+        session.report(&[], &payload);
+        assert_eq!(session.raw(), before, "{name}: sidecar changed");
+    }
+    // A relative cwd or path is not trusted either.
+    let session = Session::new();
+    let before = session.raw();
+    session.report(
+        &[],
+        br#"{"hook_event_name":"Nope","cwd":"rel/x","transcript_path":"t.jsonl"}"#,
+    );
+    assert_eq!(session.raw(), before);
+}
+
+#[test]
+fn a_missing_environment_or_sidecar_exits_zero_and_logs() {
+    let session = Session::new();
+    let before = session.raw();
+    let payload = br#"{"hook_event_name":"Stop"}"#;
+    let mut no_id = session.command(&[]);
+    no_id.env_remove("GREENROOM_SESSION_ID");
+    session.report_with(no_id, payload);
+    let mut no_dir = session.command(&[]);
+    no_dir.env_remove("GREENROOM_SIDECAR_DIR");
+    session.report_with(no_dir, payload);
+    let mut bad_id = session.command(&[]);
+    bad_id.env("GREENROOM_SESSION_ID", "not-a-uuid");
+    session.report_with(bad_id, payload);
+    let mut other = session.command(&[]);
+    other.env("GREENROOM_SESSION_ID", uuid::Uuid::new_v4().to_string());
+    session.report_with(other, payload);
+    session.report(&["sideways"], payload);
+    assert_eq!(session.raw(), before);
+    let log = std::fs::read_to_string(session.log()).unwrap();
+    assert!(log.contains("GREENROOM_SESSION_ID is not set"), "{log}");
+    assert!(log.contains("no session"), "{log}");
+    assert!(log.contains("unknown STATE"), "{log}");
+
+    // An unreadable sidecar stays as it was.
+    std::fs::write(session.store.path_for(session.id), b"{broken").unwrap();
+    session.report(&[], payload);
+    assert_eq!(
+        std::fs::read(session.store.path_for(session.id)).unwrap(),
+        b"{broken"
+    );
+}
+
+#[test]
+fn racing_reports_and_focus_updates_lose_nothing() {
+    const PROCESSES: usize = 16;
+    const REPORTS: usize = 200;
+    const FOCUS_UPDATES: usize = 300;
+    let session = Arc::new(Session::new());
+    let done = Arc::new(AtomicBool::new(false));
+    let reader = {
+        let (session, done) = (session.clone(), done.clone());
+        std::thread::spawn(move || {
+            while !done.load(Ordering::Relaxed) {
+                let raw = session.raw();
+                let text = String::from_utf8(raw).unwrap();
+                Sidecar::parse(&text).unwrap_or_else(|e| panic!("torn: {e}: {text}"));
+            }
+        })
+    };
+    let focus = {
+        let session = session.clone();
+        std::thread::spawn(move || {
+            for _ in 0..FOCUS_UPDATES {
+                session
+                    .store
+                    .update(session.id, Duration::from_secs(30), |s| {
+                        let n: usize = s.metadata.get("focus").map_or(0, |v| v.parse().unwrap());
+                        s.metadata.insert("focus".into(), (n + 1).to_string());
+                        s.last_focused_at = Some(Utc::now());
+                        true
+                    })
+                    .unwrap();
+            }
+        })
+    };
+    // Each "process" is a hook runner firing its reports one after another.
+    let runners: Vec<_> = (0..PROCESSES)
+        .map(|p| {
+            let session = session.clone();
+            std::thread::spawn(move || {
+                for r in 0..REPORTS {
+                    let event = if r % 2 == 0 { "PreToolUse" } else { "PostToolUse" };
+                    let payload = json!({"hook_event_name": event, "session_id": format!("agent-{p}"), "cwd": format!("/w/{p}")});
+                    session.report(&[], payload.to_string().as_bytes());
+                }
+            })
+        })
+        .collect();
+    for r in runners {
+        r.join().unwrap();
+    }
+    focus.join().unwrap();
+    done.store(true, Ordering::Relaxed);
+    reader.join().unwrap();
+    let s = session.sidecar();
+    assert_eq!(
+        s.metadata["focus"],
+        FOCUS_UPDATES.to_string(),
+        "a focus update was lost"
+    );
+    assert!(s.last_focused_at.is_some());
+    assert_eq!(s.activity, Some(Activity::Active));
+    assert!(
+        s.agent_session_id
+            .as_deref()
+            .is_some_and(|id| id.starts_with("agent-"))
+    );
+    assert!(s.current_cwd.is_some());
+}
+
+#[test]
+fn event_table_for_claude_and_gemini() {
+    let c = |v: Value| classify(&v);
+    let act = |a: Activity| Change::Activity(a, None);
+    for e in [
+        "UserPromptSubmit",
+        "PreToolUse",
+        "PostToolUse",
+        "PostToolUseFailure",
+        "SubagentStart",
+        "SubagentStop",
+        "PreCompact",
+        "BeforeAgent",
+        "BeforeModel",
+        "AfterModel",
+        "BeforeTool",
+        "AfterTool",
+        "PreCompress",
+    ] {
+        assert_eq!(
+            c(json!({"hook_event_name": e})),
+            act(Activity::Active),
+            "{e}"
+        );
+    }
+    for e in ["SessionStart", "AfterAgent", "Stop"] {
+        assert_eq!(c(json!({"hook_event_name": e})), act(Activity::Idle), "{e}");
+    }
+    assert_eq!(
+        c(
+            json!({"hook_event_name": "Stop", "background_tasks": [{"id": "b1", "status": "running"}]})
+        ),
+        act(Activity::Active)
+    );
+    assert_eq!(
+        c(
+            json!({"hook_event_name": "Stop", "background_tasks": [{"id": "b1", "status": "completed"}]})
+        ),
+        act(Activity::Idle)
+    );
+    let note = |t: Option<&str>, m: &str| {
+        let mut v = json!({"hook_event_name": "Notification", "message": m});
+        if let Some(t) = t {
+            v["notification_type"] = json!(t);
+        }
+        c(v)
+    };
+    let waiting = |m: &str| Change::Activity(Activity::AwaitingInput, Some(m.into()));
+    assert_eq!(note(Some("permission_prompt"), "p"), waiting("p"));
+    assert_eq!(note(Some("elicitation_dialog"), "q"), waiting("q"));
+    assert_eq!(note(Some("ToolPermission"), "g"), waiting("g"));
+    assert_eq!(note(Some("idle_prompt"), "x"), act(Activity::Idle));
+    assert_eq!(note(Some("auth_success"), "x"), Change::Nothing);
+    assert_eq!(
+        note(None, "Claude needs your permission to use Bash"),
+        waiting("Claude needs your permission to use Bash")
+    );
+    assert_eq!(
+        note(None, "Claude is waiting for your input"),
+        waiting("Claude is waiting for your input")
+    );
+    assert_eq!(note(None, "Build finished"), Change::Nothing);
+    assert_eq!(
+        c(json!({"hook_event_name": "PermissionRequest", "tool_name": "Bash"})),
+        Change::Activity(
+            Activity::AwaitingInput,
+            Some("permission to use Bash".into())
+        )
+    );
+    assert_eq!(
+        c(json!({"hook_event_name": "StopFailure", "error": "rate_limit"})),
+        Change::Activity(Activity::Error, Some("rate_limit".into()))
+    );
+    assert_eq!(
+        c(json!({"hook_event_name": "SessionEnd"})),
+        Change::Ended(None)
+    );
+    assert_eq!(c(json!({"hook_event_name": "Whatever"})), Change::Nothing);
+    assert_eq!(c(json!({})), Change::Nothing);
+}
+
+#[test]
+fn state_arguments_are_forgiving() {
+    assert_eq!(
+        parse_state_arg("AwaitingInput"),
+        Some(Change::Activity(Activity::AwaitingInput, None))
+    );
+    assert_eq!(
+        parse_state_arg("awaiting_input"),
+        Some(Change::Activity(Activity::AwaitingInput, None))
+    );
+    assert_eq!(
+        parse_state_arg("IDLE"),
+        Some(Change::Activity(Activity::Idle, None))
+    );
+    assert_eq!(parse_state_arg("exited"), Some(Change::Ended(None)));
+    assert_eq!(parse_state_arg("sideways"), None);
+}

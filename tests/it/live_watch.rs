@@ -1,0 +1,287 @@
+//! The real watcher on real temp folders: every kind of change to every
+//! source reaches the catalog, one file at a time.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
+
+use crate::support;
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+use chrono::Utc;
+use greenroom::engine::Engine;
+use greenroom::model::{Session, Source};
+use greenroom::sources::sidecar::{Sidecar, SidecarStore};
+use support::World;
+
+const STATE: &str = "---\nsession_id: s1\nstatus: in_progress\ncurrent_phase: 1\ntotal_phases: 2\nphases:\n  - id: 1\n    status: in_progress\n  - id: 2\n    status: pending\n---\n";
+
+struct Live {
+    engine: Engine,
+    rx: Receiver<PathBuf>,
+}
+
+impl Live {
+    fn start(config: &greenroom::config::Config) -> Self {
+        let (tx, rx) = channel();
+        let engine = Engine::start(config, false, move |p| {
+            let _ = tx.send(p);
+        })
+        .unwrap();
+        Live { engine, rx }
+    }
+
+    /// Feeds file events to the engine until `check` holds, or fails after 10 s.
+    fn until(&mut self, what: &str, check: impl Fn(&[Session]) -> bool) -> Vec<Session> {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let rows = self.engine.catalog.rows(Utc::now());
+            if check(&rows) {
+                return rows;
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            assert!(
+                !left.is_zero(),
+                "timed out waiting for {what}; rows: {rows:#?}"
+            );
+            if let Ok(first) = self.rx.recv_timeout(left.min(Duration::from_millis(200))) {
+                let mut batch = vec![first];
+                batch.extend(self.rx.try_iter());
+                self.engine.apply_changes(batch);
+            }
+        }
+    }
+}
+
+fn names(rows: &[Session]) -> Vec<String> {
+    let mut n: Vec<String> = rows.iter().map(|r| r.name.clone()).collect();
+    n.sort();
+    n
+}
+
+fn write_atomically(path: &Path, text: &str) {
+    let tmp = path.with_file_name(format!(
+        ".{}.tmp",
+        path.file_name().unwrap().to_string_lossy()
+    ));
+    std::fs::write(&tmp, text).unwrap();
+    std::fs::rename(&tmp, path).unwrap();
+}
+
+#[test]
+fn sidecars_created_modified_replaced_and_deleted_are_all_seen() {
+    let world = World::new();
+    let mut live = Live::start(&world.config(None, &[]));
+    let store = SidecarStore::new(world.path("sessions"));
+    live.until("an empty catalog", |r| r.is_empty());
+
+    let s = Sidecar::new("first", &world.path("w"), "sh", Utc::now());
+    store.create(&s).unwrap();
+    live.until("create", |r| names(r) == ["first"]);
+
+    // A plain in-place write (not atomic), as a careless tool would do.
+    let mut edited = s.clone();
+    edited.name = "renamed".into();
+    std::fs::write(
+        store.path_for(s.id),
+        serde_json::to_string(&edited).unwrap(),
+    )
+    .unwrap();
+    live.until("modify", |r| names(r) == ["renamed"]);
+
+    // An atomic rename over the file, as greenroom and hooks do.
+    edited.name = "replaced".into();
+    write_atomically(
+        &store.path_for(s.id),
+        &serde_json::to_string(&edited).unwrap(),
+    );
+    live.until("rename over", |r| names(r) == ["replaced"]);
+
+    std::fs::remove_file(store.path_for(s.id)).unwrap();
+    live.until("delete", |r| r.is_empty());
+}
+
+#[test]
+fn a_sidecar_folder_deleted_and_recreated_is_followed() {
+    let world = World::new();
+    let mut live = Live::start(&world.config(None, &[]));
+    let store = SidecarStore::new(world.path("sessions"));
+    store
+        .create(&Sidecar::new("a", &world.path("w"), "sh", Utc::now()))
+        .unwrap();
+    live.until("a", |r| names(r) == ["a"]);
+    std::fs::remove_dir_all(store.dir()).unwrap();
+    live.until("the folder gone", |r| r.is_empty());
+    store
+        .create(&Sidecar::new("b", &world.path("w"), "sh", Utc::now()))
+        .unwrap();
+    live.until("b in the new folder", |r| names(r) == ["b"]);
+}
+
+#[test]
+fn maestro_state_that_appears_later_and_is_recreated_is_picked_up() {
+    let world = World::new();
+    let ws = world.path("project");
+    std::fs::create_dir_all(&ws).unwrap();
+    let store = SidecarStore::new(world.path("sessions"));
+    store
+        .create(&Sidecar::new("agent", &ws, "claude", Utc::now()))
+        .unwrap();
+    let mut live = Live::start(&world.config(None, &[]));
+    live.until("the session", |r| {
+        r.len() == 1 && r[0].orchestration.is_none()
+    });
+
+    // docs/maestro/state does not exist yet: it appears, then its file.
+    let state = ws.join("docs/maestro/state");
+    std::fs::create_dir_all(&state).unwrap();
+    write_atomically(&state.join("active-session.md"), STATE);
+    live.until("the orchestration", |r| {
+        r.len() == 1
+            && r[0]
+                .orchestration
+                .as_ref()
+                .is_some_and(|o| o.session_id.as_deref() == Some("s1"))
+    });
+
+    write_atomically(
+        &state.join("active-session.md"),
+        &STATE.replace("current_phase: 1", "current_phase: 2"),
+    );
+    live.until("the phase to advance", |r| {
+        r[0].orchestration
+            .as_ref()
+            .and_then(|o| o.current_phase.clone())
+            == Some(greenroom::model::PhaseId::Number(2))
+    });
+
+    // The whole docs folder deleted, then recreated with new content.
+    std::fs::remove_dir_all(ws.join("docs")).unwrap();
+    live.until("the orchestration to go", |r| r[0].orchestration.is_none());
+    std::fs::create_dir_all(&state).unwrap();
+    std::fs::write(state.join("active-session.md"), STATE.replace("s1", "s2")).unwrap();
+    live.until("the recreated orchestration", |r| {
+        r[0].orchestration
+            .as_ref()
+            .is_some_and(|o| o.session_id.as_deref() == Some("s2"))
+    });
+}
+
+#[test]
+fn a_new_sessions_maestro_folder_is_watched_as_it_appears() {
+    let world = World::new();
+    let mut live = Live::start(&world.config(None, &[]));
+    let ws = world.path("later");
+    let state = ws.join("docs/maestro/state");
+    std::fs::create_dir_all(&state).unwrap();
+    std::fs::write(state.join("active-session.md"), STATE).unwrap();
+    let store = SidecarStore::new(world.path("sessions"));
+    store
+        .create(&Sidecar::new("late", &ws, "claude", Utc::now()))
+        .unwrap();
+    live.until("the session with its state", |r| {
+        r.len() == 1 && r[0].orchestration.is_some()
+    });
+    write_atomically(
+        &state.join("active-session.md"),
+        &STATE.replace("in_progress", "completed"),
+    );
+    live.until("a change in the new folder", |r| {
+        r[0].orchestration
+            .as_ref()
+            .and_then(|o| o.status.clone())
+            .as_deref()
+            == Some("completed")
+    });
+}
+
+#[test]
+fn a_state_dir_that_does_not_exist_yet_is_picked_up() {
+    let world = World::new();
+    let ws = world.path("deep/nested/ws");
+    let mut live = Live::start(&world.config(None, &[&ws]));
+    live.until("nothing", |r| r.is_empty());
+    let state = ws.join("docs/maestro/state");
+    std::fs::create_dir_all(&state).unwrap();
+    std::fs::write(state.join("active-session.md"), STATE).unwrap();
+    live.until("a maestro row", |r| {
+        r.len() == 1 && r[0].source == Source::Maestro
+    });
+}
+
+#[test]
+fn a_burst_of_a_thousand_sidecars_ends_in_the_right_state() {
+    let world = World::new();
+    let mut live = Live::start(&world.config(None, &[]));
+    let store = SidecarStore::new(world.path("sessions"));
+    let cwd = world.path("w");
+    let mut ids = Vec::new();
+    for i in 0..1000 {
+        let s = Sidecar::new(&format!("s{i}"), &cwd, "sh", Utc::now());
+        ids.push(s.id);
+        store.create(&s).unwrap();
+    }
+    live.until("1000 rows", |r| r.len() == 1000);
+    for id in &ids[..100] {
+        std::fs::remove_file(store.path_for(*id)).unwrap();
+    }
+    live.until("900 rows", |r| r.len() == 900);
+    assert!(live.engine.catalog.problems().is_empty());
+}
+
+#[test]
+fn agent_orchestrator_sessions_and_maestro_hook_state_are_followed() {
+    let world = World::new();
+    let ws = world.path("p");
+    std::fs::create_dir_all(ws.join("docs/maestro/state")).unwrap();
+    std::fs::write(ws.join("docs/maestro/state/active-session.md"), STATE).unwrap();
+    let store = SidecarStore::new(world.path("sessions"));
+    let mut s = Sidecar::new("m", &ws, "gemini", Utc::now());
+    s.agent_session_id = Some("conv-1".into());
+    store.create(&s).unwrap();
+    let mut live = Live::start(&world.config(None, &[]));
+    live.until("one row", |r| r.len() == 1);
+
+    let hook = world.path("maestro-hooks/conv-1");
+    std::fs::create_dir_all(&hook).unwrap();
+    std::fs::write(hook.join("active-agent"), "coder\n").unwrap();
+    live.until("the active agent", |r| {
+        r[0].active_agent.as_deref() == Some("coder")
+    });
+
+    let sessions = world.path("ao/projects/app/sessions");
+    std::fs::create_dir_all(&sessions).unwrap();
+    std::fs::write(
+        sessions.join("app-1.json"),
+        r#"{"project":"app","agent":"claude-code","tmuxName":"abc-app-1","status":"working"}"#,
+    )
+    .unwrap();
+    live.until("the AO session", |r| {
+        r.iter()
+            .any(|s| s.source == Source::AgentOrchestrator && s.name == "app-1")
+    });
+    std::fs::remove_file(sessions.join("app-1.json")).unwrap();
+    live.until("the AO session to go", |r| r.len() == 1);
+}
+
+#[test]
+fn changes_between_loading_and_watching_are_caught_up() {
+    let world = World::new();
+    let store = SidecarStore::new(world.path("sessions"));
+    let gone = Sidecar::new("gone", &world.path("w"), "sh", Utc::now());
+    store.create(&gone).unwrap();
+    let (tx, _rx) = channel();
+    let mut engine = Engine::load(&world.config(None, &[]), false, move |p| {
+        let _ = tx.send(p);
+    })
+    .unwrap();
+    assert_eq!(names(&engine.catalog.rows(Utc::now())), ["gone"]);
+    // While the first frame is drawn: one session deleted, one created.
+    std::fs::remove_file(store.path_for(gone.id)).unwrap();
+    store
+        .create(&Sidecar::new("new", &world.path("w"), "sh", Utc::now()))
+        .unwrap();
+    assert!(engine.watch(), "arming the watches catches up");
+    assert_eq!(names(&engine.catalog.rows(Utc::now())), ["new"]);
+}

@@ -1,0 +1,28 @@
+//! greenroom's integration tests, one test crate (one link step): real
+//! files in temp folders, real tmux servers on private sockets, the built
+//! binary driven in tmux. Each module is one concern; `support` holds the
+//! shared fixtures.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
+
+mod ao_sessions;
+mod cli_actions;
+mod config_layers;
+mod e2e_actions;
+mod e2e_dashboard;
+mod e2e_demo;
+mod health_rules;
+mod hook_report;
+mod hooks_install;
+mod live_tmux;
+mod live_watch;
+mod ls_cli;
+mod maestro_bad_input;
+mod maestro_real;
+mod ops_actions;
+mod readme;
+mod sidecar_store;
+mod support;
+mod transcript_usage;
+mod tui_reducer;
+mod tui_snapshots;
+mod tui_usage;

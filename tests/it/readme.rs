@@ -1,0 +1,42 @@
+//! The README stays true: every key binding and every config key it must
+//! document is there.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
+
+use greenroom::tui::keymap::{BINDINGS, Key};
+
+const README: &str = include_str!("../../README.md");
+const DEFAULTS: &str = include_str!("../../assets/default-config.toml");
+
+#[test]
+fn every_default_key_is_in_the_readme_table() {
+    for b in BINDINGS {
+        for k in b.defaults {
+            let label = Key::parse(k).unwrap().label();
+            let cell = format!("`{label}`");
+            assert!(
+                README.contains(&cell),
+                "README has no {cell} for {}",
+                b.command.name()
+            );
+        }
+    }
+}
+
+#[test]
+fn every_config_key_is_in_the_readme() {
+    for line in DEFAULTS.lines() {
+        let line = line.trim();
+        if line.starts_with('#') || line.starts_with('[') || !line.contains('=') {
+            continue;
+        }
+        let key = line.split('=').next().unwrap().trim();
+        assert!(
+            README.contains(&format!("`{key}`")),
+            "README does not document `{key}`"
+        );
+    }
+    for table in ["[keys]", "[agents.", "[prices."] {
+        assert!(README.contains(table), "README does not document {table}");
+    }
+}
