@@ -13,7 +13,7 @@ use greenroom::model::{
     Problem, Session, Source, Status, TokenCounts, TokenUsage,
 };
 use greenroom::tui::keymap::Keymap;
-use greenroom::tui::state::{AppState, DetailTab, Overlay, Preview, SortMode, TmuxStatus};
+use greenroom::tui::state::{AppState, DetailTab, Mode, Overlay, Preview, SortMode, TmuxStatus};
 use greenroom::tui::view::{Theme, render, sidebar_list_area};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -335,7 +335,7 @@ fn triage_sort() {
 fn filter_being_typed() {
     snap("filter_editing", |s| {
         s.filter = "api".into();
-        s.filter_editing = true;
+        s.mode = Mode::Filter;
         s.refresh_visible();
     });
 }
@@ -351,7 +351,7 @@ fn health_filter() {
 
 #[test]
 fn help_overlay() {
-    snap("help", |s| s.overlay = Overlay::Help);
+    snap("help", |s| s.mode = Mode::Overlay(Overlay::Help));
 }
 
 fn problems() -> Vec<Problem> {
@@ -375,7 +375,7 @@ fn problems() -> Vec<Problem> {
 fn problems_overlay() {
     snap("problems", |s| {
         s.problems = problems();
-        s.overlay = Overlay::Problems;
+        s.mode = Mode::Overlay(Overlay::Problems);
     });
 }
 
@@ -470,7 +470,11 @@ fn tiny_terminal() {
 
 #[test]
 fn no_size_panics() {
-    let overlays = [Overlay::None, Overlay::Help, Overlay::Problems];
+    let overlays = [
+        Mode::Normal,
+        Mode::Overlay(Overlay::Help),
+        Mode::Overlay(Overlay::Problems),
+    ];
     let tabs = DetailTab::ALL;
     for (w, h) in [
         (0, 0),
@@ -483,10 +487,10 @@ fn no_size_panics() {
         (70, 14),
         (200, 60),
     ] {
-        for overlay in overlays {
+        for overlay in &overlays {
             for tab in tabs {
                 let mut s = state(w, h, "id-api-retries");
-                s.overlay = overlay;
+                s.mode = overlay.clone();
                 s.tab = tab;
                 s.problems = problems();
                 s.preview = Some(Preview {
@@ -495,7 +499,7 @@ fn no_size_panics() {
                 });
                 draw(&s, w, h);
                 let mut empty = AppState::new(now(), vec!["/x".into()]);
-                empty.overlay = overlay;
+                empty.mode = overlay.clone();
                 draw(&empty, w, h);
                 for theme in [Theme::dark(), Theme::light()] {
                     draw_with(&s, w, h, &theme);

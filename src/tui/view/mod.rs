@@ -28,7 +28,7 @@ use ratatui::widgets::{Block, BorderType};
 pub use theme::Theme;
 
 use super::keymap::Keymap;
-use super::state::{AppState, Overlay};
+use super::state::{AppState, Mode, Overlay};
 
 /// From this width up, sidebar and detail sit side by side.
 const SIDE_BY_SIDE_MIN_WIDTH: u16 = 70;
@@ -126,13 +126,13 @@ pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap, theme: &Them
         }
     }
     status::render(frame, a.status, state, keymap, theme);
-    match state.overlay {
-        Overlay::None => {}
-        Overlay::Help => help::render(frame, a.body, full, keymap, theme),
-        Overlay::Problems => problems::render(frame, a.body, full, state, keymap, theme),
-    }
-    if let Some(d) = &state.dialog {
-        dialog::render(frame, a.body, full, d, theme);
+    match &state.mode {
+        Mode::Normal | Mode::Filter => {}
+        Mode::Overlay(Overlay::Help) => help::render(frame, a.body, full, keymap, theme),
+        Mode::Overlay(Overlay::Problems) => {
+            problems::render(frame, a.body, full, state, keymap, theme)
+        }
+        Mode::Dialog(d) => dialog::render(frame, a.body, full, d, theme),
     }
 }
 
