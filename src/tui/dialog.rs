@@ -216,9 +216,7 @@ pub fn lines(pasted: &str) -> String {
 
 /// Pasted text for a one-line input: its lines joined by spaces.
 pub fn one_line(pasted: &str) -> String {
-    lines(pasted)
-        .trim_matches('\n')
-        .replace('\n', " ")
+    lines(pasted).trim_matches('\n').replace('\n', " ")
 }
 
 /// What a folder completion does to the form: the text grows as far as the

@@ -63,6 +63,8 @@ pub enum Overlay {
 
 /// What has the keyboard. It alone decides what a key (or a paste) means:
 /// `input::key_action` maps keys by mode and the reducer matches on it.
+// One Mode lives in the state: the size of its largest variant costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Mode {
     /// Keys are the keymap's commands; Esc clears a kept filter.

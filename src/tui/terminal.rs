@@ -11,7 +11,7 @@ use crossterm::event::{
     DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
 };
 use crossterm::terminal::{
-    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+    Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
@@ -45,10 +45,15 @@ impl Screen {
         restore();
     }
 
-    /// Takes the terminal again after [`Self::suspend`]; the next draw is whole.
+    /// Takes the terminal again after [`Self::suspend`]; the next draw is
+    /// whole. A fresh `Terminal` over a cleared screen, rather than
+    /// `Terminal::clear`, which asks the terminal for its cursor and waits
+    /// for an answer on a stdin no one reads between event streams.
     pub fn resume(&mut self) -> std::io::Result<()> {
         setup()?;
-        self.terminal.clear()
+        crossterm::execute!(stdout(), Clear(ClearType::All))?;
+        self.terminal = Terminal::new(CrosstermBackend::new(stdout()))?;
+        Ok(())
     }
 }
 

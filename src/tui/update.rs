@@ -278,8 +278,7 @@ fn input(state: &mut AppState, key: InputKey) -> Vec<Effect> {
         }
         // Esc clears a kept filter (text and health), showing every row again.
         Mode::Normal => {
-            if key != InputKey::Esc || (state.filter.is_empty() && state.health_filter.is_none())
-            {
+            if key != InputKey::Esc || (state.filter.is_empty() && state.health_filter.is_none()) {
                 return Vec::new();
             }
             state.filter.clear();

@@ -269,7 +269,10 @@ fn a_paste_into_a_one_line_input_is_one_line_and_clean() {
     };
     assert_eq!(f.name, "fix the[31m bug", "one line, no escape character");
     assert_eq!(f.focus, SpawnField::Prompt);
-    assert_eq!(f.prompt, "step one\nstep two\n", "the prompt keeps its lines");
+    assert_eq!(
+        f.prompt, "step one\nstep two\n",
+        "the prompt keeps its lines"
+    );
 }
 
 fn pane(n: u8) -> Beside {

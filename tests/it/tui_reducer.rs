@@ -9,11 +9,11 @@ use std::path::PathBuf;
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use greenroom::model::{Activity, ActivityView, Health, Session, Source, Status};
+use greenroom::tmux::Beside;
 use greenroom::tui::action::{Action, Command, Completion, Effect, InputKey};
 use greenroom::tui::dialog::{Dialog, SpawnForm};
 use greenroom::tui::keymap::{BINDINGS, Key, Keymap};
 use greenroom::tui::state::{AppState, BesidePane, DetailTab, Mode, Overlay, SortMode};
-use greenroom::tmux::Beside;
 use greenroom::tui::update::update;
 
 fn now() -> DateTime<Utc> {

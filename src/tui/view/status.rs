@@ -55,6 +55,9 @@ fn hints(state: &AppState) -> Vec<(Command, &'static str)> {
         None => {}
     }
     let mut h = Vec::new();
+    if state.beside_pane().is_some() {
+        h.push((Command::OpenBeside, "close beside"));
+    }
     if let Some(s) = state.selected_session() {
         let tmux_ok = state.tmux != TmuxStatus::NotInstalled;
         if s.status.is_live() && s.tmux_session.is_some() && tmux_ok {
