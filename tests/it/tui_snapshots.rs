@@ -22,16 +22,16 @@ use ratatui::style::Color;
 
 const SIZES: [(u16, u16); 2] = [(60, 20), (160, 48)];
 
-fn now() -> DateTime<Utc> {
+pub(crate) fn now() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2025, 6, 1, 12, 0, 0).unwrap()
 }
 
-fn ago(minutes: i64) -> Option<DateTime<Utc>> {
+pub(crate) fn ago(minutes: i64) -> Option<DateTime<Utc>> {
     Some(now() - Duration::minutes(minutes))
 }
 
 /// A live greenroom session; tests change what differs.
-fn session(id: &str, health: Health, agent: Option<&str>, state: Activity) -> Session {
+pub(crate) fn session(id: &str, health: Health, agent: Option<&str>, state: Activity) -> Session {
     Session {
         id: format!("id-{id}"),
         name: id.to_owned(),
@@ -60,7 +60,7 @@ fn session(id: &str, health: Health, agent: Option<&str>, state: Activity) -> Se
     }
 }
 
-fn phase(id: i64, name: &str, status: PhaseStatus, agents: &[&str]) -> Phase {
+pub(crate) fn phase(id: i64, name: &str, status: PhaseStatus, agents: &[&str]) -> Phase {
     Phase {
         id: PhaseId::Number(id),
         name: Some(name.to_owned()),
@@ -84,7 +84,7 @@ fn counts(input: u64, output: u64, cached: u64) -> TokenCounts {
 
 /// Maestro's state for `api-retries`: phase 3 failed with an open error,
 /// phase 4 runs anyway (the file contradicts itself), tokens by agent.
-fn orchestration() -> Orchestration {
+pub(crate) fn orchestration() -> Orchestration {
     let mut failed = phase(
         3,
         "Implement retries",
@@ -177,7 +177,7 @@ fn finished_orchestration() -> Orchestration {
     }
 }
 
-fn rows() -> Vec<Session> {
+pub(crate) fn rows() -> Vec<Session> {
     let mut api = session(
         "api-retries",
         Health::Errored,
@@ -267,7 +267,7 @@ fn keymap() -> Keymap {
 }
 
 /// The dashboard as it would be after loading the rows, selecting `id`.
-fn state(w: u16, h: u16, select: &str) -> AppState {
+pub(crate) fn state(w: u16, h: u16, select: &str) -> AppState {
     let mut s = AppState::new(now(), Vec::new());
     s.rows = rows();
     s.tmux = TmuxStatus::Running;
@@ -278,7 +278,7 @@ fn state(w: u16, h: u16, select: &str) -> AppState {
     s
 }
 
-fn pick(s: &mut AppState, id: &str) {
+pub(crate) fn pick(s: &mut AppState, id: &str) {
     s.selected = Some(id.to_owned());
     s.clamp_offset();
 }
@@ -289,11 +289,11 @@ fn draw_with(s: &AppState, w: u16, h: u16, theme: &Theme) -> Terminal<TestBacken
     terminal
 }
 
-fn draw(s: &AppState, w: u16, h: u16) -> Terminal<TestBackend> {
+pub(crate) fn draw(s: &AppState, w: u16, h: u16) -> Terminal<TestBackend> {
     draw_with(s, w, h, &Theme::no_color())
 }
 
-fn screen(t: &Terminal<TestBackend>) -> String {
+pub(crate) fn screen(t: &Terminal<TestBackend>) -> String {
     t.backend().to_string()
 }
 
