@@ -119,6 +119,29 @@ fn a_paste_into_the_send_dialog_is_text_and_never_kills_the_session() {
     });
     assert!(has(&agents, "gr-target"), "the session lives");
 
+    // Attaching hands the terminal to tmux and takes it back with bracketed
+    // paste on again: a paste after returning is still text.
+    dash.keys(&["Enter"]);
+    dash.until(15, "the agent's pane in this terminal", |s| {
+        s.contains("this-is-target") && !s.contains("Sessions")
+    });
+    agents.run(&["detach-client", "-s", "=gr-target"]);
+    dash.until(15, "the dashboard again", |s| {
+        s.contains("Sessions") && s.contains("back from target")
+    });
+    dash.keys(&["s"]);
+    dash.until(15, "the send dialog again", |s| {
+        s.contains("Send to target")
+    });
+    paste(&host, "=dash:", "after attach\nxylophone again\n");
+    let screen = dash.until(15, "the paste after attach in the dialog", |s| {
+        s.contains("after attach") && s.contains("xylophone again")
+    });
+    assert!(!screen.contains("Kill?"), "{screen}");
+    dash.keys(&["Escape"]);
+    dash.until(15, "the dialog to close", |s| !s.contains("Send to target"));
+    assert!(has(&agents, "gr-target"), "the session lives");
+
     // A paste with no input focused does nothing: no kill prompt, no quit.
     paste(&host, "=dash:", "xyq");
     dash.keys(&["?"]);

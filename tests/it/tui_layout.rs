@@ -161,3 +161,53 @@ fn a_short_pane_keeps_the_current_phase() {
     assert!(text.contains("▶ ✗ 3"), "{text}");
     assert!(text.contains("more lines in a taller pane"), "{text}");
 }
+
+/// A pasted message shows as its lines in the send dialog.
+#[test]
+fn a_pasted_message_shows_its_lines_in_the_send_dialog() {
+    use greenroom::tui::action::{Action, Command};
+    use greenroom::tui::update::update;
+    let mut s = state(100, 30, "id-api-retries");
+    update(&mut s, Action::Command(Command::Send));
+    update(
+        &mut s,
+        Action::Paste("here is the plan\rxylophone practice\r".into()),
+    );
+    let t = draw(&s, 100, 30);
+    let text = screen(&t);
+    let first = text.lines().position(|l| l.contains("> here is the plan"));
+    let second = text.lines().position(|l| l.contains("xylophone practice"));
+    assert_eq!(first.map(|f| f + 1), second, "two lines:\n{text}");
+    insta::assert_snapshot!("send_pasted_100x30", t.backend());
+}
+
+/// The new-session form lists the folders an ambiguous Tab left and marks
+/// a preset whose program is not installed.
+#[test]
+fn the_form_lists_folder_candidates_and_marks_a_missing_agent() {
+    use greenroom::tui::action::{Action, Completion};
+    use greenroom::tui::dialog::{SpawnField, SpawnForm};
+    use greenroom::tui::update::update;
+    let mut s = state(100, 30, "id-api-retries");
+    let mut form = SpawnForm::new(
+        "agent-4".into(),
+        "/home/op/src/pro".into(),
+        vec!["claude".into(), "gemini".into()],
+    );
+    form.missing = vec!["gemini".into()];
+    form.agent = 1;
+    form.focus = SpawnField::Cwd;
+    update(&mut s, Action::OpenSpawnForm(form));
+    update(
+        &mut s,
+        Action::PathCompleted(Completion {
+            text: Some("/home/op/src/project-".into()),
+            candidates: vec!["project-alpha".into(), "project-beta".into()],
+        }),
+    );
+    let t = draw(&s, 100, 30);
+    let text = screen(&t);
+    assert!(text.contains("project-alpha/  project-beta/"), "{text}");
+    assert!(text.contains("‹ gemini ›  not installed"), "{text}");
+    insta::assert_snapshot!("spawn_candidates_100x30", t.backend());
+}
