@@ -24,6 +24,7 @@ mod readme;
 mod sidecar_store;
 mod support;
 mod transcript_usage;
+mod tui_form;
 mod tui_layout;
 mod tui_modes;
 mod tui_reducer;
