@@ -329,3 +329,17 @@ fn quitting_closes_the_pane_beside_first() {
         vec![Effect::CloseBeside { pane: pane(5) }, Effect::Quit]
     );
 }
+
+#[test]
+fn ctrl_c_quits_from_the_filter_and_dialogs_but_q_is_text_there() {
+    let mut s = loaded();
+    cmd(&mut s, Command::Filter);
+    assert!(update(&mut s, Action::Input(InputKey::Char('q'))).is_empty());
+    assert_eq!(s.filter, "q", "q is text while typing");
+    assert_eq!(cmd(&mut s, Command::Quit), vec![Effect::Quit], "Ctrl-C");
+    let mut s = loaded();
+    cmd(&mut s, Command::Send);
+    assert!(update(&mut s, Action::Input(InputKey::Char('q'))).is_empty());
+    assert!(matches!(s.dialog(), Some(Dialog::Send { text, .. }) if text == "q"));
+    assert_eq!(cmd(&mut s, Command::Quit), vec![Effect::Quit], "Ctrl-C");
+}
