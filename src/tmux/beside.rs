@@ -64,6 +64,12 @@ impl Tmux {
         }
     }
 
+    /// Closes the pane beside; its nested client goes with it, and the
+    /// session it showed runs on.
+    pub fn close_beside(&self, beside: &Beside) -> Result<(), TmuxError> {
+        self.run(["kill-pane", "-t", &beside.pane_id]).map(drop)
+    }
+
     /// Moves the client on terminal `tty` to session `name`.
     pub fn switch_client_on(&self, tty: &str, name: &str) -> Result<(), TmuxError> {
         self.run(["switch-client", "-c", tty, "-t", &exact(name)])

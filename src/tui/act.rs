@@ -1,23 +1,25 @@
 //! The reducer's part for acting on sessions: which sessions an action
 //! applies to, refusing up front what the action would refuse, and what a
-//! finished spawn does to the form.
+//! finished spawn does to the form, and the pane beside.
 
 use super::action::Effect;
 use super::dialog::{Bulk, Dialog};
-use super::state::AppState;
+use super::state::{AppState, BesidePane, Mode};
 use super::update::say;
 
 pub(super) fn spawned(state: &mut AppState, result: Result<String, String>) -> Vec<Effect> {
     match result {
         Ok(id) => {
-            state.dialog = None;
+            if matches!(state.mode, Mode::Dialog(Dialog::Spawn(_))) {
+                state.mode = Mode::Normal;
+            }
             say(state, "session started");
             // Its row arrives with the sidecar's file event: select it then.
             state.select_when_seen = Some(id);
             Vec::new()
         }
         Err(e) => {
-            if let Some(Dialog::Spawn(form)) = &mut state.dialog {
+            if let Mode::Dialog(Dialog::Spawn(form)) = &mut state.mode {
                 form.busy = false;
                 form.error = Some(e);
             } else {
@@ -76,7 +78,7 @@ pub(super) fn confirm(state: &mut AppState, action: Bulk) -> Vec<Effect> {
         say(state, format!("skipped: {}", refused.join("; ")));
     }
     let (ids, names) = ok.into_iter().unzip();
-    state.dialog = Some(Dialog::Confirm { action, ids, names });
+    state.mode = Mode::Dialog(Dialog::Confirm { action, ids, names });
     Vec::new()
 }
 
@@ -100,4 +102,39 @@ pub(super) fn with_selected(
 
 pub(super) fn live_check(s: &crate::model::Session) -> Result<(), String> {
     crate::ops::ensure_live(s).map_err(|e| e.to_string())
+}
+
+/// Quitting closes the pane beside: it shows greenroom's choice and would
+/// stop following once greenroom is gone.
+pub(super) fn quit(state: &mut AppState) -> Vec<Effect> {
+    let mut effects = Vec::new();
+    if let BesidePane::Open(pane) = std::mem::replace(&mut state.beside, BesidePane::Closed) {
+        effects.push(Effect::CloseBeside { pane });
+    }
+    effects.push(Effect::Quit);
+    effects
+}
+
+/// `o` opens one pane beside at most; pressed again it closes it.
+pub(super) fn beside(state: &mut AppState) -> Vec<Effect> {
+    match std::mem::replace(&mut state.beside, BesidePane::Closed) {
+        BesidePane::Open(pane) => {
+            say(state, "closed the pane beside");
+            vec![Effect::CloseBeside { pane }]
+        }
+        BesidePane::Opening => {
+            state.beside = BesidePane::Opening;
+            Vec::new()
+        }
+        BesidePane::Closed => {
+            let effects = with_selected(state, |s| {
+                live_check(s)?;
+                Ok(Effect::OpenBeside { id: s.id.clone() })
+            });
+            if !effects.is_empty() {
+                state.beside = BesidePane::Opening;
+            }
+            effects
+        }
+    }
 }

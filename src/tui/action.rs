@@ -68,6 +68,9 @@ impl Command {
 pub enum Action {
     /// A bound key's command.
     Command(Command),
+    /// The dashboard must end whatever the mode (SIGTERM, SIGHUP, the
+    /// terminal gone): like quitting, without a mode to get past.
+    Shutdown,
     /// The catalog changed: fresh rows and problems.
     Rows {
         rows: Vec<Session>,
@@ -82,8 +85,12 @@ pub enum Action {
         id: String,
         text: String,
     },
-    /// Text typed while an input (filter, dialog) has focus.
+    /// A key for the mode's input: text for the filter or a dialog; Esc
+    /// in every mode (it closes, cancels or clears whatever the mode holds).
     Input(InputKey),
+    /// Text the terminal pasted (bracketed paste): input for the focused
+    /// field, never commands. Untrusted: the reducer cleans it.
+    Paste(String),
     /// Mouse: a click on a sidebar row (index into the visible list).
     ClickRow(usize),
     ScrollUp,
@@ -99,10 +106,22 @@ pub enum Action {
     OpenSpawnForm(super::dialog::SpawnForm),
     /// The form's spawn finished: the new session's id, or why it failed.
     Spawned(Result<String, String>),
-    /// A folder completion for the form: the completed text, if any.
-    PathCompleted(Option<String>),
-    /// The pane beside the dashboard opened or closed.
-    Beside(bool),
+    /// A folder completion for the form.
+    PathCompleted(Completion),
+    /// The pane beside the dashboard opened, or why it could not.
+    BesideOpened(Result<crate::tmux::Beside, String>),
+    /// The pane beside is gone (closed by the operator or its client ended).
+    BesideClosed,
+}
+
+/// What a folder completion found for the text typed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Completion {
+    /// The text completed as far as every match agrees; `None` when
+    /// nothing matches.
+    pub text: Option<String>,
+    /// The folder names that still match when there are several.
+    pub candidates: Vec<String>,
 }
 
 /// Keys an input field understands.
@@ -173,6 +192,11 @@ pub enum Effect {
     /// Move the pane beside to the newly selected session.
     Follow {
         id: String,
+        pane: crate::tmux::Beside,
+    },
+    /// Close the pane beside (a second `o`).
+    CloseBeside {
+        pane: crate::tmux::Beside,
     },
     Quit,
 }

@@ -2,7 +2,7 @@
 //! and the new-session form. Plain data and pure key handling; what a
 //! dialog decides comes back as an [`Effect`].
 
-use super::action::{Effect, InputKey, SpawnForm as SpawnSubmit};
+use super::action::{Completion, Effect, InputKey, SpawnForm as SpawnSubmit};
 
 /// Actions that apply to one or several sessions after a confirmation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,6 +63,10 @@ pub struct SpawnForm {
     /// Preset names; `agent` indexes it.
     pub agents: Vec<String>,
     pub agent: usize,
+    /// Presets whose program is not on PATH (looked up by the driver).
+    pub missing: Vec<String>,
+    /// Folders that still match after an ambiguous Tab, shown under the field.
+    pub candidates: Vec<String>,
     /// A branch for a new git worktree; empty for none.
     pub worktree: String,
     pub prompt: String,
@@ -81,6 +85,8 @@ impl SpawnForm {
             cwd,
             agents,
             agent,
+            missing: Vec::new(),
+            candidates: Vec::new(),
             worktree: String::new(),
             prompt: String::new(),
             focus: SpawnField::Name,
@@ -101,6 +107,12 @@ impl SpawnForm {
 
     pub fn agent_name(&self) -> Option<&str> {
         self.agents.get(self.agent).map(String::as_str)
+    }
+
+    /// Is the chosen preset's program missing from PATH?
+    pub fn agent_missing(&self) -> bool {
+        self.agent_name()
+            .is_some_and(|a| self.missing.iter().any(|m| m == a))
     }
 }
 
@@ -149,9 +161,11 @@ pub fn key(dialog: &mut Dialog, key: InputKey) -> Outcome {
                 Outcome::Keep
             }
             InputKey::Enter if text.trim().is_empty() => Outcome::Keep,
+            // A pasted block's last line break is not a line of its own:
+            // the Enter that sends it follows.
             InputKey::Enter => Outcome::Done(vec![Effect::Send {
                 id: id.clone(),
-                text: text.clone(),
+                text: text.trim_end_matches('\n').to_owned(),
             }]),
             InputKey::Esc => Outcome::Close,
             _ => Outcome::Keep,
@@ -160,7 +174,75 @@ pub fn key(dialog: &mut Dialog, key: InputKey) -> Outcome {
     }
 }
 
+/// Pasted text into the open dialog's focused input: several lines where
+/// the input takes them (a message, a first prompt), one line elsewhere; a
+/// confirmation takes nothing from a paste.
+pub fn paste(dialog: &mut Dialog, pasted: &str) {
+    match dialog {
+        Dialog::Confirm { .. } => {}
+        Dialog::Send { text, .. } => text.push_str(&lines(pasted)),
+        Dialog::Spawn(form) if form.busy => {}
+        Dialog::Spawn(form) => {
+            form.candidates.clear();
+            match form.focus {
+                SpawnField::Prompt => form.prompt.push_str(&lines(pasted)),
+                SpawnField::Agent => {}
+                SpawnField::Name | SpawnField::Cwd | SpawnField::Worktree => {
+                    if let Some(field) = form.field_mut() {
+                        field.push_str(&one_line(pasted));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Pasted text as lines: `\r\n` and `\r` (what terminals send for Enter)
+/// become `\n`, a tab a space, and other control characters (escape
+/// sequences' introducers) are dropped.
+pub fn lines(pasted: &str) -> String {
+    pasted
+        .replace("\r\n", "\n")
+        .replace('\r', "\n")
+        .chars()
+        .filter_map(|c| match c {
+            '\n' => Some('\n'),
+            '\t' => Some(' '),
+            c if c.is_control() => None,
+            c => Some(c),
+        })
+        .collect()
+}
+
+/// Pasted text for a one-line input: its lines joined by spaces.
+pub fn one_line(pasted: &str) -> String {
+    lines(pasted).trim_matches('\n').replace('\n', " ")
+}
+
+/// What a folder completion does to the form: the text grows as far as the
+/// matches agree; several matches are listed and the focus stays; with
+/// nothing left to complete, Tab moves on as in the other fields.
+pub fn completed(form: &mut SpawnForm, done: Completion) {
+    if form.focus != SpawnField::Cwd {
+        return;
+    }
+    let ambiguous = done.candidates.len() > 1;
+    form.candidates = if ambiguous {
+        done.candidates
+    } else {
+        Vec::new()
+    };
+    match done.text {
+        Some(text) if text != form.cwd => form.cwd = text,
+        _ if ambiguous => {}
+        _ => form.focus = SpawnField::Agent,
+    }
+}
+
 fn spawn_key(form: &mut SpawnForm, key: InputKey) -> Outcome {
+    if key != InputKey::Tab {
+        form.candidates.clear();
+    }
     if form.busy {
         return if key == InputKey::Esc {
             Outcome::Close

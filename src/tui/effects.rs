@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::action::{Action, SpawnForm as Submitted};
+use super::action::{Action, Completion, SpawnForm as Submitted};
 use super::dialog::SpawnForm;
 use crate::config::Config;
 use crate::model::Session;
@@ -32,7 +32,8 @@ impl Context {
     }
 
     /// Defaults for the new-session form: the first free name, the selected
-    /// session's folder (else the current one), the configured presets.
+    /// session's folder (else the current one), the configured presets and
+    /// which of them are not installed (their program is not on PATH).
     pub fn spawn_form(&self, selected_cwd: Option<PathBuf>) -> Action {
         let name = ops::default_name(&self.tmux, &self.store, &self.config.name_prefix)
             .unwrap_or_default();
@@ -45,7 +46,18 @@ impl Context {
         if agents.is_empty() {
             agents.push("shell".into());
         }
-        Action::OpenSpawnForm(SpawnForm::new(name, cwd, agents))
+        let path = std::env::var_os("PATH");
+        let mut form = SpawnForm::new(name, cwd, agents);
+        form.missing = self
+            .config
+            .agents
+            .iter()
+            .filter(|(_, preset)| {
+                program(&preset.launch).is_some_and(|p| !installed(p, path.as_deref()))
+            })
+            .map(|(name, _)| name.clone())
+            .collect();
+        Action::OpenSpawnForm(form)
     }
 
     pub fn spawn(&self, form: &Submitted) -> Action {
@@ -131,45 +143,72 @@ impl Context {
     }
 
     /// Opens the session in a pane beside the dashboard.
-    pub fn open_beside(&self, s: &Session) -> (Action, Option<Beside>) {
+    pub fn open_beside(&self, s: &Session) -> Action {
+        Action::BesideOpened(self.split_beside(s))
+    }
+
+    fn split_beside(&self, s: &Session) -> Result<Beside, String> {
         let tmux_env = std::env::var("TMUX").ok();
         let (Some(host), Ok(pane)) = (
             host_from_env(tmux_env.as_deref()),
             std::env::var("TMUX_PANE"),
         ) else {
-            return (
-                Action::Status("open beside works when greenroom runs inside tmux".into()),
-                None,
-            );
+            return Err("open beside works when greenroom runs inside tmux".into());
         };
         let Some(name) = s.tmux_session.as_deref() else {
-            return (
-                Action::Status(format!("{} has no tmux session", s.name)),
-                None,
-            );
+            return Err(format!("{} has no tmux session", s.name));
         };
-        match host.split_beside(&pane, &self.tmux.attach_command_line(name)) {
-            Ok(beside) => {
-                ops::record_focus(&self.store, s);
-                (Action::Beside(true), Some(beside))
-            }
-            Err(e) => (
-                Action::Status(format!("cannot open a pane beside: {e}")),
-                None,
-            ),
+        let beside = host
+            .split_beside(&pane, &self.tmux.attach_command_line(name))
+            .map_err(|e| format!("cannot open a pane beside: {e}"))?;
+        ops::record_focus(&self.store, s);
+        Ok(beside)
+    }
+
+    /// Closes the pane beside (it lives in greenroom's own server).
+    pub fn close_beside(&self, beside: &Beside) {
+        let tmux_env = std::env::var("TMUX").ok();
+        if let Some(host) = host_from_env(tmux_env.as_deref())
+            && let Err(e) = host.close_beside(beside)
+        {
+            // Already gone (the operator closed it): nothing is left to do.
+            tracing::debug!(%e, "closing the pane beside");
         }
     }
 
-    /// Moves the pane beside to `s`; `None` when that pane is gone.
+    /// Moves the pane beside to `s`; `None` unless that pane is gone.
     /// Browsing is not focusing: no focus is recorded here, or the row
     /// would jump to the top of the list under the cursor.
     pub fn follow(&self, beside: &Beside, s: &Session) -> Option<Action> {
         let name = s.tmux_session.as_deref()?;
         match self.tmux.switch_client_on(&beside.tty, name) {
             Ok(()) => None,
-            Err(_) => Some(Action::Beside(false)),
+            Err(_) => Some(Action::BesideClosed),
         }
     }
+}
+
+/// The program a preset's launch line runs: its first word after `exec`,
+/// `env` and variable assignments. `None` when the shell decides it
+/// (`$SHELL`, quotes): greenroom cannot tell, so it marks nothing.
+pub fn program(launch: &str) -> Option<&str> {
+    let word = launch
+        .split_whitespace()
+        .find(|w| !matches!(*w, "exec" | "env" | "command") && !w.contains('='))?;
+    let shell_decides = word.contains(['$', '\'', '"', '`', '(', '\\']);
+    (!shell_decides).then_some(word)
+}
+
+/// Is `program` an executable file, by path or on `path` (`$PATH`)?
+pub fn installed(program: &str, path: Option<&std::ffi::OsStr>) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let runnable = |p: &Path| {
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if program.contains('/') {
+        return runnable(&expand_home(program));
+    }
+    path.is_some_and(|path| std::env::split_paths(path).any(|dir| runnable(&dir.join(program))))
 }
 
 fn expand_home(text: &str) -> PathBuf {
@@ -180,8 +219,18 @@ fn expand_home(text: &str) -> PathBuf {
 }
 
 /// Completes a folder path: the longest common continuation of the
-/// folders that start with what was typed. `None` when nothing matches.
-pub fn complete_path(text: &str) -> Option<String> {
+/// folders that start with what was typed, and those folders when there
+/// are several.
+pub fn complete_path(text: &str) -> Completion {
+    let mut names = Vec::new();
+    let completed = complete_into(text, &mut names);
+    Completion {
+        text: completed,
+        candidates: if names.len() > 1 { names } else { Vec::new() },
+    }
+}
+
+fn complete_into(text: &str, names: &mut Vec<String>) -> Option<String> {
     let expanded = expand_home(text);
     let typed = expanded.to_string_lossy().into_owned();
     let (dir, prefix) = if typed.ends_with('/') {
@@ -195,7 +244,7 @@ pub fn complete_path(text: &str) -> Option<String> {
                 .unwrap_or_default(),
         )
     };
-    let mut names: Vec<String> = std::fs::read_dir(if dir.as_os_str().is_empty() {
+    *names = std::fs::read_dir(if dir.as_os_str().is_empty() {
         Path::new(".")
     } else {
         &dir

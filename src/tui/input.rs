@@ -1,63 +1,32 @@
-//! Terminal events to actions: keys through the keymap, or to the focused
-//! input (filter, dialog); mouse clicks and wheel; resizes.
+//! Terminal events to actions. What a key means depends only on the mode
+//! ([`key_action`], pure): the keymap's commands in normal mode and under an
+//! overlay, text for the focused input in the filter and dialogs; Esc is
+//! the mode's own key everywhere. A paste is always text, never keys.
 
-use crossterm::event::{Event, KeyCode, KeyEventKind, MouseEventKind};
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEventKind};
 
-use super::action::{Action, InputKey};
+use super::action::{Action, Command, InputKey};
 use super::keymap::{Key, Keymap};
-use super::state::AppState;
+use super::state::Mode;
 use super::view;
 
-/// Maps a terminal event to actions: keys through the keymap (or to the
-/// focused input), mouse clicks and wheel, resizes.
+/// Maps a terminal event to actions: keys by mode, pastes as text, mouse
+/// clicks and wheel, resizes. `size` is the terminal's, for hit-testing.
 pub fn terminal_action(
     event: Event,
-    state: &AppState,
+    mode: &Mode,
     keymap: &Keymap,
-    terminal: &ratatui::DefaultTerminal,
+    size: Option<ratatui::layout::Size>,
 ) -> Vec<Action> {
     match event {
         Event::Key(k) if k.kind == KeyEventKind::Press || k.kind == KeyEventKind::Repeat => {
-            if state.filter_editing || state.dialog.is_some() {
-                let ctrl = k
-                    .modifiers
-                    .contains(crossterm::event::KeyModifiers::CONTROL);
-                let input = match k.code {
-                    // Ctrl-C still quits from anywhere.
-                    KeyCode::Char('c') if ctrl => {
-                        return vec![Action::Command(super::action::Command::Quit)];
-                    }
-                    KeyCode::Char(c) if !ctrl => InputKey::Char(c),
-                    KeyCode::Backspace => InputKey::Backspace,
-                    KeyCode::Enter => InputKey::Enter,
-                    KeyCode::Esc => InputKey::Esc,
-                    KeyCode::Tab => InputKey::Tab,
-                    KeyCode::BackTab => InputKey::BackTab,
-                    KeyCode::Up => InputKey::Up,
-                    KeyCode::Down => InputKey::Down,
-                    KeyCode::Left => InputKey::Left,
-                    KeyCode::Right => InputKey::Right,
-                    _ => return Vec::new(),
-                };
-                return vec![Action::Input(input)];
-            }
-            if k.code == KeyCode::Esc && !state.filter.is_empty() {
-                return vec![Action::Input(InputKey::Esc)];
-            }
-            if k.code == KeyCode::Esc && state.overlay != super::state::Overlay::None {
-                return vec![Action::Command(super::action::Command::Help)];
-            }
-            keymap
-                .lookup(Key::from_event(&k))
-                .map(|c| vec![Action::Command(c)])
-                .unwrap_or_default()
+            key_action(&k, mode, keymap).into_iter().collect()
         }
+        Event::Paste(text) => vec![Action::Paste(text)],
         Event::Mouse(m) => match m.kind {
             MouseEventKind::Down(_) => {
-                let area = terminal
-                    .size()
-                    .map(|s| ratatui::layout::Rect::new(0, 0, s.width, s.height));
-                let Ok(area) = area else { return Vec::new() };
+                let Some(s) = size else { return Vec::new() };
+                let area = ratatui::layout::Rect::new(0, 0, s.width, s.height);
                 let list = view::sidebar_list_area(area);
                 let inside = m.column >= list.x
                     && m.column < list.x + list.width
@@ -75,5 +44,37 @@ pub fn terminal_action(
         },
         Event::Resize(width, height) => vec![Action::Resize { width, height }],
         _ => Vec::new(),
+    }
+}
+
+/// What a key means in `mode`.
+pub fn key_action(k: &KeyEvent, mode: &Mode, keymap: &Keymap) -> Option<Action> {
+    let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+    match mode {
+        Mode::Filter | Mode::Dialog(_) => {
+            let input = match k.code {
+                // Ctrl-C still quits from anywhere.
+                KeyCode::Char('c') if ctrl => return Some(Action::Command(Command::Quit)),
+                KeyCode::Char(c) if !ctrl => InputKey::Char(c),
+                KeyCode::Backspace => InputKey::Backspace,
+                KeyCode::Enter => InputKey::Enter,
+                KeyCode::Esc => InputKey::Esc,
+                KeyCode::Tab => InputKey::Tab,
+                KeyCode::BackTab => InputKey::BackTab,
+                KeyCode::Up => InputKey::Up,
+                KeyCode::Down => InputKey::Down,
+                KeyCode::Left => InputKey::Left,
+                KeyCode::Right => InputKey::Right,
+                _ => return None,
+            };
+            Some(Action::Input(input))
+        }
+        Mode::Normal | Mode::Overlay(_) => {
+            let key = Key::from_event(k);
+            if let Some(c) = keymap.lookup(key) {
+                return Some(Action::Command(c));
+            }
+            (k.code == KeyCode::Esc).then_some(Action::Input(InputKey::Esc))
+        }
     }
 }

@@ -10,6 +10,7 @@ pub mod keymap;
 mod rows;
 pub mod run;
 pub mod state;
+mod terminal;
 pub mod update;
 pub mod view;
 

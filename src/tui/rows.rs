@@ -41,7 +41,7 @@ pub(super) fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effe
     let line = state.cursor();
     // While the pane beside follows the selection, tmux records every switch
     // as an attach; the list keeps its order so moving down it works.
-    let previous: Option<HashMap<String, usize>> = state.beside.then(|| {
+    let previous: Option<HashMap<String, usize>> = state.beside_pane().is_some().then(|| {
         state
             .visible_sessions()
             .enumerate()

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use color_eyre::eyre::{Result, WrapErr, eyre};
-use crossterm::event::{DisableMouseCapture, EnableMouseCapture, EventStream};
+use crossterm::event::EventStream;
 use futures_util::StreamExt;
 use tokio::signal::unix::{SignalKind, signal};
 use tokio::sync::mpsc;
@@ -16,6 +16,7 @@ use super::effects::{Context, alert, capture};
 use super::input::terminal_action;
 use super::keymap::Keymap;
 use super::state::AppState;
+use super::terminal::Screen;
 use super::update::update;
 use super::view::{self, theme::Theme};
 use crate::config::Config;
@@ -35,7 +36,6 @@ enum Done {
     },
     Act(Action),
     StatusesWritten,
-    Beside(Action, Option<crate::tmux::Beside>),
 }
 
 pub fn run(config: Config) -> Result<()> {
@@ -79,17 +79,9 @@ async fn run_async(config: Config) -> Result<()> {
         );
     }
 
-    let mut terminal = ratatui::init();
-    let _ = crossterm::execute!(std::io::stdout(), EnableMouseCapture);
-    // ratatui's hook restores the screen on a panic; mouse reporting must
-    // go too, or the shell receives mouse escape codes afterwards.
-    let restore_screen = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
-        restore_screen(info);
-    }));
+    let mut screen = Screen::enter().wrap_err("cannot set up the terminal")?;
     let result = event_loop(
-        &mut terminal,
+        &mut screen,
         &mut engine,
         &mut state,
         &keymap,
@@ -98,10 +90,13 @@ async fn run_async(config: Config) -> Result<()> {
         &mut file_rx,
     )
     .await;
-    let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
-    // The terminal may be gone (SIGHUP from a closed window): restoring it
-    // then fails, and that is fine; reporting it would abort.
-    let _ = ratatui::try_restore();
+    // Ending on an error leaves no pane beside behind either (quitting has
+    // closed it already).
+    if let Some(pane) = state.beside_pane() {
+        Context::new(&config, engine.tmux().clone()).close_beside(pane);
+    }
+    // Dropping the screen restores the terminal, on every way out.
+    drop(screen);
     result
 }
 
@@ -114,7 +109,7 @@ fn rows_action(engine: &Engine) -> Action {
 
 #[allow(clippy::too_many_arguments)]
 async fn event_loop(
-    terminal: &mut ratatui::DefaultTerminal,
+    screen: &mut Screen,
     engine: &mut Engine,
     state: &mut AppState,
     keymap: &Keymap,
@@ -136,13 +131,12 @@ async fn event_loop(
     let mut seen_activity: Option<(String, Option<chrono::DateTime<Utc>>)> = None;
     let mut dirty = true;
     let ctx = Context::new(config, tmux.clone());
-    let mut beside: Option<crate::tmux::Beside> = None;
     // Actions finished so far: a poll that started before the latest one
     // may describe a world that action changed, and is dropped.
     let mut actions_done: u64 = 0;
     let mut writing_statuses = false;
 
-    if let Ok(size) = terminal.size() {
+    if let Ok(size) = screen.terminal.size() {
         update(
             state,
             Action::Resize {
@@ -153,7 +147,8 @@ async fn event_loop(
     }
     // The first frame comes before the watches are armed; arming them takes
     // a moment with many folders, and anything changed meanwhile is re-read.
-    terminal
+    screen
+        .terminal
         .draw(|frame| view::render(frame, state, keymap, theme))
         .wrap_err("cannot draw")?;
     if engine.watch() {
@@ -161,7 +156,8 @@ async fn event_loop(
     }
     loop {
         if dirty {
-            terminal
+            screen
+                .terminal
                 .draw(|frame| view::render(frame, state, keymap, theme))
                 .wrap_err("cannot draw")?;
             dirty = false;
@@ -172,9 +168,11 @@ async fn event_loop(
             .unwrap_or(Duration::from_secs(3600));
         let actions: Vec<Action> = tokio::select! {
             event = events.next() => match event {
-                Some(Ok(event)) => terminal_action(event, state, keymap, terminal),
+                Some(Ok(event)) => {
+                    terminal_action(event, &state.mode, keymap, screen.terminal.size().ok())
+                }
                 Some(Err(e)) => return Err(e).wrap_err("cannot read the terminal"),
-                None => vec![Action::Command(super::action::Command::Quit)],
+                None => vec![Action::Shutdown],
             },
             Some(first) = file_rx.recv() => {
                 let mut batch = vec![first];
@@ -245,12 +243,6 @@ async fn event_loop(
                     poll.reset_immediately();
                     vec![action]
                 }
-                Done::Beside(action, pane) => {
-                    if pane.is_some() {
-                        beside = pane;
-                    }
-                    vec![action]
-                }
             },
             _ = tokio::time::sleep(capture_wait), if pending_capture.is_some() => {
                 if let Some((id, name)) = pending_capture.take() {
@@ -263,8 +255,8 @@ async fn event_loop(
                 }
                 Vec::new()
             }
-            _ = term.recv() => return Ok(()),
-            _ = hup.recv() => return Ok(()),
+            _ = term.recv() => vec![Action::Shutdown],
+            _ = hup.recv() => vec![Action::Shutdown],
         };
         let mut pending: Vec<Action> = Vec::new();
         for action in actions {
@@ -287,12 +279,9 @@ async fn event_loop(
                         // operator detaches. The event stream goes first so it
                         // does not read keys meant for tmux.
                         drop(std::mem::replace(&mut events, EventStream::new()));
-                        let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
-                        let _ = ratatui::try_restore();
+                        screen.suspend();
                         let result = crate::ops::attach(&tmux, &ctx.store, &s, None);
-                        *terminal = ratatui::init();
-                        let _ = crossterm::execute!(std::io::stdout(), EnableMouseCapture);
-                        let _ = terminal.clear();
+                        screen.resume().wrap_err("cannot take the terminal back")?;
                         events = EventStream::new();
                         let text = match result {
                             Ok(_) => format!("back from {}", s.name),
@@ -323,20 +312,18 @@ async fn event_loop(
                             off_loop(&done_tx, &ctx, move |c| c.send(&s, &text));
                         }
                     }
-                    Effect::CompletePath { text } => {
-                        pending.push(Action::PathCompleted(super::effects::complete_path(&text)));
-                    }
-                    Effect::OpenBeside { id } => {
+                    Effect::CompletePath { text } => off_loop(&done_tx, &ctx, move |_| {
+                        Action::PathCompleted(super::effects::complete_path(&text))
+                    }),
+                    Effect::OpenBeside { id } => match find(state, &id) {
+                        Some(s) => off_loop(&done_tx, &ctx, move |c| c.open_beside(&s)),
+                        None => pending.push(Action::BesideClosed),
+                    },
+                    // On the loop: quitting follows at once, and the pane
+                    // must be gone before greenroom is.
+                    Effect::CloseBeside { pane } => ctx.close_beside(&pane),
+                    Effect::Follow { id, pane } => {
                         if let Some(s) = find(state, &id) {
-                            let (c, tx) = (ctx.clone(), done_tx.clone());
-                            tokio::task::spawn_blocking(move || {
-                                let (action, pane) = c.open_beside(&s);
-                                let _ = tx.send(Done::Beside(action, pane));
-                            });
-                        }
-                    }
-                    Effect::Follow { id } => {
-                        if let (Some(s), Some(pane)) = (find(state, &id), beside.clone()) {
                             off_loop(&done_tx, &ctx, move |c| {
                                 c.follow(&pane, &s).unwrap_or(Action::Status(String::new()))
                             });

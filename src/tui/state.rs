@@ -54,11 +54,36 @@ impl DetailTab {
     }
 }
 
+/// A pane drawn over the body that takes the keys until it is closed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Overlay {
-    None,
     Help,
     Problems,
+}
+
+/// What has the keyboard. It alone decides what a key (or a paste) means:
+/// `input::key_action` maps keys by mode and the reducer matches on it.
+// One Mode lives in the state: the size of its largest variant costs nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mode {
+    /// Keys are the keymap's commands; Esc clears a kept filter.
+    Normal,
+    /// Typing the sidebar filter: keys and pastes are its text.
+    Filter,
+    /// Help or problems over the body: their own key, `q` or Esc close it.
+    Overlay(Overlay),
+    /// A dialog: keys and pastes are its input.
+    Dialog(super::dialog::Dialog),
+}
+
+/// The pane beside the dashboard (follow mode): at most one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BesidePane {
+    Closed,
+    /// Asked for; a second `o` meanwhile opens nothing more.
+    Opening,
+    Open(crate::tmux::Beside),
 }
 
 /// What greenroom knows of tmux, for the header.
@@ -96,10 +121,9 @@ pub struct AppState {
     pub offset: usize,
     pub sort: SortMode,
     pub filter: String,
-    pub filter_editing: bool,
     pub health_filter: Option<Health>,
     pub tab: DetailTab,
-    pub overlay: Overlay,
+    pub mode: Mode,
     pub status: Option<StatusLine>,
     pub problems: Vec<Problem>,
     pub tmux: TmuxStatus,
@@ -117,9 +141,8 @@ pub struct AppState {
     pub alerts: bool,
     /// Sessions marked with Space for a bulk kill or dismiss.
     pub marked: BTreeSet<String>,
-    pub dialog: Option<super::dialog::Dialog>,
     /// A pane beside the dashboard shows the selected session (follow mode).
-    pub beside: bool,
+    pub beside: BesidePane,
     /// A session just started: selected when its row first arrives.
     pub select_when_seen: Option<String>,
     /// Show each session's spend in the sidebar.
@@ -135,10 +158,9 @@ impl AppState {
             offset: 0,
             sort: SortMode::LastFocus,
             filter: String::new(),
-            filter_editing: false,
             health_filter: None,
             tab: DetailTab::Overview,
-            overlay: Overlay::None,
+            mode: Mode::Normal,
             status: None,
             problems: Vec::new(),
             tmux: TmuxStatus::Unknown,
@@ -150,10 +172,33 @@ impl AppState {
             page: 10,
             alerts: true,
             marked: BTreeSet::new(),
-            dialog: None,
-            beside: false,
+            beside: BesidePane::Closed,
             select_when_seen: None,
             show_cost: true,
+        }
+    }
+
+    /// The open dialog, if a dialog has the keys.
+    pub fn dialog(&self) -> Option<&super::dialog::Dialog> {
+        match &self.mode {
+            Mode::Dialog(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// The open overlay, if one has the keys.
+    pub fn overlay(&self) -> Option<Overlay> {
+        match self.mode {
+            Mode::Overlay(o) => Some(o),
+            _ => None,
+        }
+    }
+
+    /// The pane beside, when one is open.
+    pub fn beside_pane(&self) -> Option<&crate::tmux::Beside> {
+        match &self.beside {
+            BesidePane::Open(b) => Some(b),
+            _ => None,
         }
     }
 

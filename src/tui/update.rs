@@ -3,11 +3,13 @@
 
 use chrono::Duration;
 
-use super::act::{confirm, live_check, spawned, with_selected};
+use super::act::{beside, confirm, live_check, quit, spawned, with_selected};
 use super::action::{Action, Command, Effect, InputKey};
 use super::dialog::{self, Bulk, Dialog, Outcome};
 use super::rows::replace_rows;
-use super::state::{AppState, DetailTab, Overlay, Preview, SortMode, StatusLine, TmuxStatus};
+use super::state::{
+    AppState, BesidePane, DetailTab, Mode, Overlay, Preview, SortMode, StatusLine, TmuxStatus,
+};
 use crate::model::Health;
 use crate::tmux::ServerState;
 
@@ -17,6 +19,7 @@ const STATUS_SECONDS: i64 = 6;
 pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
     match action {
         Action::Command(c) => command(state, c),
+        Action::Shutdown => quit(state),
         Action::Rows { rows, problems } => {
             state.problems = problems;
             let alerts = replace_rows(state, rows);
@@ -50,6 +53,7 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
             Vec::new()
         }
         Action::Input(key) => input(state, key),
+        Action::Paste(text) => paste(state, &text),
         Action::ClickRow(line) => {
             let index = state.offset + line;
             if let Some(&i) = state.visible.get(index) {
@@ -74,22 +78,28 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
             Vec::new()
         }
         Action::OpenSpawnForm(form) => {
-            state.dialog = Some(Dialog::Spawn(form));
+            state.mode = Mode::Dialog(Dialog::Spawn(form));
             Vec::new()
         }
         Action::Spawned(result) => spawned(state, result),
         Action::PathCompleted(done) => {
-            if let Some(Dialog::Spawn(form)) = &mut state.dialog {
-                match done {
-                    Some(text) if text != form.cwd => form.cwd = text,
-                    // Nothing to complete: Tab moves on, as in the other fields.
-                    _ => form.focus = dialog::SpawnField::Agent,
+            if let Mode::Dialog(Dialog::Spawn(form)) = &mut state.mode {
+                dialog::completed(form, done);
+            }
+            Vec::new()
+        }
+        Action::BesideOpened(result) => {
+            match result {
+                Ok(pane) => state.beside = BesidePane::Open(pane),
+                Err(e) => {
+                    state.beside = BesidePane::Closed;
+                    say(state, e);
                 }
             }
             Vec::new()
         }
-        Action::Beside(open) => {
-            state.beside = open;
+        Action::BesideClosed => {
+            state.beside = BesidePane::Closed;
             Vec::new()
         }
     }
@@ -103,20 +113,23 @@ pub(super) fn say(state: &mut AppState, text: impl Into<String>) {
 }
 
 fn command(state: &mut AppState, c: Command) -> Vec<Effect> {
-    if state.dialog.is_some() {
-        // Keys go to the dialog as input; a command here is Ctrl-C.
-        return if c == Command::Quit {
-            vec![Effect::Quit]
-        } else {
-            Vec::new()
-        };
-    }
-    if state.overlay != Overlay::None {
-        // An open overlay takes the keys that would close it; the rest are ignored.
-        if matches!(c, Command::Quit | Command::Help | Command::ShowProblems) {
-            state.overlay = Overlay::None;
+    match state.mode {
+        Mode::Normal => {}
+        // Keys go to the input as text; a command here is Ctrl-C.
+        Mode::Dialog(_) | Mode::Filter => {
+            return if c == Command::Quit {
+                quit(state)
+            } else {
+                Vec::new()
+            };
         }
-        return Vec::new();
+        // An open overlay takes the keys that would close it; the rest are ignored.
+        Mode::Overlay(_) => {
+            if matches!(c, Command::Quit | Command::Help | Command::ShowProblems) {
+                state.mode = Mode::Normal;
+            }
+            return Vec::new();
+        }
     }
     match c {
         Command::Up => move_by(state, -1),
@@ -135,7 +148,7 @@ fn command(state: &mut AppState, c: Command) -> Vec<Effect> {
             Vec::new()
         }
         Command::Filter => {
-            state.filter_editing = true;
+            state.mode = Mode::Filter;
             Vec::new()
         }
         Command::CycleHealthFilter => {
@@ -156,14 +169,14 @@ fn command(state: &mut AppState, c: Command) -> Vec<Effect> {
             preview_request(state)
         }
         Command::Help => {
-            state.overlay = Overlay::Help;
+            state.mode = Mode::Overlay(Overlay::Help);
             Vec::new()
         }
         Command::ShowProblems => {
-            state.overlay = Overlay::Problems;
+            state.mode = Mode::Overlay(Overlay::Problems);
             Vec::new()
         }
-        Command::Quit => vec![Effect::Quit],
+        Command::Quit => quit(state),
         Command::Attach
         | Command::New
         | Command::Kill
@@ -199,15 +212,12 @@ fn command(state: &mut AppState, c: Command) -> Vec<Effect> {
                 None => Err("no session selected".into()),
             };
             match dialog {
-                Ok(d) => state.dialog = Some(d),
+                Ok(d) => state.mode = Mode::Dialog(d),
                 Err(e) => say(state, e),
             }
             Vec::new()
         }
-        Command::OpenBeside => with_selected(state, |s| {
-            live_check(s)?;
-            Ok(Effect::OpenBeside { id: s.id.clone() })
-        }),
+        Command::OpenBeside => beside(state),
         Command::Mark => {
             if let Some(id) = state.selected.clone()
                 && !state.marked.remove(&id)
@@ -236,39 +246,81 @@ fn next_health_filter(current: Option<Health>) -> Option<Health> {
     }
 }
 
+/// A key for the current mode's input. Esc reaches here in every mode.
 fn input(state: &mut AppState, key: InputKey) -> Vec<Effect> {
-    if let Some(open) = &mut state.dialog {
-        return match dialog::key(open, key) {
-            Outcome::Keep => Vec::new(),
-            Outcome::Close => {
-                state.dialog = None;
-                Vec::new()
-            }
-            Outcome::Effects(effects) => effects,
-            Outcome::Done(effects) => {
-                state.dialog = None;
-                state.marked.clear();
-                effects
-            }
-        };
-    }
-    if !state.filter_editing {
-        return Vec::new();
-    }
-    match key {
-        InputKey::Char(c) => state.filter.push(c),
-        InputKey::Backspace => {
-            state.filter.pop();
+    match &mut state.mode {
+        Mode::Dialog(open) => {
+            let outcome = dialog::key(open, key);
+            dialog_outcome(state, outcome)
         }
-        InputKey::Enter => state.filter_editing = false,
-        InputKey::Esc => {
+        Mode::Filter => {
+            match key {
+                InputKey::Char(c) => state.filter.push(c),
+                InputKey::Backspace => {
+                    state.filter.pop();
+                }
+                InputKey::Enter => state.mode = Mode::Normal,
+                InputKey::Esc => {
+                    state.filter.clear();
+                    state.mode = Mode::Normal;
+                }
+                _ => {}
+            }
+            state.refresh_visible();
+            preview_request(state)
+        }
+        // Esc closes the overlay; a kept filter stays for the list under it.
+        Mode::Overlay(_) => {
+            if key == InputKey::Esc {
+                state.mode = Mode::Normal;
+            }
+            Vec::new()
+        }
+        // Esc clears a kept filter (text and health), showing every row again.
+        Mode::Normal => {
+            if key != InputKey::Esc || (state.filter.is_empty() && state.health_filter.is_none()) {
+                return Vec::new();
+            }
             state.filter.clear();
-            state.filter_editing = false;
+            state.health_filter = None;
+            state.refresh_visible();
+            say(state, "filter cleared");
+            preview_request(state)
         }
-        _ => {}
     }
-    state.refresh_visible();
-    preview_request(state)
+}
+
+fn dialog_outcome(state: &mut AppState, outcome: Outcome) -> Vec<Effect> {
+    match outcome {
+        Outcome::Keep => Vec::new(),
+        Outcome::Close => {
+            state.mode = Mode::Normal;
+            Vec::new()
+        }
+        Outcome::Effects(effects) => effects,
+        Outcome::Done(effects) => {
+            state.mode = Mode::Normal;
+            state.marked.clear();
+            effects
+        }
+    }
+}
+
+/// A paste is text for the focused input, never commands: a confirmation
+/// or no input at all takes nothing from it.
+fn paste(state: &mut AppState, text: &str) -> Vec<Effect> {
+    match &mut state.mode {
+        Mode::Dialog(open) => {
+            dialog::paste(open, text);
+            Vec::new()
+        }
+        Mode::Filter => {
+            state.filter.push_str(&dialog::one_line(text));
+            state.refresh_visible();
+            preview_request(state)
+        }
+        Mode::Normal | Mode::Overlay(_) => Vec::new(),
+    }
 }
 
 fn move_to(state: &mut AppState, line: usize) -> Vec<Effect> {
@@ -299,11 +351,14 @@ fn select(state: &mut AppState, id: Option<String>) -> Vec<Effect> {
     state.preview = None;
     let mut effects = preview_request(state);
     // Follow mode: the pane beside shows whatever is selected.
-    if state.beside
+    if let Some(pane) = state.beside_pane()
         && let Some(s) = state.selected_session()
         && s.status.is_live()
     {
-        effects.push(Effect::Follow { id: s.id.clone() });
+        effects.push(Effect::Follow {
+            id: s.id.clone(),
+            pane: pane.clone(),
+        });
     }
     effects
 }

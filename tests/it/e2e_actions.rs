@@ -66,12 +66,23 @@ fn spawn_send_attach_kill_restore_and_dismiss_from_the_dashboard() {
         s.contains("New session") && s.contains("agent-1")
     });
     screen.keys(&["Down", "Down"]);
+    // The preset on screen, between ‹ and ›.
+    let preset = |s: &str| {
+        s.split('‹')
+            .nth(1)
+            .and_then(|r| r.split('›').next())
+            .map(str::trim)
+            .unwrap_or_default()
+            .to_owned()
+    };
     for _ in 0..8 {
-        if screen.text().contains("‹ plainsh ›") {
+        let shown = preset(&screen.text());
+        if shown == "plainsh" {
             break;
         }
         screen.keys(&["Right"]);
-        screen.until(15, "the preset to change", |s| s.contains("‹ "));
+        // One step at a time: the next key only once this one is drawn.
+        screen.until(15, "the preset to change", |s| preset(s) != shown);
     }
     screen.until(15, "the plain shell preset", |s| s.contains("‹ plainsh ›"));
     screen.keys(&["Enter"]);
@@ -121,7 +132,7 @@ fn spawn_send_attach_kill_restore_and_dismiss_from_the_dashboard() {
     screen.until(15, "the kill confirmation", |s| s.contains("Kill agent-1?"));
     screen.keys(&["y"]);
     screen.until(15, "the kill", |s| {
-        s.contains("killed agent-1") && s.contains("1 dormant")
+        s.contains("killed agent-1") && s.contains("1 killed")
     });
     assert!(!has(&agents, "gr-agent-1"));
 
@@ -140,7 +151,7 @@ fn spawn_send_attach_kill_restore_and_dismiss_from_the_dashboard() {
     screen.until(15, "the kill confirmation", |s| s.contains("Kill agent-1?"));
     screen.keys(&["y"]);
     screen.until(15, "the kill", |s| {
-        s.contains("killed agent-1") && s.contains("1 dormant")
+        s.contains("killed agent-1") && s.contains("1 killed")
     });
     screen.keys(&["D"]);
     screen.until(15, "the dismiss confirmation", |s| {
@@ -197,6 +208,8 @@ fn open_beside_shows_the_session_in_a_pane_that_follows_the_selection() {
         let ids: Vec<String> = panes.lines().map(str::to_owned).collect();
         (ids.len() == 2).then(|| ids[1].clone())
     });
+    // The dashboard knows the pane is open (follow mode) once it says o closes it.
+    screen.until(15, "follow mode", |s| s.contains("o close beside"));
     wait_for(15, "the first session in the pane beside", || {
         let text = host.run(&["capture-pane", "-p", "-t", &beside]);
         text.contains("this-is-first").then_some(())

@@ -90,10 +90,15 @@ fn the_dashboard_lists_filters_helps_shows_phases_and_follows_files() {
     );
     assert!(r < o && o < n, "order by last focus:\n{screen}");
 
-    // The selected (first) session has a Maestro orchestration: phases and tokens.
+    // The selected (first) session has a Maestro orchestration: its phases
+    // are on the first view already, the whole of it on the next tab.
+    let screen = dash.until(15, "the phases on the overview", |s| {
+        s.contains("Implement and wire into the router") && s.contains("▶")
+    });
+    assert!(screen.contains("activity"), "{screen}");
     dash.keys(&["Tab"]);
     let screen = dash.until(15, "the orchestration tab", |s| {
-        s.contains("Implement and wire into the router")
+        s.contains("Implement and wire into the router") && s.contains("48,210")
     });
     assert!(
         screen.contains("Design the limiter") && screen.contains("Load tests"),

@@ -9,10 +9,11 @@ use std::path::PathBuf;
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use greenroom::model::{Activity, ActivityView, Health, Session, Source, Status};
-use greenroom::tui::action::{Action, Command, Effect, InputKey};
+use greenroom::tmux::Beside;
+use greenroom::tui::action::{Action, Command, Completion, Effect, InputKey};
 use greenroom::tui::dialog::{Dialog, SpawnForm};
 use greenroom::tui::keymap::{BINDINGS, Key, Keymap};
-use greenroom::tui::state::{AppState, DetailTab, Overlay, SortMode};
+use greenroom::tui::state::{AppState, BesidePane, DetailTab, Mode, Overlay, SortMode};
 use greenroom::tui::update::update;
 
 fn now() -> DateTime<Utc> {
@@ -160,7 +161,7 @@ fn triage_puts_the_most_urgent_first() {
 fn the_filter_matches_name_folder_branch_and_clears_on_escape() {
     let mut s = loaded();
     cmd(&mut s, Command::Filter);
-    assert!(s.filter_editing);
+    assert_eq!(s.mode, Mode::Filter);
     for c in "feat/ch".chars() {
         update(&mut s, Action::Input(InputKey::Char(c)));
     }
@@ -171,7 +172,7 @@ fn the_filter_matches_name_folder_branch_and_clears_on_escape() {
     assert_eq!(names(&s).len(), 4);
     update(&mut s, Action::Input(InputKey::Char('d')));
     update(&mut s, Action::Input(InputKey::Enter));
-    assert!(!s.filter_editing);
+    assert_eq!(s.mode, Mode::Normal);
     assert_eq!(names(&s), ["delta"]);
     // Keys are commands again once the filter is set.
     cmd(&mut s, Command::Filter);
@@ -256,15 +257,15 @@ fn alerts_can_be_turned_off_but_the_mark_stays() {
 fn overlays_take_keys_and_close() {
     let mut s = loaded();
     cmd(&mut s, Command::Help);
-    assert_eq!(s.overlay, Overlay::Help);
+    assert_eq!(s.overlay(), Some(Overlay::Help));
     cmd(&mut s, Command::Down);
     assert_eq!(s.cursor(), Some(0), "keys do not leak under the overlay");
     assert!(cmd(&mut s, Command::Quit).is_empty(), "q closes help first");
-    assert_eq!(s.overlay, Overlay::None);
+    assert_eq!(s.overlay(), None);
     cmd(&mut s, Command::ShowProblems);
-    assert_eq!(s.overlay, Overlay::Problems);
+    assert_eq!(s.overlay(), Some(Overlay::Problems));
     cmd(&mut s, Command::ShowProblems);
-    assert_eq!(s.overlay, Overlay::None);
+    assert_eq!(s.overlay(), None);
     assert_eq!(cmd(&mut s, Command::Quit), vec![Effect::Quit]);
 }
 
@@ -286,25 +287,25 @@ fn key(s: &mut AppState, k: InputKey) -> Vec<Effect> {
 fn kill_and_dismiss_ask_first_and_apply_to_marked_rows() {
     let mut s = loaded();
     cmd(&mut s, Command::Kill);
-    assert!(matches!(&s.dialog, Some(Dialog::Confirm { names, .. }) if names == &["alpha"]));
+    assert!(matches!(s.dialog(), Some(Dialog::Confirm { names, .. }) if names == &["alpha"]));
     // Keys go to the dialog, not to the sidebar.
     assert!(cmd(&mut s, Command::Down).is_empty());
     assert!(key(&mut s, InputKey::Char('j')).is_empty());
     assert_eq!(s.cursor(), Some(0));
     key(&mut s, InputKey::Char('n'));
-    assert!(s.dialog.is_none(), "n cancels");
+    assert!(s.dialog().is_none(), "n cancels");
     cmd(&mut s, Command::Kill);
     assert!(
         key(&mut s, InputKey::Enter).is_empty(),
         "Enter is not a yes"
     );
-    assert!(s.dialog.is_none());
+    assert!(s.dialog().is_none());
 
     cmd(&mut s, Command::Mark); // alpha, moves to bravo
     cmd(&mut s, Command::Mark); // bravo
     assert_eq!(s.marked.len(), 2);
     cmd(&mut s, Command::Dismiss);
-    assert!(s.dialog.is_none(), "live sessions cannot be dismissed");
+    assert!(s.dialog().is_none(), "live sessions cannot be dismissed");
     assert!(s.status.is_some(), "the refusal is said");
     cmd(&mut s, Command::Kill);
     let effects = key(&mut s, InputKey::Char('y'));
@@ -333,7 +334,7 @@ fn send_types_a_line_and_refuses_a_stopped_session() {
             text: "yes, go $(on".into()
         }]
     );
-    assert!(s.dialog.is_none());
+    assert!(s.dialog().is_none());
 
     let mut stopped = rows();
     let uid = uuid::Uuid::new_v4().to_string();
@@ -348,7 +349,7 @@ fn send_types_a_line_and_refuses_a_stopped_session() {
     );
     assert_eq!(s.selected.as_deref(), Some(uid.as_str()));
     cmd(&mut s, Command::Send);
-    assert!(s.dialog.is_none());
+    assert!(s.dialog().is_none());
     assert!(s.status.as_ref().unwrap().text.contains("not running"));
     assert!(cmd(&mut s, Command::Attach).is_empty());
     assert_eq!(
@@ -357,10 +358,10 @@ fn send_types_a_line_and_refuses_a_stopped_session() {
     );
     // Kill needs a live session; dismiss a stopped one of greenroom's own.
     cmd(&mut s, Command::Kill);
-    assert!(s.dialog.is_none());
+    assert!(s.dialog().is_none());
     cmd(&mut s, Command::Dismiss);
     assert!(
-        matches!(&s.dialog, Some(Dialog::Confirm { ids, .. }) if ids == std::slice::from_ref(&uid))
+        matches!(s.dialog(), Some(Dialog::Confirm { ids, .. }) if ids == std::slice::from_ref(&uid))
     );
 }
 
@@ -384,7 +385,13 @@ fn the_new_session_form_edits_fields_and_submits() {
             text: "/work".into()
         }]
     );
-    update(&mut s, Action::PathCompleted(Some("/work/".into())));
+    update(
+        &mut s,
+        Action::PathCompleted(Completion {
+            text: Some("/work/".into()),
+            candidates: vec![],
+        }),
+    );
     key(&mut s, InputKey::Char('x'));
     key(&mut s, InputKey::Down); // agent
     key(&mut s, InputKey::Right);
@@ -407,11 +414,11 @@ fn the_new_session_form_edits_fields_and_submits() {
         Action::Spawned(Err("a session named agent-9 already exists".into())),
     );
     assert!(
-        matches!(&s.dialog, Some(Dialog::Spawn(f)) if f.error.as_deref() == Some("a session named agent-9 already exists") && !f.busy)
+        matches!(s.dialog(), Some(Dialog::Spawn(f)) if f.error.as_deref() == Some("a session named agent-9 already exists") && !f.busy)
     );
     key(&mut s, InputKey::Enter);
     update(&mut s, Action::Spawned(Ok("id-new".into())));
-    assert!(s.dialog.is_none());
+    assert!(s.dialog().is_none());
     let mut more = rows();
     more.push(session("new", Health::Idle, None));
     update(
@@ -428,6 +435,13 @@ fn the_new_session_form_edits_fields_and_submits() {
     );
 }
 
+fn pane() -> Beside {
+    Beside {
+        pane_id: "%7".into(),
+        tty: "/dev/pts/7".into(),
+    }
+}
+
 #[test]
 fn follow_mode_moves_the_pane_beside_with_the_selection() {
     let mut s = loaded();
@@ -437,14 +451,16 @@ fn follow_mode_moves_the_pane_beside_with_the_selection() {
             id: "id-alpha".into()
         }]
     );
-    update(&mut s, Action::Beside(true));
+    update(&mut s, Action::BesideOpened(Ok(pane())));
     assert_eq!(
         cmd(&mut s, Command::Down),
         vec![Effect::Follow {
-            id: "id-bravo".into()
+            id: "id-bravo".into(),
+            pane: pane(),
         }]
     );
-    update(&mut s, Action::Beside(false));
+    update(&mut s, Action::BesideClosed);
+    assert_eq!(s.beside, BesidePane::Closed);
     assert!(cmd(&mut s, Command::Down).is_empty());
 }
 
@@ -581,7 +597,7 @@ fn every_binding_is_described_and_no_default_key_is_taken_twice() {
 #[test]
 fn while_following_the_list_keeps_its_order() {
     let mut s = loaded();
-    update(&mut s, Action::Beside(true));
+    update(&mut s, Action::BesideOpened(Ok(pane())));
     cmd(&mut s, Command::Down); // bravo
     // tmux records the follow switch as an attach: bravo is now the newest focus.
     let mut next = rows();

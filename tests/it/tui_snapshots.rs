@@ -13,7 +13,7 @@ use greenroom::model::{
     Problem, Session, Source, Status, TokenCounts, TokenUsage,
 };
 use greenroom::tui::keymap::Keymap;
-use greenroom::tui::state::{AppState, DetailTab, Overlay, Preview, SortMode, TmuxStatus};
+use greenroom::tui::state::{AppState, DetailTab, Mode, Overlay, Preview, SortMode, TmuxStatus};
 use greenroom::tui::view::{Theme, render, sidebar_list_area};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -22,16 +22,16 @@ use ratatui::style::Color;
 
 const SIZES: [(u16, u16); 2] = [(60, 20), (160, 48)];
 
-fn now() -> DateTime<Utc> {
+pub(crate) fn now() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2025, 6, 1, 12, 0, 0).unwrap()
 }
 
-fn ago(minutes: i64) -> Option<DateTime<Utc>> {
+pub(crate) fn ago(minutes: i64) -> Option<DateTime<Utc>> {
     Some(now() - Duration::minutes(minutes))
 }
 
 /// A live greenroom session; tests change what differs.
-fn session(id: &str, health: Health, agent: Option<&str>, state: Activity) -> Session {
+pub(crate) fn session(id: &str, health: Health, agent: Option<&str>, state: Activity) -> Session {
     Session {
         id: format!("id-{id}"),
         name: id.to_owned(),
@@ -60,7 +60,7 @@ fn session(id: &str, health: Health, agent: Option<&str>, state: Activity) -> Se
     }
 }
 
-fn phase(id: i64, name: &str, status: PhaseStatus, agents: &[&str]) -> Phase {
+pub(crate) fn phase(id: i64, name: &str, status: PhaseStatus, agents: &[&str]) -> Phase {
     Phase {
         id: PhaseId::Number(id),
         name: Some(name.to_owned()),
@@ -84,7 +84,7 @@ fn counts(input: u64, output: u64, cached: u64) -> TokenCounts {
 
 /// Maestro's state for `api-retries`: phase 3 failed with an open error,
 /// phase 4 runs anyway (the file contradicts itself), tokens by agent.
-fn orchestration() -> Orchestration {
+pub(crate) fn orchestration() -> Orchestration {
     let mut failed = phase(
         3,
         "Implement retries",
@@ -177,7 +177,7 @@ fn finished_orchestration() -> Orchestration {
     }
 }
 
-fn rows() -> Vec<Session> {
+pub(crate) fn rows() -> Vec<Session> {
     let mut api = session(
         "api-retries",
         Health::Errored,
@@ -267,7 +267,7 @@ fn keymap() -> Keymap {
 }
 
 /// The dashboard as it would be after loading the rows, selecting `id`.
-fn state(w: u16, h: u16, select: &str) -> AppState {
+pub(crate) fn state(w: u16, h: u16, select: &str) -> AppState {
     let mut s = AppState::new(now(), Vec::new());
     s.rows = rows();
     s.tmux = TmuxStatus::Running;
@@ -278,7 +278,7 @@ fn state(w: u16, h: u16, select: &str) -> AppState {
     s
 }
 
-fn pick(s: &mut AppState, id: &str) {
+pub(crate) fn pick(s: &mut AppState, id: &str) {
     s.selected = Some(id.to_owned());
     s.clamp_offset();
 }
@@ -289,11 +289,11 @@ fn draw_with(s: &AppState, w: u16, h: u16, theme: &Theme) -> Terminal<TestBacken
     terminal
 }
 
-fn draw(s: &AppState, w: u16, h: u16) -> Terminal<TestBackend> {
+pub(crate) fn draw(s: &AppState, w: u16, h: u16) -> Terminal<TestBackend> {
     draw_with(s, w, h, &Theme::no_color())
 }
 
-fn screen(t: &Terminal<TestBackend>) -> String {
+pub(crate) fn screen(t: &Terminal<TestBackend>) -> String {
     t.backend().to_string()
 }
 
@@ -335,7 +335,7 @@ fn triage_sort() {
 fn filter_being_typed() {
     snap("filter_editing", |s| {
         s.filter = "api".into();
-        s.filter_editing = true;
+        s.mode = Mode::Filter;
         s.refresh_visible();
     });
 }
@@ -351,7 +351,7 @@ fn health_filter() {
 
 #[test]
 fn help_overlay() {
-    snap("help", |s| s.overlay = Overlay::Help);
+    snap("help", |s| s.mode = Mode::Overlay(Overlay::Help));
 }
 
 fn problems() -> Vec<Problem> {
@@ -375,7 +375,7 @@ fn problems() -> Vec<Problem> {
 fn problems_overlay() {
     snap("problems", |s| {
         s.problems = problems();
-        s.overlay = Overlay::Problems;
+        s.mode = Mode::Overlay(Overlay::Problems);
     });
 }
 
@@ -470,7 +470,11 @@ fn tiny_terminal() {
 
 #[test]
 fn no_size_panics() {
-    let overlays = [Overlay::None, Overlay::Help, Overlay::Problems];
+    let overlays = [
+        Mode::Normal,
+        Mode::Overlay(Overlay::Help),
+        Mode::Overlay(Overlay::Problems),
+    ];
     let tabs = DetailTab::ALL;
     for (w, h) in [
         (0, 0),
@@ -483,10 +487,10 @@ fn no_size_panics() {
         (70, 14),
         (200, 60),
     ] {
-        for overlay in overlays {
+        for overlay in &overlays {
             for tab in tabs {
                 let mut s = state(w, h, "id-api-retries");
-                s.overlay = overlay;
+                s.mode = overlay.clone();
                 s.tab = tab;
                 s.problems = problems();
                 s.preview = Some(Preview {
@@ -495,7 +499,7 @@ fn no_size_panics() {
                 });
                 draw(&s, w, h);
                 let mut empty = AppState::new(now(), vec!["/x".into()]);
-                empty.overlay = overlay;
+                empty.mode = overlay.clone();
                 draw(&empty, w, h);
                 for theme in [Theme::dark(), Theme::light()] {
                     draw_with(&s, w, h, &theme);

@@ -23,6 +23,28 @@ pub fn render(frame: &mut Frame, body: Rect, full: Rect, dialog: &Dialog, theme:
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
 }
 
+/// The folders an ambiguous Tab left, on one line under the field.
+fn candidates(names: &[String], theme: &Theme) -> Line<'static> {
+    const ROOM: usize = 70;
+    let mut text = String::new();
+    let mut shown = 0;
+    for n in names {
+        let item = format!("{}/  ", fit(n, 30));
+        if text.chars().count() + item.chars().count() > ROOM {
+            break;
+        }
+        text.push_str(&item);
+        shown += 1;
+    }
+    if shown < names.len() {
+        text.push_str(&format!("… {} more", names.len() - shown));
+    }
+    Line::from(vec![
+        Span::raw("            "),
+        Span::styled(text.trim_end().to_owned(), theme.dim),
+    ])
+}
+
 fn keys<'a>(parts: &[(&'a str, &'a str)], theme: &Theme) -> Line<'a> {
     let mut spans = vec![Span::raw(" ")];
     for (i, (key, what)) in parts.iter().enumerate() {
@@ -62,16 +84,33 @@ fn confirm(verb: &str, names: &[String], theme: &Theme) -> (String, Vec<Line<'st
     (format!("{verb}?"), lines, 64)
 }
 
+/// A message's lines shown at most; a longer paste shows its end.
+const SEND_LINES: usize = 10;
+
 fn send(name: &str, text: &str, theme: &Theme) -> (String, Vec<Line<'static>>, u16) {
-    let lines = vec![
-        Line::from(vec![
-            Span::styled(" > ", theme.accent),
-            Span::raw(text.to_owned()),
-            Span::styled("█", theme.accent),
-        ]),
-        Line::default(),
-        keys(&[("Enter", "send"), ("Esc", "cancel")], theme),
-    ];
+    let all: Vec<&str> = text.split('\n').collect();
+    let hidden = all.len().saturating_sub(SEND_LINES);
+    let mut lines = Vec::new();
+    if hidden > 0 {
+        let noun = if hidden == 1 { "line" } else { "lines" };
+        lines.push(Line::from(Span::styled(
+            format!("   … {hidden} {noun} above"),
+            theme.dim,
+        )));
+    }
+    let last = all.len() - 1;
+    for (i, l) in all.iter().enumerate().skip(hidden) {
+        let mut spans = vec![
+            Span::styled(if i == 0 { " > " } else { "   " }, theme.accent),
+            Span::raw((*l).to_owned()),
+        ];
+        if i == last {
+            spans.push(Span::styled("█", theme.accent));
+        }
+        lines.push(Line::from(spans));
+    }
+    lines.push(Line::default());
+    lines.push(keys(&[("Enter", "send"), ("Esc", "cancel")], theme));
     (format!("Send to {name}"), lines, 72)
 }
 
@@ -112,7 +151,13 @@ fn spawn(form: &SpawnForm, theme: &Theme) -> (String, Vec<Line<'static>>, u16) {
         if !placeholder.is_empty() {
             spans.push(Span::styled(placeholder, theme.dim));
         }
+        if field == SpawnField::Agent && form.agent_missing() {
+            spans.push(Span::styled("  not installed (not on PATH)", theme.warning));
+        }
         lines.push(Line::from(spans));
+        if field == SpawnField::Cwd && !form.candidates.is_empty() {
+            lines.push(candidates(&form.candidates, theme));
+        }
     }
     lines.push(Line::default());
     if let Some(e) = &form.error {

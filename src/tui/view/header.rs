@@ -10,20 +10,6 @@ use super::theme::health_glyph;
 use crate::model::Health;
 use crate::tui::state::{AppState, SortMode, TmuxStatus};
 
-/// Health classes in the header: dormant stands for every stopped session.
-const GROUPS: [(Health, &[Health]); 7] = [
-    (Health::Errored, &[Health::Errored]),
-    (Health::Waiting, &[Health::Waiting]),
-    (Health::Stuck, &[Health::Stuck]),
-    (Health::Active, &[Health::Active]),
-    (Health::Idle, &[Health::Idle]),
-    (
-        Health::Dormant,
-        &[Health::Dormant, Health::Killed, Health::Exited],
-    ),
-    (Health::Done, &[Health::Done]),
-];
-
 /// A right-side part in its long and short forms, and how much it matters
 /// (higher stays longer when space runs out).
 #[derive(Clone)]
@@ -39,15 +25,10 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
     }
     let max = usize::from(area.width);
     let counts = state.counts();
-    let groups: Vec<(Health, usize)> = GROUPS
+    // Every class as itself, in the `f` filter's order, so the two agree.
+    let groups: Vec<(Health, usize)> = Health::ALL
         .iter()
-        .map(|(h, members)| {
-            let n = members
-                .iter()
-                .map(|m| counts.get(m).copied().unwrap_or(0))
-                .sum();
-            (*h, n)
-        })
+        .map(|h| (*h, counts.get(h).copied().unwrap_or(0)))
         .filter(|(_, n)| *n > 0)
         .collect();
     let mut parts = right_parts(state, theme);

@@ -15,6 +15,7 @@ mod header;
 mod help;
 mod orchestration;
 mod overview;
+mod phases;
 mod preview;
 mod problems;
 mod sidebar;
@@ -28,7 +29,7 @@ use ratatui::widgets::{Block, BorderType};
 pub use theme::Theme;
 
 use super::keymap::Keymap;
-use super::state::{AppState, Overlay};
+use super::state::{AppState, Mode, Overlay};
 
 /// From this width up, sidebar and detail sit side by side.
 const SIDE_BY_SIDE_MIN_WIDTH: u16 = 70;
@@ -66,7 +67,7 @@ fn areas(area: Rect) -> Areas {
         ..area
     };
     let (sidebar, detail) = if body.width >= SIDE_BY_SIDE_MIN_WIDTH {
-        let w = two_fifths(body.width).clamp(24, 48);
+        let w = sidebar_width(body.width);
         let sidebar = Rect { width: w, ..body };
         let detail = Rect {
             x: body.x + w,
@@ -94,6 +95,18 @@ fn areas(area: Rect) -> Areas {
         detail,
     }
 }
+
+/// Up to 160 columns the sidebar takes two fifths, at most 48; wider, it
+/// takes two of every three columns beyond 160, so long names and tasks
+/// get the room a wide terminal has (108 of 250, the detail keeps 142).
+fn sidebar_width(body: u16) -> u16 {
+    let base = two_fifths(body).clamp(24, 48);
+    let extra = u32::from(body.saturating_sub(WIDE_FROM)) * 2 / 3;
+    base.saturating_add(u16::try_from(extra).unwrap_or(u16::MAX))
+}
+
+/// From this width up the sidebar grows with the terminal.
+const WIDE_FROM: u16 = 160;
 
 fn two_fifths(n: u16) -> u16 {
     u16::try_from(u32::from(n) * 2 / 5).unwrap_or(u16::MAX)
@@ -126,13 +139,13 @@ pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap, theme: &Them
         }
     }
     status::render(frame, a.status, state, keymap, theme);
-    match state.overlay {
-        Overlay::None => {}
-        Overlay::Help => help::render(frame, a.body, full, keymap, theme),
-        Overlay::Problems => problems::render(frame, a.body, full, state, keymap, theme),
-    }
-    if let Some(d) = &state.dialog {
-        dialog::render(frame, a.body, full, d, theme);
+    match &state.mode {
+        Mode::Normal | Mode::Filter => {}
+        Mode::Overlay(Overlay::Help) => help::render(frame, a.body, full, keymap, theme),
+        Mode::Overlay(Overlay::Problems) => {
+            problems::render(frame, a.body, full, state, keymap, theme)
+        }
+        Mode::Dialog(d) => dialog::render(frame, a.body, full, d, theme),
     }
 }
 
@@ -185,6 +198,11 @@ mod tests {
         let a = areas(Rect::new(0, 0, 60, 20));
         assert_eq!(a.sidebar.width, 60);
         assert_eq!(a.detail.map(|d| d.y), Some(1 + 7));
+        let a = areas(Rect::new(0, 0, 250, 40));
+        assert_eq!(
+            (a.sidebar.width, a.detail.map(|d| d.width)),
+            (108, Some(142))
+        );
         let a = areas(Rect::new(0, 0, 40, 10));
         assert_eq!(a.detail, None);
         assert_eq!(

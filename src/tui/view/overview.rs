@@ -92,6 +92,7 @@ pub fn rows(s: &Session, state: &AppState, max: usize, theme: &Theme) -> Rows {
                 row("", vec![Span::styled(text, theme.warning)]),
             );
         }
+        super::phases::summary(&mut out, o, max, theme);
         if let Some(t) = &o.token_usage {
             let mut v = vec![Span::raw(format!(
                 "in {} · out {} · cached {}",

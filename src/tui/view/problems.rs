@@ -14,6 +14,7 @@ use crate::tui::state::AppState;
 
 /// The overlay is never wider than this: long paths wrap instead.
 const MAX_WIDTH: usize = 100;
+const NONE: &str = "No problems: every file greenroom found was read.";
 
 pub fn render(
     frame: &mut Frame,
@@ -29,7 +30,12 @@ pub fn render(
         .map(|p| width(&p.path.display().to_string()).max(width(&p.error) + 2))
         .max()
         .unwrap_or(0)
-        .max(36);
+        .max(36)
+        .max(if state.problems.is_empty() {
+            width(NONE)
+        } else {
+            0
+        });
     let max = natural
         .min(MAX_WIDTH)
         .min(usize::from(full.width).saturating_sub(4))
@@ -55,10 +61,8 @@ pub fn render(
     let room = usize::from(full.height).saturating_sub(2);
     let mut lines: Vec<Line<'static>> = Vec::new();
     if blocks.is_empty() {
-        lines.push(Line::from(Span::styled(
-            "No problems: every file greenroom found was read.",
-            theme.dim,
-        )));
+        // Wrapped rather than cut when the screen is narrower than the text.
+        lines.extend(hanging(vec![Span::styled(NONE, theme.dim)], 0, max));
     }
     let total = blocks.len();
     for (i, b) in blocks.into_iter().enumerate() {

@@ -138,8 +138,13 @@ fn columns(state: &AppState, page: &[&Session], max: usize) -> Columns {
     } else {
         0
     };
-    let longest = page.iter().map(|s| width(&s.name)).max().unwrap_or(0);
-    let has_detail = page.iter().any(|s| !detail_text(s).is_empty());
+    let names: Vec<usize> = page.iter().map(|s| width(&s.name)).collect();
+    let details = page
+        .iter()
+        .map(|s| width(&detail_text(s)))
+        .max()
+        .unwrap_or(0);
+    let has_detail = details > 0;
     let cost_w = if state.show_cost && max >= AGENT_MIN_WIDTH {
         page.iter().map(|s| width(&cost_text(s))).max().unwrap_or(0)
     } else {
@@ -149,8 +154,8 @@ fn columns(state: &AppState, page: &[&Session], max: usize) -> Columns {
         max,
         age_w + cost_w + usize::from(cost_w > 0),
         agent_w,
-        longest,
-        has_detail,
+        &names,
+        details,
     );
     // What a row is waiting on beats which agent it runs: when both do
     // not fit, the agent column goes (the detail pane names the agent).
@@ -159,8 +164,8 @@ fn columns(state: &AppState, page: &[&Session], max: usize) -> Columns {
             max,
             age_w + cost_w + usize::from(cost_w > 0),
             0,
-            longest,
-            has_detail,
+            &names,
+            details,
         );
         if without.detail > 0 {
             with_agent = without;
@@ -171,11 +176,26 @@ fn columns(state: &AppState, page: &[&Session], max: usize) -> Columns {
     with_agent
 }
 
-fn fit_columns(max: usize, age: usize, agent: usize, longest: usize, has_detail: bool) -> Columns {
+/// `names` are the widths of the names on the page, `details` the widest
+/// detail text (0 when no row has one).
+fn fit_columns(max: usize, age: usize, agent: usize, names: &[usize], details: usize) -> Columns {
     // gutter, glyph, space, [space agent], space age, space mark
     let fixed = 3 + if agent > 0 { agent + 1 } else { 0 } + 1 + age + 2;
     let room = max.saturating_sub(fixed);
-    let name = longest.clamp(room.min(8), room);
+    let has_detail = details > 0;
+    // One very long name must not take every row's detail column: with
+    // details to show, names get at most three fifths of the room, or
+    // whatever the details leave. The column is as wide as the longest name
+    // within that, so a longer one is cut in its own cell and the other
+    // rows look as they would without it.
+    let cap = if has_detail {
+        (room * 3 / 5).max(room.saturating_sub(details + 1))
+    } else {
+        room
+    };
+    let fitting = names.iter().copied().filter(|w| *w <= cap).max();
+    let longest = names.iter().copied().max().unwrap_or(0);
+    let name = fitting.unwrap_or(longest.min(cap)).clamp(room.min(8), room);
     let spare = room - name;
     let detail = if has_detail && spare > DETAIL_MIN {
         spare - 1

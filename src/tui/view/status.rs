@@ -9,7 +9,7 @@ use super::text::{fit, width};
 use crate::model::{Source, Status};
 use crate::tui::action::Command;
 use crate::tui::keymap::Keymap;
-use crate::tui::state::{AppState, Overlay, SortMode, TmuxStatus};
+use crate::tui::state::{AppState, Mode, Overlay, SortMode, TmuxStatus};
 
 pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, theme: &Theme) {
     if area.height == 0 {
@@ -21,7 +21,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, 
             Span::raw(" "),
             Span::styled(fit(&status.text, max.saturating_sub(2)), theme.accent),
         ])
-    } else if state.filter_editing {
+    } else if state.mode == Mode::Filter {
         filter_prompt(state, max, theme)
     } else {
         hint_line(&hints(state), keymap, max, theme)
@@ -49,12 +49,15 @@ fn filter_prompt(state: &AppState, max: usize, theme: &Theme) -> Line<'static> {
 
 /// The hints for this moment, most useful first; `help` is always last.
 fn hints(state: &AppState) -> Vec<(Command, &'static str)> {
-    match state.overlay {
-        Overlay::Help => return vec![(Command::Help, "close"), (Command::Quit, "close")],
-        Overlay::Problems => return vec![(Command::ShowProblems, "close")],
-        Overlay::None => {}
+    match state.overlay() {
+        Some(Overlay::Help) => return vec![(Command::Help, "close"), (Command::Quit, "close")],
+        Some(Overlay::Problems) => return vec![(Command::ShowProblems, "close")],
+        None => {}
     }
     let mut h = Vec::new();
+    if state.beside_pane().is_some() {
+        h.push((Command::OpenBeside, "close beside"));
+    }
     if let Some(s) = state.selected_session() {
         let tmux_ok = state.tmux != TmuxStatus::NotInstalled;
         if s.status.is_live() && s.tmux_session.is_some() && tmux_ok {
