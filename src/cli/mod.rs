@@ -2,9 +2,12 @@
 //! not open the dashboard.
 
 pub mod actions;
+pub mod completions;
 pub mod demo;
 pub mod ls;
+pub mod output;
 pub mod status;
+pub mod tmux_install;
 
 use std::path::PathBuf;
 
@@ -114,6 +117,15 @@ pub enum Command {
     /// Install or remove greenroom's hooks in an agent's settings
     #[command(subcommand)]
     Hooks(HooksCommand),
+    /// Add greenroom's keys to tmux (next, the dashboard in a popup, back) and its counts to the status line
+    ///
+    /// `greenroom tmux install` adds one marked block at the end of your
+    /// tmux config (~/.tmux.conf, or $XDG_CONFIG_HOME/tmux/tmux.conf when
+    /// that is the one you have); `uninstall` removes exactly that block.
+    /// Both are idempotent; --dry-run shows the lines, --apply also changes
+    /// the running tmux server.
+    #[command(subcommand)]
+    Tmux(tmux_install::TmuxCommand),
     #[command(flatten)]
     Actions(actions::ActionCommand),
     /// Try greenroom on eight simulated agents (no agent or network needed)

@@ -6,6 +6,7 @@
 
 mod ao_sessions;
 mod cli_actions;
+mod cli_plain_errors;
 mod config_layers;
 mod e2e_actions;
 mod e2e_dashboard;
