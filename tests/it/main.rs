@@ -23,6 +23,7 @@ mod ops_actions;
 mod readme;
 mod sidecar_store;
 mod support;
+mod tmux_keys;
 mod transcript_usage;
 mod tui_reducer;
 mod tui_snapshots;
