@@ -21,6 +21,7 @@ mod maestro_bad_input;
 mod maestro_real;
 mod ops_actions;
 mod readme;
+mod shell_completion;
 mod sidecar_store;
 mod support;
 mod tmux_keys;
