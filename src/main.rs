@@ -12,7 +12,18 @@ use greenroom::hook::{install, report};
 use greenroom::model::Health;
 use greenroom::tmux::Tmux;
 
-fn main() -> Result<()> {
+/// An error a command returns is something about the world (a missing
+/// tmux, a terminal that is not one, a file it cannot write): one line,
+/// exit code 1. color-eyre's report, with its backtrace, is kept for
+/// panics, which are greenroom's own bugs.
+fn main() {
+    if let Err(e) = run() {
+        eprintln!("greenroom: {e:#}");
+        std::process::exit(1);
+    }
+}
+
+fn run() -> Result<()> {
     // Hooks run `greenroom report` on every agent event: it takes a path of
     // its own, before clap and config, so that no argument or settings error
     // can print to the agent or exit non-zero, and so that it starts fast.
@@ -75,7 +86,11 @@ fn main() -> Result<()> {
             let script = greenroom::cli::completions::script(*shell, command);
             greenroom::cli::output::write_stdout(&script).wrap_err("cannot write the script")
         }
-        None => greenroom::tui::launch(load_config(&cli)),
+        None => {
+            let config = load_config(&cli);
+            refuse_on_error(greenroom::cli::ensure_terminal("the dashboard"))?;
+            greenroom::tui::launch(config)
+        }
     }
 }
 

@@ -129,6 +129,7 @@ impl Drop for Guard<'_> {
 
 /// Runs the demo and returns when the operator quits the dashboard.
 pub fn run(args: &DemoArgs) -> Result<()> {
+    super::ensure_terminal("greenroom demo").map_err(|e| eyre!(e))?;
     let probe = Tmux::new(crate::config::TmuxSocket::Name(
         "greenroom-demo-probe".into(),
     ));

@@ -15,6 +15,19 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::config::Overrides;
 
+/// The dashboard draws on a terminal: without one (a script, a cron job, a
+/// pipe) say so in one line instead of failing inside the terminal library.
+pub fn ensure_terminal(what: &str) -> Result<(), String> {
+    use std::io::IsTerminal;
+    if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{what} needs a terminal (stdin and stdout); for scripts, use `greenroom ls --json` or `greenroom status`"
+        ))
+    }
+}
+
 /// A terminal dashboard for the AI coding agents you run in tmux.
 ///
 /// Run `greenroom` with no command to open the dashboard: every agent

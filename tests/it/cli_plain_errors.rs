@@ -162,3 +162,13 @@ fn closing_the_pipe_ends_every_printing_command_quietly() {
         assert_eq!(out.status.code(), Some(0), "{args:?}");
     }
 }
+
+#[test]
+fn the_dashboard_without_a_terminal_says_so_in_one_line() {
+    let home = Home::new("");
+    for args in [&[][..], &["demo"]] {
+        let out = home.command(args).stdin(Stdio::null()).output().unwrap();
+        let err = one_line_error(&out);
+        assert!(err.contains("needs a terminal"), "{args:?}: {err}");
+    }
+}
