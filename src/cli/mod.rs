@@ -110,11 +110,12 @@ pub enum Command {
     Ls(ls::LsArgs),
     /// Print counts of sessions that need you (errored, waiting, stuck, active)
     ///
-    /// For tmux: set -g status-right '#(greenroom status --tmux)'
+    /// For tmux: set -g status-right '#(greenroom status --tmux)' (greenroom tmux install adds it)
     Status(status::StatusArgs),
     /// Attach to the most urgent session (errored, then waiting, then stuck)
     ///
-    /// For tmux: bind-key g run-shell 'greenroom next'
+    /// For tmux: bind-key g run-shell 'greenroom next' (greenroom tmux install adds it). Run from a
+    /// tmux key, it answers in the status line.
     Next,
     /// Record an agent hook's report (reads the hook payload JSON on stdin)
     ///
