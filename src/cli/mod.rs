@@ -131,7 +131,7 @@ pub enum Command {
     /// Install or remove greenroom's hooks in an agent's settings
     #[command(subcommand)]
     Hooks(HooksCommand),
-    /// Add greenroom's keys to tmux (next, the dashboard in a popup, back) and its counts to the status line
+    /// Add greenroom's keys to tmux (next, the dashboard, back) and its counts to the status line
     ///
     /// `greenroom tmux install` adds one marked block at the end of your
     /// tmux config (~/.tmux.conf, or $XDG_CONFIG_HOME/tmux/tmux.conf when

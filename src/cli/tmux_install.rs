@@ -15,7 +15,7 @@ use crate::tmux::Tmux;
 
 #[derive(Debug, Subcommand)]
 pub enum TmuxCommand {
-    /// Add greenroom's keys (prefix g: next, prefix G: the dashboard in a popup, prefix b: back) and status counts to your tmux config (idempotent)
+    /// Add greenroom's keys (prefix g: next, prefix G: the dashboard, prefix b: back) and status counts to your tmux config (idempotent)
     Install(TmuxArgs),
     /// Remove greenroom's block from your tmux config, and nothing else
     Uninstall(TmuxArgs),

@@ -17,7 +17,7 @@ pub const KEYS: [(&str, &str); 3] = [
     ),
     (
         "G",
-        "the dashboard in a popup over this window (q closes it)",
+        "the dashboard, in a tmux session of its own (greenroom, started on first use; q there returns)",
     ),
     (
         "b",
@@ -30,8 +30,13 @@ const STATUS_MARK: &str = "status --tmux)";
 /// Where the block keeps the status line it found, so uninstall can put it back.
 const SAVED_STATUS: &str = "@greenroom-status-right";
 
-/// The block for the greenroom binary at `exe`. tmux reads it twice over
-/// (its own quoting, then a shell for run-shell, popups and `#()`), so a
+/// The block for the greenroom binary at `exe`. The dashboard gets a
+/// session of its own rather than a popup: attaching from a popup would
+/// switch the client under it and leave it open. When the dashboard quits,
+/// its pane moves the client back (`switch-client -l`) before the session
+/// ends, so tmux does not detach the client with it; an error stays on
+/// screen until Enter. tmux reads it twice over
+/// (its own quoting, then a shell for run-shell, new-session and `#()`), so a
 /// path with characters either would take as syntax is refused rather
 /// than escaped.
 pub fn block(exe: &str) -> Result<String, String> {
@@ -48,7 +53,7 @@ pub fn block(exe: &str) -> Result<String, String> {
 # prefix g: {g}
 bind-key g run-shell \"{run} next\"
 # prefix G: {big_g}
-bind-key G display-popup -E -w 90% -h 90% -d \"#{{pane_current_path}}\" \"{run}\"
+bind-key G new-session -A -s greenroom \"{run} || read -r line; tmux switch-client -l\"
 # prefix b: {b}
 bind-key b switch-client -l
 # The counts of sessions that need you, at the end of the status line (once,

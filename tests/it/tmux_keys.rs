@@ -191,11 +191,20 @@ fn installed_keys_work_in_a_real_client_and_uninstall_takes_them_back() {
         (c.client_session() == "dash").then_some(())
     });
 
-    // prefix G: the dashboard in a popup over the window.
+    // prefix G: the dashboard in its own session; q there comes back
+    // (the client is not detached with the session), and the user's own
+    // session was not touched.
     c.press(&["C-b", "G"]);
-    c.until(20, "the dashboard in a popup", |s| s.contains("Sessions"));
+    wait_for(10, "prefix G to open the dashboard", || {
+        (c.client_session() == "greenroom").then_some(())
+    });
+    c.until(20, "the dashboard", |s| s.contains("Sessions"));
     c.press(&["q"]);
-    c.until(10, "the popup to close", |s| !s.contains("Sessions"));
+    wait_for(10, "q to come back", || {
+        (c.client_session() == "dash").then_some(())
+    });
+    let sessions = c.user.run(&["list-sessions", "-F", "#{session_name}"]);
+    assert!(!sessions.contains("greenroom"), "{sessions}");
 
     let said = c.greenroom_tmux(&["uninstall", "--apply"]);
     assert!(said.contains("removed from"), "{said}");
@@ -275,4 +284,53 @@ impl Drop for KillOnDrop {
             .args(["-L", &self.0, "kill-server"])
             .output();
     }
+}
+
+#[test]
+fn next_from_a_key_takes_the_client_to_the_session_that_waits() {
+    let c = Client::new("exec sh");
+    c.greenroom_tmux(&["install", "--apply"]);
+    let greenroom = |args: &[&str]| {
+        let out = Command::new(BIN)
+            .args(["--tmux-socket", &c.user.name])
+            .args(args)
+            .envs(isolated_env(c.home.path()))
+            .env_remove("TMUX")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    greenroom(&["spawn", "--name", "web", "--cwd", "/", "--", "sh"]);
+    let doc: serde_json::Value = serde_json::from_str(&greenroom(&["ls", "--json"])).unwrap();
+    let id = doc["sessions"][0]["id"].as_str().unwrap().to_owned();
+    let sidecars = c.home.path().join(".local/state/greenroom/sessions");
+    let out = Command::new(BIN)
+        .args(["report", "awaiting_input"])
+        .env("GREENROOM_SESSION_ID", &id)
+        .env("GREENROOM_SIDECAR_DIR", &sidecars)
+        .envs(isolated_env(c.home.path()))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let doc: serde_json::Value = serde_json::from_str(&greenroom(&["ls", "--json"])).unwrap();
+    assert_eq!(doc["sessions"][0]["health"], "waiting", "{doc:#}");
+
+    c.press(&["C-b", "g"]);
+    wait_for(10, "prefix g to switch to the waiting session", || {
+        (c.client_session() == "gr-web").then_some(())
+    });
+    let in_mode = c
+        .user
+        .run(&["display-message", "-p", "-t", "=dash:", "#{pane_in_mode}"]);
+    assert_eq!(in_mode.trim(), "0");
+    // And prefix b comes back.
+    c.press(&["C-b", "b"]);
+    wait_for(10, "prefix b to come back", || {
+        (c.client_session() == "dash").then_some(())
+    });
 }
