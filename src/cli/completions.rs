@@ -91,7 +91,7 @@ fn zsh(text: &str) -> String {
 const ZSH_SESSIONS: &str = r#"(( $+functions[_greenroom_sessions] )) ||
 _greenroom_sessions() {
     local -a names
-    names=(${(f)"$(greenroom ls --names 2>/dev/null)"})
+    names=(${(f)"$(${words[1]:-greenroom} ls --names 2>/dev/null)"})
     compadd -a names
 }
 
