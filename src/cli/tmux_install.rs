@@ -198,3 +198,71 @@ fn write(path: &Path, existed: bool, text: &str) -> Result<(), String> {
     fs::set_permissions(path, fs::Permissions::from_mode(mode))
         .map_err(|e| format!("was written, but its mode could not be set to {mode:o}: {e}"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Home(PathBuf);
+
+    impl Env for Home {
+        fn var(&self, key: &str) -> Option<String> {
+            (key == "HOME").then(|| self.0.to_string_lossy().into_owned())
+        }
+    }
+
+    fn args() -> TmuxArgs {
+        TmuxArgs {
+            dry_run: false,
+            apply: false,
+            file: None,
+        }
+    }
+
+    #[test]
+    fn the_config_the_user_has_is_the_one_changed() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = Home(dir.path().to_path_buf());
+        let xdg = dir.path().join(".config/tmux/tmux.conf");
+        assert_eq!(config_path(&home).unwrap(), dir.path().join(".tmux.conf"));
+        fs::create_dir_all(xdg.parent().unwrap()).unwrap();
+        fs::write(&xdg, "").unwrap();
+        assert_eq!(config_path(&home).unwrap(), xdg);
+        fs::write(dir.path().join(".tmux.conf"), "").unwrap();
+        assert_eq!(config_path(&home).unwrap(), dir.path().join(".tmux.conf"));
+    }
+
+    #[test]
+    fn a_linked_dotfile_stays_a_link_and_keeps_its_mode() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("dotfiles/tmux.conf");
+        fs::create_dir_all(target.parent().unwrap()).unwrap();
+        fs::write(&target, "set -g mouse on\n").unwrap();
+        fs::set_permissions(&target, fs::Permissions::from_mode(0o640)).unwrap();
+        let link = dir.path().join(".tmux.conf");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let home = Home(dir.path().to_path_buf());
+        let tmux = Tmux::new(crate::config::TmuxSocket::Name("unused".into()));
+        let exe = Path::new("/usr/local/bin/greenroom");
+        run(&args(), true, exe, &home, &tmux).unwrap();
+        assert!(
+            fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        let text = fs::read_to_string(&target).unwrap();
+        assert!(
+            text.starts_with("set -g mouse on\n\n# >>> greenroom"),
+            "{text}"
+        );
+        let mode = fs::metadata(&target).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o640);
+        run(&args(), false, exe, &home, &tmux).unwrap();
+        assert_eq!(fs::read_to_string(&target).unwrap(), "set -g mouse on\n");
+        // Uninstalling where nothing was installed creates nothing.
+        let empty = tempfile::tempdir().unwrap();
+        run(&args(), false, exe, &Home(empty.path().into()), &tmux).unwrap();
+        assert!(!empty.path().join(".tmux.conf").exists());
+    }
+}
