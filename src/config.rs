@@ -9,6 +9,8 @@ use serde::Deserialize;
 
 use crate::sources::{decode_text, maestro};
 
+mod wording;
+
 const DEFAULTS: &str = include_str!("../assets/default-config.toml");
 
 /// The config file as written; every key optional so a user file may hold one line.
@@ -149,8 +151,25 @@ impl Env for ProcessEnv {
 pub enum ConfigError {
     #[error("cannot read config file {path}: {reason}")]
     Unreadable { path: PathBuf, reason: String },
-    #[error("config file {path} is not valid: {reason}")]
+    #[error("config file {path}: {reason}")]
     Invalid { path: PathBuf, reason: String },
+    /// A `[keys]` binding the dashboard cannot use (checked by every
+    /// command, not only when the dashboard starts).
+    #[error("config file {path}: {reason}")]
+    Keys { path: PathBuf, reason: String },
+}
+
+impl ConfigError {
+    /// A `[keys]` mistake in the file `config` was read from.
+    pub fn keys(config: &Config, reason: String) -> Self {
+        ConfigError::Keys {
+            path: config
+                .config_path
+                .clone()
+                .unwrap_or_else(|| PathBuf::from("<built-in defaults>")),
+            reason,
+        }
+    }
 }
 
 impl Config {
@@ -320,7 +339,7 @@ impl ConfigFile {
 fn parse_layer(text: &str, path: &Path) -> Result<ConfigFile, ConfigError> {
     toml::from_str(text).map_err(|e| ConfigError::Invalid {
         path: path.to_path_buf(),
-        reason: e.to_string().trim_end().to_owned(),
+        reason: wording::describe(text, &e),
     })
 }
 

@@ -5,13 +5,25 @@ use clap::Parser;
 use color_eyre::eyre::{Result, WrapErr};
 
 use greenroom::catalog::Catalog;
+use greenroom::cli::tmux_install::{self, TmuxCommand};
 use greenroom::cli::{Cli, Command, HooksArgs, HooksCommand, ls};
-use greenroom::config::{Config, Env, ProcessEnv};
+use greenroom::config::{Config, ConfigError, Env, ProcessEnv};
 use greenroom::hook::{install, report};
 use greenroom::model::Health;
 use greenroom::tmux::Tmux;
 
-fn main() -> Result<()> {
+/// An error a command returns is something about the world (a missing
+/// tmux, a terminal that is not one, a file it cannot write): one line,
+/// exit code 1. color-eyre's report, with its backtrace, is kept for
+/// panics, which are greenroom's own bugs.
+fn main() {
+    if let Err(e) = run() {
+        eprintln!("greenroom: {e:#}");
+        std::process::exit(1);
+    }
+}
+
+fn run() -> Result<()> {
     // Hooks run `greenroom report` on every agent event: it takes a path of
     // its own, before clap and config, so that no argument or settings error
     // can print to the agent or exit non-zero, and so that it starts fast.
@@ -23,6 +35,7 @@ fn main() -> Result<()> {
         return Ok(());
     }
     color_eyre::install()?;
+    greenroom::cli::output::quiet_on_closed_stdout();
     let cli = Cli::parse();
     // The demo logs into its own temporary folder, never the operator's log.
     if !matches!(cli.command, Some(Command::Demo(_))) {
@@ -31,33 +44,72 @@ fn main() -> Result<()> {
     match &cli.command {
         Some(Command::Hooks(HooksCommand::Install(a))) => refuse_on_error(run_hooks(a, true)),
         Some(Command::Hooks(HooksCommand::Uninstall(a))) => refuse_on_error(run_hooks(a, false)),
+        Some(Command::Tmux(c)) => {
+            let (args, installing) = match c {
+                TmuxCommand::Install(a) => (a, true),
+                TmuxCommand::Uninstall(a) => (a, false),
+            };
+            let config = load_config(&cli);
+            refuse_on_error(
+                std::env::current_exe()
+                    .map_err(|e| e.to_string())
+                    .and_then(|exe| {
+                        tmux_install::run(
+                            args,
+                            installing,
+                            &exe,
+                            &ProcessEnv,
+                            &Tmux::new(config.tmux_socket.clone()),
+                        )
+                    }),
+            )
+        }
         Some(Command::Report { state }) => {
             run_report(state.as_deref());
             Ok(())
         }
-        Some(Command::Ls(a)) => run_ls(&load_config(&cli)?, a),
+        Some(Command::Ls(a)) => run_ls(&load_config(&cli), a),
         Some(Command::Status(a)) => {
-            let (_, sessions) = live_rows(&load_config(&cli)?, false);
+            let (_, sessions) = live_rows(&load_config(&cli), false);
             println!("{}", greenroom::cli::status::line(&sessions, a.tmux));
             Ok(())
         }
-        Some(Command::Next) => refuse_on_error(run_next(&load_config(&cli)?)),
+        Some(Command::Next) => refuse_on_error(run_next(&load_config(&cli))),
         Some(Command::Actions(a)) => {
-            refuse_on_error(greenroom::cli::actions::run(a, &load_config(&cli)?))
+            refuse_on_error(greenroom::cli::actions::run(a, &load_config(&cli)))
         }
         Some(Command::Demo(a)) => greenroom::cli::demo::run(a),
         Some(Command::Completions { shell }) => {
-            let mut command = <Cli as clap::CommandFactory>::command();
-            clap_complete::generate(*shell, &mut command, "greenroom", &mut std::io::stdout());
-            Ok(())
+            // Generated into memory: clap_complete panics when it cannot
+            // write, and a reader that stops early (`| head`) is normal.
+            let command = <Cli as clap::CommandFactory>::command();
+            let script = greenroom::cli::completions::script(*shell, command);
+            greenroom::cli::output::write_stdout(&script).wrap_err("cannot write the script")
         }
-        None => greenroom::tui::launch(load_config(&cli)?),
+        None => {
+            let config = load_config(&cli);
+            refuse_on_error(greenroom::cli::ensure_terminal("the dashboard"))?;
+            greenroom::tui::launch(config)
+        }
     }
 }
 
-fn load_config(cli: &Cli) -> Result<Config> {
-    Config::load(&cli.global.overrides(), &ProcessEnv)
-        .wrap_err("greenroom could not load its settings")
+/// The settings, checked whole (`[keys]` included) whatever the command
+/// needs of them. A mistake in them is the user's to fix: one line naming
+/// the file, the key and what to do, and exit code 1; never a report.
+fn load_config(cli: &Cli) -> Config {
+    let checked = Config::load(&cli.global.overrides(), &ProcessEnv).and_then(|config| {
+        greenroom::tui::keymap::check(&config.keys)
+            .map_err(|reason| ConfigError::keys(&config, reason))?;
+        Ok(config)
+    });
+    match checked {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("greenroom: {e}");
+            std::process::exit(1);
+        }
+    }
 }
 
 fn run_report(state: Option<&str>) {
@@ -145,7 +197,22 @@ fn live_rows(config: &Config, all: bool) -> (Catalog, Vec<greenroom::model::Sess
     (catalog, rows)
 }
 
+/// `greenroom next`. From a tmux key binding (`run-shell`: inside tmux,
+/// stdout not a terminal) anything printed would open a view the operator
+/// must close with `q`, so the answer goes to the status line instead.
 fn run_next(config: &Config) -> std::result::Result<(), String> {
+    use std::io::IsTerminal;
+    let tmux_env = std::env::var("TMUX").ok();
+    let status_line = greenroom::tmux::host_from_env(tmux_env.as_deref())
+        .filter(|_| !std::io::stdout().is_terminal());
+    let say = |message: &str| match &status_line {
+        Some(host) => {
+            if let Err(e) = host.display_message(&format!("greenroom: {message}")) {
+                tracing::warn!(error = %e, "cannot show a message in tmux");
+            }
+        }
+        None => println!("{message}"),
+    };
     let (_, mut sessions) = live_rows(config, false);
     greenroom::catalog::sort_for_triage(&mut sessions);
     let urgent = sessions.iter().find(|s| {
@@ -154,18 +221,30 @@ fn run_next(config: &Config) -> std::result::Result<(), String> {
             && matches!(s.health, Health::Errored | Health::Waiting | Health::Stuck)
     });
     let Some(session) = urgent else {
-        println!("nothing needs you right now");
+        say("nothing needs you right now");
         return Ok(());
     };
     let tmux = Tmux::new(config.tmux_socket.clone());
     let store = greenroom::sources::sidecar::SidecarStore::new(&config.sidecar_dir);
-    let tmux_env = std::env::var("TMUX").ok();
-    greenroom::ops::attach(&tmux, &store, session, tmux_env.as_deref())
-        .map(drop)
-        .map_err(|e| e.to_string())
+    match greenroom::ops::attach(&tmux, &store, session, tmux_env.as_deref()) {
+        Ok(_) => Ok(()),
+        // The exit code would make run-shell open a view too.
+        Err(e) if status_line.is_some() => {
+            say(&e.to_string());
+            Ok(())
+        }
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 fn run_ls(config: &Config, args: &ls::LsArgs) -> Result<()> {
+    if args.names {
+        // For shell completion: one name a line, nothing else, ever.
+        let (_, sessions) = live_rows(config, args.all);
+        let names: String = sessions.iter().map(|s| format!("{}\n", s.name)).collect();
+        return greenroom::cli::output::write_stdout(names.as_bytes())
+            .wrap_err("cannot write the list");
+    }
     let now = chrono::Utc::now();
     let mut catalog = Catalog::load(config, args.all);
     catalog.load_usage();
@@ -178,5 +257,6 @@ fn run_ls(config: &Config, args: &ls::LsArgs) -> Result<()> {
         &catalog.looked_in(),
         now,
     )
+    .or_else(greenroom::cli::output::closed_stdout_is_fine)
     .wrap_err("cannot write the list")
 }

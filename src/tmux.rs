@@ -14,6 +14,7 @@ use crate::health::TmuxFacts;
 
 mod actions;
 mod beside;
+mod messages;
 pub use actions::{escape_trailing_semicolon, exact_window};
 pub use beside::{Beside, host_from_env};
 

@@ -129,6 +129,7 @@ impl Drop for Guard<'_> {
 
 /// Runs the demo and returns when the operator quits the dashboard.
 pub fn run(args: &DemoArgs) -> Result<()> {
+    super::ensure_terminal("greenroom demo").map_err(|e| eyre!(e))?;
     let probe = Tmux::new(crate::config::TmuxSocket::Name(
         "greenroom-demo-probe".into(),
     ));
@@ -181,15 +182,21 @@ pub fn run(args: &DemoArgs) -> Result<()> {
 }
 
 fn banner(place: &Place) -> String {
+    let back = if agents::inside_tmux() {
+        // C-b would reach the operator's own tmux first (see BACK_KEY).
+        format!("{} comes back", agents::BACK_KEY)
+    } else {
+        "C-b d comes back".to_owned()
+    };
     format!(
         "greenroom demo: eight simulated agents in a private tmux server.\n\n\
          They are shell scripts that act like coding agents: they print work, write\n\
          Maestro state and report through `greenroom report`. Within seconds one waits\n\
          for you, one errors, one goes quiet and turns stuck (after {STUCK_AFTER_SECONDS} s here, 10 min\n\
          by default) and one finishes. Try j/k, Tab, / to filter, t for triage order,\n\
-         s to answer the waiting one, Enter to attach (C-b d comes back; C-b C-b d\n\
-         when greenroom runs inside tmux), ? for every key, q to quit. Nothing of\n\
-         yours is read or changed; the demo's files and tmux server go when you quit:\n\
+         s to answer the waiting one, Enter to attach ({back}), ? for every key,\n\
+         q to quit. Nothing of yours is read or changed; the demo's files and tmux\n\
+         server go when you quit:\n\
          \x20 folder  {}\n\
          \x20 tmux    tmux -L {}\n",
         place.root.display(),

@@ -20,6 +20,9 @@ pub struct LsArgs {
     /// Include archived Maestro sessions and dismissed sessions
     #[arg(long, short = 'a')]
     pub all: bool,
+    /// Session names only, one a line (what shell completion asks for)
+    #[arg(long, hide = true, conflicts_with = "json")]
+    pub names: bool,
 }
 
 #[derive(Serialize)]

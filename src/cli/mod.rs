@@ -2,15 +2,31 @@
 //! not open the dashboard.
 
 pub mod actions;
+pub mod completions;
 pub mod demo;
 pub mod ls;
+pub mod output;
 pub mod status;
+pub mod tmux_install;
 
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
 use crate::config::Overrides;
+
+/// The dashboard draws on a terminal: without one (a script, a cron job, a
+/// pipe) say so in one line instead of failing inside the terminal library.
+pub fn ensure_terminal(what: &str) -> Result<(), String> {
+    use std::io::IsTerminal;
+    if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{what} needs a terminal (stdin and stdout); for scripts, use `greenroom ls --json` or `greenroom status`"
+        ))
+    }
+}
 
 /// A terminal dashboard for the AI coding agents you run in tmux.
 ///
@@ -94,11 +110,12 @@ pub enum Command {
     Ls(ls::LsArgs),
     /// Print counts of sessions that need you (errored, waiting, stuck, active)
     ///
-    /// For tmux: set -g status-right '#(greenroom status --tmux)'
+    /// For tmux: set -g status-right '#(greenroom status --tmux)' (greenroom tmux install adds it)
     Status(status::StatusArgs),
     /// Attach to the most urgent session (errored, then waiting, then stuck)
     ///
-    /// For tmux: bind-key g run-shell 'greenroom next'
+    /// For tmux: bind-key g run-shell 'greenroom next' (greenroom tmux install adds it). Run from a
+    /// tmux key, it answers in the status line.
     Next,
     /// Record an agent hook's report (reads the hook payload JSON on stdin)
     ///
@@ -114,6 +131,15 @@ pub enum Command {
     /// Install or remove greenroom's hooks in an agent's settings
     #[command(subcommand)]
     Hooks(HooksCommand),
+    /// Add greenroom's keys to tmux (next, the dashboard, back) and its counts to the status line
+    ///
+    /// `greenroom tmux install` adds one marked block at the end of your
+    /// tmux config (~/.tmux.conf, or $XDG_CONFIG_HOME/tmux/tmux.conf when
+    /// that is the one you have); `uninstall` removes exactly that block.
+    /// Both are idempotent; --dry-run shows the lines, --apply also changes
+    /// the running tmux server.
+    #[command(subcommand)]
+    Tmux(tmux_install::TmuxCommand),
     #[command(flatten)]
     Actions(actions::ActionCommand),
     /// Try greenroom on eight simulated agents (no agent or network needed)

@@ -6,6 +6,7 @@ pub mod ao;
 pub mod maestro;
 pub mod prices;
 pub mod sidecar;
+pub mod tmux_conf;
 pub mod transcript;
 
 use std::fs;

@@ -270,22 +270,35 @@ pub struct Keymap {
 
 impl Keymap {
     /// `overrides`: command name -> keys, from config.toml's `[keys]`.
+    /// Refuses an unknown command or key name, and a key two commands
+    /// would share (the first would silently win, so the other stops
+    /// working).
     pub fn new(overrides: &BTreeMap<String, Vec<String>>) -> Result<Self, String> {
         let known: Vec<&str> = BINDINGS.iter().map(|b| b.command.name()).collect();
         if let Some(unknown) = overrides.keys().find(|k| !known.contains(&k.as_str())) {
             return Err(format!(
-                "[keys] has no command {unknown:?}; known: {}",
+                "[keys] has no command {unknown:?}; use one of: {}",
                 known.join(", ")
             ));
         }
-        let mut keys = Vec::new();
+        let mut keys: Vec<(Key, Command)> = Vec::new();
         for b in BINDINGS {
             let texts: Vec<&str> = match overrides.get(b.command.name()) {
                 Some(list) => list.iter().map(String::as_str).collect(),
                 None => b.defaults.to_vec(),
             };
             for t in texts {
-                keys.push((Key::parse(t)?, b.command));
+                let key = Key::parse(t).map_err(|e| {
+                    format!(
+                        "[keys] {}: {e}; key names are a character (j, G, /), enter, esc, tab, \
+                         space, up, down, pgup, pgdn, home, end, f1..f12, with ctrl- or alt-",
+                        b.command.name()
+                    )
+                })?;
+                if let Some((_, other)) = keys.iter().find(|(k, c)| *k == key && *c != b.command) {
+                    return Err(conflict(key, *other, b.command, overrides));
+                }
+                keys.push((key, b.command));
             }
         }
         Ok(Self { keys })
@@ -311,6 +324,38 @@ impl Keymap {
             .collect::<Vec<_>>()
             .join("/")
     }
+}
+
+/// Checks config.toml's `[keys]` without building the dashboard, so every
+/// command refuses a bad binding, not only the dashboard at start.
+pub fn check(overrides: &BTreeMap<String, Vec<String>>) -> Result<(), String> {
+    Keymap::new(overrides).map(drop)
+}
+
+/// "key j is bound to both down and quit": names both bindings, and says
+/// which of them `[keys]` set.
+fn conflict(
+    key: Key,
+    first: Command,
+    second: Command,
+    overrides: &BTreeMap<String, Vec<String>>,
+) -> String {
+    let describe = |c: Command| match overrides.get(c.name()) {
+        Some(list) => format!("`{}` ({} = {list:?})", c.name(), c.name()),
+        None => {
+            let what = BINDINGS
+                .iter()
+                .find(|b| b.command == c)
+                .map_or("", |b| b.description);
+            format!("`{}` ({what}, its default key)", c.name())
+        }
+    };
+    format!(
+        "[keys]: {} is bound to both {} and {}; give one of them another key",
+        key.label(),
+        describe(first),
+        describe(second)
+    )
 }
 
 impl Default for Keymap {

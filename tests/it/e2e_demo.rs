@@ -22,7 +22,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_greenroom");
 /// must hold on a small machine.
 static ONE_DEMO: Mutex<()> = Mutex::new(());
 
-fn one_demo() -> MutexGuard<'static, ()> {
+pub(crate) fn one_demo() -> MutexGuard<'static, ()> {
     ONE_DEMO.lock().unwrap_or_else(|e| e.into_inner())
 }
 

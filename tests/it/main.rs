@@ -6,6 +6,7 @@
 
 mod ao_sessions;
 mod cli_actions;
+mod cli_plain_errors;
 mod config_layers;
 mod e2e_actions;
 mod e2e_dashboard;
@@ -21,8 +22,10 @@ mod maestro_bad_input;
 mod maestro_real;
 mod ops_actions;
 mod readme;
+mod shell_completion;
 mod sidecar_store;
 mod support;
+mod tmux_keys;
 mod transcript_usage;
 mod tui_form;
 mod tui_layout;

@@ -40,3 +40,28 @@ fn every_config_key_is_in_the_readme() {
         assert!(README.contains(table), "README does not document {table}");
     }
 }
+
+#[test]
+fn the_tmux_block_in_the_readme_is_the_one_greenroom_tmux_install_writes() {
+    let block = greenroom::sources::tmux_conf::block("/path/to/greenroom").unwrap();
+    let shown = README
+        .split("```text\n# >>> greenroom")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .map(|rest| format!("# >>> greenroom{rest}"))
+        .expect("README shows the tmux block");
+    // The README leaves out the comment lines inside the block.
+    let commands = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| !l.starts_with("# ") || l.contains(">>>") || l.contains("<<<"))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(commands(&shown), commands(&block));
+    for (key, _) in greenroom::sources::tmux_conf::KEYS {
+        assert!(
+            README.contains(&format!("| prefix `{key}` |")),
+            "README lacks prefix {key}"
+        );
+    }
+}

@@ -71,6 +71,28 @@ pub(super) const AGENTS: [Agent; 8] = [
     },
 ];
 
+/// Inside the operator's own tmux, attaching to a demo session nests a
+/// client of the demo's server in greenroom's pane, and the prefix (C-b)
+/// goes to the operator's tmux first: "C-b d" would detach the operator's
+/// own client. F12, which tmux leaves unbound, reaches the nested client
+/// whatever the outer prefix is; the demo's server detaches on it.
+pub(super) const BACK_KEY: &str = "F12";
+const BACK_KEY_BINDING: &[&str] = &["bind-key", "-n", BACK_KEY, "detach-client", ";"];
+
+/// Whether greenroom runs inside a tmux client (its attaches then nest).
+pub(super) fn inside_tmux() -> bool {
+    std::env::var_os("TMUX").is_some_and(|v| !v.is_empty())
+}
+
+/// The demo status line's way back, true where greenroom runs.
+fn back_hint() -> &'static str {
+    if inside_tmux() {
+        " greenroom demo: F12 returns to the dashboard "
+    } else {
+        " greenroom demo: C-b d (or F12) returns to the dashboard "
+    }
+}
+
 /// The demo's own tmux server: no config file, kept alive without
 /// sessions, and the environment the agents need.
 pub(super) fn start_server(place: &Place) -> Result<()> {
@@ -96,7 +118,7 @@ pub(super) fn start_server(place: &Place) -> Result<()> {
             "set-option",
             "-g",
             "status-right",
-            " greenroom demo: C-b d returns to the dashboard ",
+            back_hint(),
             ";",
             "set-option",
             "-g",
@@ -104,6 +126,7 @@ pub(super) fn start_server(place: &Place) -> Result<()> {
             "60",
             ";",
         ])
+        .chain(BACK_KEY_BINDING)
         .map(Into::into)
         .collect();
     for (key, value) in &env {
