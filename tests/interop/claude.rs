@@ -1,1 +1,217 @@
-//! Interop with the real claude: see the module docs of each test.
+//! The real Claude Code 2.1.328 (native binary), offline against the
+//! stand-in Messages API, started through `greenroom spawn` with
+//! greenroom's own hooks: what greenroom shows is compared with what Claude
+//! Code itself shows and records.
+
+mod harness;
+mod standin;
+
+use std::time::{Duration, Instant};
+
+use harness::Claude;
+use serde_json::Value;
+use standin::{Reply, StandIn, Tokens};
+
+use crate::it_support::wait_for;
+
+fn tokens(input: u64, output: u64, cache_read: u64, cache_write: u64) -> Tokens {
+    Tokens {
+        input,
+        output,
+        cache_read,
+        cache_write,
+    }
+}
+
+fn health(row: &Value) -> &str {
+    row["health"].as_str().unwrap_or_default()
+}
+
+/// Esc during a slow reply: no hook fires, yet within seconds greenroom no
+/// longer calls the session active, because Claude Code's working screen
+/// (spinner, timer) has stopped moving. While the reply is merely slow —
+/// nothing on the wire for longer than the silence rule waits — the
+/// spinner keeps the session active.
+#[test]
+fn an_interrupted_turn_is_no_longer_active_within_seconds() {
+    let api = StandIn::start();
+    api.script([Reply::Slow(Duration::from_secs(120), tokens(900, 10, 0, 0))]);
+    let c = Claude::start(api.clone());
+    c.prompt("Take your time.");
+    c.until_row(20, "the turn active", |r| health(r) == "active");
+    wait_for(20, "the slow request", || (api.turns() >= 1).then_some(()));
+    // A silent wire for twice the silence window: still active.
+    let asked = Instant::now();
+    while asked.elapsed() < Duration::from_secs(12) {
+        let r = c.row();
+        assert_eq!(health(&r), "active", "a slow reply is still a turn: {r:#}");
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    c.pane().keys(&["Escape"]);
+    let esc = Instant::now();
+    // The turn is over on screen: no more "esc to interrupt" (with nothing
+    // streamed yet, Claude Code puts the prompt back in its input box).
+    c.pane()
+        .until(10, "the turn over on screen", |s| !s.contains("esc to interrupt"));
+    let r = c.until_row(15, "the session no longer active", |r| {
+        health(r) != "active"
+    });
+    eprintln!(
+        "interrupt -> {} after {:.1} s: {:#}",
+        health(&r),
+        esc.elapsed().as_secs_f64(),
+        r["activity"]
+    );
+    assert_eq!(health(&r), "idle");
+    assert_eq!(r["activity"]["state"], "idle");
+    let hooks: Vec<String> = c
+        .payloads()
+        .iter()
+        .map(|p| p["hook_event_name"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    assert!(
+        !hooks.iter().any(|h| h == "Stop" || h == "StopFailure"),
+        "Claude Code fired no hook on the interrupt: {hooks:?}"
+    );
+}
+
+/// An HTTP 400 from the API: Claude Code says `API Error: 400 <message>`;
+/// greenroom's row is errored with those words (StopFailure's payload says
+/// only `error: "unknown"`), in `ls --json` and on the dashboard.
+#[test]
+fn an_api_error_shows_claude_codes_own_words() {
+    let api = StandIn::start();
+    let message = "greenroom stand-in refuses this request";
+    api.script([Reply::Error(400, "invalid_request_error", message.into())]);
+    let c = Claude::start(api);
+    c.prompt("Please fail.");
+    let want = format!("API Error: 400 {message}");
+    c.pane()
+        .until(30, "Claude Code's error line", |s| s.contains(&want));
+    let r = c.until_row(20, "the session errored", |r| health(r) == "errored");
+    assert_eq!(r["activity"]["state"], "error");
+    assert_eq!(
+        r["activity"]["detail"].as_str(),
+        Some(want.as_str()),
+        "{r:#}"
+    );
+    let failure = c
+        .payloads()
+        .into_iter()
+        .find(|p| p["hook_event_name"] == "StopFailure")
+        .expect("Claude Code fires StopFailure");
+    assert_eq!(
+        failure["last_assistant_message"].as_str(),
+        Some(want.as_str())
+    );
+    c.keep("api-error-400");
+
+    // The dashboard: the sidebar row and the detail pane both say why.
+    c.tmux.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "dash",
+        "-x",
+        "160",
+        "-y",
+        "40",
+        "-e",
+        &format!("HOME={}", c.home().display()),
+        &dashboard_line(&c),
+    ]);
+    let dash = crate::it_support::Pane::new(&c.tmux, "dash");
+    let screen = dash.until(30, "the error on the dashboard", |s| {
+        s.matches("API Error: 400").count() >= 2
+    });
+    assert!(screen.contains("stand-in"), "{screen}");
+}
+
+fn dashboard_line(c: &Claude) -> String {
+    format!(
+        "exec {bin} --config {dir}/config.toml --sidecar-dir {dir}/sessions --ao-dir {dir}/ao \
+         --claude-dir {home}/.claude --tmux-socket {sock}",
+        bin = env!("CARGO_BIN_EXE_greenroom"),
+        dir = c.dir.path().display(),
+        home = c.home().display(),
+        sock = c.tmux.name,
+    )
+}
+
+/// The cost-state record Claude Code writes when the session ends.
+fn cost_state(c: &Claude) -> Value {
+    c.records()
+        .into_iter()
+        .rev()
+        .find(|r| r["type"] == "cost-state")
+        .expect("a cost-state record")
+}
+
+fn cost(row: &Value) -> Option<f64> {
+    row["usage"]["cost_usd"].as_f64()
+}
+
+/// Four API calls (two texts, a Bash tool_use the operator allows, its
+/// follow-up) on Claude Code's default model: greenroom's figure while the
+/// session runs (from the transcript and the price table) is within 1 % of
+/// the `totalCostUSD` Claude Code records at exit, and after exit greenroom
+/// shows Claude Code's own figure.
+#[test]
+fn cost_matches_claude_codes_own_cost_state() {
+    let api = StandIn::start();
+    api.script([
+        Reply::Text("First answer.".into(), tokens(3_000, 120, 1_500, 2_000)),
+        Reply::Bash(
+            "touch greenroom-was-here".into(),
+            tokens(3_200, 80, 4_000, 300),
+        ),
+        Reply::Text("Done touching.".into(), tokens(3_500, 60, 4_200, 150)),
+        Reply::Text("Last answer.".into(), tokens(3_700, 200, 4_500, 90)),
+    ]);
+    let c = Claude::start(api.clone());
+    c.prompt("Answer once.");
+    c.pane()
+        .until(30, "the first answer", |s| s.contains("First answer."));
+    c.prompt("Touch a file.");
+    c.pane().until(30, "the permission question", |s| {
+        s.contains("Do you want to proceed?")
+    });
+    c.until_row(20, "waiting for permission", |r| health(r) == "waiting");
+    c.pane().keys(&["1"]);
+    c.pane()
+        .until(30, "the tool's follow-up", |s| s.contains("Done touching."));
+    assert!(
+        c.work().join("greenroom-was-here").exists(),
+        "the Bash call ran"
+    );
+    c.prompt("Answer again.");
+    c.pane()
+        .until(30, "the last answer", |s| s.contains("Last answer."));
+    assert_eq!(api.pending(), 0, "every scripted turn was asked for");
+    let live = c.until_row(20, "the usage of four calls", |r| {
+        r["usage"]["input"].as_u64() == Some(13_400)
+    });
+    let model = live["usage"]["by_model"]
+        .as_object()
+        .and_then(|m| m.keys().next().cloned());
+    assert_eq!(
+        model.as_deref(),
+        Some("claude-opus-5-5"),
+        "the default model"
+    );
+    let live_cost = cost(&live).unwrap_or_else(|| panic!("a cost while live: {live:#}"));
+
+    c.exit();
+    let oracle = cost_state(&c);
+    let theirs = oracle["totalCostUSD"].as_f64().expect("totalCostUSD");
+    eprintln!("cost: greenroom live {live_cost:.6} USD, Claude Code's cost-state {theirs:.6} USD");
+    assert!(
+        (live_cost - theirs).abs() <= theirs * 0.01,
+        "greenroom {live_cost} vs Claude Code {theirs}: {oracle:#}"
+    );
+    let after = c.until_row(20, "Claude Code's own total", |r| {
+        r["usage"]["cost_source"] == "claude-code"
+    });
+    assert!((cost(&after).unwrap() - theirs).abs() < 1e-9, "{after:#}");
+    c.keep("cost-state");
+}

@@ -116,7 +116,7 @@ fn every_real_payload_updates_the_sidecar_field_by_field() {
         Want {
             fixture: "StopFailure__rate_limit",
             activity: Activity::Error,
-            detail: Some("rate_limit"),
+            detail: Some("429 too many requests for account user@example.com (rate_limit)"),
             status: Status::Running,
             agent_session_id: "sess-1",
             transcript: None,
@@ -506,6 +506,17 @@ fn event_table_for_claude_and_gemini() {
     assert_eq!(
         c(json!({"hook_event_name": "StopFailure", "error": "rate_limit"})),
         Change::Activity(Activity::Error, Some("rate_limit".into()))
+    );
+    // Claude Code 2.1.328 on an HTTP 400: the kind is "unknown", the words
+    // are in last_assistant_message (tests/fixtures/real/...claude-code-2.1.328...).
+    assert_eq!(
+        c(json!({"hook_event_name": "StopFailure", "error": "unknown",
+                 "last_assistant_message": "API Error: 400 bad request"})),
+        Change::Activity(Activity::Error, Some("API Error: 400 bad request".into()))
+    );
+    assert_eq!(
+        c(json!({"hook_event_name": "StopFailure", "error": "unknown"})),
+        Change::Activity(Activity::Error, Some("unknown".into()))
     );
     assert_eq!(
         c(json!({"hook_event_name": "SessionEnd"})),
