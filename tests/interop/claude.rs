@@ -51,8 +51,9 @@ fn an_interrupted_turn_is_no_longer_active_within_seconds() {
     let esc = Instant::now();
     // The turn is over on screen: no more "esc to interrupt" (with nothing
     // streamed yet, Claude Code puts the prompt back in its input box).
-    c.pane()
-        .until(10, "the turn over on screen", |s| !s.contains("esc to interrupt"));
+    c.pane().until(10, "the turn over on screen", |s| {
+        !s.contains("esc to interrupt")
+    });
     let r = c.until_row(15, "the session no longer active", |r| {
         health(r) != "active"
     });
