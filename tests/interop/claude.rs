@@ -105,6 +105,17 @@ fn an_api_error_shows_claude_codes_own_words() {
         failure["last_assistant_message"].as_str(),
         Some(want.as_str())
     );
+    // The transcript says it too, with error "unknown" beside the words.
+    let record = wait_for(10, "the error in the transcript", || {
+        c.records()
+            .into_iter()
+            .find(|r| r["isApiErrorMessage"] == true)
+    });
+    assert_eq!(record["apiErrorStatus"], 400);
+    assert_eq!(
+        record["message"]["content"][0]["text"].as_str(),
+        Some(want.as_str())
+    );
     c.keep("api-error-400");
 
     // The dashboard: the sidebar row and the detail pane both say why.
@@ -137,6 +148,27 @@ fn dashboard_line(c: &Claude) -> String {
         home = c.home().display(),
         sock = c.tmux.name,
     )
+}
+
+/// Answers "1. Yes" to the permission dialog; a key that lands while the
+/// dialog is still being drawn is lost, so it is pressed again until the
+/// dialog goes (polled, with a deadline).
+fn allow(c: &Claude) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while c.pane().text().contains("Do you want to proceed?") {
+        assert!(
+            Instant::now() < deadline,
+            "the dialog stayed:\n{}",
+            c.pane().text()
+        );
+        c.pane().keys(&["1"]);
+        let pressed = Instant::now();
+        while pressed.elapsed() < Duration::from_secs(2)
+            && c.pane().text().contains("Do you want to proceed?")
+        {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
 }
 
 /// The cost-state record Claude Code writes when the session ends.
@@ -178,7 +210,7 @@ fn cost_matches_claude_codes_own_cost_state() {
         s.contains("Do you want to proceed?")
     });
     c.until_row(20, "waiting for permission", |r| health(r) == "waiting");
-    c.pane().keys(&["1"]);
+    allow(&c);
     c.pane()
         .until(30, "the tool's follow-up", |s| s.contains("Done touching."));
     assert!(

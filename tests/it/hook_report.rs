@@ -185,6 +185,18 @@ fn every_real_payload_updates_the_sidecar_field_by_field() {
             cwd: "/Users/alice/code/scratch",
         },
         Want {
+            // Claude Code 2.1.328 after an HTTP 400 (greenroom's interop suite).
+            fixture: "StopFailure__api-error-400",
+            activity: Activity::Error,
+            detail: Some("API Error: 400 greenroom stand-in refuses this request"),
+            status: Status::Running,
+            agent_session_id: "9c9bbdd2-9084-4ba9-96f4-f0b27cd8f6c9",
+            transcript: Some(
+                "/tmp/.tmp9qDSSk/home/.claude/projects/-tmp--tmp9qDSSk-work/9c9bbdd2-9084-4ba9-96f4-f0b27cd8f6c9.jsonl",
+            ),
+            cwd: "/tmp/.tmp9qDSSk/work",
+        },
+        Want {
             fixture: "Notification__permission_prompt",
             activity: Activity::AwaitingInput,
             detail: Some("Claude needs your permission to use Bash"),

@@ -72,6 +72,20 @@ fn every_real_transcript_is_read_with_hand_computed_totals() {
                 .unwrap();
             let hand = (3.0 * 5.0 + 8.0 * 25.0 + 8_681.0 * 6.25 + 164_830.0 * 0.5) / 1e6;
             assert!((cost - hand).abs() < 1e-12, "{cost} vs {hand}");
+        } else if name.contains("claude-code-2.1.328__cost-state") {
+            // Four calls to the stand-in, as scripted in tests/interop/claude.rs.
+            let want = ModelUsage {
+                input: 13_400,
+                output: 460,
+                cache_read: 14_200,
+                cache_write: 2_540,
+            };
+            assert_eq!(t.by_model().get("claude-opus-5-5"), Some(&want), "{name}");
+            assert_eq!(t.by_model().len(), 1, "{name}: {:?}", t.by_model());
+        } else if name.contains("claude-code-2.1.328__api-error-400") {
+            // The error turn is a `<synthetic>` message: no tokens, no model.
+            assert!(t.by_model().is_empty(), "{name}: {:?}", t.by_model());
+            assert!(t.agent_total().is_none(), "{name}");
         } else {
             // Summary-only, no-usage and string-content files carry no usage.
             assert!(t.by_model().is_empty(), "{name}: {:?}", t.by_model());
@@ -82,6 +96,33 @@ fn every_real_transcript_is_read_with_hand_computed_totals() {
             "{name}: read to the end"
         );
     }
+}
+
+/// Issue 12 §2.4: Claude Code 2.1.328's own `cost-state` record (written
+/// at `/exit`, twice) is read, and greenroom's own sum of the transcript,
+/// priced from assets/prices.toml, is within 1 % of it (here: equal).
+#[test]
+fn claude_codes_cost_state_is_read_and_matches_greenrooms_sum() {
+    let t = usage_of(&real("claude-code-2.1.328__cost-state"));
+    let total = t.agent_total().expect("a cost-state record");
+    assert!((total.cost_usd - 0.07834).abs() < 1e-12, "{total:?}");
+    assert!(!total.unknown_model_cost);
+    let theirs = total.by_model["claude-opus-5-5"];
+    assert_eq!(theirs, t.by_model()["claude-opus-5-5"], "same tokens both ways");
+    assert!(t.since_agent_total().is_empty(), "nothing after the record");
+
+    let prices = Prices::with_overrides(&Default::default());
+    let ours = prices.usage(t.by_model().clone());
+    let ours_cost = ours.cost_usd.expect("claude-opus-5-5 has a price");
+    assert!(
+        (ours_cost - total.cost_usd).abs() <= total.cost_usd * 0.01,
+        "greenroom {ours_cost} vs Claude Code {}",
+        total.cost_usd
+    );
+    let shown = prices.usage_after(Some(total), t.since_agent_total().clone());
+    assert_eq!(shown.cost_usd, Some(total.cost_usd));
+    assert_eq!(shown.cost_source.as_deref(), Some("claude-code"));
+    assert_eq!(shown.input, 13_400);
 }
 
 #[test]

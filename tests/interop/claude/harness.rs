@@ -259,7 +259,10 @@ impl Claude {
         });
     }
 
-    /// Keeps the session's files for a look after the run (fixtures).
+    /// Keeps the session's files under `target/interop-captures/<name>/`
+    /// (the source of tests/fixtures/real's Claude Code 2.1.328 files).
+    /// Records that carry Claude Code's own prompts and listings are left
+    /// out: they are its text, not greenroom's, and nothing reads them.
     pub fn keep(&self, name: &str) {
         let out = PathBuf::from(concat!(
             env!("CARGO_MANIFEST_DIR"),
@@ -267,7 +270,20 @@ impl Claude {
         ))
         .join(name);
         std::fs::create_dir_all(&out).unwrap();
-        let _ = std::fs::copy(self.transcript(), out.join("transcript.jsonl"));
+        let prompts = ["api-request-shape", "api-request-blob"];
+        let listings = ["skill_listing", "agent_listing_delta", "prompt_snapshot"];
+        let kept: String = std::fs::read_to_string(self.transcript())
+            .unwrap()
+            .lines()
+            .filter(|l| {
+                let v: Value = serde_json::from_str(l).unwrap_or(Value::Null);
+                let kind = v["type"].as_str().unwrap_or_default();
+                let attachment = v["attachment"]["type"].as_str().unwrap_or_default();
+                !prompts.contains(&kind) && !listings.contains(&attachment)
+            })
+            .map(|l| format!("{l}\n"))
+            .collect();
+        std::fs::write(out.join("transcript.jsonl"), kept).unwrap();
         let _ = std::fs::copy(
             self.dir.path().join("payloads.jsonl"),
             out.join("payloads.jsonl"),
