@@ -108,7 +108,11 @@ fn claude_codes_cost_state_is_read_and_matches_greenrooms_sum() {
     assert!((total.cost_usd - 0.07834).abs() < 1e-12, "{total:?}");
     assert!(!total.unknown_model_cost);
     let theirs = total.by_model["claude-opus-5-5"];
-    assert_eq!(theirs, t.by_model()["claude-opus-5-5"], "same tokens both ways");
+    assert_eq!(
+        theirs,
+        t.by_model()["claude-opus-5-5"],
+        "same tokens both ways"
+    );
     assert!(t.since_agent_total().is_empty(), "nothing after the record");
 
     let prices = Prices::with_overrides(&Default::default());

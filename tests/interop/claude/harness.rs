@@ -110,7 +110,19 @@ impl Claude {
             &c.home().join(".claude/settings.json"),
             &json!({"permissions": {"defaultMode": "default"}}),
         );
-        c.run(&["hooks", "install", "--agent", "claude", "--scope", "user"]);
+        // The hooks run the binary that installs them: the test build, or
+        // GREENROOM_INTEROP_HOOK_BIN (a release build, to measure latency).
+        let mut install = c.greenroom();
+        if let Some(bin) = std::env::var_os("GREENROOM_INTEROP_HOOK_BIN") {
+            let args: Vec<_> = install.get_args().map(|a| a.to_owned()).collect();
+            install = Command::new(bin);
+            install.env("HOME", c.home()).args(args);
+        }
+        let out = install
+            .args(["hooks", "install", "--agent", "claude", "--scope", "user"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "hooks install: {out:?}");
         c.add_capture_hook();
         let script = c.dir.path().join("run-claude");
         std::fs::write(
