@@ -124,6 +124,11 @@ impl Transcripts {
         known.then_some(total)
     }
 
+    /// The last API error a main transcript shows, if no answer followed it.
+    pub fn last_api_error(&self, main: &Path) -> Option<&str> {
+        self.readers.get(main)?.last_api_error()
+    }
+
     /// Claude Code's own totals in a main transcript, and what it counted after them.
     pub fn agent_total(
         &self,
@@ -171,6 +176,21 @@ impl Catalog {
             }
             None => self.transcript_paths.remove(&s.id).is_some(),
         }
+    }
+
+    /// Why a session errored, when its report does not say: the hook's
+    /// payload may carry only "unknown"; the transcript has the agent's
+    /// own words. No IO.
+    pub(super) fn error_words(&self, s: &Sidecar) -> Option<&str> {
+        let vague = s
+            .activity_detail
+            .as_deref()
+            .is_none_or(|d| matches!(d.trim(), "" | "unknown" | "stop failure"));
+        if s.activity != Some(crate::model::Activity::Error) || !vague {
+            return None;
+        }
+        let main = self.transcript_paths.get(&s.id)?;
+        self.transcripts.last_api_error(main)
     }
 
     /// The usage a row shows, priced. No IO.

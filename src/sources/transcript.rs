@@ -15,6 +15,7 @@ use serde::Deserialize;
 
 use crate::model::ModelUsage;
 
+mod api_error;
 mod cost_state;
 pub use cost_state::AgentTotal;
 
@@ -165,6 +166,8 @@ pub struct TranscriptUsage {
     agent_total: Option<AgentTotal>,
     /// What the transcript counted after that record (a resumed session).
     since_total: BTreeMap<String, ModelUsage>,
+    /// The words of the last API error, until a real answer follows it.
+    last_api_error: Option<String>,
     window: VecDeque<(DateTime<Utc>, u64)>,
 }
 
@@ -187,6 +190,12 @@ impl TranscriptUsage {
     /// Claude Code's own totals, when it wrote a `cost-state` record.
     pub fn agent_total(&self) -> Option<&AgentTotal> {
         self.agent_total.as_ref()
+    }
+
+    /// What Claude Code showed for its last API error (`API Error: 400 …`),
+    /// unless a real answer came after it.
+    pub fn last_api_error(&self) -> Option<&str> {
+        self.last_api_error.as_deref()
     }
 
     /// Usage counted after the last `cost-state` record (all of it when there is none).
@@ -284,14 +293,20 @@ impl TranscriptUsage {
             self.since_total.clear();
             return changed;
         }
+        if let Some(words) = api_error::parse(line) {
+            let changed = self.last_api_error.as_deref() != Some(words.as_str());
+            self.last_api_error = Some(words);
+            return changed;
+        }
         let Some(record) = parse_line(line) else {
             return false;
         };
+        let answered = self.last_api_error.take().is_some();
         if let Some(key) = &record.key {
             if let Some(pos) = self.recent.iter().position(|(k, _, _)| k == key) {
                 let (_, model, old) = &self.recent[pos];
                 if total(&record.usage) <= total(old) {
-                    return false;
+                    return answered;
                 }
                 // A later write of the same message: count only what grew.
                 let (model, old) = (model.clone(), *old);

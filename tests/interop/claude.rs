@@ -221,6 +221,13 @@ fn cost_matches_claude_codes_own_cost_state() {
     c.pane()
         .until(30, "the last answer", |s| s.contains("Last answer."));
     assert_eq!(api.pending(), 0, "every scripted turn was asked for");
+    // What the binary asks for: its default model, streamed, on /v1/messages.
+    for r in api.requests().iter().filter(|r| r.turn) {
+        assert_eq!(r.method, "POST");
+        assert!(r.path.starts_with("/v1/messages"), "{r:?}");
+        assert_eq!(r.model.as_deref(), Some("claude-opus-5-5"), "{r:?}");
+        assert!(r.stream, "{r:?}");
+    }
     let live = c.until_row(20, "the usage of four calls", |r| {
         r["usage"]["input"].as_u64() == Some(13_400)
     });

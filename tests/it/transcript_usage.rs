@@ -345,3 +345,55 @@ fn a_session_that_goes_stops_following_its_transcript() {
         "its transcript folder is no longer a target"
     );
 }
+
+/// Issue 12 §2.2: when the hook's payload says only "unknown" (Claude Code
+/// 2.1.328's StopFailure `error` for an HTTP 400), the row says why in the
+/// agent's own words, from its transcript.
+#[test]
+fn an_errored_session_takes_its_reason_from_the_transcript_when_the_report_has_none() {
+    let world = World::new();
+    let cwd = world.path("work");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let main = world.path("t/9c9bbdd2.jsonl");
+    std::fs::create_dir_all(main.parent().unwrap()).unwrap();
+    std::fs::copy(real("claude-code-2.1.328__api-error-400"), &main).unwrap();
+    assert_eq!(
+        usage_of(&main).last_api_error(),
+        Some("API Error: 400 greenroom stand-in refuses this request")
+    );
+    let store = SidecarStore::new(world.path("sessions"));
+    let mut s = Sidecar::new("cc", &cwd, "claude", Utc::now());
+    s.activity = Some(greenroom::model::Activity::Error);
+    s.activity_detail = Some("unknown".into());
+    s.transcript_path = Some(main.clone());
+    store.create(&s).unwrap();
+    let row = |world: &World| {
+        let out = Command::new(env!("CARGO_BIN_EXE_greenroom"))
+            .args(["ls", "--json", "--config"])
+            .arg(world.path("config.toml"))
+            .arg("--sidecar-dir")
+            .arg(world.path("sessions"))
+            .arg("--claude-dir")
+            .arg(world.path("claude"))
+            .args(["--tmux-socket", "greenroom-test-none"])
+            .output()
+            .unwrap();
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        doc["sessions"][0].clone()
+    };
+    let r = row(&world);
+    assert_eq!(r["activity"]["state"], "error");
+    assert_eq!(
+        r["activity"]["detail"],
+        "API Error: 400 greenroom stand-in refuses this request"
+    );
+    // A real answer after the error: the transcript no longer explains an
+    // error, and the report's own word is shown as it is.
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(&main)
+        .unwrap()
+        .write_all(line("m9", "r9", "claude-opus-5-5", 1, 1).as_bytes())
+        .unwrap();
+    assert_eq!(row(&world)["activity"]["detail"], "unknown");
+}

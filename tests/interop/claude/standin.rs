@@ -51,7 +51,6 @@ pub struct Request {
     pub stream: bool,
     /// A conversation turn (it carries tools), not a side call.
     pub turn: bool,
-    pub at: Instant,
 }
 
 #[derive(Default)]
@@ -189,7 +188,6 @@ fn serve(conn: TcpStream, shared: &Mutex<Shared>) -> std::io::Result<()> {
                 model: model.clone(),
                 stream,
                 turn,
-                at: Instant::now(),
             });
             let messages_call = req.method == "POST" && req.path.starts_with("/v1/messages");
             let counting = req.path.contains("count_tokens");
