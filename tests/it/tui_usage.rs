@@ -166,4 +166,19 @@ fn a_model_without_a_price_is_named_in_the_detail_and_the_sidebar() {
         "detail:\n{text}"
     );
     assert!(text.contains("$?"), "sidebar:\n{text}");
+    assert!(text.contains("spent $?"), "header:\n{text}");
+    // Beside a priced session, the total says it is not the whole.
+    let mut rows = vec![session("api-1", None), session("web-2", Some(0.5))];
+    if let Some(u) = rows[0].usage.as_mut() {
+        u.unpriced_models = vec!["claude-opus-9-9".into()];
+    }
+    update(
+        &mut s,
+        Action::Rows {
+            rows,
+            problems: vec![],
+        },
+    );
+    let text = screen(&s);
+    assert!(text.contains("spent $0.50 + ?"), "header:\n{text}");
 }
