@@ -320,3 +320,83 @@ fn hook_to_sidecar_latency_is_measured() {
         at(1.0)
     );
 }
+
+/// `claude --resume` after `/exit`: Claude Code carries its running total
+/// on, and its next `cost-state` covers both runs; greenroom shows that
+/// figure (its own sum of the second run's messages is added only until the
+/// new record arrives).
+#[test]
+fn a_resumed_session_shows_claude_codes_running_total() {
+    let api = StandIn::start();
+    api.script([
+        Reply::Text("Before the break.".into(), tokens(2_000, 100, 0, 500)),
+        Reply::Text("After the break.".into(), tokens(2_500, 150, 1_000, 0)),
+    ]);
+    let c = Claude::start(api);
+    c.prompt("First run.");
+    c.pane()
+        .until(30, "the first answer", |s| s.contains("Before the break."));
+    c.exit();
+    let first = cost_state(&c)["totalCostUSD"].as_f64().unwrap();
+    let id = c.sidecar()["agent_session_id"].as_str().unwrap().to_owned();
+    let script = c.dir.path().join("run-claude");
+    c.pane()
+        .until(30, "Claude Code gone", |s| !s.contains("for shortcuts"));
+    c.tmux.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "again",
+        "-x",
+        "80",
+        "-y",
+        "24",
+        "-c",
+        c.work().to_str().unwrap(),
+        &format!("{} --resume {id}", script.display()),
+    ]);
+    let again = crate::it_support::Pane::new(&c.tmux, "again");
+    again.until(60, "the resumed prompt", |s| s.contains("for shortcuts"));
+    again.keys(&["-l", "Second run."]);
+    again.until(10, "typed", |s| s.contains("Second run."));
+    again.keys(&["Enter"]);
+    again.until(30, "the second answer", |s| s.contains("After the break."));
+    again.keys(&["-l", "/exit"]);
+    again.until(10, "typed", |s| s.contains("/exit"));
+    again.keys(&["Enter"]);
+    let files: Vec<_> = std::fs::read_dir(c.transcript().parent().unwrap())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    let totals = wait_for(30, "a second cost-state", || {
+        let totals: Vec<f64> = files
+            .iter()
+            .flat_map(|f| {
+                std::fs::read_to_string(f)
+                    .unwrap_or_default()
+                    .lines()
+                    .map(str::to_owned)
+                    .collect::<Vec<_>>()
+            })
+            .filter_map(|l| serde_json::from_str::<Value>(&l).ok())
+            .filter(|r| r["type"] == "cost-state")
+            .filter_map(|r| r["totalCostUSD"].as_f64())
+            .collect();
+        totals
+            .iter()
+            .any(|t| (t - first).abs() > 1e-12)
+            .then_some(totals)
+    });
+    eprintln!(
+        "resume: {} transcript file(s), cost-states {totals:?}",
+        files.len()
+    );
+    let last = *totals.last().unwrap();
+    assert!(last > first, "the running total carries on: {totals:?}");
+    let r = c.until_row(20, "the running total", |r| {
+        cost(r).is_some_and(|x| (x - last).abs() < 1e-9)
+    });
+    assert_eq!(r["usage"]["cost_source"], "claude-code");
+}
