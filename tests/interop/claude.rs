@@ -400,3 +400,32 @@ fn a_resumed_session_shows_claude_codes_running_total() {
     });
     assert_eq!(r["usage"]["cost_source"], "claude-code");
 }
+
+/// HTTP 429 (with the API's `x-should-retry: false`, so Claude Code does
+/// not wait out its ten attempts): the row is errored with Claude Code's
+/// words and the kind (`rate_limit`) its StopFailure names.
+#[test]
+fn a_rate_limit_shows_its_words_and_kind() {
+    let api = StandIn::start();
+    let message = "greenroom stand-in: slow down";
+    api.script([Reply::Error(429, "rate_limit_error", message.into())]);
+    let c = Claude::start(api.clone());
+    c.prompt("Too fast.");
+    let r = c.until_row(60, "the session errored", |r| health(r) == "errored");
+    let failure = c
+        .payloads()
+        .into_iter()
+        .find(|p| p["hook_event_name"] == "StopFailure")
+        .expect("Claude Code fires StopFailure");
+    eprintln!(
+        "429 after {} requests: {failure:#}\nrow: {:#}",
+        api.turns(),
+        r["activity"]
+    );
+    let detail = r["activity"]["detail"].as_str().unwrap_or_default();
+    assert!(detail.contains("429"), "{detail}");
+    assert!(detail.contains(message), "{detail}");
+    assert!(detail.contains("rate_limit"), "{detail}");
+    assert_eq!(failure["error"], "rate_limit");
+    c.keep("rate-limit-429");
+}

@@ -197,6 +197,19 @@ fn every_real_payload_updates_the_sidecar_field_by_field() {
             cwd: "/tmp/.tmp9qDSSk/work",
         },
         Want {
+            fixture: "StopFailure__rate-limit-429",
+            activity: Activity::Error,
+            detail: Some(
+                "API Error: Request rejected (429) · greenroom stand-in: slow down (rate_limit)",
+            ),
+            status: Status::Running,
+            agent_session_id: "4cd7fffe-6d09-480d-95f7-2e5b3f1de36e",
+            transcript: Some(
+                "/tmp/.tmp8XCqhi/home/.claude/projects/-tmp--tmp8XCqhi-work/4cd7fffe-6d09-480d-95f7-2e5b3f1de36e.jsonl",
+            ),
+            cwd: "/tmp/.tmp8XCqhi/work",
+        },
+        Want {
             fixture: "Notification__permission_prompt",
             activity: Activity::AwaitingInput,
             detail: Some("Claude needs your permission to use Bash"),

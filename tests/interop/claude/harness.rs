@@ -284,8 +284,9 @@ impl Claude {
         std::fs::create_dir_all(&out).unwrap();
         let prompts = ["api-request-shape", "api-request-blob"];
         let listings = ["skill_listing", "agent_listing_delta", "prompt_snapshot"];
+        // A turn that failed before any answer may leave no transcript yet.
         let kept: String = std::fs::read_to_string(self.transcript())
-            .unwrap()
+            .unwrap_or_default()
             .lines()
             .filter(|l| {
                 let v: Value = serde_json::from_str(l).unwrap_or(Value::Null);

@@ -161,10 +161,16 @@ fn read_request(r: &mut BufReader<TcpStream>) -> Option<Http> {
 
 fn respond_json(w: &mut TcpStream, status: u16, body: &Value) -> std::io::Result<()> {
     let body = body.to_string();
-    let reason = if status == 200 { "OK" } else { "Error" };
+    // An error says not to retry (the API's own header), so a test does not
+    // wait out Claude Code's ten attempts with backoff.
+    let (reason, retry) = if status == 200 {
+        ("OK", "")
+    } else {
+        ("Error", "x-should-retry: false\r\n")
+    };
     write!(
         w,
-        "HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\nrequest-id: req_standin\r\ncontent-length: {}\r\n\r\n{body}",
+        "HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\nrequest-id: req_standin\r\n{retry}content-length: {}\r\n\r\n{body}",
         body.len()
     )?;
     w.flush()
