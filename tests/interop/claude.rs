@@ -429,3 +429,48 @@ fn a_rate_limit_shows_its_words_and_kind() {
     assert_eq!(failure["error"], "rate_limit");
     c.keep("rate-limit-429");
 }
+
+/// The silence rule must not end a turn that is merely busy: while an
+/// allowed Bash call runs for seconds, Claude Code's screen keeps moving, so
+/// the session never turns idle before the turn ends. (It shows waiting
+/// until the tool finishes: Claude Code 2.1.328 fires no hook between the
+/// operator's "Yes" and PostToolUse, and its permission dialog redraws every
+/// second like a working screen, so neither hooks nor tmux tell the two
+/// apart.)
+#[test]
+fn a_long_tool_call_never_ends_the_turn_early() {
+    let api = StandIn::start();
+    api.script([
+        Reply::Bash("sleep 12 && touch slept".into(), tokens(100, 10, 0, 0)),
+        Reply::Text("Slept well.".into(), tokens(100, 10, 0, 0)),
+    ]);
+    let c = Claude::start(api);
+    c.prompt("Sleep a while.");
+    c.pane().until(30, "the permission question", |s| {
+        s.contains("Do you want to proceed?")
+    });
+    allow(&c);
+    let started = Instant::now();
+    while !c.work().join("slept").exists() {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the tool never finished"
+        );
+        let r = c.row();
+        assert!(
+            matches!(health(&r), "waiting" | "active"),
+            "a running tool is not the end of the turn: {r:#}\n{}",
+            c.pane().text()
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    assert!(
+        started.elapsed() >= Duration::from_secs(10),
+        "the tool ran its time"
+    );
+    c.pane()
+        .until(30, "the follow-up", |s| s.contains("Slept well."));
+    c.until_row(20, "idle after Stop", |r| {
+        health(r) == "idle" && r["activity"]["reported"] == true
+    });
+}
