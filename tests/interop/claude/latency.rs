@@ -28,7 +28,15 @@ fn hook_to_sidecar_latency_is_measured() {
         .unwrap();
     // inotify sees the sidecar's rename as it happens (file times are too
     // coarse for milliseconds); each new report is timed once.
+    // SessionStart was reported before the watch began: not a sample.
+    let before = c.sidecar()["activity_reported_at"]
+        .as_str()
+        .and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok())
+        .map(|t| t.to_rfc3339());
     let seen = std::sync::Arc::new(std::sync::Mutex::new(std::collections::BTreeMap::new()));
+    if let Some(t) = before {
+        seen.lock().unwrap().insert(t, None);
+    }
     let sink = seen.clone();
     let file = sidecar.clone();
     let mut watcher = notify::recommended_watcher(move |_event: notify::Result<notify::Event>| {
@@ -39,7 +47,8 @@ fn hook_to_sidecar_latency_is_measured() {
             && let Ok(at) = chrono::DateTime::parse_from_rfc3339(at)
         {
             let mut seen = sink.lock().unwrap();
-            seen.entry(at.to_rfc3339()).or_insert(now - at.to_utc());
+            seen.entry(at.to_rfc3339())
+                .or_insert(Some(now - at.to_utc()));
         }
     })
     .unwrap();
@@ -57,6 +66,7 @@ fn hook_to_sidecar_latency_is_measured() {
     let seen = seen.lock().unwrap().clone();
     let mut ms: Vec<f64> = seen
         .values()
+        .flatten()
         .map(|d| d.num_microseconds().unwrap_or(0) as f64 / 1000.0)
         .collect();
     ms.sort_by(f64::total_cmp);
