@@ -39,15 +39,17 @@ pub const SILENT_DETAIL: &str = "turn ended without a hook (the screen stopped m
 /// An Active report whose screen moved after it and then fell silent: the
 /// agent's turn ended with no hook (an interrupt). A pane that never moved
 /// after the report proves nothing (a program that draws no spinner), and
-/// keeps the report, so stuck detection still sees it. tmux's whole seconds
-/// make a move in the report's own second count as after it.
+/// keeps the report, so stuck detection still sees it. tmux keeps whole
+/// seconds, so "after" means in a later second than the report's: output
+/// printed along with the report (a program that then hangs) is not a
+/// spinner, while a spinner redraws in every later second of the turn.
 fn fell_silent(r: &Report<'_>, facts: &TmuxFacts, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
     use chrono::SubsecRound;
     let moved = facts.window_activity?;
     let reported = r.reported_at?.trunc_subsecs(0);
     (*r.state == Activity::Active
         && !facts.pane_dead
-        && moved >= reported
+        && moved > reported
         && !within(now, Some(moved), SILENT_AFTER))
     .then_some(moved)
 }

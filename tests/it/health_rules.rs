@@ -261,7 +261,8 @@ fn a_working_screen_that_falls_silent_ends_the_reported_turn() {
         assert_eq!(v.state, Activity::Active, "moved {moved} s ago");
         assert!(v.reported);
     }
-    // tmux keeps whole seconds: a move in the report's own second counts.
+    // tmux keeps whole seconds: a move in the report's own second is output
+    // printed with the report, not a spinner; the next second's move is.
     let at = now() - Duration::milliseconds(9_300);
     let r = Report {
         state: &active,
@@ -273,7 +274,13 @@ fn a_working_screen_that_falls_silent_ends_the_reported_turn() {
         window_activity: ago(10),
         ..TmuxFacts::default()
     };
-    let v = effective_activity(Some(r), Some(&same_second), now(), &t());
+    let v = effective_activity(Some(r.clone()), Some(&same_second), now(), &t());
+    assert_eq!(v.state, Activity::Active);
+    let next_second = TmuxFacts {
+        window_activity: ago(9),
+        ..TmuxFacts::default()
+    };
+    let v = effective_activity(Some(r), Some(&next_second), now(), &t());
     assert_eq!(v.state, Activity::Idle);
 }
 
