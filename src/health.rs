@@ -24,6 +24,36 @@ pub struct Report<'a> {
     pub reported_at: Option<DateTime<Utc>>,
 }
 
+/// How long a pane may stay still under an Active report, after it moved
+/// since that report, before the turn is taken as over. Claude Code and
+/// Gemini CLI redraw a spinner and a timer (at least once a second) for as
+/// long as a turn runs, and no hook fires on an interrupt (Esc): a working
+/// screen that falls silent is the only sign the turn ended. tmux keeps
+/// `window_activity` in whole seconds, so this is 2 to 3 s of silence; a
+/// screen that moves again after a stall puts the report back.
+pub const SILENT_AFTER: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// The detail shown when the silence rule decides.
+pub const SILENT_DETAIL: &str = "turn ended without a hook (the screen stopped moving)";
+
+/// An Active report whose screen moved after it and then fell silent: the
+/// agent's turn ended with no hook (an interrupt). A pane that never moved
+/// after the report proves nothing (a program that draws no spinner), and
+/// keeps the report, so stuck detection still sees it. tmux keeps whole
+/// seconds, so "after" means in a later second than the report's: output
+/// printed along with the report (a program that then hangs) is not a
+/// spinner, while a spinner redraws in every later second of the turn.
+fn fell_silent(r: &Report<'_>, facts: &TmuxFacts, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+    use chrono::SubsecRound;
+    let moved = facts.window_activity?;
+    let reported = r.reported_at?.trunc_subsecs(0);
+    (*r.state == Activity::Active
+        && !facts.pane_dead
+        && moved > reported
+        && !within(now, Some(moved), SILENT_AFTER))
+    .then_some(moved)
+}
+
 fn within(now: DateTime<Utc>, at: Option<DateTime<Utc>>, window: std::time::Duration) -> bool {
     let window = chrono::Duration::from_std(window).unwrap_or(chrono::TimeDelta::MAX);
     at.is_some_and(|at| now.signed_duration_since(at) <= window)
@@ -38,6 +68,16 @@ pub fn effective_activity(
     now: DateTime<Utc>,
     t: &Thresholds,
 ) -> ActivityView {
+    if let (Some(r), Some(facts)) = (&report, tmux)
+        && let Some(still_since) = fell_silent(r, facts, now)
+    {
+        return ActivityView {
+            state: Activity::Idle,
+            detail: Some(SILENT_DETAIL.to_owned()),
+            since: Some(still_since),
+            reported: false,
+        };
+    }
     if let Some(r) = &report
         && within(now, r.reported_at, t.report_ttl)
     {

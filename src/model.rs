@@ -330,6 +330,14 @@ pub struct Usage {
     /// All four kinds of tokens per minute over the last five minutes.
     #[serde(default)]
     pub tokens_per_minute: f64,
+    /// Where `cost_usd` comes from: `claude-code` (the agent's own
+    /// `cost-state` totals) or `prices` (greenroom's price table).
+    #[serde(default)]
+    pub cost_source: Option<String>,
+    /// Models greenroom has no price for: while any is listed, `cost_usd`
+    /// is null (unknown), and the UI says which model lacks a price.
+    #[serde(default)]
+    pub unpriced_models: Vec<String>,
 }
 
 /// Checks an operator-facing session name: `[A-Za-z0-9_-]{1,64}`. The rule

@@ -75,7 +75,7 @@ impl Catalog {
         let exit_status = live.as_ref().and_then(|f| f.exit_status).or(s.exit_status);
         let report = s.activity.as_ref().map(|state| Report {
             state,
-            detail: s.activity_detail.as_deref(),
+            detail: self.error_words(s).or(s.activity_detail.as_deref()),
             since: s.activity_since,
             reported_at: s.activity_reported_at,
         });

@@ -124,6 +124,20 @@ impl Transcripts {
         known.then_some(total)
     }
 
+    /// The last API error a main transcript shows, if no answer followed it.
+    pub fn last_api_error(&self, main: &Path) -> Option<&str> {
+        self.readers.get(main)?.last_api_error()
+    }
+
+    /// Claude Code's own totals in a main transcript, and what it counted after them.
+    pub fn agent_total(
+        &self,
+        main: &Path,
+    ) -> Option<(&transcript::AgentTotal, &BTreeMap<String, ModelUsage>)> {
+        let reader = self.readers.get(main)?;
+        Some((reader.agent_total()?, reader.since_agent_total()))
+    }
+
     /// Tokens per minute over the last five minutes, all of a session's files.
     pub fn rate(&self, main: &Path, now: chrono::DateTime<chrono::Utc>) -> f64 {
         let Some(subs) = self.subagents.get(main) else {
@@ -164,6 +178,21 @@ impl Catalog {
         }
     }
 
+    /// Why a session errored, when its report does not say: the hook's
+    /// payload may carry only "unknown"; the transcript has the agent's
+    /// own words. No IO.
+    pub(super) fn error_words(&self, s: &Sidecar) -> Option<&str> {
+        let vague = s
+            .activity_detail
+            .as_deref()
+            .is_none_or(|d| matches!(d.trim(), "" | "unknown" | "stop failure"));
+        if s.activity != Some(crate::model::Activity::Error) || !vague {
+            return None;
+        }
+        let main = self.transcript_paths.get(&s.id)?;
+        self.transcripts.last_api_error(main)
+    }
+
     /// The usage a row shows, priced. No IO.
     pub(super) fn usage_of(
         &self,
@@ -172,7 +201,12 @@ impl Catalog {
     ) -> Option<Usage> {
         let main = self.transcript_paths.get(&s.id)?;
         let by_model = self.transcripts.by_model(main)?;
-        let mut usage = self.config.prices.usage(by_model);
+        // Claude Code's own totals cover its subagents up to the record;
+        // after it, only the main transcript's new messages are added.
+        let mut usage = match self.transcripts.agent_total(main) {
+            Some((total, since)) => self.config.prices.usage_after(Some(total), since.clone()),
+            None => self.config.prices.usage(by_model),
+        };
         usage.tokens_per_minute = self.transcripts.rate(main, now);
         Some(usage)
     }

@@ -131,6 +131,23 @@ fn has_running_background_tasks(payload: &Value) -> bool {
     .any(|k| payload.get(*k).is_some_and(running))
 }
 
+/// Why a turn failed, in the agent's own words. Claude Code 2.1.328 sends
+/// `error: "unknown"` for an HTTP 400 and puts what it showed the operator
+/// (`API Error: 400 <message>`) in `last_assistant_message`; a known kind
+/// (`rate_limit`) is kept beside those words.
+fn failure_reason(payload: &Value) -> String {
+    let kind = text(payload, "error").filter(|k| !k.eq_ignore_ascii_case("unknown"));
+    let words = text(payload, "last_assistant_message")
+        .or_else(|| text(payload, "error_details"))
+        .map(str::trim);
+    match (words, kind) {
+        (Some(w), Some(k)) if !w.contains(k) => format!("{w} ({k})"),
+        (Some(w), _) => w.to_owned(),
+        (None, Some(k)) => k.to_owned(),
+        (None, None) => text(payload, "error").unwrap_or("stop failure").to_owned(),
+    }
+}
+
 /// Maps a Claude Code or Gemini CLI hook event to a change (issue 6 table).
 pub fn classify(payload: &Value) -> Change {
     let Some(event) = text(payload, "hook_event_name") else {
@@ -168,13 +185,7 @@ pub fn classify(payload: &Value) -> Change {
         }
         "Stop" if has_running_background_tasks(payload) => active(),
         "Stop" => idle(),
-        "StopFailure" => {
-            let detail = text(payload, "error").or_else(|| text(payload, "error_details"));
-            Change::Activity(
-                Activity::Error,
-                Some(detail.unwrap_or("stop failure").to_owned()),
-            )
-        }
+        "StopFailure" => Change::Activity(Activity::Error, Some(failure_reason(payload))),
         "SessionEnd" => Change::Ended(text(payload, "reason").map(str::to_owned)),
         _ => Change::Nothing,
     }

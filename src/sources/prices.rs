@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use crate::model::{ModelUsage, Usage};
+use crate::sources::transcript::AgentTotal;
 
 const BUNDLED: &str = include_str!("../../assets/prices.toml");
 
@@ -56,21 +57,67 @@ impl Prices {
         )
     }
 
-    /// Totals over models, with a cost only when every model has a price.
+    /// Totals over models, with a cost only when every model has a price;
+    /// the models without one are listed.
     pub fn usage(&self, by_model: BTreeMap<String, ModelUsage>) -> Usage {
+        self.usage_after(None, by_model)
+    }
+
+    /// Usage from the agent's own totals (Claude Code's `cost-state`), if
+    /// any, plus what was counted after them, priced here.
+    pub fn usage_after(
+        &self,
+        agent: Option<&AgentTotal>,
+        since: BTreeMap<String, ModelUsage>,
+    ) -> Usage {
         let mut u = Usage::default();
-        let mut cost = Some(0.0);
-        for (model, m) in &by_model {
-            u.input = u.input.saturating_add(m.input);
-            u.output = u.output.saturating_add(m.output);
-            u.cache_read = u.cache_read.saturating_add(m.cache_read);
-            u.cache_write = u.cache_write.saturating_add(m.cache_write);
-            cost = cost.zip(self.cost(model, m)).map(|(a, b)| a + b);
+        let mut cost = agent.map_or(0.0, |a| a.cost_usd);
+        let mut by_model = agent.map(|a| a.by_model.clone()).unwrap_or_default();
+        for (model, m) in &since {
+            match self.cost(model, m) {
+                Some(c) => cost += c,
+                None if total_tokens(m) > 0 => u.unpriced_models.push(model.clone()),
+                None => {}
+            }
+            add(by_model.entry(model.clone()).or_default(), m);
         }
-        u.cost_usd = if by_model.is_empty() { None } else { cost };
+        for m in by_model.values() {
+            add_totals(&mut u, m);
+        }
+        let known = !by_model.is_empty() || agent.is_some();
+        u.cost_usd = (known && u.unpriced_models.is_empty()).then_some(cost);
+        u.cost_source = u.cost_usd.map(|_| {
+            if agent.is_some() {
+                "claude-code"
+            } else {
+                "prices"
+            }
+            .to_owned()
+        });
         u.by_model = by_model;
         u
     }
+}
+
+fn total_tokens(m: &ModelUsage) -> u64 {
+    m.input
+        .saturating_add(m.output)
+        .saturating_add(m.cache_read)
+        .saturating_add(m.cache_write)
+}
+
+fn add(into: &mut ModelUsage, m: &ModelUsage) {
+    into.input = into.input.saturating_add(m.input);
+    into.output = into.output.saturating_add(m.output);
+    into.cache_read = into.cache_read.saturating_add(m.cache_read);
+    into.cache_write = into.cache_write.saturating_add(m.cache_write);
+}
+
+fn add_totals(u: &mut Usage, m: &ModelUsage) {
+    u.input = u.input.saturating_add(m.input);
+    u.output = u.output.saturating_add(m.output);
+    u.cache_read = u.cache_read.saturating_add(m.cache_read);
+    u.cache_write = u.cache_write.saturating_add(m.cache_write);
 }
 
 fn strip_date(model: &str) -> &str {
@@ -93,9 +140,20 @@ mod tests {
         );
         assert_eq!(p.price("claude-opus-4-6").map(|p| p.output), Some(25.0));
         assert_eq!(
-            p.price("claude-opus-4-7"),
+            p.price("claude-opus-9-9"),
             None,
             "an unknown version is not guessed"
+        );
+        // Claude Code 2.1.328's default model, at its own catalog's rates.
+        let opus55 = p.price("claude-opus-5-5").unwrap();
+        assert_eq!(
+            (
+                opus55.input,
+                opus55.output,
+                opus55.cache_write,
+                opus55.cache_read
+            ),
+            (4.0, 20.0, 5.0, 0.2)
         );
         let u = ModelUsage {
             input: 1_000_000,
@@ -105,6 +163,41 @@ mod tests {
         };
         assert_eq!(p.cost("claude-sonnet-4-5", &u), Some(18.0));
         assert_eq!(p.cost("gpt-x", &u), None);
+    }
+
+    #[test]
+    fn unpriced_models_are_named_and_agent_totals_win() {
+        let p = Prices::with_overrides(&BTreeMap::new());
+        let m = ModelUsage {
+            input: 1_000,
+            output: 50,
+            cache_read: 300,
+            cache_write: 200,
+        };
+        let mut by_model = BTreeMap::new();
+        by_model.insert("claude-opus-5-5".to_owned(), m);
+        let u = p.usage(by_model.clone());
+        // Claude Code's own figure for these tokens (its cost-state): 0.00606.
+        assert!((u.cost_usd.unwrap() - 0.00606).abs() < 1e-12);
+        assert_eq!(u.cost_source.as_deref(), Some("prices"));
+        by_model.insert("gpt-x".to_owned(), m);
+        let u = p.usage(by_model.clone());
+        assert_eq!(u.cost_usd, None);
+        assert_eq!(u.unpriced_models, ["gpt-x"]);
+        assert_eq!(u.input, 2_000);
+
+        let agent = AgentTotal {
+            cost_usd: 1.5,
+            by_model: BTreeMap::from([("claude-opus-5-5".to_owned(), m)]),
+            unknown_model_cost: false,
+        };
+        let after = BTreeMap::from([("claude-opus-5-5".to_owned(), m)]);
+        let u = p.usage_after(Some(&agent), after);
+        assert!((u.cost_usd.unwrap() - 1.50606).abs() < 1e-9);
+        assert_eq!(u.cost_source.as_deref(), Some("claude-code"));
+        assert_eq!(u.input, 2_000);
+        let u = p.usage_after(Some(&agent), BTreeMap::new());
+        assert_eq!(u.cost_usd, Some(1.5));
     }
 
     #[test]

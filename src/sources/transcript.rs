@@ -15,6 +15,10 @@ use serde::Deserialize;
 
 use crate::model::ModelUsage;
 
+mod api_error;
+mod cost_state;
+pub use cost_state::AgentTotal;
+
 /// A longer line (a giant tool result) is skipped rather than held in memory.
 pub const MAX_LINE_BYTES: usize = 8 * 1024 * 1024;
 /// Streaming rewrites one message a few times in a row; this many recent
@@ -158,6 +162,12 @@ pub struct TranscriptUsage {
     skipping_long_line: bool,
     recent: VecDeque<((String, String), String, ModelUsage)>,
     by_model: BTreeMap<String, ModelUsage>,
+    /// Claude Code's own totals, from its last `cost-state` record.
+    agent_total: Option<AgentTotal>,
+    /// What the transcript counted after that record (a resumed session).
+    since_total: BTreeMap<String, ModelUsage>,
+    /// The words of the last API error, until a real answer follows it.
+    last_api_error: Option<String>,
     window: VecDeque<(DateTime<Utc>, u64)>,
 }
 
@@ -175,6 +185,22 @@ impl TranscriptUsage {
 
     pub fn by_model(&self) -> &BTreeMap<String, ModelUsage> {
         &self.by_model
+    }
+
+    /// Claude Code's own totals, when it wrote a `cost-state` record.
+    pub fn agent_total(&self) -> Option<&AgentTotal> {
+        self.agent_total.as_ref()
+    }
+
+    /// What Claude Code showed for its last API error (`API Error: 400 …`),
+    /// unless a real answer came after it.
+    pub fn last_api_error(&self) -> Option<&str> {
+        self.last_api_error.as_deref()
+    }
+
+    /// Usage counted after the last `cost-state` record (all of it when there is none).
+    pub fn since_agent_total(&self) -> &BTreeMap<String, ModelUsage> {
+        &self.since_total
     }
 
     /// Bytes read so far (the next read starts here).
@@ -260,28 +286,40 @@ impl TranscriptUsage {
     }
 
     fn count(&mut self, line: &[u8]) -> bool {
+        if let Some(total) = cost_state::parse(line) {
+            // A newer total replaces the last; what came before it is in it.
+            let changed = self.agent_total.as_ref() != Some(&total) || !self.since_total.is_empty();
+            self.agent_total = Some(total);
+            self.since_total.clear();
+            return changed;
+        }
+        if let Some(words) = api_error::parse(line) {
+            let changed = self.last_api_error.as_deref() != Some(words.as_str());
+            self.last_api_error = Some(words);
+            return changed;
+        }
         let Some(record) = parse_line(line) else {
             return false;
         };
+        let answered = self.last_api_error.take().is_some();
         if let Some(key) = &record.key {
             if let Some(pos) = self.recent.iter().position(|(k, _, _)| k == key) {
                 let (_, model, old) = &self.recent[pos];
                 if total(&record.usage) <= total(old) {
-                    return false;
+                    return answered;
                 }
                 // A later write of the same message: count only what grew.
                 let (model, old) = (model.clone(), *old);
-                let entry = self.by_model.entry(model).or_default();
-                entry.input = entry.input.saturating_sub(old.input);
-                entry.output = entry.output.saturating_sub(old.output);
-                entry.cache_read = entry.cache_read.saturating_sub(old.cache_read);
-                entry.cache_write = entry.cache_write.saturating_sub(old.cache_write);
+                for map in [&mut self.by_model, &mut self.since_total] {
+                    let entry = map.entry(model.clone()).or_default();
+                    entry.input = entry.input.saturating_sub(old.input);
+                    entry.output = entry.output.saturating_sub(old.output);
+                    entry.cache_read = entry.cache_read.saturating_sub(old.cache_read);
+                    entry.cache_write = entry.cache_write.saturating_sub(old.cache_write);
+                }
                 self.recent[pos].2 = record.usage;
                 self.note_rate(record.timestamp, total(&record.usage) - total(&old));
-                accumulate(
-                    self.by_model.entry(record.model).or_default(),
-                    &record.usage,
-                );
+                self.add(&record.model, &record.usage);
                 return true;
             }
             self.recent
@@ -291,11 +329,14 @@ impl TranscriptUsage {
             }
         }
         self.note_rate(record.timestamp, total(&record.usage));
-        accumulate(
-            self.by_model.entry(record.model).or_default(),
-            &record.usage,
-        );
+        self.add(&record.model, &record.usage);
         true
+    }
+
+    fn add(&mut self, model: &str, usage: &ModelUsage) {
+        for map in [&mut self.by_model, &mut self.since_total] {
+            accumulate(map.entry(model.to_owned()).or_default(), usage);
+        }
     }
 
     fn note_rate(&mut self, at: Option<DateTime<Utc>>, tokens: u64) {

@@ -5,7 +5,9 @@
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use greenroom::config::Thresholds;
-use greenroom::health::{HealthInputs, Report, TmuxFacts, effective_activity, health, last_focus};
+use greenroom::health::{
+    HealthInputs, Report, SILENT_DETAIL, TmuxFacts, effective_activity, health, last_focus,
+};
 use greenroom::model::{
     Activity, Health, Orchestration, Phase, PhaseError, PhaseId, PhaseStatus, Status,
 };
@@ -233,4 +235,74 @@ fn an_expired_report_stands_until_tmux_shows_something_newer() {
     let run = Status::Running;
     let h = health(inputs(&run, &v.state, ago(700)), now(), &t());
     assert_eq!(h, Health::Stuck);
+}
+
+/// Issue 12 §2.1: Esc fires no hook, but Claude Code's (and Gemini CLI's)
+/// working screen redraws a spinner every second while a turn runs. A pane
+/// that moved after an Active report and then stayed still for the silence
+/// window means the turn is over.
+#[test]
+fn a_working_screen_that_falls_silent_ends_the_reported_turn() {
+    let active = Activity::Active;
+    let run = Status::Running;
+    // Reported 20 s ago, the spinner moved until 6 s ago, then nothing.
+    let v = effective_activity(Some(report(&active, 20)), Some(&tmux(6)), now(), &t());
+    assert_eq!(v.state, Activity::Idle);
+    assert_eq!(v.detail.as_deref(), Some(SILENT_DETAIL));
+    assert_eq!(v.since, ago(6), "idle since the screen went still");
+    assert!(!v.reported);
+    assert_eq!(
+        health(inputs(&run, &v.state, ago(6)), now(), &t()),
+        Health::Idle
+    );
+    // Still animating (moved within the 3 s window): the report stands.
+    for moved in [0, 3] {
+        let v = effective_activity(Some(report(&active, 20)), Some(&tmux(moved)), now(), &t());
+        assert_eq!(v.state, Activity::Active, "moved {moved} s ago");
+        assert!(v.reported);
+    }
+    // tmux keeps whole seconds: a move in the report's own second is output
+    // printed with the report, not a spinner; the next second's move is.
+    let at = now() - Duration::milliseconds(9_300);
+    let r = Report {
+        state: &active,
+        detail: None,
+        since: Some(at),
+        reported_at: Some(at),
+    };
+    let same_second = TmuxFacts {
+        window_activity: ago(10),
+        ..TmuxFacts::default()
+    };
+    let v = effective_activity(Some(r.clone()), Some(&same_second), now(), &t());
+    assert_eq!(v.state, Activity::Active);
+    let next_second = TmuxFacts {
+        window_activity: ago(9),
+        ..TmuxFacts::default()
+    };
+    let v = effective_activity(Some(r), Some(&next_second), now(), &t());
+    assert_eq!(v.state, Activity::Idle);
+}
+
+#[test]
+fn the_silence_rule_leaves_quiet_programs_waiting_and_idle_alone() {
+    let active = Activity::Active;
+    // The pane never moved after the report: no evidence (a program that
+    // draws no spinner); the report stands, and later stuck detection too.
+    let v = effective_activity(Some(report(&active, 20)), Some(&tmux(30)), now(), &t());
+    assert_eq!(v.state, Activity::Active);
+    assert!(v.reported);
+    // Waiting and idle agents print nothing: silence changes nothing.
+    for state in [Activity::AwaitingInput, Activity::Idle, Activity::Error] {
+        let v = effective_activity(Some(report(&state, 20)), Some(&tmux(6)), now(), &t());
+        assert_eq!(v.state, state);
+        assert!(v.reported);
+    }
+    // A dead pane is the exit rules' business, not an interrupt.
+    let dead = TmuxFacts {
+        pane_dead: true,
+        ..tmux(6)
+    };
+    let v = effective_activity(Some(report(&active, 20)), Some(&dead), now(), &t());
+    assert_ne!(v.detail.as_deref(), Some(SILENT_DETAIL));
 }

@@ -116,7 +116,7 @@ fn every_real_payload_updates_the_sidecar_field_by_field() {
         Want {
             fixture: "StopFailure__rate_limit",
             activity: Activity::Error,
-            detail: Some("rate_limit"),
+            detail: Some("429 too many requests for account user@example.com (rate_limit)"),
             status: Status::Running,
             agent_session_id: "sess-1",
             transcript: None,
@@ -183,6 +183,31 @@ fn every_real_payload_updates_the_sidecar_field_by_field() {
                 "/Users/alice/.claude/projects/-Users-alice-code-scratch/8b7fcd89-94d5-4cb5-8ee2-da8805b15c80.jsonl",
             ),
             cwd: "/Users/alice/code/scratch",
+        },
+        Want {
+            // Claude Code 2.1.328 after an HTTP 400 (greenroom's interop suite).
+            fixture: "StopFailure__api-error-400",
+            activity: Activity::Error,
+            detail: Some("API Error: 400 greenroom stand-in refuses this request"),
+            status: Status::Running,
+            agent_session_id: "9c9bbdd2-9084-4ba9-96f4-f0b27cd8f6c9",
+            transcript: Some(
+                "/tmp/.tmp9qDSSk/home/.claude/projects/-tmp--tmp9qDSSk-work/9c9bbdd2-9084-4ba9-96f4-f0b27cd8f6c9.jsonl",
+            ),
+            cwd: "/tmp/.tmp9qDSSk/work",
+        },
+        Want {
+            fixture: "StopFailure__rate-limit-429",
+            activity: Activity::Error,
+            detail: Some(
+                "API Error: Request rejected (429) · greenroom stand-in: slow down (rate_limit)",
+            ),
+            status: Status::Running,
+            agent_session_id: "4cd7fffe-6d09-480d-95f7-2e5b3f1de36e",
+            transcript: Some(
+                "/tmp/.tmp8XCqhi/home/.claude/projects/-tmp--tmp8XCqhi-work/4cd7fffe-6d09-480d-95f7-2e5b3f1de36e.jsonl",
+            ),
+            cwd: "/tmp/.tmp8XCqhi/work",
         },
         Want {
             fixture: "Notification__permission_prompt",
@@ -506,6 +531,17 @@ fn event_table_for_claude_and_gemini() {
     assert_eq!(
         c(json!({"hook_event_name": "StopFailure", "error": "rate_limit"})),
         Change::Activity(Activity::Error, Some("rate_limit".into()))
+    );
+    // Claude Code 2.1.328 on an HTTP 400: the kind is "unknown", the words
+    // are in last_assistant_message (tests/fixtures/real/...claude-code-2.1.328...).
+    assert_eq!(
+        c(json!({"hook_event_name": "StopFailure", "error": "unknown",
+                 "last_assistant_message": "API Error: 400 bad request"})),
+        Change::Activity(Activity::Error, Some("API Error: 400 bad request".into()))
+    );
+    assert_eq!(
+        c(json!({"hook_event_name": "StopFailure", "error": "unknown"})),
+        Change::Activity(Activity::Error, Some("unknown".into()))
     );
     assert_eq!(
         c(json!({"hook_event_name": "SessionEnd"})),

@@ -72,6 +72,20 @@ fn every_real_transcript_is_read_with_hand_computed_totals() {
                 .unwrap();
             let hand = (3.0 * 5.0 + 8.0 * 25.0 + 8_681.0 * 6.25 + 164_830.0 * 0.5) / 1e6;
             assert!((cost - hand).abs() < 1e-12, "{cost} vs {hand}");
+        } else if name.contains("claude-code-2.1.328__cost-state") {
+            // Four calls to the stand-in, as scripted in tests/interop/claude.rs.
+            let want = ModelUsage {
+                input: 13_400,
+                output: 460,
+                cache_read: 14_200,
+                cache_write: 2_540,
+            };
+            assert_eq!(t.by_model().get("claude-opus-5-5"), Some(&want), "{name}");
+            assert_eq!(t.by_model().len(), 1, "{name}: {:?}", t.by_model());
+        } else if name.contains("claude-code-2.1.328__api-error-400") {
+            // The error turn is a `<synthetic>` message: no tokens, no model.
+            assert!(t.by_model().is_empty(), "{name}: {:?}", t.by_model());
+            assert!(t.agent_total().is_none(), "{name}");
         } else {
             // Summary-only, no-usage and string-content files carry no usage.
             assert!(t.by_model().is_empty(), "{name}: {:?}", t.by_model());
@@ -82,6 +96,37 @@ fn every_real_transcript_is_read_with_hand_computed_totals() {
             "{name}: read to the end"
         );
     }
+}
+
+/// Issue 12 §2.4: Claude Code 2.1.328's own `cost-state` record (written
+/// at `/exit`, twice) is read, and greenroom's own sum of the transcript,
+/// priced from assets/prices.toml, is within 1 % of it (here: equal).
+#[test]
+fn claude_codes_cost_state_is_read_and_matches_greenrooms_sum() {
+    let t = usage_of(&real("claude-code-2.1.328__cost-state"));
+    let total = t.agent_total().expect("a cost-state record");
+    assert!((total.cost_usd - 0.07834).abs() < 1e-12, "{total:?}");
+    assert!(!total.unknown_model_cost);
+    let theirs = total.by_model["claude-opus-5-5"];
+    assert_eq!(
+        theirs,
+        t.by_model()["claude-opus-5-5"],
+        "same tokens both ways"
+    );
+    assert!(t.since_agent_total().is_empty(), "nothing after the record");
+
+    let prices = Prices::with_overrides(&Default::default());
+    let ours = prices.usage(t.by_model().clone());
+    let ours_cost = ours.cost_usd.expect("claude-opus-5-5 has a price");
+    assert!(
+        (ours_cost - total.cost_usd).abs() <= total.cost_usd * 0.01,
+        "greenroom {ours_cost} vs Claude Code {}",
+        total.cost_usd
+    );
+    let shown = prices.usage_after(Some(total), t.since_agent_total().clone());
+    assert_eq!(shown.cost_usd, Some(total.cost_usd));
+    assert_eq!(shown.cost_source.as_deref(), Some("claude-code"));
+    assert_eq!(shown.input, 13_400);
 }
 
 #[test]
@@ -299,4 +344,56 @@ fn a_session_that_goes_stops_following_its_transcript() {
         !follows(&catalog),
         "its transcript folder is no longer a target"
     );
+}
+
+/// Issue 12 §2.2: when the hook's payload says only "unknown" (Claude Code
+/// 2.1.328's StopFailure `error` for an HTTP 400), the row says why in the
+/// agent's own words, from its transcript.
+#[test]
+fn an_errored_session_takes_its_reason_from_the_transcript_when_the_report_has_none() {
+    let world = World::new();
+    let cwd = world.path("work");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let main = world.path("t/9c9bbdd2.jsonl");
+    std::fs::create_dir_all(main.parent().unwrap()).unwrap();
+    std::fs::copy(real("claude-code-2.1.328__api-error-400"), &main).unwrap();
+    assert_eq!(
+        usage_of(&main).last_api_error(),
+        Some("API Error: 400 greenroom stand-in refuses this request")
+    );
+    let store = SidecarStore::new(world.path("sessions"));
+    let mut s = Sidecar::new("cc", &cwd, "claude", Utc::now());
+    s.activity = Some(greenroom::model::Activity::Error);
+    s.activity_detail = Some("unknown".into());
+    s.transcript_path = Some(main.clone());
+    store.create(&s).unwrap();
+    let row = |world: &World| {
+        let out = Command::new(env!("CARGO_BIN_EXE_greenroom"))
+            .args(["ls", "--json", "--config"])
+            .arg(world.path("config.toml"))
+            .arg("--sidecar-dir")
+            .arg(world.path("sessions"))
+            .arg("--claude-dir")
+            .arg(world.path("claude"))
+            .args(["--tmux-socket", "greenroom-test-none"])
+            .output()
+            .unwrap();
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        doc["sessions"][0].clone()
+    };
+    let r = row(&world);
+    assert_eq!(r["activity"]["state"], "error");
+    assert_eq!(
+        r["activity"]["detail"],
+        "API Error: 400 greenroom stand-in refuses this request"
+    );
+    // A real answer after the error: the transcript no longer explains an
+    // error, and the report's own word is shown as it is.
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(&main)
+        .unwrap()
+        .write_all(line("m9", "r9", "claude-opus-5-5", 1, 1).as_bytes())
+        .unwrap();
+    assert_eq!(row(&world)["activity"]["detail"], "unknown");
 }

@@ -66,6 +66,7 @@ fn session(name: &str, cost: Option<f64>) -> Session {
             cost_usd: cost,
             by_model,
             tokens_per_minute: 1_250.0,
+            ..Usage::default()
         }),
         branch: None,
         archived: false,
@@ -138,4 +139,46 @@ fn an_unknown_price_shows_tokens_without_a_cost() {
     let text = screen(&s);
     assert!(!text.contains("spent"), "{text}");
     assert!(text.contains("in 12k"), "{text}");
+}
+
+/// Issue 12 §2.4: a model without a price is named, not silently dropped.
+#[test]
+fn a_model_without_a_price_is_named_in_the_detail_and_the_sidebar() {
+    let mut s = AppState::new(
+        Utc.with_ymd_and_hms(2026, 11, 29, 12, 0, 0).unwrap(),
+        vec![],
+    );
+    let mut row = session("api-1", None);
+    if let Some(u) = row.usage.as_mut() {
+        u.unpriced_models = vec!["claude-opus-9-9".into()];
+    }
+    update(
+        &mut s,
+        Action::Rows {
+            rows: vec![row],
+            problems: vec![],
+        },
+    );
+    let text = screen(&s);
+    // The usage row may wrap at this width: both parts are there.
+    assert!(
+        text.contains("cost unknown: no price for") && text.contains("claude-opus-9-9"),
+        "detail:\n{text}"
+    );
+    assert!(text.contains("$?"), "sidebar:\n{text}");
+    assert!(text.contains("spent $?"), "header:\n{text}");
+    // Beside a priced session, the total says it is not the whole.
+    let mut rows = vec![session("api-1", None), session("web-2", Some(0.5))];
+    if let Some(u) = rows[0].usage.as_mut() {
+        u.unpriced_models = vec!["claude-opus-9-9".into()];
+    }
+    update(
+        &mut s,
+        Action::Rows {
+            rows,
+            problems: vec![],
+        },
+    );
+    let text = screen(&s);
+    assert!(text.contains("spent $0.50 + ?"), "header:\n{text}");
 }

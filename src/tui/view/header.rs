@@ -151,14 +151,26 @@ fn right_parts(state: &AppState, theme: &Theme) -> Vec<Part> {
         .iter()
         .filter_map(|r| r.usage.as_ref().and_then(|u| u.cost_usd))
         .collect();
-    if !costs.is_empty() {
+    // A session whose model has no price adds an unknown amount: the total
+    // says so rather than look complete.
+    let unknown = state.rows.iter().any(|r| {
+        r.usage
+            .as_ref()
+            .is_some_and(|u| u.cost_usd.is_none() && !u.unpriced_models.is_empty())
+    });
+    if !costs.is_empty() || unknown {
         let total: f64 = costs.iter().sum();
+        let (long, short) = match (costs.is_empty(), unknown) {
+            (true, _) => ("$?".to_owned(), "$?".to_owned()),
+            (false, true) => (format!("${total:.2} + ?"), format!("${total:.0}+?")),
+            (false, false) => (format!("${total:.2}"), format!("${total:.0}")),
+        };
         parts.push(Part {
             long: vec![
                 Span::styled("spent ", theme.dim),
-                Span::styled(format!("${total:.2}"), theme.accent),
+                Span::styled(long, theme.accent),
             ],
-            short: vec![Span::styled(format!("${total:.0}"), theme.accent)],
+            short: vec![Span::styled(short, theme.accent)],
             keep: 2,
         });
     }

@@ -223,6 +223,17 @@ fn usage(u: &Usage, theme: &Theme) -> Vec<Span<'static>> {
     if let Some(cost) = u.cost_usd {
         v.push(Span::raw(format!(" · ${cost:.2}")));
     }
-    v.push(Span::styled(" · transcript", theme.dim));
+    if !u.unpriced_models.is_empty() {
+        let models = u.unpriced_models.join(", ");
+        v.push(Span::styled(
+            format!(" · cost unknown: no price for {models}"),
+            theme.warning,
+        ));
+    }
+    let source = match u.cost_source.as_deref() {
+        Some("claude-code") => " · Claude Code's own total",
+        _ => " · transcript",
+    };
+    v.push(Span::styled(source, theme.dim));
     v
 }

@@ -34,6 +34,13 @@ struct Columns {
 }
 
 fn cost_text(s: &Session) -> String {
+    // A model with no price: the spend is unknown, and says so.
+    if s.usage
+        .as_ref()
+        .is_some_and(|u| u.cost_usd.is_none() && !u.unpriced_models.is_empty())
+    {
+        return "$?".into();
+    }
     s.usage
         .as_ref()
         .and_then(|u| u.cost_usd)

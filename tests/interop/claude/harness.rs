@@ -1,0 +1,305 @@
+//! The real Claude Code, offline, started through greenroom: a private
+//! HOME (onboarding done, the key approved, the folder trusted, manual
+//! permission mode), greenroom's hooks installed into it by the real binary,
+//! a private tmux server and sidecar folder, and the stand-in API.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::{Value, json};
+
+use super::standin::StandIn;
+use crate::it_support::{Pane, TmuxServer, wait_for};
+use crate::support::npm;
+
+/// A key of the right shape; only its last 20 characters matter (approval).
+const API_KEY: &str = "sk-ant-api03-greenroom-standin-key-0123456789abcdefghij";
+pub const SESSION: &str = "cc";
+const TMUX_SESSION: &str = "gr-cc";
+
+/// The native binary of `@anthropic-ai/claude-code-linux-x64` (npm does not
+/// run the install script that would link it; it is run directly).
+pub fn claude_bin() -> PathBuf {
+    let bin = npm("claude-code-2.1.328").join("@anthropic-ai/claude-code-linux-x64/claude");
+    assert!(bin.is_file(), "{}: missing", bin.display());
+    bin
+}
+
+pub struct Claude {
+    pub dir: tempfile::TempDir,
+    pub tmux: TmuxServer,
+    pub api: StandIn,
+}
+
+fn write_json(path: &Path, v: &Value) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, serde_json::to_vec_pretty(v).unwrap()).unwrap();
+}
+
+impl Claude {
+    pub fn home(&self) -> PathBuf {
+        self.dir.path().join("home")
+    }
+
+    pub fn work(&self) -> PathBuf {
+        self.dir.path().join("work")
+    }
+
+    pub fn sidecars(&self) -> PathBuf {
+        self.dir.path().join("sessions")
+    }
+
+    /// Hook payloads as Claude Code sent them, one JSON object a line.
+    pub fn payloads(&self) -> Vec<Value> {
+        std::fs::read_to_string(self.dir.path().join("payloads.jsonl"))
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect()
+    }
+
+    /// greenroom on this private world.
+    pub fn greenroom(&self) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_greenroom"));
+        c.env("HOME", self.home())
+            .env("GREENROOM_LOG", self.dir.path().join("greenroom.log"))
+            .arg("--config")
+            .arg(self.dir.path().join("config.toml"))
+            .arg("--sidecar-dir")
+            .arg(self.sidecars())
+            .arg("--claude-dir")
+            .arg(self.home().join(".claude"))
+            .arg("--ao-dir")
+            .arg(self.dir.path().join("ao"))
+            .args(["--tmux-socket", &self.tmux.name]);
+        c
+    }
+
+    fn run(&self, args: &[&str]) -> String {
+        let out = self.greenroom().args(args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "greenroom {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// The private world, hooks installed, Claude Code not yet started.
+    pub fn prepare(api: StandIn) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let c = Claude {
+            dir,
+            tmux: TmuxServer::new(),
+            api,
+        };
+        std::fs::create_dir_all(c.work()).unwrap();
+        std::fs::write(c.dir.path().join("config.toml"), "").unwrap();
+        let work = c.work().to_string_lossy().into_owned();
+        let approved = &API_KEY[API_KEY.len() - 20..];
+        write_json(
+            &c.home().join(".claude.json"),
+            &json!({
+                "hasCompletedOnboarding": true,
+                "hasSeenAutoDefaultNudge": true,
+                "customApiKeyResponses": {"approved": [approved], "rejected": []},
+                "projects": {work: {"hasTrustDialogAccepted": true}},
+            }),
+        );
+        write_json(
+            &c.home().join(".claude/settings.json"),
+            &json!({"permissions": {"defaultMode": "default"}}),
+        );
+        // The hooks run the binary that installs them: the test build, or
+        // GREENROOM_INTEROP_HOOK_BIN (a release build, to measure latency).
+        let mut install = c.greenroom();
+        if let Some(bin) = std::env::var_os("GREENROOM_INTEROP_HOOK_BIN") {
+            let args: Vec<_> = install.get_args().map(|a| a.to_owned()).collect();
+            install = Command::new(bin);
+            install.env("HOME", c.home()).args(args);
+        }
+        let out = install
+            .args(["hooks", "install", "--agent", "claude", "--scope", "user"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "hooks install: {out:?}");
+        c.add_capture_hook();
+        let script = c.dir.path().join("run-claude");
+        std::fs::write(
+            &script,
+            format!(
+                "#!/bin/sh\nexport HOME='{home}' ANTHROPIC_BASE_URL='{url}' ANTHROPIC_API_KEY='{API_KEY}' \
+                 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1\nexec '{bin}' \"$@\"\n",
+                home = c.home().display(),
+                url = c.api.base_url(),
+                bin = claude_bin().display(),
+            ),
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        c
+    }
+
+    /// Beside greenroom's hook, each event also appends its payload to
+    /// `payloads.jsonl`: what the tests assert on and the captured fixtures.
+    fn add_capture_hook(&self) {
+        let path = self.home().join(".claude/settings.json");
+        let mut s: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        let sink = self.dir.path().join("payloads.jsonl");
+        let cmd = format!("(cat; echo) >> '{}'", sink.display());
+        let hooks = s["hooks"]
+            .as_object_mut()
+            .expect("greenroom installed hooks");
+        assert!(
+            hooks.contains_key("StopFailure"),
+            "greenroom hooks StopFailure"
+        );
+        for groups in hooks.values_mut() {
+            groups[0]["hooks"]
+                .as_array_mut()
+                .unwrap()
+                .push(json!({"type": "command", "command": cmd}));
+        }
+        write_json(&path, &s);
+    }
+
+    /// Prepares and starts Claude Code through `greenroom spawn`; returns
+    /// once its prompt is on screen.
+    pub fn start(api: StandIn) -> Self {
+        let c = Self::prepare(api);
+        let script = c.dir.path().join("run-claude");
+        let work = c.work();
+        c.run(&[
+            "spawn",
+            "-n",
+            SESSION,
+            "--cwd",
+            work.to_str().unwrap(),
+            "--",
+            script.to_str().unwrap(),
+        ]);
+        c.pane().until(60, "Claude Code's prompt", |s| {
+            s.contains("Claude Code v2.1.328") && s.contains("for shortcuts")
+        });
+        wait_for(30, "SessionStart reported", || {
+            c.sidecar()["agent_session_id"].as_str().map(|_| ())
+        });
+        c
+    }
+
+    pub fn pane(&self) -> Pane<'_> {
+        Pane::new(&self.tmux, TMUX_SESSION)
+    }
+
+    /// Types a prompt and submits it, as a person would.
+    pub fn prompt(&self, text: &str) {
+        let pane = self.pane();
+        pane.keys(&["-l", text]);
+        pane.until(10, "the prompt typed", |s| s.contains(text));
+        pane.keys(&["Enter"]);
+    }
+
+    /// The session's row in `greenroom ls --json`.
+    pub fn row(&self) -> Value {
+        let out = self.run(&["ls", "--json", "--all"]);
+        let v: Value = serde_json::from_str(&out).unwrap();
+        v["sessions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == SESSION)
+            .cloned()
+            .unwrap_or_else(|| panic!("no {SESSION} row in {out}"))
+    }
+
+    /// Waits until the row satisfies `check`; on timeout shows row and pane.
+    pub fn until_row(&self, secs: u64, what: &str, check: impl Fn(&Value) -> bool) -> Value {
+        let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            wait_for(secs, what, || {
+                let r = self.row();
+                check(&r).then_some(r)
+            })
+        }));
+        found.unwrap_or_else(|_| {
+            panic!(
+                "timed out waiting for {what}\nrow: {:#}\npane:\n{}",
+                self.row(),
+                self.pane().text()
+            )
+        })
+    }
+
+    /// greenroom's own record of the session.
+    pub fn sidecar(&self) -> Value {
+        let dir = std::fs::read_dir(self.sidecars()).unwrap();
+        for e in dir.flatten() {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x == "json") {
+                return serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap_or(Value::Null);
+            }
+        }
+        Value::Null
+    }
+
+    pub fn transcript(&self) -> PathBuf {
+        let s = self.sidecar();
+        PathBuf::from(
+            s["transcript_path"]
+                .as_str()
+                .expect("transcript_path reported"),
+        )
+    }
+
+    /// The transcript's records, one JSON value a line.
+    pub fn records(&self) -> Vec<Value> {
+        std::fs::read_to_string(self.transcript())
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect()
+    }
+
+    /// Ends Claude Code with `/exit`, which writes its `cost-state` record.
+    pub fn exit(&self) {
+        self.prompt("/exit");
+        wait_for(30, "the cost-state record", || {
+            self.records()
+                .into_iter()
+                .rev()
+                .find(|r| r["type"] == "cost-state")
+        });
+    }
+
+    /// Keeps the session's files under `target/interop-captures/<name>/`
+    /// (the source of tests/fixtures/real's Claude Code 2.1.328 files).
+    /// Records that carry Claude Code's own prompts and listings are left
+    /// out: they are its text, not greenroom's, and nothing reads them.
+    pub fn keep(&self, name: &str) {
+        let out = PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/target/interop-captures"
+        ))
+        .join(name);
+        std::fs::create_dir_all(&out).unwrap();
+        let prompts = ["api-request-shape", "api-request-blob"];
+        let listings = ["skill_listing", "agent_listing_delta", "prompt_snapshot"];
+        // A turn that failed before any answer may leave no transcript yet.
+        let kept: String = std::fs::read_to_string(self.transcript())
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| {
+                let v: Value = serde_json::from_str(l).unwrap_or(Value::Null);
+                let kind = v["type"].as_str().unwrap_or_default();
+                let attachment = v["attachment"]["type"].as_str().unwrap_or_default();
+                !prompts.contains(&kind) && !listings.contains(&attachment)
+            })
+            .map(|l| format!("{l}\n"))
+            .collect();
+        std::fs::write(out.join("transcript.jsonl"), kept).unwrap();
+        let _ = std::fs::copy(
+            self.dir.path().join("payloads.jsonl"),
+            out.join("payloads.jsonl"),
+        );
+    }
+}
