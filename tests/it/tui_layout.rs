@@ -23,6 +23,7 @@ fn with_usage(s: &mut greenroom::tui::state::AppState, id: &str) {
         cost_usd: Some(4.12),
         by_model: BTreeMap::new(),
         tokens_per_minute: 2_400.0,
+        ..Usage::default()
     });
 }
 
