@@ -11,6 +11,7 @@ mod command;
 mod manage;
 mod resolve;
 mod restore;
+mod send;
 mod spawn;
 mod worktree;
 
@@ -25,9 +26,10 @@ use crate::sources::sidecar::{SidecarError, SidecarStore};
 use crate::tmux::{Tmux, TmuxError};
 
 pub use command::{shell_quote, valid_agent_session_id};
-pub use manage::{dismiss, kill, send};
+pub use manage::{dismiss, kill};
 pub use resolve::{MIN_PREFIX, dismissable, resolve};
 pub use restore::{Restored, restore};
+pub use send::{clean_text, send};
 pub use spawn::{Launch, SpawnRequest, Spawned, default_name, spawn};
 pub use worktree::worktree_path;
 

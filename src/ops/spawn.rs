@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use chrono::Utc;
 
-use super::{OpsError, command, manage, start_session, tmux_name, worktree};
+use super::{OpsError, command, send, start_session, tmux_name, worktree};
 use crate::config::Config;
 use crate::model::validate_name;
 use crate::sources::sidecar::{Sidecar, SidecarStore};
@@ -91,7 +91,9 @@ pub fn spawn(tmux: &Tmux, config: &Config, req: &SpawnRequest) -> Result<Spawned
         return Err(OpsError::CwdMissing(cwd));
     }
     let prompt = req.prompt.as_deref().filter(|p| !p.is_empty());
-    let (agent, command, prompt_in_command) = command_for(config, &req.launch, prompt)?;
+    // tmux refuses a command over about 16 KB: a long prompt is typed in.
+    let short_prompt = prompt.filter(|p| p.len() <= send::PROMPT_IN_COMMAND_MAX);
+    let (agent, command, prompt_in_command) = command_for(config, &req.launch, short_prompt)?;
 
     let worktree = match &req.worktree {
         Some(branch) => Some(worktree::create(&cwd, branch)?),
@@ -117,7 +119,7 @@ pub fn spawn(tmux: &Tmux, config: &Config, req: &SpawnRequest) -> Result<Spawned
         return Err(e.into());
     }
     let warning = match prompt {
-        Some(p) if !prompt_in_command => manage::type_text(tmux, &tmux_session, p)
+        Some(p) if !prompt_in_command => send::type_first_prompt(tmux, &tmux_session, p)
             .err()
             .map(|e| format!("{name} started, but its first prompt could not be typed in: {e}")),
         _ => None,
