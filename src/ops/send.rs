@@ -10,11 +10,11 @@
 //!   through a paste buffer loaded from stdin, since tmux refuses a command
 //!   over about 16 KB.
 //! - Enter waits until the text has landed. Gemini CLI reads an Enter that
-//!   comes within 30 ms of typed text, or within 40 ms of a paste it has
-//!   handled, as a newline, not a submit; it handles a paste only once it
-//!   has rendered the previous frame. So send watches the pane until the
-//!   text shows (or the pane stops changing), bounded by a deadline, and
-//!   only then presses Enter.
+//!   it handles within 30 ms of typed text, or within 40 ms of a paste, as
+//!   a newline, not a submit; while it is busy (starting, running a hook)
+//!   it reads keys late, all at once. So send watches the pane until the
+//!   text shows and the pane is still, bounded by a deadline, and only
+//!   then presses Enter.
 
 use std::time::{Duration, Instant};
 
@@ -26,12 +26,17 @@ use crate::tmux::{Tmux, TmuxError};
 const TYPED_MAX_BYTES: usize = 1024;
 /// How often the pane is looked at while waiting.
 const POLL: Duration = Duration::from_millis(20);
-/// The pane must stay as it is this long after the text showed.
+/// The pane must stay as it is this long after typed text showed.
 const QUIET: Duration = Duration::from_millis(150);
-/// A pane that shows no change at all (no echo) gets Enter after this.
-const NO_ECHO: Duration = Duration::from_secs(1);
-/// Enter is pressed after this whatever the pane does (a spinner).
-const DEADLINE: Duration = Duration::from_secs(3);
+/// …and this long after a paste: Gemini CLI still reads an Enter as a
+/// newline for a moment after it has drawn a paste (measured: ~0.5 s).
+const PASTE_QUIET: Duration = Duration::from_millis(600);
+/// A pane that changed without showing the text's end (an agent that
+/// folds a long paste into "[Pasted text]") must stay still this long.
+const FOLDED_QUIET: Duration = Duration::from_millis(500);
+/// Enter is pressed after this whatever the pane does: an agent busy
+/// starting up reads its input late, and a program may not echo at all.
+const DEADLINE: Duration = Duration::from_secs(8);
 
 /// Types `text` (cleaned of control sequences) into a live session and
 /// presses Enter once it has landed. The text never reaches a shell and is
@@ -46,12 +51,14 @@ pub(super) fn type_text(tmux: &Tmux, tmux_session: &str, text: &str) -> Result<(
     let text = clean_text(text);
     if !text.is_empty() {
         let before = tmux.capture_text(tmux_session)?;
-        if text.len() <= TYPED_MAX_BYTES && !text.contains(['\n', '\t']) {
+        let quiet = if text.len() <= TYPED_MAX_BYTES && !text.contains(['\n', '\t']) {
             tmux.send_literal(tmux_session, &text)?;
+            QUIET
         } else {
             paste(tmux, tmux_session, &text)?;
-        }
-        wait_until_landed(tmux, tmux_session, &before, &text);
+            PASTE_QUIET
+        };
+        wait_until_landed(tmux, tmux_session, &before, &text, quiet);
     }
     tmux.send_key(tmux_session, "Enter")
 }
@@ -62,8 +69,9 @@ pub(super) const PROMPT_IN_COMMAND_MAX: usize = 8 * 1024;
 /// How long a new session's pane may take to show its program ready.
 const READY_DEADLINE: Duration = Duration::from_secs(10);
 /// A new pane that has drawn something and then stayed still this long is
-/// taken as ready; a blank one after [`NO_ECHO`].
+/// taken as ready; a blank one after [`READY_BLANK`].
 const READY_QUIET: Duration = Duration::from_millis(300);
+const READY_BLANK: Duration = Duration::from_secs(1);
 
 /// A first prompt for a session just started: typed in once its program
 /// has drawn its screen and settled (bounded), so text pasted before the
@@ -85,7 +93,7 @@ pub(super) fn type_first_prompt(
             changed_at = now;
         }
         let blank = last.trim().is_empty();
-        let quiet = now - changed_at >= if blank { NO_ECHO } else { READY_QUIET };
+        let quiet = now - changed_at >= if blank { READY_BLANK } else { READY_QUIET };
         if quiet || now - start >= READY_DEADLINE {
             break;
         }
@@ -104,15 +112,17 @@ fn paste(tmux: &Tmux, tmux_session: &str, text: &str) -> Result<(), TmuxError> {
 }
 
 /// Waits (bounded by [`DEADLINE`]) until the pane shows the end of `text`
-/// or has changed and then stayed still for [`QUIET`]; a pane that never
-/// changes waits [`NO_ECHO`]. A capture that fails ends the wait: Enter is
+/// and has stayed still for `quiet`, or has changed and then stayed still
+/// for [`FOLDED_QUIET`] (or `quiet`, if longer). An agent that is busy reads typed keys late and
+/// all at once; an Enter sent before it has shown the text would reach it
+/// together with the text. A capture that fails ends the wait: Enter is
 /// then tried, and its own error reported.
-fn wait_until_landed(tmux: &Tmux, tmux_session: &str, before: &str, text: &str) {
+fn wait_until_landed(tmux: &Tmux, tmux_session: &str, before: &str, text: &str, quiet: Duration) {
     let start = Instant::now();
     let tail = visible_tail(text);
     let mut last = before.to_owned();
     let mut changed_at: Option<Instant> = None;
-    let mut seen_at: Option<Instant> = None;
+    let mut seen = false;
     loop {
         std::thread::sleep(POLL);
         let Ok(now_text) = tmux.capture_text(tmux_session) else {
@@ -122,17 +132,11 @@ fn wait_until_landed(tmux: &Tmux, tmux_session: &str, before: &str, text: &str) 
         if now_text != last {
             last = now_text;
             changed_at = Some(now);
+            seen = !tail.is_empty() && squash(&last).contains(&tail);
         }
-        if seen_at.is_none() && !tail.is_empty() && squash(&last).contains(&tail) {
-            seen_at = Some(now);
-        }
-        let still = |since: Option<Instant>| since.is_some_and(|t| now - t >= QUIET);
-        let quiet = changed_at.is_none_or(|t| now - t >= QUIET);
-        if (still(seen_at) && quiet) || still(changed_at) {
-            return;
-        }
-        let waited = now - start;
-        if (changed_at.is_none() && waited >= NO_ECHO) || waited >= DEADLINE {
+        let still_for = |d| changed_at.is_some_and(|t| now - t >= d);
+        let folded = still_for(FOLDED_QUIET.max(quiet));
+        if (seen && still_for(quiet)) || folded || now - start >= DEADLINE {
             return;
         }
     }

@@ -235,6 +235,7 @@ fn the_events_are_the_documented_ones() {
             "AfterAgent",
             "BeforeModel",
             "AfterModel",
+            "BeforeToolSelection",
             "BeforeTool",
             "AfterTool",
             "PreCompress",
