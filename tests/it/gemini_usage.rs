@@ -140,4 +140,8 @@ fn ls_shows_the_usage_of_the_session_file_a_gemini_hook_named() {
     assert_eq!(u["cache_read"], 400);
     assert_eq!(u["cache_write"], 0);
     assert_eq!(u["by_model"]["gemini-2.5-pro"]["input"], 2010);
+    // gemini-2.5-pro at $1.25 in, $10 out, $0.31 cached reads, per million.
+    let cost = (2010.0 * 1.25 + 84.0 * 10.0 + 400.0 * 0.31) / 1e6;
+    let got = u["cost_usd"].as_f64().unwrap();
+    assert!((got - cost).abs() < 1e-9, "{got} != {cost}");
 }

@@ -82,6 +82,27 @@ fn hooks_show_waiting_on_allow_execution_then_idle_with_usage() {
     let by_model = &row["usage"]["by_model"];
     assert_eq!(by_model.as_object().unwrap().len(), 1, "{by_model}");
     assert_eq!(by_model[MODEL]["input"], per_call().0 * calls);
+    assert!(row["usage"]["cost_usd"].as_f64().unwrap() > 0.0, "priced");
+    // The dashboard shows it like a Claude session's: the detail pane's usage.
+    let home = setup.world.dir.path().to_string_lossy().into_owned();
+    setup.tmux.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "dash",
+        "-x",
+        "160",
+        "-y",
+        "40",
+        "-e",
+        &format!("HOME={home}"),
+        &setup.world.greenroom_line(&setup.tmux.name),
+    ]);
+    let dash = crate::it_support::Pane::new(&setup.tmux, "dash");
+    dash.until(20, "the usage in the detail pane", |s| {
+        s.contains("gem") && s.contains("out 84 · cache 400 read, 0 written · $0.00")
+    });
+    dash.keys(&["q"]);
     if let Ok(dir) = std::env::var("GREENROOM_GEMINI_CAPTURE") {
         std::fs::copy(&files[0], std::path::Path::new(&dir).join("session.jsonl")).unwrap();
     }
