@@ -133,19 +133,6 @@ pub fn is_session_file(path: &Path) -> bool {
     in_chats && name.starts_with("session-") && name.ends_with(".jsonl")
 }
 
-/// The `chats` folder Gemini CLI uses for a working folder, when its
-/// `projects.json` under `gemini_dir` (`<home>/.gemini`) names one.
-pub fn chats_dir(gemini_dir: &Path, cwd: &Path) -> Option<PathBuf> {
-    let text = super::read_text_file(&gemini_dir.join("projects.json")).ok()?;
-    let registry: serde_json::Value = serde_json::from_str(&text).ok()?;
-    let slug = registry.get("projects")?.get(cwd.to_str()?)?.as_str()?;
-    let safe = !slug.is_empty()
-        && slug
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-    safe.then(|| gemini_dir.join("tmp").join(slug).join("chats"))
-}
-
 /// Usage summed from one session file, kept current by [`Self::refresh`].
 #[derive(Debug, Clone)]
 pub struct GeminiUsage {
