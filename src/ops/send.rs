@@ -34,6 +34,8 @@ const PASTE_QUIET: Duration = Duration::from_millis(600);
 /// A pane that changed without showing the text's end (an agent that
 /// folds a long paste into "[Pasted text]") must stay still this long.
 const FOLDED_QUIET: Duration = Duration::from_millis(500);
+/// The longest quiet a slow agent is given (see [`wait_until_landed`]).
+const MAX_QUIET: Duration = Duration::from_secs(2);
 /// Enter is pressed after this whatever the pane does: an agent busy
 /// starting up reads its input late, and a program may not echo at all.
 const DEADLINE: Duration = Duration::from_secs(8);
@@ -113,15 +115,17 @@ fn paste(tmux: &Tmux, tmux_session: &str, text: &str) -> Result<(), TmuxError> {
 
 /// Waits (bounded by [`DEADLINE`]) until the pane shows the end of `text`
 /// and has stayed still for `quiet`, or has changed and then stayed still
-/// for [`FOLDED_QUIET`] (or `quiet`, if longer). An agent that is busy reads typed keys late and
-/// all at once; an Enter sent before it has shown the text would reach it
-/// together with the text. A capture that fails ends the wait: Enter is
-/// then tried, and its own error reported.
+/// for [`FOLDED_QUIET`] (or `quiet`, if longer). An agent that is busy
+/// reads typed keys late and all at once, and a slow one (a loaded
+/// machine) also settles late: the quiet asked for grows with the time the
+/// text took to show, up to [`MAX_QUIET`]. A capture that fails ends the
+/// wait: Enter is then tried, and its own error reported.
 fn wait_until_landed(tmux: &Tmux, tmux_session: &str, before: &str, text: &str, quiet: Duration) {
     let start = Instant::now();
     let tail = visible_tail(text);
     let mut last = before.to_owned();
     let mut changed_at: Option<Instant> = None;
+    let mut landed_after: Option<Duration> = None;
     let mut seen = false;
     loop {
         std::thread::sleep(POLL);
@@ -132,9 +136,11 @@ fn wait_until_landed(tmux: &Tmux, tmux_session: &str, before: &str, text: &str, 
         if now_text != last {
             last = now_text;
             changed_at = Some(now);
+            landed_after.get_or_insert(now - start);
             seen = !tail.is_empty() && squash(&last).contains(&tail);
         }
-        let still_for = |d| changed_at.is_some_and(|t| now - t >= d);
+        let slow = landed_after.map_or(Duration::ZERO, |d| (d * 2).min(MAX_QUIET));
+        let still_for = |d: Duration| changed_at.is_some_and(|t| now - t >= d.max(slow));
         let folded = still_for(FOLDED_QUIET.max(quiet));
         if (seen && still_for(quiet)) || folded || now - start >= DEADLINE {
             return;
