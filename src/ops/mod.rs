@@ -74,6 +74,8 @@ pub enum OpsError {
     NoCommand,
     #[error("{0}")]
     Git(String),
+    #[error("{0}")]
+    Prompt(String),
     #[error("no session matches {0:?} (see `greenroom ls`)")]
     UnknownId(String),
     #[error("{id:?} matches several sessions: {candidates}; use the full id")]

@@ -29,8 +29,9 @@ const POLL: Duration = Duration::from_millis(20);
 /// The pane must stay as it is this long after typed text showed.
 const QUIET: Duration = Duration::from_millis(150);
 /// …and this long after a paste: Gemini CLI still reads an Enter as a
-/// newline for a moment after it has drawn a paste (measured: ~0.5 s).
-const PASTE_QUIET: Duration = Duration::from_millis(600);
+/// newline for a moment after it has drawn a paste (~0.5 s measured on
+/// an idle machine; twice that under load).
+const PASTE_QUIET: Duration = Duration::from_secs(1);
 /// A pane that changed without showing the text's end (an agent that
 /// folds a long paste into "[Pasted text]") must stay still this long.
 const FOLDED_QUIET: Duration = Duration::from_millis(500);
@@ -71,9 +72,10 @@ pub(super) const PROMPT_IN_COMMAND_MAX: usize = 8 * 1024;
 /// How long a new session's pane may take to show its program ready.
 const READY_DEADLINE: Duration = Duration::from_secs(10);
 /// A new pane that has drawn something and then stayed still this long is
-/// taken as ready; a blank one after [`READY_BLANK`].
+/// taken as ready. A blank one is not: a program still loading (node) has
+/// not put the terminal in raw mode yet, and text pasted then is cut at
+/// the terminal's line limit; it is waited for up to [`READY_DEADLINE`].
 const READY_QUIET: Duration = Duration::from_millis(300);
-const READY_BLANK: Duration = Duration::from_secs(1);
 
 /// A first prompt for a session just started: typed in once its program
 /// has drawn its screen and settled (bounded), so text pasted before the
@@ -94,9 +96,8 @@ pub(super) fn type_first_prompt(
             last = now_text;
             changed_at = now;
         }
-        let blank = last.trim().is_empty();
-        let quiet = now - changed_at >= if blank { READY_BLANK } else { READY_QUIET };
-        if quiet || now - start >= READY_DEADLINE {
+        let ready = !last.trim().is_empty() && now - changed_at >= READY_QUIET;
+        if ready || now - start >= READY_DEADLINE {
             break;
         }
     }

@@ -85,6 +85,16 @@ impl Setup {
         )
     }
 
+    /// A `gem` preset in greenroom's config that runs the real CLI.
+    pub fn gemini_preset(&self) {
+        let command = self.command();
+        let preset = format!(
+            "[agents.gem]\nlaunch = {command:?}\nlaunch_with_prompt = {:?}\n",
+            format!("{command} --prompt-interactive {{prompt}}")
+        );
+        std::fs::write(self.world.path("config.toml"), preset).unwrap();
+    }
+
     /// `greenroom spawn NAME -- node gemini.js`; waits for its input box.
     pub fn spawn(&self, name: &str) {
         let cwd = self.project();

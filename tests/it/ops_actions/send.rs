@@ -6,10 +6,11 @@ use super::{request, tmux_of, workdir};
 use greenroom::ops::{self, Launch};
 
 /// `cat` into a file with the terminal out of line mode, so a line is not
-/// cut at the terminal's 4 KiB line limit.
+/// cut at the terminal's 4 KiB line limit; it says when it is ready, as an
+/// agent draws its screen.
 fn raw_cat_to(file: &std::path::Path) -> String {
     format!(
-        "stty -icanon; exec cat > {}",
+        "stty -icanon; echo ready; exec cat > {}",
         ops::shell_quote(&file.to_string_lossy())
     )
 }
@@ -46,27 +47,45 @@ fn long_one_line_messages_and_prompts_go_through_a_paste_buffer() {
 }
 
 #[test]
-fn a_preset_with_a_long_first_prompt_types_it_in() {
+fn a_long_first_prompt_reaches_a_preset_through_a_private_file() {
     let world = World::new();
     let tmux = server();
-    let out = world.path("preset.txt");
+    let (out, typed) = (world.path("argv.txt"), world.path("typed.txt"));
+    let q = |p: &std::path::Path| ops::shell_quote(&p.to_string_lossy());
     let preset = format!(
-        "[agents.catter]\nlaunch = {:?}\nlaunch_with_prompt = \"echo never {{prompt}}\"\n",
-        raw_cat_to(&out)
+        "[agents.arg]\nlaunch = \"sleep 600\"\nlaunch_with_prompt = {:?}\n\
+         [agents.typed]\nlaunch = {:?}\n",
+        format!("printf '%s|' {{prompt}} > {}; exec sleep 600", q(&out)),
+        raw_cat_to(&typed),
     );
     std::fs::write(world.path("config.toml"), preset).unwrap();
     let config = world.config(Some(&tmux), &[]);
     let t = tmux_of(&config);
-    let prompt = "p".repeat(40 * 1024);
-    let mut req = request(
-        Some("pre"),
-        &workdir(&world),
-        Launch::Preset("catter".into()),
-    );
+    let prompt = format!("it's $(not run) `either` {}", "p".repeat(40 * 1024));
+    let mut req = request(Some("arg"), &workdir(&world), Launch::Preset("arg".into()));
     req.prompt = Some(prompt.clone());
     let spawned = ops::spawn(&t, &config, &req).unwrap();
     assert_eq!(spawned.warning, None);
-    assert_contents(&out, &format!("{prompt}\n"));
+    assert_contents(&out, &format!("{prompt}|"));
+    let leftovers: Vec<_> = std::fs::read_dir(world.path("sessions"))
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".prompt-"))
+        .collect();
+    assert!(
+        leftovers.is_empty(),
+        "the prompt file is removed: {leftovers:?}"
+    );
+
+    // A preset that takes no prompt in its command gets it typed in.
+    let mut req = request(
+        Some("typed"),
+        &workdir(&world),
+        Launch::Preset("typed".into()),
+    );
+    req.prompt = Some(prompt.clone());
+    assert_eq!(ops::spawn(&t, &config, &req).unwrap().warning, None);
+    assert_contents(&typed, &format!("{prompt}\n"));
 }
 
 #[test]
