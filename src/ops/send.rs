@@ -72,10 +72,11 @@ pub(super) const PROMPT_IN_COMMAND_MAX: usize = 8 * 1024;
 /// How long a new session's pane may take to show its program ready.
 const READY_DEADLINE: Duration = Duration::from_secs(10);
 /// A new pane that has drawn something and then stayed still this long is
-/// taken as ready. A blank one is not: a program still loading (node) has
-/// not put the terminal in raw mode yet, and text pasted then is cut at
-/// the terminal's line limit; it is waited for up to [`READY_DEADLINE`].
+/// taken as ready. A blank one only after [`READY_BLANK`]: a program still
+/// loading has not put the terminal in raw mode yet, and text pasted then
+/// is cut at the terminal's line limit; some programs never draw at all.
 const READY_QUIET: Duration = Duration::from_millis(300);
+const READY_BLANK: Duration = Duration::from_secs(3);
 
 /// A first prompt for a session just started: typed in once its program
 /// has drawn its screen and settled (bounded), so text pasted before the
@@ -96,7 +97,8 @@ pub(super) fn type_first_prompt(
             last = now_text;
             changed_at = now;
         }
-        let ready = !last.trim().is_empty() && now - changed_at >= READY_QUIET;
+        let blank = last.trim().is_empty();
+        let ready = now - changed_at >= if blank { READY_BLANK } else { READY_QUIET };
         if ready || now - start >= READY_DEADLINE {
             break;
         }
