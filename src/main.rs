@@ -136,8 +136,14 @@ fn refuse_on_error(result: std::result::Result<(), String>) -> Result<()> {
 }
 
 fn run_hooks(args: &HooksArgs, installing: bool) -> std::result::Result<(), String> {
-    let home = ProcessEnv
-        .var("HOME")
+    // Gemini CLI reads its settings under GEMINI_CLI_HOME when that is set.
+    let gemini_home = match args.agent {
+        install::HookAgent::Gemini => ProcessEnv.var("GEMINI_CLI_HOME"),
+        install::HookAgent::Claude => None,
+    };
+    let home = gemini_home
+        .filter(|h| !h.is_empty())
+        .or_else(|| ProcessEnv.var("HOME"))
         .map(PathBuf::from)
         .ok_or("HOME is not set; cannot find the agent's settings")?;
     let claude_dir = ProcessEnv.var("CLAUDE_CONFIG_DIR").map(PathBuf::from);

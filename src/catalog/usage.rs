@@ -1,18 +1,71 @@
 //! Token usage from agent transcripts, kept by the catalog: which files
-//! belong to which session, and their incremental readers.
+//! belong to which session, and their incremental readers (Claude Code
+//! transcripts, Gemini CLI session files).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use super::Catalog;
 use crate::model::{ModelUsage, Usage};
+use crate::sources::gemini::{self, GeminiUsage};
 use crate::sources::sidecar::Sidecar;
 use crate::sources::transcript::{self, TranscriptUsage};
+
+/// One followed file, read by the parser of its agent.
+#[derive(Debug)]
+enum Reader {
+    Claude(TranscriptUsage),
+    Gemini(GeminiUsage),
+}
+
+impl Reader {
+    fn new(path: &Path) -> Self {
+        if gemini::is_session_file(path) {
+            Reader::Gemini(GeminiUsage::new(path))
+        } else {
+            Reader::Claude(TranscriptUsage::new(path))
+        }
+    }
+
+    fn refresh(&mut self) -> Result<bool, String> {
+        match self {
+            Reader::Claude(r) => r.refresh(),
+            Reader::Gemini(r) => r.refresh(),
+        }
+    }
+
+    fn offset(&self) -> u64 {
+        match self {
+            Reader::Claude(r) => r.offset(),
+            Reader::Gemini(r) => r.offset(),
+        }
+    }
+
+    fn by_model(&self) -> &BTreeMap<String, ModelUsage> {
+        match self {
+            Reader::Claude(r) => r.by_model(),
+            Reader::Gemini(r) => r.by_model(),
+        }
+    }
+
+    fn tokens_per_minute(&self, now: chrono::DateTime<chrono::Utc>) -> f64 {
+        match self {
+            Reader::Claude(r) => r.tokens_per_minute(now),
+            Reader::Gemini(r) => r.tokens_per_minute(now),
+        }
+    }
+}
+
+/// Claude Code keeps subagents' transcripts beside the main one; Gemini
+/// CLI has no such folder.
+fn subagent_dir(main: &Path) -> Option<PathBuf> {
+    (!gemini::is_session_file(main)).then(|| transcript::subagent_dir(main))
+}
 
 /// The transcripts of every session, by file.
 #[derive(Debug, Default)]
 pub struct Transcripts {
-    readers: BTreeMap<PathBuf, TranscriptUsage>,
+    readers: BTreeMap<PathBuf, Reader>,
     /// Main transcript -> its subagents' transcripts.
     subagents: BTreeMap<PathBuf, BTreeSet<PathBuf>>,
 }
@@ -30,7 +83,7 @@ impl Transcripts {
         }
         let mut changed = self.follow(&main);
         let mut subs = BTreeSet::new();
-        if let Ok(entries) = std::fs::read_dir(transcript::subagent_dir(&main)) {
+        if let Some(Ok(entries)) = subagent_dir(&main).map(std::fs::read_dir) {
             for e in entries.filter_map(Result::ok) {
                 let path = e.path();
                 if is_jsonl(&path) {
@@ -47,7 +100,7 @@ impl Transcripts {
         let reader = self
             .readers
             .entry(path.to_path_buf())
-            .or_insert_with(|| TranscriptUsage::new(path));
+            .or_insert_with(|| Reader::new(path));
         match reader.refresh() {
             Ok(changed) => changed,
             Err(e) => {
@@ -84,7 +137,7 @@ impl Transcripts {
         let main = self
             .subagents
             .keys()
-            .find(|m| transcript::subagent_dir(m) == dir)?
+            .find(|m| subagent_dir(m).is_some_and(|d| d == dir))?
             .clone();
         self.subagents
             .entry(main)
@@ -98,7 +151,7 @@ impl Transcripts {
         let mut out = Vec::new();
         for main in self.subagents.keys() {
             out.extend(main.parent().map(Path::to_path_buf));
-            out.push(transcript::subagent_dir(main));
+            out.extend(subagent_dir(main));
         }
         out
     }

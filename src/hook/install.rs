@@ -28,8 +28,8 @@ const CLAUDE_EVENTS: &[&str] = &[
 ];
 #[rustfmt::skip]
 const GEMINI_EVENTS: &[&str] = &[
-    "SessionStart", "BeforeAgent", "AfterAgent", "BeforeModel", "AfterModel", "BeforeTool",
-    "AfterTool", "PreCompress", "Notification", "SessionEnd",
+    "SessionStart", "BeforeAgent", "AfterAgent", "BeforeModel", "AfterModel",
+    "BeforeToolSelection", "BeforeTool", "AfterTool", "PreCompress", "Notification", "SessionEnd",
 ];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -57,7 +57,9 @@ pub struct Outcome {
 }
 
 /// claude user: `$CLAUDE_CONFIG_DIR/settings.json` if claude_dir given else
-/// `<home>/.claude/settings.json`; project scopes live in `<project>/.<agent>/`.
+/// `<home>/.claude/settings.json`; gemini user: `<home>/.gemini/settings.json`
+/// (the caller passes `GEMINI_CLI_HOME` as home when set, as Gemini CLI
+/// reads it); project scopes live in `<project>/.<agent>/`.
 pub fn settings_path(
     agent: HookAgent,
     scope: HookScope,

@@ -34,6 +34,9 @@ pub enum Change {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PayloadIds {
     pub session_id: Option<String>,
+    /// The payload starts a conversation (SessionStart: also after
+    /// `/clear`), so its session id replaces the one recorded.
+    pub new_conversation: bool,
     pub transcript_path: Option<PathBuf>,
     pub cwd: Option<PathBuf>,
 }
@@ -56,6 +59,7 @@ impl PayloadIds {
             session_id: text(payload, "session_id")
                 .filter(|s| s.len() <= 256 && !s.chars().any(char::is_control))
                 .map(str::to_owned),
+            new_conversation: text(payload, "hook_event_name") == Some("SessionStart"),
             transcript_path: path("transcript_path"),
             cwd: path("cwd"),
         }
@@ -170,8 +174,11 @@ pub fn classify(payload: &Value) -> Change {
         "Notification" => {
             let message = text(payload, "message");
             match text(payload, "notification_type") {
-                Some("permission_prompt" | "elicitation_dialog" | "ToolPermission") => {
-                    awaiting(message)
+                Some("permission_prompt" | "elicitation_dialog") => awaiting(message),
+                // Gemini: the command waiting for "Allow execution?".
+                Some("ToolPermission") => {
+                    let command = payload.get("details").and_then(|d| text(d, "command"));
+                    awaiting(command.or(message))
                 }
                 Some("idle_prompt") => idle(),
                 Some(_) => Change::Nothing,
@@ -186,6 +193,8 @@ pub fn classify(payload: &Value) -> Change {
         "Stop" if has_running_background_tasks(payload) => active(),
         "Stop" => idle(),
         "StopFailure" => Change::Activity(Activity::Error, Some(failure_reason(payload))),
+        // `/clear` ends one conversation and starts the next at once.
+        "SessionEnd" if text(payload, "reason") == Some("clear") => Change::Nothing,
         "SessionEnd" => Change::Ended(text(payload, "reason").map(str::to_owned)),
         _ => Change::Nothing,
     }
@@ -195,7 +204,7 @@ pub fn classify(payload: &Value) -> Change {
 /// anything changed, so an identical report causes no write.
 pub fn apply(s: &mut Sidecar, change: &Change, ids: &PayloadIds, now: DateTime<Utc>) -> bool {
     let before = s.clone();
-    if s.agent_session_id.is_none() {
+    if s.agent_session_id.is_none() || (ids.new_conversation && ids.session_id.is_some()) {
         s.agent_session_id = ids.session_id.clone();
     }
     if ids.transcript_path.is_some() {

@@ -23,20 +23,41 @@ pub fn valid_agent_session_id(id: &str) -> bool {
 /// Replaces every `{key}` in `template` with `value` quoted; a template
 /// without the placeholder gets the quoted value appended.
 fn fill(template: &str, key: &str, value: &str) -> String {
+    fill_raw(template, key, &shell_quote(value))
+}
+
+/// [`fill`] with a shell word greenroom built itself.
+fn fill_raw(template: &str, key: &str, word: &str) -> String {
     let placeholder = format!("{{{key}}}");
-    let quoted = shell_quote(value);
     if template.contains(&placeholder) {
-        template.replace(&placeholder, &quoted)
+        template.replace(&placeholder, word)
     } else {
-        format!("{} {quoted}", template.trim_end())
+        format!("{} {word}", template.trim_end())
     }
+}
+
+/// How a first prompt reaches a preset's command line.
+#[derive(Debug, Clone, Copy)]
+pub enum PromptArg<'a> {
+    /// Quoted into the command itself.
+    Text(&'a str),
+    /// Too long for a tmux command (~16 KB): read from this private file
+    /// by the shell that runs the command, as one argument
+    /// (`"$(cat FILE; rm -f FILE)"`; a substitution's output is never
+    /// parsed again), and the file removed.
+    File(&'a std::path::Path),
 }
 
 /// The command for a new session of `preset`, and whether the prompt was
 /// put into it (else the caller types it in once the session runs).
-pub fn launch(preset: &AgentPreset, prompt: Option<&str>) -> (String, bool) {
+pub fn launch(preset: &AgentPreset, prompt: Option<PromptArg<'_>>) -> (String, bool) {
     match (prompt, &preset.launch_with_prompt) {
-        (Some(p), Some(template)) => (fill(template, "prompt", p), true),
+        (Some(PromptArg::Text(p)), Some(template)) => (fill(template, "prompt", p), true),
+        (Some(PromptArg::File(f)), Some(template)) => {
+            let file = shell_quote(&f.to_string_lossy());
+            let word = format!("\"$(cat {file}; rm -f {file})\"");
+            (fill_raw(template, "prompt", &word), true)
+        }
         _ => (preset.launch.clone(), false),
     }
 }
@@ -88,7 +109,7 @@ mod tests {
     fn templates_are_filled_with_quoted_values() {
         let p = claude();
         assert_eq!(
-            launch(&p, Some("fix it's bug")),
+            launch(&p, Some(PromptArg::Text("fix it's bug"))),
             (r"claude 'fix it'\''s bug'".into(), true)
         );
         assert_eq!(launch(&p, None), ("claude".into(), false));
@@ -97,7 +118,14 @@ mod tests {
             resume: None,
             launch_with_prompt: None,
         };
-        assert_eq!(launch(&plain, Some("hi")), ("aider".into(), false));
+        assert_eq!(
+            launch(&plain, Some(PromptArg::Text("hi"))),
+            ("aider".into(), false)
+        );
+        assert_eq!(
+            launch(&p, Some(PromptArg::File("/s/.p-1".as_ref()))),
+            (r#"claude "$(cat '/s/.p-1'; rm -f '/s/.p-1')""#.into(), true)
+        );
         assert_eq!(
             resume(Some(&p), Some("abc-123")),
             Some("claude --resume 'abc-123'".into())

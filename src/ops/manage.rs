@@ -1,11 +1,11 @@
-//! kill, dismiss and send: actions on a session that exists.
+//! kill and dismiss: actions on a session that exists (send: `send.rs`).
 
 use std::path::PathBuf;
 
 use super::{LOCK_WAIT, OpsError, live_tmux_name, not_live_if_missing, own_id};
 use crate::model::{Session, Status};
 use crate::sources::sidecar::SidecarStore;
-use crate::tmux::{Tmux, TmuxError};
+use crate::tmux::Tmux;
 
 /// Kills a live session's tmux session (`kill-session -t =name`) and, for
 /// greenroom's own, records status Killed. A worktree is kept. The caller
@@ -32,28 +32,4 @@ pub fn dismiss(store: &SidecarStore, session: &Session) -> Result<PathBuf, OpsEr
     super::ensure_dismissable(session)?;
     let id = own_id(session, "dismiss")?;
     Ok(store.archive(id)?)
-}
-
-/// Types `text` into a live session and presses Enter. One line goes in
-/// with `send-keys -l`; several lines through a paste buffer, so they
-/// arrive as one paste. The text is never interpreted by a shell or as
-/// key names.
-pub fn send(tmux: &Tmux, session: &Session, text: &str) -> Result<(), OpsError> {
-    let name = live_tmux_name(session)?;
-    type_text(tmux, name, text).map_err(not_live_if_missing(session))
-}
-
-/// [`send`] without the checks: spawn types a first prompt with it.
-pub(super) fn type_text(tmux: &Tmux, tmux_session: &str, text: &str) -> Result<(), TmuxError> {
-    if text.contains(['\n', '\r']) {
-        let buffer = format!("greenroom-{}", uuid::Uuid::new_v4().simple());
-        tmux.load_buffer(&buffer, text.as_bytes())?;
-        if let Err(e) = tmux.paste_buffer(&buffer, tmux_session) {
-            let _ = tmux.delete_buffer(&buffer);
-            return Err(e);
-        }
-    } else if !text.is_empty() {
-        tmux.send_literal(tmux_session, text)?;
-    }
-    tmux.send_key(tmux_session, "Enter")
 }

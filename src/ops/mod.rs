@@ -11,6 +11,7 @@ mod command;
 mod manage;
 mod resolve;
 mod restore;
+mod send;
 mod spawn;
 mod worktree;
 
@@ -25,9 +26,10 @@ use crate::sources::sidecar::{SidecarError, SidecarStore};
 use crate::tmux::{Tmux, TmuxError};
 
 pub use command::{shell_quote, valid_agent_session_id};
-pub use manage::{dismiss, kill, send};
+pub use manage::{dismiss, kill};
 pub use resolve::{MIN_PREFIX, dismissable, resolve};
 pub use restore::{Restored, restore};
+pub use send::{clean_text, send};
 pub use spawn::{Launch, SpawnRequest, Spawned, default_name, spawn};
 pub use worktree::worktree_path;
 
@@ -72,6 +74,8 @@ pub enum OpsError {
     NoCommand,
     #[error("{0}")]
     Git(String),
+    #[error("{0}")]
+    Prompt(String),
     #[error("no session matches {0:?} (see `greenroom ls`)")]
     UnknownId(String),
     #[error("{id:?} matches several sessions: {candidates}; use the full id")]

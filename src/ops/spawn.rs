@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use chrono::Utc;
 
-use super::{OpsError, command, manage, start_session, tmux_name, worktree};
+use super::{OpsError, command, send, start_session, tmux_name, worktree};
 use crate::config::Config;
 use crate::model::validate_name;
 use crate::sources::sidecar::{Sidecar, SidecarStore};
@@ -91,11 +91,37 @@ pub fn spawn(tmux: &Tmux, config: &Config, req: &SpawnRequest) -> Result<Spawned
         return Err(OpsError::CwdMissing(cwd));
     }
     let prompt = req.prompt.as_deref().filter(|p| !p.is_empty());
-    let (agent, command, prompt_in_command) = command_for(config, &req.launch, prompt)?;
+    // tmux refuses a command over about 16 KB: a long prompt goes through
+    // a private file the command reads, or is typed in.
+    let long = prompt.is_some_and(|p| p.len() > send::PROMPT_IN_COMMAND_MAX);
+    let prompt_file = long.then(|| {
+        store
+            .dir()
+            .join(format!(".prompt-{}", uuid::Uuid::new_v4()))
+    });
+    let arg = match (&prompt_file, prompt) {
+        (Some(file), _) => Some(command::PromptArg::File(file)),
+        (None, Some(p)) => Some(command::PromptArg::Text(p)),
+        (None, None) => None,
+    };
+    let (agent, command, prompt_in_command) = command_for(config, &req.launch, arg)?;
+    let prompt_file = prompt_file.filter(|_| prompt_in_command);
+    if let (Some(file), Some(p)) = (&prompt_file, prompt) {
+        store.ensure_dir()?;
+        write_private(file, p)?;
+    }
+    let undo_prompt = || {
+        if let Some(file) = &prompt_file {
+            let _ = std::fs::remove_file(file);
+        }
+    };
 
-    let worktree = match &req.worktree {
-        Some(branch) => Some(worktree::create(&cwd, branch)?),
-        None => None,
+    let worktree = match req.worktree.as_ref().map(|b| worktree::create(&cwd, b)) {
+        Some(Err(e)) => {
+            undo_prompt();
+            return Err(e);
+        }
+        made => made.transpose()?,
     };
     let undo_worktree = || {
         if let Some(w) = &worktree {
@@ -108,16 +134,18 @@ pub fn spawn(tmux: &Tmux, config: &Config, req: &SpawnRequest) -> Result<Spawned
     sidecar.tmux_session = Some(tmux_session.clone());
     sidecar.worktree = worktree.clone();
     if let Err(e) = store.create(&sidecar) {
+        undo_prompt();
         undo_worktree();
         return Err(e.into());
     }
     if let Err(e) = start_session(tmux, &store, sidecar.id, &tmux_session, &run_in, &command) {
         remove_sidecar(&store, sidecar.id);
+        undo_prompt();
         undo_worktree();
         return Err(e.into());
     }
     let warning = match prompt {
-        Some(p) if !prompt_in_command => manage::type_text(tmux, &tmux_session, p)
+        Some(p) if !prompt_in_command => send::type_first_prompt(tmux, &tmux_session, p)
             .err()
             .map(|e| format!("{name} started, but its first prompt could not be typed in: {e}")),
         _ => None,
@@ -129,7 +157,7 @@ pub fn spawn(tmux: &Tmux, config: &Config, req: &SpawnRequest) -> Result<Spawned
 fn command_for(
     config: &Config,
     launch: &Launch,
-    prompt: Option<&str>,
+    prompt: Option<command::PromptArg<'_>>,
 ) -> Result<(Option<String>, String, bool), OpsError> {
     let preset_name = match launch {
         Launch::Command(c) if c.trim().is_empty() => return Err(OpsError::NoCommand),
@@ -153,6 +181,24 @@ fn command_for(
     };
     let (command, in_command) = command::launch(preset, prompt);
     Ok((Some(preset_name.to_owned()), command, in_command))
+}
+
+/// Writes a first prompt for the command to read: 0600, new, no link followed.
+fn write_private(path: &std::path::Path, text: &str) -> Result<(), OpsError> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+        .and_then(|mut f| f.write_all(text.as_bytes()))
+        .map_err(|e| {
+            OpsError::Prompt(format!(
+                "cannot write the first prompt to {}: {e}",
+                path.display()
+            ))
+        })
 }
 
 /// Removes a sidecar whose session never started (and its lock file):

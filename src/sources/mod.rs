@@ -3,6 +3,8 @@
 //! a [`Problem`](crate::model::Problem) and every other session keeps working.
 
 pub mod ao;
+pub mod gemini;
+pub mod jsonl;
 pub mod maestro;
 pub mod prices;
 pub mod sidecar;

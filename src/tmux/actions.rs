@@ -137,6 +137,12 @@ impl Tmux {
         .map(drop)
     }
 
+    /// The visible text of the session's current pane, without colours:
+    /// what send compares to see that its text has landed.
+    pub fn capture_text(&self, name: &str) -> Result<String, TmuxError> {
+        self.run(["capture-pane", "-p", "-t", &exact_window(name)])
+    }
+
     pub fn delete_buffer(&self, buffer: &str) -> Result<(), TmuxError> {
         self.run(["delete-buffer", "-b", buffer]).map(drop)
     }

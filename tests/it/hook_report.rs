@@ -568,3 +568,44 @@ fn state_arguments_are_forgiving() {
     assert_eq!(parse_state_arg("exited"), Some(Change::Ended(None)));
     assert_eq!(parse_state_arg("sideways"), None);
 }
+
+/// Gemini CLI 0.61.0's own payloads (captured from the real CLI, shortened).
+#[test]
+fn gemini_clear_keeps_the_session_and_learns_the_new_conversation() {
+    let session = Session::new();
+    let start = |id: &str, source: &str| {
+        format!(
+            r#"{{"session_id":"{id}","transcript_path":"/h/.gemini/tmp/p/chats/session-2026-12-01T09-55-{}.jsonl","cwd":"/w","hook_event_name":"SessionStart","source":"{source}"}}"#,
+            &id[..8]
+        )
+    };
+    let first = "3b6ddb42-8c51-4baf-a8de-c153b6805576";
+    let second = "b69bd2df-6e2d-4b45-9948-1ccc4cb4cac9";
+    session.report(&[], start(first, "startup").as_bytes());
+    assert_eq!(session.sidecar().agent_session_id.as_deref(), Some(first));
+    let end =
+        format!(r#"{{"session_id":"{first}","hook_event_name":"SessionEnd","reason":"clear"}}"#);
+    session.report(&[], end.as_bytes());
+    assert_eq!(
+        session.sidecar().status,
+        Status::Running,
+        "/clear is no exit"
+    );
+    session.report(&[], start(second, "clear").as_bytes());
+    let s = session.sidecar();
+    assert_eq!(s.agent_session_id.as_deref(), Some(second));
+    assert!(
+        s.transcript_path
+            .unwrap()
+            .ends_with("chats/session-2026-12-01T09-55-b69bd2df.jsonl")
+    );
+    let ask = br#"{"session_id":"b69bd2df-6e2d-4b45-9948-1ccc4cb4cac9","hook_event_name":"Notification","notification_type":"ToolPermission","message":"Tool Confirm Shell Command requires execution","details":{"type":"exec","title":"Confirm Shell Command","command":"touch tool-was-here","rootCommand":"touch"}}"#;
+    session.report(&[], ask);
+    let s = session.sidecar();
+    assert_eq!(s.activity, Some(Activity::AwaitingInput));
+    assert_eq!(s.activity_detail.as_deref(), Some("touch tool-was-here"));
+    let exit =
+        format!(r#"{{"session_id":"{second}","hook_event_name":"SessionEnd","reason":"exit"}}"#);
+    session.report(&[], exit.as_bytes());
+    assert_eq!(session.sidecar().status, Status::Exited);
+}

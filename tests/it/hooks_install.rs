@@ -235,6 +235,7 @@ fn the_events_are_the_documented_ones() {
             "AfterAgent",
             "BeforeModel",
             "AfterModel",
+            "BeforeToolSelection",
             "BeforeTool",
             "AfterTool",
             "PreCompress",
@@ -787,4 +788,36 @@ fn refusals_name_the_file_and_say_it_was_not_changed() {
         );
         assert!(err.ends_with("; not changed"), "{what}: {err}");
     }
+}
+
+/// The command as an operator runs it: Gemini's settings go where Gemini
+/// CLI reads them, under GEMINI_CLI_HOME when that is set.
+#[test]
+fn gemini_hooks_go_under_gemini_cli_home() {
+    let home = tempfile::tempdir().unwrap();
+    let gemini_home = tempfile::tempdir().unwrap();
+    let run = |gemini_home: Option<&Path>| {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_greenroom"));
+        c.args(["hooks", "install", "--agent", "gemini"])
+            .env("HOME", home.path())
+            .env_remove("GEMINI_CLI_HOME")
+            .current_dir(home.path());
+        if let Some(g) = gemini_home {
+            c.env("GEMINI_CLI_HOME", g);
+        }
+        let out = c.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    run(Some(gemini_home.path()));
+    let settings = gemini_home.path().join(".gemini/settings.json");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    assert_eq!(greenroom_commands(&doc, "AfterAgent").len(), 1);
+    assert_eq!(greenroom_commands(&doc, "BeforeToolSelection").len(), 1);
+    assert!(!home.path().join(".gemini").exists(), "not under HOME");
+    run(None);
+    assert!(home.path().join(".gemini/settings.json").is_file());
 }

@@ -12,6 +12,7 @@ mod e2e_actions;
 mod e2e_dashboard;
 mod e2e_demo;
 mod e2e_input;
+mod gemini_usage;
 mod health_rules;
 mod hook_report;
 mod hooks_install;

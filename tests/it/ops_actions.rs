@@ -20,6 +20,7 @@ use support::World;
 
 mod live;
 mod restore;
+mod send;
 
 fn tmux_of(config: &Config) -> Tmux {
     Tmux::new(config.tmux_socket.clone())

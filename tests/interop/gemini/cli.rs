@@ -1,0 +1,206 @@
+//! The real Gemini CLI 0.61.0, started by greenroom on a private tmux
+//! server, talking to the stand-in on loopback, with a private home.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use super::standin::StandIn;
+use crate::it_support::actions::Greenroom;
+use crate::it_support::{TmuxServer, World, wait_for};
+use crate::support::{node, npm};
+
+pub const MODEL: &str = "gemini-2.5-pro";
+
+/// A world with Gemini's settings, a project folder, a stand-in and tmux.
+pub struct Setup {
+    pub world: World,
+    pub tmux: TmuxServer,
+    pub api: StandIn,
+}
+
+impl Setup {
+    pub fn new() -> Self {
+        let world = World::new();
+        let settings = json!({
+            "security": {"auth": {"selectedType": "gemini-api-key"},
+                         "folderTrust": {"enabled": false}},
+            "privacy": {"usageStatisticsEnabled": false},
+            "general": {"enableAutoUpdate": false},
+            "model": {"name": MODEL},
+        });
+        let dir = world.path(".gemini");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("settings.json"), settings.to_string()).unwrap();
+        std::fs::create_dir_all(world.path("proj")).unwrap();
+        let tmux = TmuxServer::new();
+        tmux.spawn("keep", &["sleep", "600"]);
+        Setup {
+            world,
+            tmux,
+            api: StandIn::start(),
+        }
+    }
+
+    pub fn greenroom(&self) -> Greenroom<'_> {
+        Greenroom::new(&self.world, &self.tmux)
+    }
+
+    /// `<home>/.gemini`: GEMINI_CLI_HOME is the world's folder (also HOME).
+    pub fn gemini_dir(&self) -> PathBuf {
+        self.world.path(".gemini")
+    }
+
+    pub fn project(&self) -> PathBuf {
+        self.world.path("proj")
+    }
+
+    /// `greenroom hooks install --agent gemini` as an operator runs it.
+    pub fn install_hooks(&self) {
+        let out = self
+            .greenroom()
+            .command(&["hooks", "install", "--agent", "gemini"])
+            .env("GEMINI_CLI_HOME", self.world.dir.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// The command line that runs the real CLI offline.
+    fn command(&self) -> String {
+        let q = |p: &Path| greenroom::ops::shell_quote(&p.to_string_lossy());
+        let bin = npm("gemini-cli-0.61.0").join("@google/gemini-cli/bundle/gemini.js");
+        assert!(bin.is_file(), "{}: missing", bin.display());
+        format!(
+            "env GOOGLE_GEMINI_BASE_URL={} GEMINI_API_KEY=test-key-offline GEMINI_CLI_HOME={} \
+             GEMINI_CLI_NO_RELAUNCH=true {} {}",
+            self.api.base_url(),
+            q(self.world.dir.path()),
+            node(),
+            q(&bin)
+        )
+    }
+
+    /// A `gem` preset in greenroom's config that runs the real CLI.
+    pub fn gemini_preset(&self) {
+        let command = self.command();
+        let preset = format!(
+            "[agents.gem]\nlaunch = {command:?}\nlaunch_with_prompt = {:?}\n",
+            format!("{command} --prompt-interactive {{prompt}}")
+        );
+        std::fs::write(self.world.path("config.toml"), preset).unwrap();
+    }
+
+    /// `greenroom spawn NAME -- node gemini.js`; waits for its input box.
+    pub fn spawn(&self, name: &str) {
+        let cwd = self.project();
+        let command = self.command();
+        self.greenroom().ok(&[
+            "spawn",
+            "-n",
+            name,
+            "--cwd",
+            cwd.to_str().unwrap(),
+            "--",
+            &command,
+        ]);
+        self.until_pane(name, 60, "Gemini's input box", |p| {
+            p.contains("Type your message")
+        });
+    }
+
+    pub fn pane(&self, name: &str) -> String {
+        self.tmux
+            .run(&["capture-pane", "-p", "-t", &format!("=gr-{name}:")])
+    }
+
+    pub fn until_pane(
+        &self,
+        name: &str,
+        secs: u64,
+        what: &str,
+        ok: impl Fn(&str) -> bool,
+    ) -> String {
+        let mut last = String::new();
+        let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            wait_for(secs, what, || {
+                last = self.pane(name);
+                ok(&last).then(|| last.clone())
+            })
+        }));
+        found.unwrap_or_else(|_| panic!("timed out waiting for {what}; the pane:\n{last}"))
+    }
+
+    /// `greenroom ls --json`, the row named `name`.
+    pub fn row(&self, name: &str) -> Value {
+        let out = self.greenroom().ok(&["ls", "--json"]);
+        let all: Value = serde_json::from_str(&out).unwrap();
+        all["sessions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("no row {name} in {out}"))
+    }
+
+    /// Waits until the row satisfies `ok`; the last row on failure.
+    pub fn until_row(
+        &self,
+        name: &str,
+        secs: u64,
+        what: &str,
+        ok: impl Fn(&Value) -> bool,
+    ) -> Value {
+        let mut last = Value::Null;
+        let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            wait_for(secs, what, || {
+                last = self.row(name);
+                ok(&last).then(|| last.clone())
+            })
+        }));
+        found.unwrap_or_else(|_| {
+            panic!(
+                "timed out waiting for {what}; the row:\n{last:#}\nthe pane:\n{}",
+                self.pane(name)
+            )
+        })
+    }
+
+    /// Waits for the stand-in to receive a model call whose last user
+    /// text is `text`.
+    pub fn until_asked(&self, name: &str, text: &str) {
+        let asked = || {
+            self.api
+                .model_calls()
+                .iter()
+                .any(|r| r.last_user_text().as_deref() == Some(text))
+        };
+        let mut ok = false;
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            wait_for(20, "the message to reach the model", || {
+                asked().then_some(())
+            });
+            ok = true;
+        }));
+        assert!(
+            ok,
+            "{text:?} was never submitted; the pane:\n{}",
+            self.pane(name)
+        );
+    }
+
+    /// The session files Gemini wrote for the project.
+    pub fn session_files(&self) -> Vec<PathBuf> {
+        let dir = self.gemini_dir().join("tmp/proj/chats");
+        let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())
+            .unwrap_or_default();
+        files.sort();
+        files
+    }
+}

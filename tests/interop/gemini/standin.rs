@@ -1,0 +1,189 @@
+//! A stand-in for the Gemini API on 127.0.0.1, enough for Gemini CLI
+//! 0.61.0: `POST /v1beta/models/<m>:streamGenerateContent?alt=sse` (the
+//! only call the CLI makes in these tests; found by logging every request)
+//! and `:generateContent`, `:countTokens` for completeness.
+//!
+//! What it answers is decided by the conversation, so no test races a
+//! queue: a last user text holding `RUN: <command>` gets a
+//! `run_shell_command` function call; anything else (also a function
+//! response) gets the text `stand-in reply <n>`. Every reply reports the
+//! same usage, [`USAGE`].
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Value, json};
+
+/// promptTokenCount, candidatesTokenCount, cachedContentTokenCount,
+/// thoughtsTokenCount, toolUsePromptTokenCount of every reply.
+pub const USAGE: [u64; 5] = [1200, 30, 200, 12, 5];
+
+/// One request as it arrived.
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub method: String,
+    pub path: String,
+    pub body: Value,
+}
+
+impl Request {
+    /// The last text the user sent (not a function response), if any.
+    pub fn last_user_text(&self) -> Option<String> {
+        let contents = self.body.get("contents")?.as_array()?;
+        let last = contents.iter().rev().find(|c| c["role"] == "user")?;
+        let parts = last.get("parts")?.as_array()?;
+        let texts: Vec<&str> = parts.iter().filter_map(|p| p["text"].as_str()).collect();
+        (!texts.is_empty()).then(|| texts.last().unwrap().to_string())
+    }
+
+    fn answers_a_function(&self) -> bool {
+        let contents = self.body["contents"].as_array();
+        let last = contents.and_then(|c| c.last());
+        last.and_then(|c| c["parts"].as_array())
+            .is_some_and(|p| p.iter().any(|p| p.get("functionResponse").is_some()))
+    }
+}
+
+pub struct StandIn {
+    pub port: u16,
+    requests: Arc<Mutex<Vec<Request>>>,
+}
+
+impl StandIn {
+    pub fn start() -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let requests = Arc::new(Mutex::new(Vec::new()));
+        let log = requests.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                let log = log.clone();
+                std::thread::spawn(move || serve(stream, &log));
+            }
+        });
+        StandIn { port, requests }
+    }
+
+    pub fn base_url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    pub fn requests(&self) -> Vec<Request> {
+        self.requests.lock().unwrap().clone()
+    }
+
+    /// Model calls so far (streaming or not).
+    pub fn model_calls(&self) -> Vec<Request> {
+        self.requests()
+            .into_iter()
+            .filter(|r| {
+                r.path.contains(":streamGenerateContent") || r.path.contains(":generateContent")
+            })
+            .collect()
+    }
+}
+
+fn serve(stream: TcpStream, log: &Mutex<Vec<Request>>) {
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut writer = stream;
+    // Keep-alive: one connection may carry several requests.
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).unwrap_or(0) == 0 {
+            return;
+        }
+        let mut words = line.split_whitespace();
+        let method = words.next().unwrap_or("").to_owned();
+        let path = words.next().unwrap_or("").to_owned();
+        let mut length = 0usize;
+        loop {
+            let mut header = String::new();
+            if reader.read_line(&mut header).unwrap_or(0) == 0 {
+                return;
+            }
+            let header = header.trim_end();
+            if header.is_empty() {
+                break;
+            }
+            if let Some((k, v)) = header.split_once(':')
+                && k.eq_ignore_ascii_case("content-length")
+            {
+                length = v.trim().parse().unwrap_or(0);
+            }
+        }
+        let mut body = vec![0; length];
+        if reader.read_exact(&mut body).is_err() {
+            return;
+        }
+        let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+        let request = Request { method, path, body };
+        let n = {
+            let mut log = log.lock().unwrap();
+            log.push(request.clone());
+            log.len()
+        };
+        let (status, kind, payload) = answer(&request, n);
+        let head = format!(
+            "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n\r\n",
+            payload.len()
+        );
+        if writer.write_all(head.as_bytes()).is_err() || writer.write_all(&payload).is_err() {
+            return;
+        }
+    }
+}
+
+fn model_of(path: &str) -> &str {
+    let after = path.split("/models/").nth(1).unwrap_or("");
+    after.split(':').next().unwrap_or("gemini-2.5-pro")
+}
+
+fn reply(request: &Request, n: usize) -> Value {
+    let command = (!request.answers_a_function())
+        .then(|| request.last_user_text())
+        .flatten()
+        .and_then(|t| t.split_once("RUN: ").map(|(_, c)| c.trim().to_owned()));
+    let parts = match command {
+        Some(command) => json!([{"functionCall": {"name": "run_shell_command",
+            "args": {"command": command, "description": "asked by the test"}}}]),
+        None => json!([{"text": format!("stand-in reply {n}")}]),
+    };
+    let [prompt, candidates, cached, thoughts, tool] = USAGE;
+    json!({
+        "candidates": [{"content": {"role": "model", "parts": parts},
+                        "finishReason": "STOP", "index": 0}],
+        "usageMetadata": {
+            "promptTokenCount": prompt, "candidatesTokenCount": candidates,
+            "cachedContentTokenCount": cached, "thoughtsTokenCount": thoughts,
+            "toolUsePromptTokenCount": tool,
+            "totalTokenCount": prompt + candidates + thoughts + tool
+        },
+        "modelVersion": model_of(&request.path),
+    })
+}
+
+fn answer(request: &Request, n: usize) -> (&'static str, &'static str, Vec<u8>) {
+    if request.method != "POST" {
+        return ("404 Not Found", "application/json", b"{}".to_vec());
+    }
+    if request.path.contains(":streamGenerateContent") {
+        let event = format!("data: {}\r\n\r\n", reply(request, n));
+        return ("200 OK", "text/event-stream", event.into_bytes());
+    }
+    if request.path.contains(":generateContent") {
+        return (
+            "200 OK",
+            "application/json",
+            reply(request, n).to_string().into_bytes(),
+        );
+    }
+    if request.path.contains(":countTokens") {
+        return (
+            "200 OK",
+            "application/json",
+            br#"{"totalTokens": 10}"#.to_vec(),
+        );
+    }
+    ("404 Not Found", "application/json", b"{}".to_vec())
+}
