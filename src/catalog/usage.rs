@@ -41,6 +41,24 @@ impl Reader {
         }
     }
 
+    /// Claude Code's last API error with no answer after it; Gemini's
+    /// session file records none.
+    fn last_api_error(&self) -> Option<&str> {
+        match self {
+            Reader::Claude(r) => r.last_api_error(),
+            Reader::Gemini(_) => None,
+        }
+    }
+
+    /// The agent's own totals and what came after them (Claude Code's
+    /// `cost-state`; Gemini CLI writes no such record).
+    fn agent_total(&self) -> Option<(&transcript::AgentTotal, &BTreeMap<String, ModelUsage>)> {
+        match self {
+            Reader::Claude(r) => Some((r.agent_total()?, r.since_agent_total())),
+            Reader::Gemini(_) => None,
+        }
+    }
+
     fn by_model(&self) -> &BTreeMap<String, ModelUsage> {
         match self {
             Reader::Claude(r) => r.by_model(),
@@ -187,8 +205,7 @@ impl Transcripts {
         &self,
         main: &Path,
     ) -> Option<(&transcript::AgentTotal, &BTreeMap<String, ModelUsage>)> {
-        let reader = self.readers.get(main)?;
-        Some((reader.agent_total()?, reader.since_agent_total()))
+        self.readers.get(main)?.agent_total()
     }
 
     /// Tokens per minute over the last five minutes, all of a session's files.
