@@ -71,7 +71,9 @@ impl Catalog {
         now: DateTime<Utc>,
     ) -> Session {
         let t = &self.config.thresholds;
-        let (status, live) = live_status(facts, &s.status, s.tmux_session.as_deref(), archived);
+        let mut problems = Vec::new();
+        let tmux_session = checked_tmux_name(s.tmux_session.as_deref(), path, &mut problems);
+        let (status, live) = live_status(facts, &s.status, tmux_session.as_deref(), archived);
         let exit_status = live.as_ref().and_then(|f| f.exit_status).or(s.exit_status);
         let report = s.activity.as_ref().map(|state| Report {
             state,
@@ -100,7 +102,6 @@ impl Catalog {
             now,
             t,
         );
-        let mut problems = Vec::new();
         if let Some(err) = self.problems.get(path) {
             problems.push(format!("{}: {err}", path.display()));
         }
@@ -119,7 +120,7 @@ impl Catalog {
             health,
             cwd: s.cwd.clone(),
             agent: s.agent.clone(),
-            tmux_session: s.tmux_session.clone(),
+            tmux_session,
             created_at: s.created_at,
             last_focused_at: health::last_focus(
                 s.last_focused_at,
@@ -148,10 +149,16 @@ impl Catalog {
     fn ao_row(&self, a: &AoSession, facts: &Facts, now: DateTime<Utc>) -> Session {
         let t = &self.config.thresholds;
         let recorded_status = a.status();
+        let mut problems: Vec<String> = self
+            .problems
+            .get(&a.path)
+            .map(|e| vec![format!("{}: {e}", a.path.display())])
+            .unwrap_or_default();
+        let tmux_session = checked_tmux_name(a.tmux_name.as_deref(), &a.path, &mut problems);
         let (status, live) = if a.archived {
             (recorded_status, None)
         } else {
-            live_status(facts, &recorded_status, a.tmux_name.as_deref(), false)
+            live_status(facts, &recorded_status, tmux_session.as_deref(), false)
         };
         let recorded = a.activity();
         let report = Report {
@@ -184,7 +191,7 @@ impl Catalog {
             health,
             cwd: a.worktree.clone().unwrap_or_default(),
             agent: a.agent.clone(),
-            tmux_session: a.tmux_name.clone(),
+            tmux_session,
             created_at: a.created_at,
             last_focused_at: live.as_ref().and_then(|f| f.last_attached),
             last_activity_at: last_signal_at,
@@ -195,11 +202,7 @@ impl Catalog {
             usage: None,
             branch: a.branch.clone(),
             archived: a.archived,
-            problems: self
-                .problems
-                .get(&a.path)
-                .map(|e| vec![format!("{}: {e}", a.path.display())])
-                .unwrap_or_default(),
+            problems,
         }
     }
 
@@ -289,6 +292,24 @@ fn make_ids_unique(rows: &mut [Session]) {
             r.id = id;
         }
         used.insert(r.id.clone());
+    }
+}
+
+/// A tmux session name from a file, if tmux may be handed it: a refused
+/// one (see [`crate::tmux::check_session_name`]) leaves the row without a
+/// tmux session, with the reason among its problems.
+fn checked_tmux_name(
+    name: Option<&str>,
+    path: &Path,
+    problems: &mut Vec<String>,
+) -> Option<String> {
+    let name = name?;
+    match crate::tmux::check_session_name(name) {
+        Ok(()) => Some(name.to_owned()),
+        Err(e) => {
+            problems.push(format!("{}: {e}", path.display()));
+            None
+        }
     }
 }
 

@@ -34,7 +34,13 @@ pub fn restore(tmux: &Tmux, config: &Config, session: &Session) -> Result<Restor
     let store = SidecarStore::new(&config.sidecar_dir);
     let sidecar = store.read(id)?;
     let tmux_session = match &sidecar.tmux_session {
-        Some(t) => t.clone(),
+        // The file is not trusted: a name tmux would expand never reaches it.
+        Some(t) => {
+            crate::tmux::check_session_name(t).map_err(|e| {
+                OpsError::InvalidName(format!("cannot restore {}: {e}", session.name))
+            })?;
+            t.clone()
+        }
         None if validate_name(&sidecar.name).is_ok() => tmux_name(&sidecar.name),
         None => return Err(OpsError::NoTmux(session.name.clone())),
     };

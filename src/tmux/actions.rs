@@ -6,7 +6,7 @@ use std::ffi::OsStr;
 use std::io;
 use std::process::Stdio;
 
-use super::{Tmux, TmuxError, check, exact};
+use super::{Tmux, TmuxError, check, escape_format, exact};
 
 /// `=name:`: the exact session and its current window, the target form for
 /// window and pane commands (send-keys, paste-buffer, capture-pane).
@@ -65,8 +65,10 @@ impl Tmux {
     }
 
     /// A detached session running `command` (tmux runs it through the
-    /// default shell) in `cwd`, with `env` set in the session. Starts the
-    /// server when none runs.
+    /// default shell) in exactly `cwd`, with `env` set in the session.
+    /// Starts the server when none runs. tmux expands formats in `-s` and
+    /// `-c` (not in `-e` or the command): both are escaped, so a folder
+    /// named `#(cmd)` runs nothing and `#{pane_id}x` is that folder.
     pub fn new_session(
         &self,
         name: &str,
@@ -78,9 +80,9 @@ impl Tmux {
             "new-session".into(),
             "-d".into(),
             "-s".into(),
-            name.into(),
+            escape_trailing_semicolon(&escape_format(name.as_ref())),
             "-c".into(),
-            escape_trailing_semicolon(cwd.as_os_str()),
+            escape_trailing_semicolon(&escape_format(cwd.as_os_str())),
         ];
         for (key, value) in env {
             args.push("-e".into());

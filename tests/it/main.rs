@@ -22,6 +22,7 @@ mod ops_actions;
 mod readme;
 mod sidecar_store;
 mod support;
+mod tmux_safety;
 mod transcript_usage;
 mod tui_reducer;
 mod tui_snapshots;
