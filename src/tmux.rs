@@ -1,6 +1,7 @@
 //! The one place greenroom runs tmux. Every call passes argv directly (never
-//! through a shell), selects the configured server, and targets sessions by
-//! exact name (`=name`), so `api-1` is never confused with `api-10`.
+//! through a shell), selects the configured server, and targets a session
+//! by tmux's own id for its exact name (see `target.rs`), so `api-1` is
+//! never confused with `api-10`, nor `$0` with session id `$0`.
 //!
 //! tmux expands formats (`#{...}`, `#(command)`) in some arguments even
 //! from argv: the start folder (`-c`) and name (`-s`) of `new-session`, a
@@ -21,8 +22,10 @@ use crate::health::TmuxFacts;
 
 mod actions;
 mod beside;
+mod target;
 pub use actions::{escape_trailing_semicolon, exact_window};
 pub use beside::{Beside, host_from_env};
+pub use target::{MAX_SESSION_NAME, check_session_name, escape_format, exact};
 
 /// Field separator in `-F` formats: a control character tmux prints as is
 /// and no sane name contains; the session name comes last regardless.
@@ -63,56 +66,6 @@ pub enum TmuxError {
 pub struct Tmux {
     socket: TmuxSocket,
     program: std::path::PathBuf,
-}
-
-/// Makes `text` inert where tmux expands formats: every `#` is doubled,
-/// which tmux reads back as one literal `#` (so `#(cmd)` runs nothing and
-/// `#{pane_id}` stays as written).
-pub fn escape_format(text: &OsStr) -> std::ffi::OsString {
-    use std::os::unix::ffi::{OsStrExt, OsStringExt};
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    for &b in bytes {
-        if b == b'#' {
-            out.push(b'#');
-        }
-        out.push(b);
-    }
-    std::ffi::OsString::from_vec(out)
-}
-
-/// The longest tmux session name greenroom acts on.
-pub const MAX_SESSION_NAME: usize = 256;
-
-/// Whether a tmux session name read from a file (a sidecar's
-/// `tmux_session`, an Agent Orchestrator `tmuxName`) may be used at all:
-/// 1 to [`MAX_SESSION_NAME`] bytes, no control characters, and none of
-/// `#` (tmux would expand it where it expands formats), `:` or `.` (tmux
-/// never names a session with them; in a target they pick a window or a
-/// pane). The error is one line naming the value.
-pub fn check_session_name(name: &str) -> Result<(), String> {
-    let bad = if name.is_empty() || name.len() > MAX_SESSION_NAME {
-        Some(format!("must be 1 to {MAX_SESSION_NAME} bytes long"))
-    } else if let Some(c) = name.chars().find(|c| c.is_control()) {
-        Some(format!("holds the control character {c:?}"))
-    } else {
-        name.chars()
-            .find(|c| matches!(c, '#' | ':' | '.'))
-            .map(|c| format!("holds {c:?}, which tmux would read as more than a name"))
-    };
-    match bad {
-        None => Ok(()),
-        // Debug quoting shows control characters escaped; a long name is cut.
-        Some(why) => Err(format!(
-            "tmux session name {:?} is refused: it {why}",
-            name.chars().take(64).collect::<String>()
-        )),
-    }
-}
-
-/// `=name`: tmux's exact-match target syntax.
-pub fn exact(name: &str) -> String {
-    format!("={name}")
 }
 
 impl Tmux {
@@ -215,15 +168,17 @@ impl Tmux {
 
     /// Moves the current client to a session (greenroom runs inside tmux).
     pub fn switch_client(&self, name: &str) -> Result<(), TmuxError> {
-        self.run(["switch-client", "-t", &exact(name)]).map(drop)
+        let target = self.session_target(name)?;
+        self.run(["switch-client", "-t", &target]).map(drop)
     }
 
     /// Attaches this terminal to a session and returns when the operator
     /// detaches. `$TMUX` is cleared so this works from inside another server.
     pub fn attach_here(&self, name: &str) -> Result<(), TmuxError> {
+        let target = self.session_target(name)?;
         let status = match self
             .command()
-            .args(["attach-session", "-t", &exact(name)])
+            .args(["attach-session", "-t", &target])
             .env_remove("TMUX")
             .stdin(Stdio::inherit())
             .status()
@@ -432,34 +387,5 @@ mod tests {
         assert_eq!(two.exit_status, None);
         assert_eq!(two.window_activity, epoch("1700000300"));
         assert!(m.contains_key("name\u{1f}with sep"));
-    }
-
-    #[test]
-    fn formats_are_made_inert() {
-        let e = |s: &str| escape_format(s.as_ref()).into_string().unwrap();
-        assert_eq!(e("/src/api"), "/src/api");
-        assert_eq!(e("#(touch x)"), "##(touch x)");
-        assert_eq!(e("#{pane_id}x##"), "##{pane_id}x####");
-    }
-
-    #[test]
-    fn session_names_from_files_are_checked() {
-        for ok in ["gr-api-1", "66c66786e971-ao-2", "$0", "work;", "%1", "a b"] {
-            assert_eq!(check_session_name(ok), Ok(()), "{ok}");
-        }
-        for bad in ["", "x#(id)", "a:b", "a.b", "a\nb", "\u{1b}[2J"] {
-            assert!(check_session_name(bad).is_err(), "{bad:?}");
-        }
-        assert!(check_session_name(&"a".repeat(MAX_SESSION_NAME + 1)).is_err());
-        let err = check_session_name("x#(id)").unwrap_err();
-        assert_eq!(
-            err,
-            "tmux session name \"x#(id)\" is refused: it holds '#', which tmux would read as more than a name"
-        );
-    }
-
-    #[test]
-    fn targets_are_exact() {
-        assert_eq!(exact("api-1"), "=api-1");
     }
 }

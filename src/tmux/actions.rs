@@ -6,10 +6,10 @@ use std::ffi::OsStr;
 use std::io;
 use std::process::Stdio;
 
-use super::{Tmux, TmuxError, check, escape_format, exact};
+use super::{Tmux, TmuxError, check, escape_format};
 
-/// `=name:`: the exact session and its current window, the target form for
-/// window and pane commands (send-keys, paste-buffer, capture-pane).
+/// `=name:`: the session and its current window, exact for plain names
+/// only; actions target [`Tmux::window_target`].
 pub fn exact_window(name: &str) -> String {
     format!("={name}:")
 }
@@ -34,11 +34,7 @@ pub fn escape_trailing_semicolon(arg: &OsStr) -> std::ffi::OsString {
 impl Tmux {
     /// Whether a session of exactly this name exists. No server: false.
     pub fn has_session(&self, name: &str) -> Result<bool, TmuxError> {
-        match self.run(["has-session", "-t", &exact(name)]) {
-            Ok(_) => Ok(true),
-            Err(TmuxError::NoSession(_) | TmuxError::NoServer) => Ok(false),
-            Err(e) => Err(e),
-        }
+        Ok(self.session_id(name)?.is_some())
     }
 
     /// Stops the server and removes its socket file, which tmux leaves
@@ -93,14 +89,15 @@ impl Tmux {
     }
 
     pub fn kill_session(&self, name: &str) -> Result<(), TmuxError> {
-        self.run(["kill-session", "-t", &exact(name)]).map(drop)
+        let target = self.session_target(name)?;
+        self.run(["kill-session", "-t", &target]).map(drop)
     }
 
     /// Types `text` literally into the session's current pane (no key names
     /// are interpreted; the text never reaches a shell).
     pub fn send_literal(&self, name: &str, text: &str) -> Result<(), TmuxError> {
         let text = escape_trailing_semicolon(text.as_ref());
-        let target = exact_window(name);
+        let target = self.window_target(name)?;
         let args: [&OsStr; 6] = [
             "send-keys".as_ref(),
             "-t".as_ref(),
@@ -114,7 +111,7 @@ impl Tmux {
 
     /// Presses one named key (`Enter`, `C-c`) in the session's current pane.
     pub fn send_key(&self, name: &str, key: &str) -> Result<(), TmuxError> {
-        self.run(["send-keys", "-t", &exact_window(name), key])
+        self.run(["send-keys", "-t", &self.window_target(name)?, key])
             .map(drop)
     }
 
@@ -134,9 +131,14 @@ impl Tmux {
             "-b",
             buffer,
             "-t",
-            &exact_window(name),
+            &self.window_target(name)?,
         ])
         .map(drop)
+    }
+
+    /// The visible text of the session's current pane, with its colours.
+    pub fn capture_pane(&self, name: &str) -> Result<String, TmuxError> {
+        self.run(["capture-pane", "-p", "-e", "-t", &self.window_target(name)?])
     }
 
     pub fn delete_buffer(&self, buffer: &str) -> Result<(), TmuxError> {

@@ -12,7 +12,7 @@ use crate::ops::{self, Launch, SpawnRequest};
 use crate::sources::sidecar::SidecarStore;
 use std::io::Write;
 
-use crate::tmux::{Beside, Tmux, exact, host_from_env};
+use crate::tmux::{Beside, Tmux, host_from_env};
 
 /// What effects need: the settings and handles on the world.
 #[derive(Clone)]
@@ -148,7 +148,8 @@ impl Context {
                 None,
             );
         };
-        match host.split_beside(&pane, &self.tmux.attach_command_line(name)) {
+        let line = self.tmux.attach_command_line(name);
+        match line.and_then(|line| host.split_beside(&pane, &line)) {
             Ok(beside) => {
                 ops::record_focus(&self.store, s);
                 (Action::Beside(true), Some(beside))
@@ -231,8 +232,7 @@ pub fn complete_path(text: &str) -> Option<String> {
 
 /// The pane's visible text with its colours.
 pub fn capture(tmux: &Tmux, name: &str) -> String {
-    let target = format!("{}:", exact(name));
-    match tmux.run(["capture-pane", "-p", "-e", "-t", &target]) {
+    match tmux.capture_pane(name) {
         Ok(text) => text,
         Err(e) => format!("cannot capture the pane: {e}"),
     }

@@ -131,3 +131,62 @@ fn a_recorded_tmux_session_that_tmux_would_expand_is_refused() {
     assert!(!pwned.exists(), "a recorded name was run as a command");
     assert!(has_session(&tmux, "keep"));
 }
+
+/// An Agent Orchestrator session file naming tmux session `tmux_name`.
+fn ao_session(world: &World, id: &str, tmux_name: &str) {
+    let file = world.path(&format!("ao/66c66786e971-proj/sessions/{id}"));
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(
+        &file,
+        format!("project=proj\nstatus=working\ntmuxName={tmux_name}\n"),
+    )
+    .unwrap();
+}
+
+fn session_names(tmux: &TmuxServer) -> Vec<String> {
+    let mut names: Vec<String> = tmux
+        .run(&["list-sessions", "-F", "#{session_name}"])
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn names_tmux_would_read_as_ids_or_separators_target_exactly_that_session() {
+    let world = World::new();
+    // `keep` is session id $0; another session is *named* `$0`.
+    let tmux = server();
+    let gr = Greenroom::new(&world, &tmux);
+    let typed = world.path("typed.txt");
+    tmux.spawn("$0", &["sh", "-c", &actions_support::cat_to(&typed)]);
+    tmux.spawn("work", &["sleep", "600"]);
+    // `\;` at the end is how argv names a session `work;` for tmux.
+    tmux.spawn("work\\;", &["sleep", "600"]);
+    assert_eq!(session_names(&tmux), ["$0", "keep", "work", "work;"]);
+    ao_session(&world, "ao-1", "$0");
+    ao_session(&world, "ao-2", "work;");
+
+    gr.ok(&["send", "ao-1", "to the session named $0"]);
+    assert_contents(&typed, "to the session named $0\n");
+    assert_eq!(gr.ok(&["kill", "ao-1", "--yes"]), "killed ao-1\n");
+    assert_eq!(session_names(&tmux), ["keep", "work", "work;"]);
+    assert_eq!(gr.ok(&["kill", "ao-2", "--yes"]), "killed ao-2\n");
+    assert_eq!(session_names(&tmux), ["keep", "work"]);
+
+    // Gone now: the names no longer reach anything, though `$0` is an id.
+    for id in ["ao-1", "ao-2"] {
+        let err = gr.refused(&["kill", id, "--yes"]);
+        assert!(err.contains(&format!("{id} is not running")), "{err}");
+    }
+    let t = greenroom::tmux::Tmux::new(greenroom::config::TmuxSocket::Name(tmux.name.clone()));
+    assert!(!t.has_session("$0").unwrap());
+    assert!(!t.has_session("work;").unwrap());
+    assert!(t.has_session("work").unwrap());
+    assert!(matches!(
+        t.kill_session("$0"),
+        Err(greenroom::tmux::TmuxError::NoSession(n)) if n == "$0"
+    ));
+    assert_eq!(session_names(&tmux), ["keep", "work"]);
+}
