@@ -81,7 +81,11 @@ impl Catalog {
             since: s.activity_since,
             reported_at: s.activity_reported_at,
         });
-        let activity = health::effective_activity(report, live.as_ref(), now, t);
+        let mut activity = health::effective_activity(report, live.as_ref(), now, t);
+        // How a kept dead pane ended is the news, unless a report says more.
+        if let (Status::Exited, Some(code), None) = (&status, exit_status, &activity.detail) {
+            activity.detail = Some(format!("exited with status {code}"));
+        }
         let last_signal_at = [
             live.as_ref().and_then(|f| f.window_activity),
             s.activity_reported_at,

@@ -68,6 +68,10 @@ pub enum OpsError {
     CwdMissing(PathBuf),
     #[error("unknown agent preset {name:?}; known presets: {known}")]
     UnknownPreset { name: String, known: String },
+    #[error(
+        "the {preset} preset runs {program:?}, which is not on PATH; install it, or set `launch` under [agents.{preset}] in config.toml"
+    )]
+    ProgramMissing { preset: String, program: String },
     #[error("no command to run: pass --agent PRESET or -- COMMAND")]
     NoCommand,
     #[error("{0}")]

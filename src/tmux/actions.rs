@@ -65,6 +65,11 @@ impl Tmux {
     /// Starts the server when none runs. tmux expands formats in `-s` and
     /// `-c` (not in `-e` or the command): both are escaped, so a folder
     /// named `#(cmd)` runs nothing and `#{pane_id}x` is that folder.
+    ///
+    /// The session keeps its pane when the command ends (`remain-on-exit`
+    /// on its window only, never globally), so a crash shows as exited with
+    /// its status and its last lines stay readable. It is set in the same
+    /// tmux call, before tmux can see even an instant exit.
     pub fn new_session(
         &self,
         name: &str,
@@ -85,6 +90,11 @@ impl Tmux {
             args.push(escape_trailing_semicolon(format!("{key}={value}").as_ref()));
         }
         args.push(escape_trailing_semicolon(command.as_ref()));
+        // After `new-session`, a command in the same sequence without `-t`
+        // acts on the new session's window.
+        for arg in [";", "set-option", "-w", "remain-on-exit", "on"] {
+            args.push(arg.into());
+        }
         self.run(args).map(drop)
     }
 

@@ -315,7 +315,8 @@ pub fn preview_request(state: &AppState) -> Vec<Effect> {
         return Vec::new();
     }
     match state.selected_session() {
-        Some(s) if s.status.is_live() => s
+        // An exited session's dead pane is kept: its last lines are the news.
+        Some(s) if s.status.is_live() || s.status == crate::model::Status::Exited => s
             .tmux_session
             .clone()
             .map(|t| {

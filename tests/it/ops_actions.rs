@@ -91,7 +91,10 @@ fn spawn_records_the_session_and_starts_it_with_greenrooms_environment() {
 fn default_names_skip_live_dismissed_and_tmux_names_and_presets_are_used() {
     let world = World::new();
     let tmux = server();
-    let config = world.config(Some(&tmux), &[]);
+    let mut config = world.config(Some(&tmux), &[]);
+    // Spawn refuses a preset whose program is not there: give claude one.
+    let claude_stub = stub(&world.path("bin"), "claude", "exec sleep 600");
+    config.agents.get_mut("claude").unwrap().launch = claude_stub.display().to_string();
     let t = tmux_of(&config);
     let cwd = workdir(&world);
     let store = SidecarStore::new(&config.sidecar_dir);
@@ -115,7 +118,7 @@ fn default_names_skip_live_dismissed_and_tmux_names_and_presets_are_used() {
     .unwrap();
     assert_eq!(claude.sidecar.name, "agent-4");
     assert_eq!(claude.sidecar.agent.as_deref(), Some("claude"));
-    assert_eq!(claude.sidecar.command, "claude");
+    assert_eq!(claude.sidecar.command, claude_stub.display().to_string());
 }
 
 #[test]

@@ -91,16 +91,19 @@ fn restore_resumes_a_claude_session_with_its_validated_id() {
             ops::shell_quote(&argv.to_string_lossy())
         ),
     );
-    // A new session gets the PATH of the tmux client that makes it, so
-    // greenroom's tmux is a wrapper that puts the stub first.
-    let tmux_with_path = stub(
-        &world.path("wrap"),
-        "tmux",
-        &format!("PATH={}:\"$PATH\" exec tmux \"$@\"", shell_quote_path(&bin)),
-    );
+    // The preset runs the stub by its path (spawn checks that it is there).
     let tmux = server();
-    let config = world.config(Some(&tmux), &[]);
-    let t = Tmux::with_program(config.tmux_socket.clone(), tmux_with_path);
+    let mut config = world.config(Some(&tmux), &[]);
+    let claude = bin.join("claude").display().to_string();
+    let preset = config.agents.get_mut("claude").unwrap();
+    for line in [&mut preset.launch]
+        .into_iter()
+        .chain(preset.resume.as_mut())
+        .chain(preset.launch_with_prompt.as_mut())
+    {
+        *line = line.replacen("claude", &claude, 1);
+    }
+    let t = tmux_of(&config);
     let store = SidecarStore::new(&config.sidecar_dir);
     let cwd = workdir(&world);
     // The preset's launch_with_prompt gets the first prompt as one argument.
@@ -124,7 +127,7 @@ fn restore_resumes_a_claude_session_with_its_validated_id() {
     assert!(r.resumed);
     assert_eq!(
         r.command,
-        "claude --resume '0b1c2d3e-aaaa-4bbb-8ccc-123456789abc'"
+        format!("{claude} --resume '0b1c2d3e-aaaa-4bbb-8ccc-123456789abc'")
     );
     assert_contents(&argv, "--resume\n0b1c2d3e-aaaa-4bbb-8ccc-123456789abc\n");
 
