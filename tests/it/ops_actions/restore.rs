@@ -6,7 +6,6 @@ use super::{request, shell_quote_path, sleeper, tmux_of, workdir};
 use greenroom::model::Status;
 use greenroom::ops::{self, Launch, OpsError};
 use greenroom::sources::sidecar::SidecarStore;
-use greenroom::tmux::Tmux;
 
 #[test]
 fn restore_dismiss_and_their_refusals() {
