@@ -23,7 +23,7 @@ pub enum ActionCommand {
     Attach(IdArg),
     /// Kill a session's tmux session (its record and worktree stay)
     Kill(ConfirmArgs),
-    /// Start a dormant, killed or exited session again, resuming its agent's conversation when known
+    /// Start a dormant, killed or exited session again, resuming its agent's conversation when known (its first prompt is never sent again)
     Restore(IdArg),
     /// Move a session that is not running to the archive (nothing is deleted)
     Dismiss(DismissArgs),
@@ -124,7 +124,7 @@ fn run_with(command: &ActionCommand, config: &Config, tmux: &Tmux) -> Result<(),
         ActionCommand::Kill(a) => {
             let rows = rows(config, tmux);
             let session = ops::resolve(&rows, &a.id)?;
-            ops::ensure_live(session)?;
+            ops::ensure_killable(session)?;
             confirm(&format!("Kill {}?", session.name), a.yes, "kill", session)?;
             ops::kill(tmux, &store, session)?;
             println!("killed {}", session.name);

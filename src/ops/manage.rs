@@ -11,6 +11,7 @@ use crate::tmux::{Tmux, TmuxError};
 /// greenroom's own, records status Killed. A worktree is kept. The caller
 /// has confirmed.
 pub fn kill(tmux: &Tmux, store: &SidecarStore, session: &Session) -> Result<(), OpsError> {
+    super::ensure_killable(session)?;
     let name = live_tmux_name(session)?;
     tmux.kill_session(name)
         .map_err(not_live_if_missing(session))?;

@@ -25,7 +25,8 @@ pub struct Restored {
 
 /// Restores one of greenroom's sessions (DESIGN §3 restore). The command is
 /// the preset's `resume` with the recorded `agent_session_id` (validated,
-/// quoted) when both exist, else the original command. Refuses a live
+/// quoted) when both exist, else the preset's `launch` (without the first
+/// prompt, which is never sent twice), else the original command. Refuses a live
 /// session. A session that exited but whose dead pane tmux still keeps is
 /// cleared first.
 pub fn restore(tmux: &Tmux, config: &Config, session: &Session) -> Result<Restored, OpsError> {
@@ -64,17 +65,22 @@ pub fn restore(tmux: &Tmux, config: &Config, session: &Session) -> Result<Restor
             }
             _ => {}
         }
-        if !sidecar.cwd.is_dir() {
+        if let Some(e) = super::folder_problem(&sidecar.cwd) {
             if let Some(w) = recreated {
                 worktree::remove_fresh(w);
             }
-            return Err(OpsError::CwdMissing(sidecar.cwd.clone()));
+            return Err(e);
         }
     }
 
     let preset = sidecar.agent.as_deref().and_then(|a| config.agents.get(a));
     let resumed = command::resume(preset, sidecar.agent_session_id.as_deref());
-    let command = resumed.clone().unwrap_or_else(|| sidecar.command.clone());
+    // The first prompt was the first run's: a preset session starts again
+    // with its plain `launch`, never with the prompt it was spawned with.
+    let command = resumed
+        .clone()
+        .or_else(|| preset.map(|p| p.launch.clone()))
+        .unwrap_or_else(|| sidecar.command.clone());
     if let Err(e) = start_session(tmux, &store, id, &tmux_session, &sidecar.cwd, &command) {
         if let Some(w) = recreated {
             worktree::remove_fresh(w);

@@ -87,8 +87,8 @@ pub fn spawn(tmux: &Tmux, config: &Config, req: &SpawnRequest) -> Result<Spawned
         return Err(OpsError::TmuxSessionTaken(tmux_session));
     }
     let cwd = std::path::absolute(&req.cwd).unwrap_or_else(|_| req.cwd.clone());
-    if !cwd.is_dir() {
-        return Err(OpsError::CwdMissing(cwd));
+    if let Some(e) = super::folder_problem(&cwd) {
+        return Err(e);
     }
     let prompt = req.prompt.as_deref().filter(|p| !p.is_empty());
     let (agent, command, prompt_in_command) = command_for(config, &req.launch, prompt)?;

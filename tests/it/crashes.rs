@@ -102,3 +102,34 @@ fn a_preset_whose_program_is_not_on_path_fails_the_spawn() {
     assert!(!has_session(&tmux, "gr-g"));
     assert!(sidecar_files(&world).is_empty(), "nothing was recorded");
 }
+
+#[test]
+fn kill_on_a_crashed_session_says_it_can_be_dismissed_or_restored() {
+    let world = World::new();
+    let tmux = server();
+    let gr = Greenroom::new(&world, &tmux);
+    let cwd = world.path("work");
+    std::fs::create_dir_all(&cwd).unwrap();
+    gr.ok(&[
+        "spawn",
+        "-n",
+        "crash",
+        "--cwd",
+        cwd.to_str().unwrap(),
+        "--",
+        "exit 3",
+    ]);
+    wait_for(15, "the crash to read as exited", || {
+        ls_row(&gr, "crash").filter(|r| r["status"] == "Exited")
+    });
+    let err = gr.refused(&["kill", "crash", "--yes"]);
+    assert_eq!(
+        err,
+        "greenroom: crash is not running (exited), so there is nothing to kill; dismiss it \
+         (D, or `greenroom dismiss crash`) or restore it (r, or `greenroom restore crash`)\n"
+    );
+    assert!(
+        has_session(&tmux, "gr-crash"),
+        "the dead pane is still kept"
+    );
+}

@@ -130,7 +130,8 @@ fn restore_resumes_a_claude_session_with_its_validated_id() {
     );
     assert_contents(&argv, "--resume\n0b1c2d3e-aaaa-4bbb-8ccc-123456789abc\n");
 
-    // An id that is not plausible is ignored: the original command runs.
+    // An id that is not plausible is ignored: the preset starts afresh,
+    // and the first prompt, which the first run had, is not sent again.
     ops::kill(&t, &store, row(&rows(&config), "c")).unwrap();
     std::fs::remove_file(&argv).unwrap();
     let pwned = world.path("pwned");
@@ -142,8 +143,12 @@ fn restore_resumes_a_claude_session_with_its_validated_id() {
         .unwrap();
     let r = ops::restore(&t, &config, row(&rows(&config), "c")).unwrap();
     assert!(!r.resumed);
-    assert_eq!(r.command, spawned.sidecar.command);
-    assert_contents(&argv, &format!("{prompt}\n"));
+    assert_eq!(r.command, claude);
+    assert_ne!(
+        spawned.sidecar.command, claude,
+        "the prompt was in the first command"
+    );
+    assert_contents(&argv, "\n");
     assert!(!pwned.exists());
 }
 
