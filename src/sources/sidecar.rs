@@ -215,9 +215,35 @@ impl SidecarStore {
         load_folder(&self.dir)
     }
 
-    /// Dismissed sidecars.
+    /// Dismissed sidecars. An `archive` that is a symbolic link is not
+    /// followed: it is a problem.
     pub fn load_archived(&self) -> (Vec<Sidecar>, Vec<Problem>) {
-        load_folder(&self.archive_dir())
+        match self.real_archive_dir() {
+            Ok(dir) => load_folder(&dir),
+            Err(SidecarError::Unreadable { path, reason }) => {
+                (Vec::new(), vec![Problem::new(path, reason)])
+            }
+            // Missing: nothing was dismissed yet.
+            Err(_) => (Vec::new(), Vec::new()),
+        }
+    }
+
+    /// The archive folder, if it is a real folder: a symbolic link there
+    /// would move records (and read them) wherever it points.
+    fn real_archive_dir(&self) -> Result<PathBuf, SidecarError> {
+        let dir = self.archive_dir();
+        match fs::symlink_metadata(&dir) {
+            Ok(m) if m.is_dir() => Ok(dir),
+            Ok(m) => Err(SidecarError::Unreadable {
+                path: dir,
+                reason: if m.file_type().is_symlink() {
+                    "is a symbolic link, which greenroom does not follow; make it a folder".into()
+                } else {
+                    "is not a folder".into()
+                },
+            }),
+            Err(e) => Err(io_err(format!("cannot read {}", dir.display()))(e)),
+        }
     }
 
     pub fn read(&self, id: Uuid) -> Result<Sidecar, SidecarError> {
@@ -265,10 +291,11 @@ impl SidecarStore {
         if fs::symlink_metadata(&from).is_err() {
             return Err(SidecarError::NotFound(id, self.dir.clone()));
         }
-        let mut to = self.archive_dir().join(format!("{id}.json"));
-        if to.exists() {
+        let archive = self.real_archive_dir()?;
+        let mut to = archive.join(format!("{id}.json"));
+        if fs::symlink_metadata(&to).is_ok() {
             let stamp = Utc::now().format("%Y%m%dT%H%M%S%.3fZ");
-            to = self.archive_dir().join(format!("{id}.{stamp}.json"));
+            to = archive.join(format!("{id}.{stamp}.json"));
         }
         fs::rename(&from, &to).map_err(io_err(format!("cannot move {}", from.display())))?;
         // The lock file has no further use once the session is archived.

@@ -8,6 +8,7 @@ mod ao_sessions;
 mod cli_actions;
 mod config_layers;
 mod crashes;
+mod dismiss_archive;
 mod e2e_actions;
 mod e2e_dashboard;
 mod e2e_demo;
