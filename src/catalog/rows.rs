@@ -73,14 +73,28 @@ impl Catalog {
         let t = &self.config.thresholds;
         let mut problems = Vec::new();
         let tmux_session = checked_tmux_name(s.tmux_session.as_deref(), path, &mut problems);
-        let (status, live) = live_status(facts, &s.status, tmux_session.as_deref(), archived);
-        let exit_status = live.as_ref().and_then(|f| f.exit_status).or(s.exit_status);
-        let report = s.activity.as_ref().map(|state| Report {
-            state,
-            detail: s.activity_detail.as_deref(),
-            since: s.activity_since,
-            reported_at: s.activity_reported_at,
-        });
+        let (status, live) = if archived {
+            // Dismissed or archived at start-up: whatever it last recorded
+            // (Running, often) is over, and tmux's view of the name is not its.
+            (Status::Archived, None)
+        } else {
+            live_status(facts, &s.status, tmux_session.as_deref(), false)
+        };
+        let exit_status = match archived {
+            true => None,
+            false => live.as_ref().and_then(|f| f.exit_status).or(s.exit_status),
+        };
+        // An archived record's last report is over, like its status.
+        let report = s
+            .activity
+            .as_ref()
+            .filter(|_| !archived)
+            .map(|state| Report {
+                state,
+                detail: s.activity_detail.as_deref(),
+                since: s.activity_since,
+                reported_at: s.activity_reported_at,
+            });
         let mut activity = health::effective_activity(report, live.as_ref(), now, t);
         // How a kept dead pane ended is the news, unless a report says more.
         if let (Status::Exited, Some(code), None) = (&status, exit_status, &activity.detail) {

@@ -54,9 +54,13 @@ pub enum OpsError {
     NothingToKill { name: String, status: String },
     #[error("{0} is not running, so there is nothing to kill")]
     NothingToKillElsewhere(String),
+    #[error("{0} is archived already; `greenroom restore {0}` brings it back")]
+    AlreadyArchived(String),
     #[error("{0} is running; kill it first (x, or `greenroom kill {0}`)")]
     Live(String),
-    #[error("{name} is {status}; only dormant, killed or exited sessions can be restored")]
+    #[error(
+        "{name} is {status}; only dormant, killed, exited or archived sessions can be restored"
+    )]
     NotRestorable { name: String, status: String },
     #[error("{name} is {origin} session; greenroom can only {action} the sessions it started")]
     NotOurs {
@@ -157,6 +161,9 @@ pub fn ensure_live(session: &Session) -> Result<(), OpsError> {
 /// session of greenroom's own can be dismissed or restored instead: the
 /// refusal says so.
 pub fn ensure_killable(session: &Session) -> Result<(), OpsError> {
+    if session.archived {
+        return Err(OpsError::AlreadyArchived(session.name.clone()));
+    }
     match live_tmux_name(session) {
         Err(OpsError::NotLive(name)) if session.source == Source::Greenroom => {
             Err(OpsError::NothingToKill {
@@ -179,19 +186,24 @@ fn folder_problem(dir: &std::path::Path) -> Option<OpsError> {
     }
 }
 
-/// Whether dismiss may act on this row: one of greenroom's own, not live.
+/// Whether dismiss may act on this row: one of greenroom's own, not live,
+/// not archived yet.
 pub fn ensure_dismissable(session: &Session) -> Result<(), OpsError> {
     own_id(session, "dismiss")?;
+    if session.archived {
+        return Err(OpsError::AlreadyArchived(session.name.clone()));
+    }
     if session.status.is_live() {
         return Err(OpsError::Live(session.name.clone()));
     }
     Ok(())
 }
 
-/// Whether restore may act on this row: greenroom's own, dormant, killed or exited.
+/// Whether restore may act on this row: greenroom's own, dormant, killed,
+/// exited or archived.
 pub fn ensure_restorable(session: &Session) -> Result<(), OpsError> {
     own_id(session, "restore")?;
-    if !restorable(&session.status) {
+    if !session.archived && !restorable(&session.status) {
         return Err(OpsError::NotRestorable {
             name: session.name.clone(),
             status: session.status.as_str().to_lowercase(),

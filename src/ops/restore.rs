@@ -28,12 +28,27 @@ pub struct Restored {
 /// quoted) when both exist, else the preset's `launch` (without the first
 /// prompt, which is never sent twice), else the original command. Refuses a live
 /// session. A session that exited but whose dead pane tmux still keeps is
-/// cleared first.
+/// cleared first. An archived session (dismissed, or archived at start-up
+/// because its folder was gone) is moved back from the archive once its
+/// folder is there again (a recorded worktree is made again).
 pub fn restore(tmux: &Tmux, config: &Config, session: &Session) -> Result<Restored, OpsError> {
     super::ensure_restorable(session)?;
     let id = own_id(session, "restore")?;
     let store = SidecarStore::new(&config.sidecar_dir);
-    let sidecar = store.read(id)?;
+    let sidecar = if session.archived {
+        let s = store.read_archived(id)?;
+        if store
+            .load_all()
+            .0
+            .iter()
+            .any(|live| live.name == s.name && live.id != id)
+        {
+            return Err(OpsError::NameTaken(s.name));
+        }
+        s
+    } else {
+        store.read(id)?
+    };
     let tmux_session = match &sidecar.tmux_session {
         // The file is not trusted: a name tmux would expand never reaches it.
         Some(t) => {
@@ -45,15 +60,12 @@ pub fn restore(tmux: &Tmux, config: &Config, session: &Session) -> Result<Restor
         None if validate_name(&sidecar.name).is_ok() => tmux_name(&sidecar.name),
         None => return Err(OpsError::NoTmux(session.name.clone())),
     };
-    if tmux.has_session(&tmux_session)? {
-        if session.status != Status::Exited {
-            return Err(OpsError::NotRestorable {
-                name: session.name.clone(),
-                status: "running".into(),
-            });
-        }
-        // Only the dead pane is left (remain-on-exit): clear it.
-        tmux.kill_session(&tmux_session)?;
+    // Only dead panes left (remain-on-exit) are cleared; a live session is not ours to replace.
+    if tmux.has_session(&tmux_session)? && !tmux.clear_dead_session(&tmux_session)? {
+        return Err(OpsError::NotRestorable {
+            name: session.name.clone(),
+            status: "running".into(),
+        });
     }
 
     let mut recreated = None;
@@ -73,6 +85,9 @@ pub fn restore(tmux: &Tmux, config: &Config, session: &Session) -> Result<Restor
         }
     }
 
+    if session.archived {
+        store.unarchive(id)?;
+    }
     let preset = sidecar.agent.as_deref().and_then(|a| config.agents.get(a));
     let resumed = command::resume(preset, sidecar.agent_session_id.as_deref());
     // The first prompt was the first run's: a preset session starts again
@@ -84,6 +99,12 @@ pub fn restore(tmux: &Tmux, config: &Config, session: &Session) -> Result<Restor
     if let Err(e) = start_session(tmux, &store, id, &tmux_session, &sidecar.cwd, &command) {
         if let Some(w) = recreated {
             worktree::remove_fresh(w);
+        }
+        // As it was: an archived record goes back to the archive.
+        if session.archived
+            && let Err(e) = store.archive(id)
+        {
+            tracing::warn!(id = %id, error = %e, "cannot archive again");
         }
         return Err(e.into());
     }

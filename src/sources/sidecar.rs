@@ -18,6 +18,8 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use super::{O_NOFOLLOW, read_text_file};
+
+mod archive;
 use crate::model::{Activity, Problem, Status};
 
 /// The longest `activity_detail` stored; hooks may send whole messages.

@@ -98,6 +98,27 @@ impl Tmux {
         self.run(args).map(drop)
     }
 
+    /// Kills the session named `name` when only dead panes are left in it
+    /// (remain-on-exit). True when no session of that name is left; false
+    /// when it has a live pane (it is left alone).
+    pub fn clear_dead_session(&self, name: &str) -> Result<bool, TmuxError> {
+        let Some(id) = self.session_id(name)? else {
+            return Ok(true);
+        };
+        let panes = match self.run(["list-panes", "-s", "-t", &id, "-F", "#{pane_dead}"]) {
+            Ok(text) => text,
+            Err(TmuxError::NoSession(_) | TmuxError::NoServer) => return Ok(true),
+            Err(e) => return Err(e),
+        };
+        if panes.lines().any(|dead| dead != "1") {
+            return Ok(false);
+        }
+        match self.run(["kill-session", "-t", &id]) {
+            Ok(_) | Err(TmuxError::NoSession(_) | TmuxError::NoServer) => Ok(true),
+            Err(e) => Err(e),
+        }
+    }
+
     pub fn kill_session(&self, name: &str) -> Result<(), TmuxError> {
         let target = self.session_target(name)?;
         self.run(["kill-session", "-t", &target]).map(drop)

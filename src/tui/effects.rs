@@ -72,7 +72,7 @@ impl Context {
 
     pub fn dismiss(&self, sessions: &[Session]) -> Action {
         self.each(sessions, "dismissed", |s| {
-            ops::dismiss(&self.store, s).map(drop)
+            ops::dismiss(&self.tmux, &self.store, s).map(drop)
         })
     }
 

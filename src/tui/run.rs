@@ -53,7 +53,8 @@ async fn run_async(config: Config) -> Result<()> {
         std::env::var("GREENROOM_THEME").ok().as_deref(),
     );
     let (file_tx, mut file_rx) = mpsc::unbounded_channel();
-    let mut engine = Engine::load(&config, false, move |p| {
+    // Archived rows are loaded too; the sidebar shows them under `A`.
+    let mut engine = Engine::load(&config, true, move |p| {
         let _ = file_tx.send(p);
     })
     .wrap_err("cannot watch the session folders")?;
@@ -75,7 +76,9 @@ async fn run_async(config: Config) -> Result<()> {
         let n = recovery.archived.len();
         update(
             &mut state,
-            Action::Status(format!("{n} session(s) whose folder is gone were archived")),
+            Action::Status(format!(
+                "{n} session(s) whose folder is gone were archived (A shows them, r restores)"
+            )),
         );
     }
 

@@ -101,7 +101,7 @@ fn default_names_skip_live_dismissed_and_tmux_names_and_presets_are_used() {
     // agent-1 is dismissed, gr-agent-2 is someone else's tmux session.
     let first = ops::spawn(&t, &config, &sleeper("agent-1", &cwd)).unwrap();
     ops::kill(&t, &store, row(&rows(&config), "agent-1")).unwrap();
-    ops::dismiss(&store, row(&rows(&config), "agent-1")).unwrap();
+    ops::dismiss(&t, &store, row(&rows(&config), "agent-1")).unwrap();
     assert!(store.read(first.sidecar.id).is_err());
     tmux.spawn("gr-agent-2", &["sleep", "600"]);
     assert_eq!(ops::default_name(&t, &store, "agent").unwrap(), "agent-3");

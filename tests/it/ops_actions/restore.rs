@@ -29,9 +29,9 @@ fn restore_dismiss_and_their_refusals() {
     let err = ops::restore(&t, &config, row(&live, "api-1")).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "api-1 is running; only dormant, killed or exited sessions can be restored"
+        "api-1 is running; only dormant, killed, exited or archived sessions can be restored"
     );
-    let err = ops::dismiss(&store, row(&live, "api-1")).unwrap_err();
+    let err = ops::dismiss(&t, &store, row(&live, "api-1")).unwrap_err();
     assert_eq!(
         err.to_string(),
         "api-1 is running; kill it first (x, or `greenroom kill api-1`)"
@@ -67,11 +67,11 @@ fn restore_dismiss_and_their_refusals() {
     assert!(!has_session(&tmux, "gr-homeless"));
 
     // Dismiss moves the record to the archive; the worktree stays.
-    let to = ops::dismiss(&store, row(&rows(&config), "homeless")).unwrap();
+    let to = ops::dismiss(&t, &store, row(&rows(&config), "homeless")).unwrap();
     assert!(to.starts_with(store.archive_dir()) && to.exists());
     assert!(rows(&config).iter().all(|r| r.name != "homeless"));
     ops::kill(&t, &store, row(&rows(&config), "api-1")).unwrap();
-    ops::dismiss(&store, row(&rows(&config), "api-1")).unwrap();
+    ops::dismiss(&t, &store, row(&rows(&config), "api-1")).unwrap();
     assert!(wt.exists(), "dismiss never removes a worktree");
     assert!(store.load_all().0.is_empty());
     assert_eq!(store.load_archived().0.len(), 2);

@@ -1,0 +1,53 @@
+//! Bringing a dismissed (archived) record back: restore of an archived
+//! session moves its newest archived copy back to the live folder.
+
+use std::fs;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use uuid::Uuid;
+
+use super::{Sidecar, SidecarError, SidecarStore, io_err, read_sidecar_file};
+
+impl SidecarStore {
+    /// The newest archived copy of session `id`: `<id>.json` is the first
+    /// dismissal, `<id>.<stamp>.json` the later ones (stamps sort by time).
+    pub fn archived_path(&self, id: Uuid) -> Result<PathBuf, SidecarError> {
+        let dir = self.real_archive_dir()?;
+        let entries =
+            fs::read_dir(&dir).map_err(io_err(format!("cannot read {}", dir.display())))?;
+        let plain = format!("{id}.json");
+        let stamped = format!("{id}.");
+        let newest = entries
+            .filter_map(Result::ok)
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| *n == plain || (n.starts_with(&stamped) && n.ends_with(".json")))
+            // The plain name sorts after the stamped ones ('j' > digits): rank it first.
+            .max_by_key(|n| (*n != plain, n.clone()));
+        match newest {
+            Some(name) => Ok(dir.join(name)),
+            None => Err(SidecarError::NotFound(id, dir)),
+        }
+    }
+
+    /// The newest archived copy of session `id`, read like a live one.
+    pub fn read_archived(&self, id: Uuid) -> Result<Sidecar, SidecarError> {
+        read_sidecar_file(&self.archived_path(id)?).map_err(|p| SidecarError::Unreadable {
+            path: p.path,
+            reason: p.error,
+        })
+    }
+
+    /// Moves the newest archived copy of session `id` back to the live
+    /// folder. Refuses when a live record of that id exists.
+    pub fn unarchive(&self, id: Uuid) -> Result<PathBuf, SidecarError> {
+        let _lock = self.lock(id, Duration::from_secs(5))?;
+        let to = self.path_for(id);
+        if fs::symlink_metadata(&to).is_ok() {
+            return Err(SidecarError::AlreadyExists(id));
+        }
+        let from = self.archived_path(id)?;
+        fs::rename(&from, &to).map_err(io_err(format!("cannot move {}", from.display())))?;
+        Ok(to)
+    }
+}
