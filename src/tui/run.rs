@@ -53,12 +53,14 @@ async fn run_async(config: Config) -> Result<()> {
         std::env::var("GREENROOM_THEME").ok().as_deref(),
     );
     let (file_tx, mut file_rx) = mpsc::unbounded_channel();
-    // Archived rows are loaded too; the sidebar shows them under `A`.
-    let mut engine = Engine::load(&config, true, move |p| {
+    let mut engine = Engine::load(&config, false, move |p| {
         let _ = file_tx.send(p);
     })
     .wrap_err("cannot watch the session folders")?;
     let recovery = engine.recover();
+    // greenroom's own archived records too (after recovery, which may have
+    // just archived some); the sidebar shows them under `A`.
+    engine.catalog.follow_sidecar_archive();
     tracing::info!(
         ?recovery,
         folders = engine.watched_folders(),
