@@ -151,13 +151,12 @@ impl Catalog {
             return false;
         }
         self.sidecar_archive = true;
-        let (archived, problems) = self.store.load_archived();
+        // Keyed by their real file, so a change to it (a restore moving
+        // it back) reaches the right entry.
+        let (archived, problems) = self.store.load_archived_files();
         let any = !archived.is_empty() || !problems.is_empty();
         self.add_problems(problems);
-        for s in archived {
-            let path = self.store.archive_dir().join(format!("{}.json", s.id));
-            self.archived_sidecars.insert(path, s);
-        }
+        self.archived_sidecars.extend(archived);
         any
     }
 

@@ -220,14 +220,8 @@ impl SidecarStore {
     /// Dismissed sidecars. An `archive` that is a symbolic link is not
     /// followed: it is a problem.
     pub fn load_archived(&self) -> (Vec<Sidecar>, Vec<Problem>) {
-        match self.real_archive_dir() {
-            Ok(dir) => load_folder(&dir),
-            Err(SidecarError::Unreadable { path, reason }) => {
-                (Vec::new(), vec![Problem::new(path, reason)])
-            }
-            // Missing: nothing was dismissed yet.
-            Err(_) => (Vec::new(), Vec::new()),
-        }
+        let (files, problems) = self.load_archived_files();
+        (files.into_iter().map(|(_, s)| s).collect(), problems)
     }
 
     /// The archive folder, if it is a real folder: a symbolic link there

@@ -229,3 +229,44 @@ fn dismiss_clears_the_dead_pane_so_the_name_can_be_used_again() {
     let err = gr.refused(&["restore", "crash"]);
     assert!(err.contains("crash is running"), "{err}");
 }
+
+#[test]
+fn the_dashboard_follows_an_archived_record_back_out_of_the_archive() {
+    let world = World::new();
+    let tmux = server();
+    let cwd = world.path("work");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let store = SidecarStore::new(world.path("sessions"));
+    store.ensure_dir().unwrap();
+    // A record dismissed more than once carries a time stamp in its name.
+    let mut s = Sidecar::new("again", &cwd, "sleep 600", chrono::Utc::now());
+    s.tmux_session = Some("gr-again".into());
+    let archived = world.path(&format!(
+        "sessions/archive/{}.20260101T000000.000Z.json",
+        s.id
+    ));
+    std::fs::write(&archived, serde_json::to_string(&s).unwrap()).unwrap();
+
+    let config = world.config(Some(&tmux), &[]);
+    let mut engine = greenroom::engine::Engine::load(&config, false, |_| {}).unwrap();
+    engine.poll_tmux();
+    assert!(engine.catalog.rows(chrono::Utc::now()).is_empty());
+    assert!(engine.catalog.follow_sidecar_archive());
+    let rows = engine.catalog.rows(chrono::Utc::now());
+    assert_eq!(rows.len(), 1);
+    assert_eq!(
+        (rows[0].status.as_str(), rows[0].archived),
+        ("Archived", true)
+    );
+
+    let t = greenroom::tmux::Tmux::new(config.tmux_socket.clone());
+    greenroom::ops::restore(&t, &config, &rows[0]).unwrap();
+    engine.apply_changes(vec![archived.clone(), store.path_for(s.id)]);
+    engine.poll_tmux();
+    let rows = engine.catalog.rows(chrono::Utc::now());
+    let seen: Vec<(&str, bool)> = rows
+        .iter()
+        .map(|r| (r.status.as_str(), r.archived))
+        .collect();
+    assert_eq!(seen, [("Running", false)], "no stale archived row");
+}

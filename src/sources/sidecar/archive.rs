@@ -7,9 +7,39 @@ use std::time::Duration;
 
 use uuid::Uuid;
 
-use super::{Sidecar, SidecarError, SidecarStore, io_err, read_sidecar_file};
+use super::{Sidecar, SidecarError, SidecarStore, io_err, is_sidecar_name, read_sidecar_file};
+use crate::model::Problem;
 
 impl SidecarStore {
+    /// Every archived record with the file it is in (a session dismissed
+    /// twice has two), and a problem for each file that cannot be used.
+    pub fn load_archived_files(&self) -> (Vec<(PathBuf, Sidecar)>, Vec<Problem>) {
+        let dir = match self.real_archive_dir() {
+            Ok(dir) => dir,
+            Err(SidecarError::Unreadable { path, reason }) => {
+                return (Vec::new(), vec![Problem::new(path, reason)]);
+            }
+            Err(_) => return (Vec::new(), Vec::new()),
+        };
+        let Ok(entries) = fs::read_dir(&dir) else {
+            return (Vec::new(), Vec::new());
+        };
+        let mut paths: Vec<PathBuf> = entries
+            .filter_map(Result::ok)
+            .filter(|e| is_sidecar_name(&e.file_name().to_string_lossy()))
+            .map(|e| e.path())
+            .collect();
+        paths.sort();
+        let (mut found, mut problems) = (Vec::new(), Vec::new());
+        for path in paths {
+            match read_sidecar_file(&path) {
+                Ok(s) => found.push((path, s)),
+                Err(p) => problems.push(p),
+            }
+        }
+        (found, problems)
+    }
+
     /// The newest archived copy of session `id`: `<id>.json` is the first
     /// dismissal, `<id>.<stamp>.json` the later ones (stamps sort by time).
     pub fn archived_path(&self, id: Uuid) -> Result<PathBuf, SidecarError> {
