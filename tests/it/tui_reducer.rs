@@ -541,6 +541,23 @@ fn the_preview_is_requested_only_when_shown_and_live() {
         cmd(&mut s, Command::Down).is_empty(),
         "a dormant session has no pane"
     );
+    // An exited session's dead pane is kept: its last lines are shown.
+    let mut exited = rows();
+    exited[3].status = Status::Exited;
+    update(
+        &mut s,
+        Action::Rows {
+            rows: exited,
+            problems: vec![],
+        },
+    );
+    assert_eq!(
+        cmd(&mut s, Command::Down),
+        vec![Effect::CapturePreview {
+            id: "id-delta".into(),
+            tmux_session: "gr-delta".into()
+        }]
+    );
 }
 
 #[test]
