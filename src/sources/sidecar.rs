@@ -224,24 +224,6 @@ impl SidecarStore {
         (files.into_iter().map(|(_, s)| s).collect(), problems)
     }
 
-    /// The archive folder, if it is a real folder: a symbolic link there
-    /// would move records (and read them) wherever it points.
-    fn real_archive_dir(&self) -> Result<PathBuf, SidecarError> {
-        let dir = self.archive_dir();
-        match fs::symlink_metadata(&dir) {
-            Ok(m) if m.is_dir() => Ok(dir),
-            Ok(m) => Err(SidecarError::Unreadable {
-                path: dir,
-                reason: if m.file_type().is_symlink() {
-                    "is a symbolic link, which greenroom does not follow; make it a folder".into()
-                } else {
-                    "is not a folder".into()
-                },
-            }),
-            Err(e) => Err(io_err(format!("cannot read {}", dir.display()))(e)),
-        }
-    }
-
     pub fn read(&self, id: Uuid) -> Result<Sidecar, SidecarError> {
         let path = self.path_for(id);
         if fs::symlink_metadata(&path).is_err() {

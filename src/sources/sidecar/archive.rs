@@ -1,5 +1,6 @@
-//! Bringing a dismissed (archived) record back: restore of an archived
-//! session moves its newest archived copy back to the live folder.
+//! The archive of dismissed records (`<sidecar_dir>/archive/`): only ever a
+//! real folder, read with each record's own file, and the way back: restore
+//! of an archived session moves its newest archived copy to the live folder.
 
 use std::fs;
 use std::path::PathBuf;
@@ -11,6 +12,24 @@ use super::{Sidecar, SidecarError, SidecarStore, io_err, is_sidecar_name, read_s
 use crate::model::Problem;
 
 impl SidecarStore {
+    /// The archive folder, if it is a real folder: a symbolic link there
+    /// would move records (and read them) wherever it points.
+    pub(super) fn real_archive_dir(&self) -> Result<PathBuf, SidecarError> {
+        let dir = self.archive_dir();
+        match fs::symlink_metadata(&dir) {
+            Ok(m) if m.is_dir() => Ok(dir),
+            Ok(m) => Err(SidecarError::Unreadable {
+                path: dir,
+                reason: if m.file_type().is_symlink() {
+                    "is a symbolic link, which greenroom does not follow; make it a folder".into()
+                } else {
+                    "is not a folder".into()
+                },
+            }),
+            Err(e) => Err(io_err(format!("cannot read {}", dir.display()))(e)),
+        }
+    }
+
     /// Every archived record with the file it is in (a session dismissed
     /// twice has two), and a problem for each file that cannot be used.
     pub fn load_archived_files(&self) -> (Vec<(PathBuf, Sidecar)>, Vec<Problem>) {
