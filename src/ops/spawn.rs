@@ -83,7 +83,7 @@ pub fn spawn(tmux: &Tmux, config: &Config, req: &SpawnRequest) -> Result<Spawned
         return Err(OpsError::NameTaken(name));
     }
     let tmux_session = tmux_name(&name);
-    if tmux.has_session(&tmux_session)? {
+    if tmux.has_session(&tmux_session)? && !clear_dismissed(tmux, &store, &tmux_session)? {
         return Err(OpsError::TmuxSessionTaken(tmux_session));
     }
     let cwd = std::path::absolute(&req.cwd).unwrap_or_else(|_| req.cwd.clone());
@@ -123,6 +123,22 @@ pub fn spawn(tmux: &Tmux, config: &Config, req: &SpawnRequest) -> Result<Spawned
         _ => None,
     };
     Ok(Spawned { sidecar, warning })
+}
+
+/// Clears a tmux session of only dead panes that a dismissed record of
+/// greenroom's own names: dismiss leaves none behind now, but older
+/// versions did. True when the name is free.
+fn clear_dismissed(
+    tmux: &Tmux,
+    store: &SidecarStore,
+    tmux_session: &str,
+) -> Result<bool, OpsError> {
+    let ours = store
+        .load_archived()
+        .0
+        .iter()
+        .any(|s| s.tmux_session.as_deref() == Some(tmux_session));
+    Ok(ours && tmux.clear_dead_session(tmux_session)?)
 }
 
 /// The preset (if any), the command line, and whether the prompt is in it.

@@ -270,3 +270,57 @@ fn the_dashboard_follows_an_archived_record_back_out_of_the_archive() {
         .collect();
     assert_eq!(seen, [("Running", false)], "no stale archived row");
 }
+
+#[test]
+fn spawn_clears_a_dead_pane_an_older_dismiss_left_behind_and_nothing_else() {
+    let world = World::new();
+    let tmux = server();
+    let gr = Greenroom::new(&world, &tmux);
+    let cwd = world.path("work");
+    std::fs::create_dir_all(&cwd).unwrap();
+    for name in ["gr-old", "gr-other"] {
+        tmux.spawn(name, &["sh", "-c", "read line; exit 3"]);
+        tmux.run(&[
+            "set-option",
+            "-w",
+            "-t",
+            &format!("={name}:"),
+            "remain-on-exit",
+            "on",
+        ]);
+        tmux.run(&["send-keys", "-t", &format!("={name}:"), "Enter"]);
+    }
+    wait_for(15, "both panes to die", || {
+        let dead = tmux.run(&["list-panes", "-a", "-F", "#{session_name} #{pane_dead}"]);
+        (dead.contains("gr-old 1") && dead.contains("gr-other 1")).then_some(())
+    });
+    // gr-old was a session of greenroom's own, dismissed; gr-other is not.
+    let store = SidecarStore::new(world.path("sessions"));
+    let s = dormant(&world, "old", &cwd);
+    store.archive(s.id).unwrap();
+
+    let out = gr.ok(&[
+        "spawn",
+        "-n",
+        "old",
+        "--cwd",
+        path_str(&cwd),
+        "--",
+        "sleep 600",
+    ]);
+    assert!(out.starts_with("spawned old in "), "{out}");
+    let err = gr.refused(&[
+        "spawn",
+        "-n",
+        "other",
+        "--cwd",
+        path_str(&cwd),
+        "--",
+        "sleep 600",
+    ]);
+    assert_eq!(
+        err,
+        "greenroom: tmux session gr-other already exists; choose another name\n"
+    );
+    assert!(has_session(&tmux, "gr-other"), "not ours: left alone");
+}
