@@ -60,11 +60,15 @@ pub fn restore(tmux: &Tmux, config: &Config, session: &Session) -> Result<Restor
         None if validate_name(&sidecar.name).is_ok() => tmux_name(&sidecar.name),
         None => return Err(OpsError::NoTmux(session.name.clone())),
     };
-    // Only dead panes left (remain-on-exit) are cleared; a live session is not ours to replace.
-    if tmux.has_session(&tmux_session)? && !tmux.clear_dead_session(&tmux_session)? {
-        return Err(OpsError::NotRestorable {
-            name: session.name.clone(),
-            status: "running".into(),
+    // Only dead panes left (remain-on-exit) are cleared; a live session is
+    // not ours to replace.
+    if !tmux.clear_dead_session(&tmux_session)? {
+        return Err(match session.archived {
+            true => OpsError::TmuxSessionTaken(tmux_session),
+            false => OpsError::NotRestorable {
+                name: session.name.clone(),
+                status: "running".into(),
+            },
         });
     }
 
@@ -85,8 +89,13 @@ pub fn restore(tmux: &Tmux, config: &Config, session: &Session) -> Result<Restor
         }
     }
 
-    if session.archived {
-        store.unarchive(id)?;
+    if session.archived
+        && let Err(e) = store.unarchive(id)
+    {
+        if let Some(w) = recreated {
+            worktree::remove_fresh(w);
+        }
+        return Err(e.into());
     }
     let preset = sidecar.agent.as_deref().and_then(|a| config.agents.get(a));
     let resumed = command::resume(preset, sidecar.agent_session_id.as_deref());
