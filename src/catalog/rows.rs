@@ -78,7 +78,7 @@ impl Catalog {
             // (Running, often) is over, and tmux's view of the name is not its.
             (Status::Archived, None)
         } else {
-            live_status(facts, &s.status, tmux_session.as_deref(), false)
+            live_status(facts, &s.status, tmux_session.as_deref())
         };
         let exit_status = match archived {
             true => None,
@@ -176,7 +176,7 @@ impl Catalog {
         let (status, live) = if a.archived {
             (recorded_status, None)
         } else {
-            live_status(facts, &recorded_status, tmux_session.as_deref(), false)
+            live_status(facts, &recorded_status, tmux_session.as_deref())
         };
         let recorded = a.activity();
         let report = Report {
@@ -336,16 +336,13 @@ fn live_status(
     facts: &Facts,
     recorded: &Status,
     tmux_name: Option<&str>,
-    archived: bool,
 ) -> (Status, Option<TmuxFacts>) {
     let Some(facts) = facts else {
         return (recorded.clone(), None);
     };
     match tmux_name.and_then(|n| facts.get(n)) {
-        Some(f) if archived => (recorded.clone(), Some(f.clone())),
         Some(f) if f.pane_dead => (Status::Exited, Some(f.clone())),
         Some(f) => (Status::Running, Some(f.clone())),
-        None if archived => (recorded.clone(), None),
         // Killed and Exited say how it ended; a vanished session is dormant.
         None if matches!(recorded, Status::Killed | Status::Exited) => (recorded.clone(), None),
         None => (Status::Dormant, None),
