@@ -163,6 +163,7 @@ pub fn health(i: HealthInputs<'_>, now: DateTime<Utc>, t: &Thresholds) -> Health
         Status::Dormant => Some(Health::Dormant),
         Status::Killed => Some(Health::Killed),
         Status::Exited => Some(Health::Exited),
+        Status::Archived => Some(Health::Dormant),
         Status::Running | Status::Unknown(_) => None,
     };
     if let Some(ended) = ended {

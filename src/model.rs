@@ -67,6 +67,9 @@ open_enum! {
         Dormant => "Dormant",
         Killed => "Killed",
         Exited => "Exited",
+        // Rows only: a dismissed record, or one recovery archived because
+        // its folder was gone. `restore` brings it back.
+        Archived => "Archived",
     }
 }
 

@@ -1,6 +1,14 @@
 //! The one place greenroom runs tmux. Every call passes argv directly (never
-//! through a shell), selects the configured server, and targets sessions by
-//! exact name (`=name`), so `api-1` is never confused with `api-10`.
+//! through a shell), selects the configured server, and targets a session
+//! by tmux's own id for its exact name (see `target.rs`), so `api-1` is
+//! never confused with `api-10`, nor `$0` with session id `$0`.
+//!
+//! tmux expands formats (`#{...}`, `#(command)`) in some arguments even
+//! from argv: the start folder (`-c`) and name (`-s`) of `new-session`, a
+//! window name (`-n`), `-F`, `display-message`, `run-shell`, `if-shell`.
+//! greenroom passes its own constants there, or values made inert with
+//! [`escape_format`]; tmux session names read from files are checked with
+//! [`check_session_name`] before any use.
 
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
@@ -15,8 +23,10 @@ use crate::health::TmuxFacts;
 mod actions;
 mod beside;
 mod messages;
+mod target;
 pub use actions::{escape_trailing_semicolon, exact_window};
 pub use beside::{Beside, host_from_env};
+pub use target::{MAX_SESSION_NAME, check_session_name, escape_format, exact};
 
 /// Field separator in `-F` formats: a control character tmux prints as is
 /// and no sane name contains; the session name comes last regardless.
@@ -57,11 +67,6 @@ pub enum TmuxError {
 pub struct Tmux {
     socket: TmuxSocket,
     program: std::path::PathBuf,
-}
-
-/// `=name`: tmux's exact-match target syntax.
-pub fn exact(name: &str) -> String {
-    format!("={name}")
 }
 
 impl Tmux {
@@ -164,15 +169,17 @@ impl Tmux {
 
     /// Moves the current client to a session (greenroom runs inside tmux).
     pub fn switch_client(&self, name: &str) -> Result<(), TmuxError> {
-        self.run(["switch-client", "-t", &exact(name)]).map(drop)
+        let target = self.session_target(name)?;
+        self.run(["switch-client", "-t", &target]).map(drop)
     }
 
     /// Attaches this terminal to a session and returns when the operator
     /// detaches. `$TMUX` is cleared so this works from inside another server.
     pub fn attach_here(&self, name: &str) -> Result<(), TmuxError> {
+        let target = self.session_target(name)?;
         let status = match self
             .command()
-            .args(["attach-session", "-t", &exact(name)])
+            .args(["attach-session", "-t", &target])
             .env_remove("TMUX")
             .stdin(Stdio::inherit())
             .status()
@@ -381,10 +388,5 @@ mod tests {
         assert_eq!(two.exit_status, None);
         assert_eq!(two.window_activity, epoch("1700000300"));
         assert!(m.contains_key("name\u{1f}with sep"));
-    }
-
-    #[test]
-    fn targets_are_exact() {
-        assert_eq!(exact("api-1"), "=api-1");
     }
 }

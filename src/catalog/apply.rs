@@ -22,7 +22,7 @@ impl Catalog {
             return self.apply_sidecar(path, false);
         }
         if parent == self.store.archive_dir() && sidecar::is_sidecar_name(&name) {
-            return self.include_archive && self.apply_sidecar(path, true);
+            return self.sidecar_archive && self.apply_sidecar(path, true);
         }
         if path == self.store.dir() {
             return self.rescan_sidecars();

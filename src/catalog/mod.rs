@@ -34,6 +34,9 @@ pub const ACTIVE_SESSION_FILE: &str = "active-session.md";
 pub struct Catalog {
     config: Config,
     include_archive: bool,
+    /// Archived sidecars are read and followed (with `include_archive`, or
+    /// after [`Catalog::follow_sidecar_archive`]).
+    sidecar_archive: bool,
     store: SidecarStore,
     sidecars: BTreeMap<PathBuf, Sidecar>,
     archived_sidecars: BTreeMap<PathBuf, Sidecar>,
@@ -64,6 +67,7 @@ impl Catalog {
         let mut c = Catalog {
             config: config.clone(),
             include_archive,
+            sidecar_archive: false,
             store,
             sidecars: BTreeMap::new(),
             archived_sidecars: BTreeMap::new(),
@@ -85,12 +89,7 @@ impl Catalog {
             c.sidecars.insert(c.store.path_for(s.id), s);
         }
         if include_archive {
-            let (archived, problems) = c.store.load_archived();
-            c.add_problems(problems);
-            for s in archived {
-                let path = c.store.archive_dir().join(format!("{}.json", s.id));
-                c.archived_sidecars.insert(path, s);
-            }
+            c.follow_sidecar_archive();
         }
         // Register every state folder first, then read them all at once,
         // spread over the cores: parsing frontmatter is most of start-up.
@@ -142,6 +141,23 @@ impl Catalog {
             c.refresh_active_agent(&id);
         }
         c
+    }
+
+    /// Reads greenroom's own archived records and follows them from now on,
+    /// without the other sources' archives: the dashboard shows them on
+    /// request (`A`). Returns whether any were read.
+    pub fn follow_sidecar_archive(&mut self) -> bool {
+        if self.sidecar_archive {
+            return false;
+        }
+        self.sidecar_archive = true;
+        // Keyed by their real file, so a change to it (a restore moving
+        // it back) reaches the right entry.
+        let (archived, problems) = self.store.load_archived_files();
+        let any = !archived.is_empty() || !problems.is_empty();
+        self.add_problems(problems);
+        self.archived_sidecars.extend(archived);
+        any
     }
 
     /// Where sessions were looked for, for the empty state.

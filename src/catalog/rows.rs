@@ -71,15 +71,35 @@ impl Catalog {
         now: DateTime<Utc>,
     ) -> Session {
         let t = &self.config.thresholds;
-        let (status, live) = live_status(facts, &s.status, s.tmux_session.as_deref(), archived);
-        let exit_status = live.as_ref().and_then(|f| f.exit_status).or(s.exit_status);
-        let report = s.activity.as_ref().map(|state| Report {
-            state,
-            detail: self.error_words(s).or(s.activity_detail.as_deref()),
-            since: s.activity_since,
-            reported_at: s.activity_reported_at,
-        });
-        let activity = health::effective_activity(report, live.as_ref(), now, t);
+        let mut problems = Vec::new();
+        let tmux_session = checked_tmux_name(s.tmux_session.as_deref(), path, &mut problems);
+        let (status, live) = if archived {
+            // Dismissed or archived at start-up: whatever it last recorded
+            // (Running, often) is over, and tmux's view of the name is not its.
+            (Status::Archived, None)
+        } else {
+            live_status(facts, &s.status, tmux_session.as_deref())
+        };
+        let exit_status = match archived {
+            true => None,
+            false => live.as_ref().and_then(|f| f.exit_status).or(s.exit_status),
+        };
+        // An archived record's last report is over, like its status.
+        let report = s
+            .activity
+            .as_ref()
+            .filter(|_| !archived)
+            .map(|state| Report {
+                state,
+                detail: self.error_words(s).or(s.activity_detail.as_deref()),
+                since: s.activity_since,
+                reported_at: s.activity_reported_at,
+            });
+        let mut activity = health::effective_activity(report, live.as_ref(), now, t);
+        // How a kept dead pane ended is the news, unless a report says more.
+        if let (Status::Exited, Some(code), None) = (&status, exit_status, &activity.detail) {
+            activity.detail = Some(format!("exited with status {code}"));
+        }
         let last_signal_at = [
             live.as_ref().and_then(|f| f.window_activity),
             s.activity_reported_at,
@@ -100,7 +120,6 @@ impl Catalog {
             now,
             t,
         );
-        let mut problems = Vec::new();
         if let Some(err) = self.problems.get(path) {
             problems.push(format!("{}: {err}", path.display()));
         }
@@ -119,7 +138,7 @@ impl Catalog {
             health,
             cwd: s.cwd.clone(),
             agent: s.agent.clone(),
-            tmux_session: s.tmux_session.clone(),
+            tmux_session,
             created_at: s.created_at,
             last_focused_at: health::last_focus(
                 s.last_focused_at,
@@ -148,10 +167,16 @@ impl Catalog {
     fn ao_row(&self, a: &AoSession, facts: &Facts, now: DateTime<Utc>) -> Session {
         let t = &self.config.thresholds;
         let recorded_status = a.status();
+        let mut problems: Vec<String> = self
+            .problems
+            .get(&a.path)
+            .map(|e| vec![format!("{}: {e}", a.path.display())])
+            .unwrap_or_default();
+        let tmux_session = checked_tmux_name(a.tmux_name.as_deref(), &a.path, &mut problems);
         let (status, live) = if a.archived {
             (recorded_status, None)
         } else {
-            live_status(facts, &recorded_status, a.tmux_name.as_deref(), false)
+            live_status(facts, &recorded_status, tmux_session.as_deref())
         };
         let recorded = a.activity();
         let report = Report {
@@ -184,7 +209,7 @@ impl Catalog {
             health,
             cwd: a.worktree.clone().unwrap_or_default(),
             agent: a.agent.clone(),
-            tmux_session: a.tmux_name.clone(),
+            tmux_session,
             created_at: a.created_at,
             last_focused_at: live.as_ref().and_then(|f| f.last_attached),
             last_activity_at: last_signal_at,
@@ -195,11 +220,7 @@ impl Catalog {
             usage: None,
             branch: a.branch.clone(),
             archived: a.archived,
-            problems: self
-                .problems
-                .get(&a.path)
-                .map(|e| vec![format!("{}: {e}", a.path.display())])
-                .unwrap_or_default(),
+            problems,
         }
     }
 
@@ -292,21 +313,36 @@ fn make_ids_unique(rows: &mut [Session]) {
     }
 }
 
+/// A tmux session name from a file, if tmux may be handed it: a refused
+/// one (see [`crate::tmux::check_session_name`]) leaves the row without a
+/// tmux session, with the reason among its problems.
+fn checked_tmux_name(
+    name: Option<&str>,
+    path: &Path,
+    problems: &mut Vec<String>,
+) -> Option<String> {
+    let name = name?;
+    match crate::tmux::check_session_name(name) {
+        Ok(()) => Some(name.to_owned()),
+        Err(e) => {
+            problems.push(format!("{}: {e}", path.display()));
+            None
+        }
+    }
+}
+
 /// Status from tmux once tmux has been asked, else as the file says.
 fn live_status(
     facts: &Facts,
     recorded: &Status,
     tmux_name: Option<&str>,
-    archived: bool,
 ) -> (Status, Option<TmuxFacts>) {
     let Some(facts) = facts else {
         return (recorded.clone(), None);
     };
     match tmux_name.and_then(|n| facts.get(n)) {
-        Some(f) if archived => (recorded.clone(), Some(f.clone())),
         Some(f) if f.pane_dead => (Status::Exited, Some(f.clone())),
         Some(f) => (Status::Running, Some(f.clone())),
-        None if archived => (recorded.clone(), None),
         // Killed and Exited say how it ended; a vanished session is dormant.
         None if matches!(recorded, Status::Killed | Status::Exited) => (recorded.clone(), None),
         None => (Status::Dormant, None),

@@ -35,7 +35,7 @@ impl Catalog {
     /// yet (the watcher waits for missing ones to appear).
     pub fn watch_targets(&self) -> Vec<WatchTarget> {
         let mut out = vec![WatchTarget::folder(self.store.dir())];
-        if self.include_archive {
+        if self.sidecar_archive {
             out.push(WatchTarget::folder(self.store.archive_dir()));
         }
         for folder in self.locations.keys() {

@@ -23,7 +23,7 @@ pub enum ActionCommand {
     Attach(IdArg),
     /// Kill a session's tmux session (its record and worktree stay)
     Kill(ConfirmArgs),
-    /// Start a dormant, killed or exited session again, resuming its agent's conversation when known
+    /// Start a dormant, killed or exited session again, resuming its agent's conversation when known (its first prompt is never sent again)
     Restore(IdArg),
     /// Move a session that is not running to the archive (nothing is deleted)
     Dismiss(DismissArgs),
@@ -124,18 +124,28 @@ fn run_with(command: &ActionCommand, config: &Config, tmux: &Tmux) -> Result<(),
         ActionCommand::Kill(a) => {
             let rows = rows(config, tmux);
             let session = ops::resolve(&rows, &a.id)?;
-            ops::ensure_live(session)?;
+            ops::ensure_killable(session)?;
             confirm(&format!("Kill {}?", session.name), a.yes, "kill", session)?;
             ops::kill(tmux, &store, session)?;
             println!("killed {}", session.name);
             Ok(())
         }
         ActionCommand::Restore(a) => {
-            let rows = rows(config, tmux);
-            let session = ops::resolve(&rows, &a.id)?;
+            // A live record first; else an archived one (dismissed, or
+            // archived at start-up because its folder was gone).
+            let rows = rows_with(config, tmux, true);
+            let (live, archived): (Vec<Session>, Vec<Session>) =
+                rows.into_iter().partition(|s| !s.archived);
+            let session = match ops::resolve(&live, &a.id) {
+                Err(OpsError::UnknownId(_)) => ops::resolve(&archived, &a.id)?,
+                other => other?,
+            };
             let r = ops::restore(tmux, config, session)?;
             let how = if r.resumed { "resumed" } else { "restarted" };
             println!("{how} {}: {}", session.name, r.command);
+            if session.archived {
+                println!("its record is back from the archive");
+            }
             if r.worktree_recreated {
                 println!("its worktree was gone and was made again from its branch");
             }
@@ -153,7 +163,7 @@ fn run_with(command: &ActionCommand, config: &Config, tmux: &Tmux) -> Result<(),
                 "dismiss",
                 session,
             )?;
-            let to = ops::dismiss(&store, session)?;
+            let to = ops::dismiss(tmux, &store, session)?;
             println!(
                 "dismissed {} (its record is now {})",
                 session.name,
@@ -181,7 +191,12 @@ enum Refusal {
 
 /// The rows with tmux's view: one poll, as `greenroom ls` sees them.
 fn rows(config: &Config, tmux: &Tmux) -> Vec<Session> {
-    let mut catalog = Catalog::load(config, false);
+    rows_with(config, tmux, false)
+}
+
+/// [`rows`], with the archived ones too when `all`.
+fn rows_with(config: &Config, tmux: &Tmux, all: bool) -> Vec<Session> {
+    let mut catalog = Catalog::load(config, all);
     catalog.set_tmux(tmux.poll());
     catalog.rows(chrono::Utc::now())
 }
@@ -255,7 +270,7 @@ fn dismiss_all(
     }
     let mut failed = Vec::new();
     for s in targets {
-        match ops::dismiss(store, s) {
+        match ops::dismiss(tmux, store, s) {
             Ok(_) => println!("dismissed {}", s.name),
             Err(e) => failed.push(format!("{}: {e}", s.name)),
         }

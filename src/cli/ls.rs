@@ -58,6 +58,8 @@ struct SessionJson<'a> {
     orchestration: Option<OrchestrationJson<'a>>,
     usage: Option<&'a Usage>,
     problems: &'a [String],
+    /// Dismissed or archived (shown with `--all`); `restore` brings it back.
+    archived: bool,
 }
 
 #[derive(Serialize)]
@@ -165,6 +167,7 @@ fn session_json(s: &Session) -> SessionJson<'_> {
             .map(|o| orchestration_json(o, s.active_agent.as_deref())),
         usage: s.usage.as_ref(),
         problems: &s.problems,
+        archived: s.archived,
     }
 }
 

@@ -62,6 +62,40 @@ pub fn launch(preset: &AgentPreset, prompt: Option<PromptArg<'_>>) -> (String, b
     }
 }
 
+/// The program a preset's command line starts, when it can be told without
+/// a shell: the first word after `env`, `exec` and `NAME=value`
+/// assignments. `None` for a line with quoting, expansions or operators
+/// (the shell decides those).
+pub fn program_of(line: &str) -> Option<&str> {
+    const SHELL: &[char] = &[
+        '$', '`', '\'', '"', '\\', '(', ')', ';', '|', '&', '<', '>', '*', '?', '[', '~', '{',
+    ];
+    line.split_whitespace()
+        .find(|w| !matches!(*w, "env" | "exec") && !is_assignment(w))
+        .filter(|w| !w.contains(SHELL))
+}
+
+fn is_assignment(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty()
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !name.starts_with(|c: char| c.is_ascii_digit())
+    })
+}
+
+/// Whether `program` can be run: an executable file at that path when it
+/// names one (holds a `/`), else in a folder of `path` (`$PATH`).
+pub fn on_path(program: &str, path: Option<&std::ffi::OsStr>) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let runnable = |p: &std::path::Path| {
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if program.contains('/') {
+        return runnable(std::path::Path::new(program));
+    }
+    path.is_some_and(|path| std::env::split_paths(path).any(|dir| runnable(&dir.join(program))))
+}
+
 /// The command that resumes the agent's own conversation, when the preset
 /// knows how and the recorded id is valid.
 pub fn resume(preset: Option<&AgentPreset>, agent_session_id: Option<&str>) -> Option<String> {
@@ -103,6 +137,26 @@ mod tests {
         assert!(!valid_agent_session_id("é"));
         assert!(!valid_agent_session_id(&"a".repeat(129)));
         assert!(valid_agent_session_id(&"a".repeat(128)));
+    }
+
+    #[test]
+    fn programs_are_found_without_a_shell() {
+        assert_eq!(program_of("claude"), Some("claude"));
+        assert_eq!(program_of("  aider --model x"), Some("aider"));
+        assert_eq!(program_of("env FOO=1 BAR_2=x exec codex"), Some("codex"));
+        assert_eq!(program_of("/opt/bin/gemini -y"), Some("/opt/bin/gemini"));
+        assert_eq!(program_of("$SHELL"), None);
+        assert_eq!(program_of("\"my agent\""), None);
+        assert_eq!(program_of("~/bin/agent"), None);
+        assert_eq!(program_of(""), None);
+        assert!(on_path("sh", std::env::var_os("PATH").as_deref()));
+        assert!(!on_path(
+            "greenroom-no-such-program",
+            std::env::var_os("PATH").as_deref()
+        ));
+        assert!(!on_path("sh", None));
+        assert!(on_path("/bin/sh", None));
+        assert!(!on_path("/etc/passwd", None));
     }
 
     #[test]

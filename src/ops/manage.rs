@@ -11,6 +11,7 @@ use crate::tmux::Tmux;
 /// greenroom's own, records status Killed. A worktree is kept. The caller
 /// has confirmed.
 pub fn kill(tmux: &Tmux, store: &SidecarStore, session: &Session) -> Result<(), OpsError> {
+    super::ensure_killable(session)?;
     let name = live_tmux_name(session)?;
     tmux.kill_session(name)
         .map_err(not_live_if_missing(session))?;
@@ -26,10 +27,20 @@ pub fn kill(tmux: &Tmux, store: &SidecarStore, session: &Session) -> Result<(), 
 }
 
 /// Moves the sidecar of one of greenroom's sessions that is not live to
-/// `archive/` (recovery will not bring it back; nothing is deleted).
-/// Returns where it went. The caller has confirmed.
-pub fn dismiss(store: &SidecarStore, session: &Session) -> Result<PathBuf, OpsError> {
+/// `archive/` (recovery will not bring it back; nothing is deleted; restore
+/// does). The dead pane tmux kept for it goes, so its name is free again.
+/// Returns where the record went. The caller has confirmed.
+pub fn dismiss(tmux: &Tmux, store: &SidecarStore, session: &Session) -> Result<PathBuf, OpsError> {
     super::ensure_dismissable(session)?;
     let id = own_id(session, "dismiss")?;
+    if let Some(name) = &session.tmux_session {
+        match tmux.clear_dead_session(name) {
+            // Without tmux there is no pane to clear: the record still goes.
+            Ok(true) | Err(TmuxError::NotInstalled) => {}
+            // It came back to life since the row was read.
+            Ok(false) => return Err(OpsError::Live(session.name.clone())),
+            Err(e) => return Err(e.into()),
+        }
+    }
     Ok(store.archive(id)?)
 }

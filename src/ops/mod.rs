@@ -50,9 +50,19 @@ pub enum OpsError {
     NotLive(String),
     #[error("{0} has no tmux session greenroom can act on")]
     NoTmux(String),
+    #[error(
+        "{name} is not running ({status}), so there is nothing to kill; dismiss it (D, or `greenroom dismiss {name}`) or restore it (r, or `greenroom restore {name}`)"
+    )]
+    NothingToKill { name: String, status: String },
+    #[error("{0} is not running, so there is nothing to kill")]
+    NothingToKillElsewhere(String),
+    #[error("{0} is archived already; `greenroom restore {0}` brings it back")]
+    AlreadyArchived(String),
     #[error("{0} is running; kill it first (x, or `greenroom kill {0}`)")]
     Live(String),
-    #[error("{name} is {status}; only dormant, killed or exited sessions can be restored")]
+    #[error(
+        "{name} is {status}; only dormant, killed, exited or archived sessions can be restored"
+    )]
     NotRestorable { name: String, status: String },
     #[error("{name} is {origin} session; greenroom can only {action} the sessions it started")]
     NotOurs {
@@ -68,8 +78,14 @@ pub enum OpsError {
     TmuxSessionTaken(String),
     #[error("folder {0} does not exist")]
     CwdMissing(PathBuf),
+    #[error("{0} is not a folder")]
+    NotAFolder(PathBuf),
     #[error("unknown agent preset {name:?}; known presets: {known}")]
     UnknownPreset { name: String, known: String },
+    #[error(
+        "the {preset} preset runs {program:?}, which is not on PATH; install it, or set `launch` under [agents.{preset}] in config.toml"
+    )]
+    ProgramMissing { preset: String, program: String },
     #[error("no command to run: pass --agent PRESET or -- COMMAND")]
     NoCommand,
     #[error("{0}")]
@@ -145,19 +161,53 @@ pub fn ensure_live(session: &Session) -> Result<(), OpsError> {
     live_tmux_name(session).map(drop)
 }
 
-/// Whether dismiss may act on this row: one of greenroom's own, not live.
+/// Whether kill may act on this row: its tmux session is live. A stopped
+/// session of greenroom's own can be dismissed or restored instead: the
+/// refusal says so.
+pub fn ensure_killable(session: &Session) -> Result<(), OpsError> {
+    if session.archived {
+        return Err(OpsError::AlreadyArchived(session.name.clone()));
+    }
+    match live_tmux_name(session) {
+        Err(OpsError::NotLive(name)) if session.source == Source::Greenroom => {
+            Err(OpsError::NothingToKill {
+                name,
+                status: session.status.as_str().to_lowercase(),
+            })
+        }
+        Err(OpsError::NotLive(name)) => Err(OpsError::NothingToKillElsewhere(name)),
+        other => other.map(drop),
+    }
+}
+
+/// The folder a session is to run in, when it cannot: missing, or not a
+/// folder at all.
+fn folder_problem(dir: &std::path::Path) -> Option<OpsError> {
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => None,
+        Ok(_) => Some(OpsError::NotAFolder(dir.to_path_buf())),
+        Err(_) => Some(OpsError::CwdMissing(dir.to_path_buf())),
+    }
+}
+
+/// Whether dismiss may act on this row: one of greenroom's own, not live,
+/// not archived yet.
 pub fn ensure_dismissable(session: &Session) -> Result<(), OpsError> {
     own_id(session, "dismiss")?;
+    if session.archived {
+        return Err(OpsError::AlreadyArchived(session.name.clone()));
+    }
     if session.status.is_live() {
         return Err(OpsError::Live(session.name.clone()));
     }
     Ok(())
 }
 
-/// Whether restore may act on this row: greenroom's own, dormant, killed or exited.
+/// Whether restore may act on this row: greenroom's own, dormant, killed,
+/// exited or archived.
 pub fn ensure_restorable(session: &Session) -> Result<(), OpsError> {
     own_id(session, "restore")?;
-    if !restorable(&session.status) {
+    if !session.archived && !restorable(&session.status) {
         return Err(OpsError::NotRestorable {
             name: session.name.clone(),
             status: session.status.as_str().to_lowercase(),

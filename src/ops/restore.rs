@@ -25,28 +25,51 @@ pub struct Restored {
 
 /// Restores one of greenroom's sessions (DESIGN §3 restore). The command is
 /// the preset's `resume` with the recorded `agent_session_id` (validated,
-/// quoted) when both exist, else the original command. Refuses a live
+/// quoted) when both exist, else the preset's `launch` (without the first
+/// prompt, which is never sent twice), else the original command. Refuses a live
 /// session. A session that exited but whose dead pane tmux still keeps is
-/// cleared first.
+/// cleared first. An archived session (dismissed, or archived at start-up
+/// because its folder was gone) is moved back from the archive once its
+/// folder is there again (a recorded worktree is made again).
 pub fn restore(tmux: &Tmux, config: &Config, session: &Session) -> Result<Restored, OpsError> {
     super::ensure_restorable(session)?;
     let id = own_id(session, "restore")?;
     let store = SidecarStore::new(&config.sidecar_dir);
-    let sidecar = store.read(id)?;
+    let sidecar = if session.archived {
+        let s = store.read_archived(id)?;
+        if store
+            .load_all()
+            .0
+            .iter()
+            .any(|live| live.name == s.name && live.id != id)
+        {
+            return Err(OpsError::NameTaken(s.name));
+        }
+        s
+    } else {
+        store.read(id)?
+    };
     let tmux_session = match &sidecar.tmux_session {
-        Some(t) => t.clone(),
+        // The file is not trusted: a name tmux would expand never reaches it.
+        Some(t) => {
+            crate::tmux::check_session_name(t).map_err(|e| {
+                OpsError::InvalidName(format!("cannot restore {}: {e}", session.name))
+            })?;
+            t.clone()
+        }
         None if validate_name(&sidecar.name).is_ok() => tmux_name(&sidecar.name),
         None => return Err(OpsError::NoTmux(session.name.clone())),
     };
-    if tmux.has_session(&tmux_session)? {
-        if session.status != Status::Exited {
-            return Err(OpsError::NotRestorable {
+    // Only dead panes left (remain-on-exit) are cleared; a live session is
+    // not ours to replace.
+    if !tmux.clear_dead_session(&tmux_session)? {
+        return Err(match session.archived {
+            true => OpsError::TmuxSessionTaken(tmux_session),
+            false => OpsError::NotRestorable {
                 name: session.name.clone(),
                 status: "running".into(),
-            });
-        }
-        // Only the dead pane is left (remain-on-exit): clear it.
-        tmux.kill_session(&tmux_session)?;
+            },
+        });
     }
 
     let mut recreated = None;
@@ -58,20 +81,39 @@ pub fn restore(tmux: &Tmux, config: &Config, session: &Session) -> Result<Restor
             }
             _ => {}
         }
-        if !sidecar.cwd.is_dir() {
+        if let Some(e) = super::folder_problem(&sidecar.cwd) {
             if let Some(w) = recreated {
                 worktree::remove_fresh(w);
             }
-            return Err(OpsError::CwdMissing(sidecar.cwd.clone()));
+            return Err(e);
         }
     }
 
+    if session.archived
+        && let Err(e) = store.unarchive(id)
+    {
+        if let Some(w) = recreated {
+            worktree::remove_fresh(w);
+        }
+        return Err(e.into());
+    }
     let preset = sidecar.agent.as_deref().and_then(|a| config.agents.get(a));
     let resumed = command::resume(preset, sidecar.agent_session_id.as_deref());
-    let command = resumed.clone().unwrap_or_else(|| sidecar.command.clone());
+    // The first prompt was the first run's: a preset session starts again
+    // with its plain `launch`, never with the prompt it was spawned with.
+    let command = resumed
+        .clone()
+        .or_else(|| preset.map(|p| p.launch.clone()))
+        .unwrap_or_else(|| sidecar.command.clone());
     if let Err(e) = start_session(tmux, &store, id, &tmux_session, &sidecar.cwd, &command) {
         if let Some(w) = recreated {
             worktree::remove_fresh(w);
+        }
+        // As it was: an archived record goes back to the archive.
+        if session.archived
+            && let Err(e) = store.archive(id)
+        {
+            tracing::warn!(id = %id, error = %e, "cannot archive again");
         }
         return Err(e.into());
     }

@@ -83,12 +83,12 @@ pub fn spawn(tmux: &Tmux, config: &Config, req: &SpawnRequest) -> Result<Spawned
         return Err(OpsError::NameTaken(name));
     }
     let tmux_session = tmux_name(&name);
-    if tmux.has_session(&tmux_session)? {
+    if tmux.has_session(&tmux_session)? && !clear_dismissed(tmux, &store, &tmux_session)? {
         return Err(OpsError::TmuxSessionTaken(tmux_session));
     }
     let cwd = std::path::absolute(&req.cwd).unwrap_or_else(|_| req.cwd.clone());
-    if !cwd.is_dir() {
-        return Err(OpsError::CwdMissing(cwd));
+    if let Some(e) = super::folder_problem(&cwd) {
+        return Err(e);
     }
     let prompt = req.prompt.as_deref().filter(|p| !p.is_empty());
     // tmux refuses a command over about 16 KB: a long prompt goes through
@@ -153,6 +153,22 @@ pub fn spawn(tmux: &Tmux, config: &Config, req: &SpawnRequest) -> Result<Spawned
     Ok(Spawned { sidecar, warning })
 }
 
+/// Clears a tmux session of only dead panes that a dismissed record of
+/// greenroom's own names: dismiss leaves none behind now, but older
+/// versions did. True when the name is free.
+fn clear_dismissed(
+    tmux: &Tmux,
+    store: &SidecarStore,
+    tmux_session: &str,
+) -> Result<bool, OpsError> {
+    let ours = store
+        .load_archived()
+        .0
+        .iter()
+        .any(|s| s.tmux_session.as_deref() == Some(tmux_session));
+    Ok(ours && tmux.clear_dead_session(tmux_session)?)
+}
+
 /// The preset (if any), the command line, and whether the prompt is in it.
 fn command_for(
     config: &Config,
@@ -180,6 +196,15 @@ fn command_for(
         });
     };
     let (command, in_command) = command::launch(preset, prompt);
+    // A missing agent would die at once and look like a calm dormant row.
+    if let Some(program) = command::program_of(&command)
+        && !command::on_path(program, std::env::var_os("PATH").as_deref())
+    {
+        return Err(OpsError::ProgramMissing {
+            preset: preset_name.to_owned(),
+            program: program.to_owned(),
+        });
+    }
     Ok((Some(preset_name.to_owned()), command, in_command))
 }
 

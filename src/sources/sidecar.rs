@@ -18,6 +18,8 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use super::{O_NOFOLLOW, read_text_file};
+
+mod archive;
 use crate::model::{Activity, Problem, Status};
 
 /// The longest `activity_detail` stored; hooks may send whole messages.
@@ -215,9 +217,11 @@ impl SidecarStore {
         load_folder(&self.dir)
     }
 
-    /// Dismissed sidecars.
+    /// Dismissed sidecars. An `archive` that is a symbolic link is not
+    /// followed: it is a problem.
     pub fn load_archived(&self) -> (Vec<Sidecar>, Vec<Problem>) {
-        load_folder(&self.archive_dir())
+        let (files, problems) = self.load_archived_files();
+        (files.into_iter().map(|(_, s)| s).collect(), problems)
     }
 
     pub fn read(&self, id: Uuid) -> Result<Sidecar, SidecarError> {
@@ -265,10 +269,11 @@ impl SidecarStore {
         if fs::symlink_metadata(&from).is_err() {
             return Err(SidecarError::NotFound(id, self.dir.clone()));
         }
-        let mut to = self.archive_dir().join(format!("{id}.json"));
-        if to.exists() {
+        let archive = self.real_archive_dir()?;
+        let mut to = archive.join(format!("{id}.json"));
+        if fs::symlink_metadata(&to).is_ok() {
             let stamp = Utc::now().format("%Y%m%dT%H%M%S%.3fZ");
-            to = self.archive_dir().join(format!("{id}.{stamp}.json"));
+            to = archive.join(format!("{id}.{stamp}.json"));
         }
         fs::rename(&from, &to).map_err(io_err(format!("cannot move {}", from.display())))?;
         // The lock file has no further use once the session is archived.

@@ -6,10 +6,10 @@ use std::ffi::OsStr;
 use std::io;
 use std::process::Stdio;
 
-use super::{Tmux, TmuxError, check, exact};
+use super::{Tmux, TmuxError, check, escape_format};
 
-/// `=name:`: the exact session and its current window, the target form for
-/// window and pane commands (send-keys, paste-buffer, capture-pane).
+/// `=name:`: the session and its current window, exact for plain names
+/// only; actions target [`Tmux::window_target`].
 pub fn exact_window(name: &str) -> String {
     format!("={name}:")
 }
@@ -34,11 +34,7 @@ pub fn escape_trailing_semicolon(arg: &OsStr) -> std::ffi::OsString {
 impl Tmux {
     /// Whether a session of exactly this name exists. No server: false.
     pub fn has_session(&self, name: &str) -> Result<bool, TmuxError> {
-        match self.run(["has-session", "-t", &exact(name)]) {
-            Ok(_) => Ok(true),
-            Err(TmuxError::NoSession(_) | TmuxError::NoServer) => Ok(false),
-            Err(e) => Err(e),
-        }
+        Ok(self.session_id(name)?.is_some())
     }
 
     /// Stops the server and removes its socket file, which tmux leaves
@@ -65,8 +61,15 @@ impl Tmux {
     }
 
     /// A detached session running `command` (tmux runs it through the
-    /// default shell) in `cwd`, with `env` set in the session. Starts the
-    /// server when none runs.
+    /// default shell) in exactly `cwd`, with `env` set in the session.
+    /// Starts the server when none runs. tmux expands formats in `-s` and
+    /// `-c` (not in `-e` or the command): both are escaped, so a folder
+    /// named `#(cmd)` runs nothing and `#{pane_id}x` is that folder.
+    ///
+    /// The session keeps its pane when the command ends (`remain-on-exit`
+    /// on its window only, never globally), so a crash shows as exited with
+    /// its status and its last lines stay readable. It is set in the same
+    /// tmux call, before tmux can see even an instant exit.
     pub fn new_session(
         &self,
         name: &str,
@@ -78,27 +81,54 @@ impl Tmux {
             "new-session".into(),
             "-d".into(),
             "-s".into(),
-            name.into(),
+            escape_trailing_semicolon(&escape_format(name.as_ref())),
             "-c".into(),
-            escape_trailing_semicolon(cwd.as_os_str()),
+            escape_trailing_semicolon(&escape_format(cwd.as_os_str())),
         ];
         for (key, value) in env {
             args.push("-e".into());
             args.push(escape_trailing_semicolon(format!("{key}={value}").as_ref()));
         }
         args.push(escape_trailing_semicolon(command.as_ref()));
+        // After `new-session`, a command in the same sequence without `-t`
+        // acts on the new session's window.
+        for arg in [";", "set-option", "-w", "remain-on-exit", "on"] {
+            args.push(arg.into());
+        }
         self.run(args).map(drop)
     }
 
+    /// Kills the session named `name` when only dead panes are left in it
+    /// (remain-on-exit). True when no session of that name is left; false
+    /// when it has a live pane (it is left alone).
+    pub fn clear_dead_session(&self, name: &str) -> Result<bool, TmuxError> {
+        let Some(id) = self.session_id(name)? else {
+            return Ok(true);
+        };
+        let panes = match self.run(["list-panes", "-s", "-t", &id, "-F", "#{pane_dead}"]) {
+            Ok(text) => text,
+            Err(TmuxError::NoSession(_) | TmuxError::NoServer) => return Ok(true),
+            Err(e) => return Err(e),
+        };
+        if panes.lines().any(|dead| dead != "1") {
+            return Ok(false);
+        }
+        match self.run(["kill-session", "-t", &id]) {
+            Ok(_) | Err(TmuxError::NoSession(_) | TmuxError::NoServer) => Ok(true),
+            Err(e) => Err(e),
+        }
+    }
+
     pub fn kill_session(&self, name: &str) -> Result<(), TmuxError> {
-        self.run(["kill-session", "-t", &exact(name)]).map(drop)
+        let target = self.session_target(name)?;
+        self.run(["kill-session", "-t", &target]).map(drop)
     }
 
     /// Types `text` literally into the session's current pane (no key names
     /// are interpreted; the text never reaches a shell).
     pub fn send_literal(&self, name: &str, text: &str) -> Result<(), TmuxError> {
         let text = escape_trailing_semicolon(text.as_ref());
-        let target = exact_window(name);
+        let target = self.window_target(name)?;
         let args: [&OsStr; 6] = [
             "send-keys".as_ref(),
             "-t".as_ref(),
@@ -112,7 +142,7 @@ impl Tmux {
 
     /// Presses one named key (`Enter`, `C-c`) in the session's current pane.
     pub fn send_key(&self, name: &str, key: &str) -> Result<(), TmuxError> {
-        self.run(["send-keys", "-t", &exact_window(name), key])
+        self.run(["send-keys", "-t", &self.window_target(name)?, key])
             .map(drop)
     }
 
@@ -132,7 +162,7 @@ impl Tmux {
             "-b",
             buffer,
             "-t",
-            &exact_window(name),
+            &self.window_target(name)?,
         ])
         .map(drop)
     }
@@ -140,7 +170,12 @@ impl Tmux {
     /// The visible text of the session's current pane, without colours:
     /// what send compares to see that its text has landed.
     pub fn capture_text(&self, name: &str) -> Result<String, TmuxError> {
-        self.run(["capture-pane", "-p", "-t", &exact_window(name)])
+        self.run(["capture-pane", "-p", "-t", &self.window_target(name)?])
+    }
+
+    /// The visible text of the session's current pane, with its colours.
+    pub fn capture_pane(&self, name: &str) -> Result<String, TmuxError> {
+        self.run(["capture-pane", "-p", "-e", "-t", &self.window_target(name)?])
     }
 
     pub fn delete_buffer(&self, buffer: &str) -> Result<(), TmuxError> {

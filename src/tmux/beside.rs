@@ -3,7 +3,7 @@
 //! windows and layout are never touched; moving that client is all follow
 //! mode does.
 
-use super::{Tmux, TmuxError, exact};
+use super::{Tmux, TmuxError};
 use crate::config::TmuxSocket;
 
 /// The pane beside, as tmux names it.
@@ -22,19 +22,19 @@ pub fn host_from_env(tmux_env: Option<&str>) -> Option<Tmux> {
 
 impl Tmux {
     /// The argv (as one shell line, for the new pane's shell) of a client
-    /// of this server attached to `name`. `$TMUX` is unset so tmux agrees
-    /// to nest it.
-    pub fn attach_command_line(&self, name: &str) -> String {
+    /// of this server attached to `name` (by its id). `$TMUX` is unset so
+    /// tmux agrees to nest it.
+    pub fn attach_command_line(&self, name: &str) -> Result<String, TmuxError> {
         let quote = crate::ops::shell_quote;
         let socket = match self.socket() {
             TmuxSocket::Default => String::new(),
             TmuxSocket::Name(n) => format!(" -L {}", quote(n)),
             TmuxSocket::Path(p) => format!(" -S {}", quote(&p.to_string_lossy())),
         };
-        format!(
+        Ok(format!(
             "env -u TMUX tmux{socket} attach-session -t {}",
-            quote(&exact(name))
-        )
+            quote(&self.session_target(name)?)
+        ))
     }
 
     /// Splits `next_to` (a pane of this server, e.g. `$TMUX_PANE`) and runs
@@ -72,7 +72,8 @@ impl Tmux {
 
     /// Moves the client on terminal `tty` to session `name`.
     pub fn switch_client_on(&self, tty: &str, name: &str) -> Result<(), TmuxError> {
-        self.run(["switch-client", "-c", tty, "-t", &exact(name)])
+        let target = self.session_target(name)?;
+        self.run(["switch-client", "-c", tty, "-t", &target])
             .map(drop)
     }
 }

@@ -62,7 +62,7 @@ pub(super) fn confirm(state: &mut AppState, action: Bulk) -> Vec<Effect> {
             continue;
         };
         let check = match action {
-            Bulk::Kill => crate::ops::ensure_live(s),
+            Bulk::Kill => crate::ops::ensure_killable(s),
             Bulk::Dismiss => crate::ops::ensure_dismissable(s),
         };
         match check {

@@ -12,7 +12,7 @@ use crate::ops::{self, Launch, SpawnRequest};
 use crate::sources::sidecar::SidecarStore;
 use std::io::Write;
 
-use crate::tmux::{Beside, Tmux, exact, host_from_env};
+use crate::tmux::{Beside, Tmux, host_from_env};
 
 /// What effects need: the settings and handles on the world.
 #[derive(Clone)]
@@ -84,7 +84,7 @@ impl Context {
 
     pub fn dismiss(&self, sessions: &[Session]) -> Action {
         self.each(sessions, "dismissed", |s| {
-            ops::dismiss(&self.store, s).map(drop)
+            ops::dismiss(&self.tmux, &self.store, s).map(drop)
         })
     }
 
@@ -158,8 +158,10 @@ impl Context {
         let Some(name) = s.tmux_session.as_deref() else {
             return Err(format!("{} has no tmux session", s.name));
         };
-        let beside = host
-            .split_beside(&pane, &self.tmux.attach_command_line(name))
+        let beside = self
+            .tmux
+            .attach_command_line(name)
+            .and_then(|line| host.split_beside(&pane, &line))
             .map_err(|e| format!("cannot open a pane beside: {e}"))?;
         ops::record_focus(&self.store, s);
         Ok(beside)
@@ -280,8 +282,7 @@ fn complete_into(text: &str, names: &mut Vec<String>) -> Option<String> {
 
 /// The pane's visible text with its colours.
 pub fn capture(tmux: &Tmux, name: &str) -> String {
-    let target = format!("{}:", exact(name));
-    match tmux.run(["capture-pane", "-p", "-e", "-t", &target]) {
+    match tmux.capture_pane(name) {
         Ok(text) => text,
         Err(e) => format!("cannot capture the pane: {e}"),
     }

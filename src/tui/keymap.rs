@@ -231,6 +231,12 @@ pub const BINDINGS: &[Binding] = &[
         defaults: &["f"],
     },
     Binding {
+        command: Command::ToggleArchived,
+        description: "show archived sessions too",
+        section: "View",
+        defaults: &["A"],
+    },
+    Binding {
         command: Command::NextTab,
         description: "next detail tab",
         section: "View",

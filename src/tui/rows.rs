@@ -19,7 +19,8 @@ pub(super) fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effe
     let mut alerts = Vec::new();
     for r in &rows {
         let before = state.last_health.get(&r.id).copied();
-        let turned = needs_operator(r.health) && before != Some(r.health);
+        // Archived rows are finished business: they never call for the operator.
+        let turned = needs_operator(r.health) && !r.archived && before != Some(r.health);
         if turned && !first_load {
             if state.selected.as_deref() != Some(r.id.as_str()) {
                 state.attention.insert(r.id.clone());

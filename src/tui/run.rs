@@ -58,6 +58,9 @@ async fn run_async(config: Config) -> Result<()> {
     })
     .wrap_err("cannot watch the session folders")?;
     let recovery = engine.recover();
+    // greenroom's own archived records too (after recovery, which may have
+    // just archived some); the sidebar shows them under `A`.
+    engine.catalog.follow_sidecar_archive();
     tracing::info!(
         ?recovery,
         folders = engine.watched_folders(),
@@ -75,7 +78,9 @@ async fn run_async(config: Config) -> Result<()> {
         let n = recovery.archived.len();
         update(
             &mut state,
-            Action::Status(format!("{n} session(s) whose folder is gone were archived")),
+            Action::Status(format!(
+                "{n} session(s) whose folder is gone were archived (A shows them, r restores)"
+            )),
         );
     }
 

@@ -147,6 +147,8 @@ pub struct AppState {
     pub select_when_seen: Option<String>,
     /// Show each session's spend in the sidebar.
     pub show_cost: bool,
+    /// Show archived and dismissed sessions too (`A`).
+    pub show_archived: bool,
 }
 
 impl AppState {
@@ -175,6 +177,7 @@ impl AppState {
             beside: BesidePane::Closed,
             select_when_seen: None,
             show_cost: true,
+            show_archived: false,
         }
     }
 
@@ -222,10 +225,20 @@ impl AppState {
         self.visible.iter().map(|&i| &self.rows[i])
     }
 
+    /// How many rows the sidebar lists before filters: archived ones only
+    /// while they are shown (`A`).
+    pub fn listed(&self) -> usize {
+        if self.show_archived {
+            self.rows.len()
+        } else {
+            self.rows.iter().filter(|r| !r.archived).count()
+        }
+    }
+
     /// How many sessions are in each health class (all rows, unfiltered).
     pub fn counts(&self) -> HashMap<Health, usize> {
         let mut counts = HashMap::new();
-        for r in &self.rows {
+        for r in self.rows.iter().filter(|r| !r.archived) {
             *counts.entry(r.health).or_insert(0) += 1;
         }
         counts
@@ -244,6 +257,7 @@ impl AppState {
         let needle = self.filter.to_lowercase();
         let rows = &self.rows;
         let mut visible: Vec<usize> = (0..rows.len())
+            .filter(|&i| self.show_archived || !rows[i].archived)
             .filter(|&i| self.health_filter.is_none_or(|h| h == rows[i].health))
             .filter(|&i| needle.is_empty() || matches_filter(&rows[i], &needle))
             .collect();

@@ -156,6 +156,17 @@ fn command(state: &mut AppState, c: Command) -> Vec<Effect> {
             state.refresh_visible();
             preview_request(state)
         }
+        Command::ToggleArchived => {
+            state.show_archived = !state.show_archived;
+            state.refresh_visible();
+            let n = state.rows.iter().filter(|r| r.archived).count();
+            let message = match state.show_archived {
+                true => format!("showing {n} archived session(s); r restores one, A hides them"),
+                false => "archived sessions hidden".to_owned(),
+            };
+            say(state, message);
+            preview_request(state)
+        }
         Command::NextTab => {
             state.tab = state.tab.next();
             preview_request(state)
@@ -370,7 +381,8 @@ pub fn preview_request(state: &AppState) -> Vec<Effect> {
         return Vec::new();
     }
     match state.selected_session() {
-        Some(s) if s.status.is_live() => s
+        // An exited session's dead pane is kept: its last lines are the news.
+        Some(s) if s.status.is_live() || s.status == crate::model::Status::Exited => s
             .tmux_session
             .clone()
             .map(|t| {

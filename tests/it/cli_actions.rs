@@ -65,9 +65,10 @@ fn spawn_kill_restore_dismiss_through_the_command_line() {
     assert!(has_session(&tmux, "gr-agent-1"));
     assert_eq!(row(&rows(&config), "api-1").status, Status::Killed);
     let err = gr.refused(&["kill", "api-1", "--yes"]);
-    assert!(
-        err.contains("api-1 is not running; restore it first"),
-        "{err}"
+    assert_eq!(
+        err,
+        "greenroom: api-1 is not running (killed), so there is nothing to kill; dismiss it \
+         (D, or `greenroom dismiss api-1`) or restore it (r, or `greenroom restore api-1`)\n"
     );
 
     let out = gr.ok(&["restore", "api-1"]);
@@ -184,6 +185,13 @@ fn spawn_refusals_are_one_line_and_leave_nothing() {
     assert_eq!(
         err,
         "greenroom: folder /nonexistent/greenroom does not exist\n"
+    );
+    let not_a_folder = world.path("a-file");
+    std::fs::write(&not_a_folder, "").unwrap();
+    let err = gr.refused(&["spawn", "--cwd", path_str(&not_a_folder), "--", "sleep 1"]);
+    assert_eq!(
+        err,
+        format!("greenroom: {} is not a folder\n", not_a_folder.display())
     );
     let err = gr.refused(&["spawn", "--cwd", cwd, "--agent", "nope"]);
     assert!(

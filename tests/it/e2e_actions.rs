@@ -163,6 +163,18 @@ fn spawn_send_attach_kill_restore_and_dismiss_from_the_dashboard() {
     });
     assert_eq!(store.load_all().0.len(), 0);
     assert_eq!(store.load_archived().0.len(), 1, "dismissed, not deleted");
+
+    // A shows it again, archived; r brings it back.
+    screen.keys(&["A"]);
+    screen.until(15, "the archived row", |s| {
+        s.contains("showing 1 archived session(s)") && s.contains("agent-1 · archived")
+    });
+    screen.keys(&["r"]);
+    screen.until(15, "the restore from the archive", |s| {
+        s.contains("restored agent-1") && s.contains("1 active")
+    });
+    assert!(has(&agents, "gr-agent-1"));
+    assert_eq!(store.load_all().0.len(), 1, "back from the archive");
 }
 
 #[test]

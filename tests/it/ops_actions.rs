@@ -92,14 +92,17 @@ fn spawn_records_the_session_and_starts_it_with_greenrooms_environment() {
 fn default_names_skip_live_dismissed_and_tmux_names_and_presets_are_used() {
     let world = World::new();
     let tmux = server();
-    let config = world.config(Some(&tmux), &[]);
+    let mut config = world.config(Some(&tmux), &[]);
+    // Spawn refuses a preset whose program is not there: give claude one.
+    let claude_stub = stub(&world.path("bin"), "claude", "exec sleep 600");
+    config.agents.get_mut("claude").unwrap().launch = claude_stub.display().to_string();
     let t = tmux_of(&config);
     let cwd = workdir(&world);
     let store = SidecarStore::new(&config.sidecar_dir);
     // agent-1 is dismissed, gr-agent-2 is someone else's tmux session.
     let first = ops::spawn(&t, &config, &sleeper("agent-1", &cwd)).unwrap();
     ops::kill(&t, &store, row(&rows(&config), "agent-1")).unwrap();
-    ops::dismiss(&store, row(&rows(&config), "agent-1")).unwrap();
+    ops::dismiss(&t, &store, row(&rows(&config), "agent-1")).unwrap();
     assert!(store.read(first.sidecar.id).is_err());
     tmux.spawn("gr-agent-2", &["sleep", "600"]);
     assert_eq!(ops::default_name(&t, &store, "agent").unwrap(), "agent-3");
@@ -116,7 +119,7 @@ fn default_names_skip_live_dismissed_and_tmux_names_and_presets_are_used() {
     .unwrap();
     assert_eq!(claude.sidecar.name, "agent-4");
     assert_eq!(claude.sidecar.agent.as_deref(), Some("claude"));
-    assert_eq!(claude.sidecar.command, "claude");
+    assert_eq!(claude.sidecar.command, claude_stub.display().to_string());
 }
 
 #[test]

@@ -200,6 +200,53 @@ fn the_health_filter_cycles_through_every_class_and_back() {
     assert_eq!(names(&s).len(), 4);
 }
 
+fn old_id() -> String {
+    "0b1c2d3e-aaaa-4bbb-8ccc-123456789abc".into()
+}
+
+#[test]
+fn archived_sessions_show_under_a_toggle_and_never_count_or_alert() {
+    let mut s = loaded();
+    let mut next = rows();
+    let mut old = session("echo", Health::Errored, Some(2));
+    old.id = old_id();
+    old.status = Status::Archived;
+    old.archived = true;
+    next.push(old);
+    let effects = update(
+        &mut s,
+        Action::Rows {
+            rows: next,
+            problems: vec![],
+        },
+    );
+    assert!(
+        effects.iter().all(|e| !matches!(e, Effect::Alert { .. })),
+        "{effects:?}"
+    );
+    assert!(!s.attention.contains(&old_id()));
+    assert_eq!(names(&s), ["alpha", "bravo", "charlie", "delta"]);
+    assert_eq!(s.counts().get(&Health::Errored), Some(&1), "bravo only");
+    cmd(&mut s, Command::ToggleArchived);
+    assert_eq!(names(&s), ["alpha", "echo", "bravo", "charlie", "delta"]);
+    assert_eq!(
+        s.status.as_ref().map(|l| l.text.as_str()),
+        Some("showing 1 archived session(s); r restores one, A hides them")
+    );
+    // Restore is offered on an archived row; kill and dismiss say why not.
+    s.selected = Some(old_id());
+    assert!(
+        matches!(&cmd(&mut s, Command::Restore)[..], [Effect::Restore { id }] if *id == old_id())
+    );
+    cmd(&mut s, Command::ToggleArchived);
+    assert_eq!(names(&s), ["alpha", "bravo", "charlie", "delta"]);
+    let binding = BINDINGS
+        .iter()
+        .find(|b| b.command == Command::ToggleArchived)
+        .unwrap();
+    assert_eq!(binding.defaults, ["A"]);
+}
+
 #[test]
 fn a_session_that_turns_waiting_is_marked_and_alerts_until_looked_at() {
     let mut s = loaded();
@@ -509,6 +556,23 @@ fn the_preview_is_requested_only_when_shown_and_live() {
     assert!(
         cmd(&mut s, Command::Down).is_empty(),
         "a dormant session has no pane"
+    );
+    // An exited session's dead pane is kept: its last lines are shown.
+    let mut exited = rows();
+    exited[3].status = Status::Exited;
+    update(
+        &mut s,
+        Action::Rows {
+            rows: exited,
+            problems: vec![],
+        },
+    );
+    assert_eq!(
+        cmd(&mut s, Command::Down),
+        vec![Effect::CapturePreview {
+            id: "id-delta".into(),
+            tmux_session: "gr-delta".into()
+        }]
     );
 }
 

@@ -130,7 +130,7 @@ fn right_parts(state: &AppState, theme: &Theme) -> Vec<Part> {
             keep: 3,
         });
     }
-    if !state.rows.is_empty() {
+    if state.listed() > 0 {
         // Short form: only the non-default mode is worth a mention.
         let short = match state.sort {
             SortMode::LastFocus => Vec::new(),

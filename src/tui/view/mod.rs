@@ -130,7 +130,7 @@ pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap, theme: &Them
     let full = frame.area();
     let a = areas(full);
     header::render(frame, a.header, state, theme);
-    if state.rows.is_empty() {
+    if state.listed() == 0 {
         empty::render(frame, a.body, state, keymap, theme);
     } else {
         sidebar::render(frame, a.sidebar, state, keymap, theme);

@@ -62,8 +62,8 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, 
 
     let count = if total > rows && rows > 0 {
         format!(" {}/{total} ", cursor.map_or(offset, |c| c) + 1)
-    } else if total < state.rows.len() {
-        format!(" {total} of {} ", state.rows.len())
+    } else if total < state.listed() {
+        format!(" {total} of {} ", state.listed())
     } else {
         format!(" {total} ")
     };

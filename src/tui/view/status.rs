@@ -76,7 +76,7 @@ fn hints(state: &AppState) -> Vec<(Command, &'static str)> {
         }
     }
     h.push((Command::New, "new"));
-    if !state.rows.is_empty() {
+    if state.listed() > 0 {
         if state.filter.is_empty() {
             h.push((Command::Filter, "filter"));
         } else {

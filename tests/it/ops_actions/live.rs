@@ -41,10 +41,13 @@ fn kill_and_send_never_confuse_api_1_with_api_10() {
         err.to_string(),
         "api-1 is not running; restore it first (r, or `greenroom restore api-1`)"
     );
-    assert!(matches!(
-        ops::kill(&t, &store, row(&after, "api-1")),
-        Err(OpsError::NotLive(_))
-    ));
+    assert_eq!(
+        ops::kill(&t, &store, row(&after, "api-1"))
+            .unwrap_err()
+            .to_string(),
+        "api-1 is not running (killed), so there is nothing to kill; dismiss it \
+         (D, or `greenroom dismiss api-1`) or restore it (r, or `greenroom restore api-1`)"
+    );
     // A stale row (it looked live) is refused by tmux's exact target.
     let err = ops::send(&t, row(&rows, "api-1"), "lost").unwrap_err();
     assert!(matches!(err, OpsError::NotLive(_)), "{err}");

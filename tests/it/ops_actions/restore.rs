@@ -6,7 +6,6 @@ use super::{request, shell_quote_path, sleeper, tmux_of, workdir};
 use greenroom::model::Status;
 use greenroom::ops::{self, Launch, OpsError};
 use greenroom::sources::sidecar::SidecarStore;
-use greenroom::tmux::Tmux;
 
 #[test]
 fn restore_dismiss_and_their_refusals() {
@@ -30,9 +29,9 @@ fn restore_dismiss_and_their_refusals() {
     let err = ops::restore(&t, &config, row(&live, "api-1")).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "api-1 is running; only dormant, killed or exited sessions can be restored"
+        "api-1 is running; only dormant, killed, exited or archived sessions can be restored"
     );
-    let err = ops::dismiss(&store, row(&live, "api-1")).unwrap_err();
+    let err = ops::dismiss(&t, &store, row(&live, "api-1")).unwrap_err();
     assert_eq!(
         err.to_string(),
         "api-1 is running; kill it first (x, or `greenroom kill api-1`)"
@@ -68,11 +67,11 @@ fn restore_dismiss_and_their_refusals() {
     assert!(!has_session(&tmux, "gr-homeless"));
 
     // Dismiss moves the record to the archive; the worktree stays.
-    let to = ops::dismiss(&store, row(&rows(&config), "homeless")).unwrap();
+    let to = ops::dismiss(&t, &store, row(&rows(&config), "homeless")).unwrap();
     assert!(to.starts_with(store.archive_dir()) && to.exists());
     assert!(rows(&config).iter().all(|r| r.name != "homeless"));
     ops::kill(&t, &store, row(&rows(&config), "api-1")).unwrap();
-    ops::dismiss(&store, row(&rows(&config), "api-1")).unwrap();
+    ops::dismiss(&t, &store, row(&rows(&config), "api-1")).unwrap();
     assert!(wt.exists(), "dismiss never removes a worktree");
     assert!(store.load_all().0.is_empty());
     assert_eq!(store.load_archived().0.len(), 2);
@@ -91,16 +90,19 @@ fn restore_resumes_a_claude_session_with_its_validated_id() {
             ops::shell_quote(&argv.to_string_lossy())
         ),
     );
-    // A new session gets the PATH of the tmux client that makes it, so
-    // greenroom's tmux is a wrapper that puts the stub first.
-    let tmux_with_path = stub(
-        &world.path("wrap"),
-        "tmux",
-        &format!("PATH={}:\"$PATH\" exec tmux \"$@\"", shell_quote_path(&bin)),
-    );
+    // The preset runs the stub by its path (spawn checks that it is there).
     let tmux = server();
-    let config = world.config(Some(&tmux), &[]);
-    let t = Tmux::with_program(config.tmux_socket.clone(), tmux_with_path);
+    let mut config = world.config(Some(&tmux), &[]);
+    let claude = bin.join("claude").display().to_string();
+    let preset = config.agents.get_mut("claude").unwrap();
+    for line in [&mut preset.launch]
+        .into_iter()
+        .chain(preset.resume.as_mut())
+        .chain(preset.launch_with_prompt.as_mut())
+    {
+        *line = line.replacen("claude", &claude, 1);
+    }
+    let t = tmux_of(&config);
     let store = SidecarStore::new(&config.sidecar_dir);
     let cwd = workdir(&world);
     // The preset's launch_with_prompt gets the first prompt as one argument.
@@ -124,11 +126,12 @@ fn restore_resumes_a_claude_session_with_its_validated_id() {
     assert!(r.resumed);
     assert_eq!(
         r.command,
-        "claude --resume '0b1c2d3e-aaaa-4bbb-8ccc-123456789abc'"
+        format!("{claude} --resume '0b1c2d3e-aaaa-4bbb-8ccc-123456789abc'")
     );
     assert_contents(&argv, "--resume\n0b1c2d3e-aaaa-4bbb-8ccc-123456789abc\n");
 
-    // An id that is not plausible is ignored: the original command runs.
+    // An id that is not plausible is ignored: the preset starts afresh,
+    // and the first prompt, which the first run had, is not sent again.
     ops::kill(&t, &store, row(&rows(&config), "c")).unwrap();
     std::fs::remove_file(&argv).unwrap();
     let pwned = world.path("pwned");
@@ -140,8 +143,12 @@ fn restore_resumes_a_claude_session_with_its_validated_id() {
         .unwrap();
     let r = ops::restore(&t, &config, row(&rows(&config), "c")).unwrap();
     assert!(!r.resumed);
-    assert_eq!(r.command, spawned.sidecar.command);
-    assert_contents(&argv, &format!("{prompt}\n"));
+    assert_eq!(r.command, claude);
+    assert_ne!(
+        spawned.sidecar.command, claude,
+        "the prompt was in the first command"
+    );
+    assert_contents(&argv, "\n");
     assert!(!pwned.exists());
 }
 
