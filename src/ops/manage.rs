@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use super::{LOCK_WAIT, OpsError, live_tmux_name, not_live_if_missing, own_id};
 use crate::model::{Session, Status};
 use crate::sources::sidecar::SidecarStore;
-use crate::tmux::Tmux;
+use crate::tmux::{Tmux, TmuxError};
 
 /// Kills a live session's tmux session (`kill-session -t =name`) and, for
 /// greenroom's own, records status Killed. A worktree is kept. The caller
