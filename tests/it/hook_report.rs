@@ -21,14 +21,14 @@ const PAYLOADS: &str = concat!(
     "/tests/fixtures/real/claude-hook-payloads"
 );
 
-struct Session {
-    dir: tempfile::TempDir,
-    store: SidecarStore,
-    id: uuid::Uuid,
+pub(crate) struct Session {
+    pub(crate) dir: tempfile::TempDir,
+    pub(crate) store: SidecarStore,
+    pub(crate) id: uuid::Uuid,
 }
 
 impl Session {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         let dir = tempfile::tempdir().unwrap();
         let store = SidecarStore::new(dir.path().join("sessions"));
         let s = Sidecar::new("agent-1", Path::new("/work/a"), "claude", Utc::now());
@@ -40,19 +40,19 @@ impl Session {
         }
     }
 
-    fn sidecar(&self) -> Sidecar {
+    pub(crate) fn sidecar(&self) -> Sidecar {
         self.store.read(self.id).unwrap()
     }
 
-    fn raw(&self) -> Vec<u8> {
+    pub(crate) fn raw(&self) -> Vec<u8> {
         std::fs::read(self.store.path_for(self.id)).unwrap()
     }
 
-    fn log(&self) -> PathBuf {
+    pub(crate) fn log(&self) -> PathBuf {
         self.dir.path().join("greenroom.log")
     }
 
-    fn command(&self, args: &[&str]) -> Command {
+    pub(crate) fn command(&self, args: &[&str]) -> Command {
         let mut c = Command::new(env!("CARGO_BIN_EXE_greenroom"));
         c.arg("report")
             .args(args)
@@ -66,7 +66,7 @@ impl Session {
         c
     }
 
-    fn report_with(&self, mut c: Command, payload: &[u8]) -> Output {
+    pub(crate) fn report_with(&self, mut c: Command, payload: &[u8]) -> Output {
         let mut child = c.spawn().unwrap();
         let mut stdin = child.stdin.take().unwrap();
         // A reader that gives up early (huge payload) closes the pipe: fine.
@@ -87,7 +87,7 @@ impl Session {
         out
     }
 
-    fn report(&self, args: &[&str], payload: &[u8]) -> Output {
+    pub(crate) fn report(&self, args: &[&str], payload: &[u8]) -> Output {
         self.report_with(self.command(args), payload)
     }
 }

@@ -20,6 +20,7 @@ mod maestro_bad_input;
 mod maestro_real;
 mod ops_actions;
 mod readme;
+mod report_bounds;
 mod sidecar_store;
 mod support;
 mod transcript_usage;
