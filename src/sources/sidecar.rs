@@ -11,7 +11,7 @@ use std::fs::{self, File, OpenOptions, TryLockError};
 use std::io::{self, Write};
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -249,10 +249,14 @@ impl SidecarStore {
         lock_wait: Duration,
         change: impl FnOnce(&mut Sidecar) -> bool,
     ) -> Result<Sidecar, SidecarError> {
-        let _lock = self.lock(id, lock_wait)?;
+        let lock = self.lock(id, lock_wait)?;
         let mut sidecar = self.read(id)?;
         if change(&mut sidecar) {
-            self.write_unlocked(&sidecar)?;
+            self.replace_unlocked(&sidecar)?;
+            // The rename is what readers and racing writers see; making it
+            // durable needs no lock, so others may go on meanwhile.
+            drop(lock);
+            sync_dir(&self.dir).map_err(io_err(format!("cannot sync {}", self.dir.display())))?;
         }
         Ok(sidecar)
     }
@@ -276,6 +280,10 @@ impl SidecarStore {
         Ok(to)
     }
 
+    /// Takes the session's lock, waiting at most `wait`. A waiter blocks in
+    /// the kernel's queue (`flock`) rather than sleeping and retrying, so it
+    /// is woken as soon as the holder is done and newcomers cannot keep
+    /// jumping ahead of it.
     fn lock(&self, id: Uuid, wait: Duration) -> Result<File, SidecarError> {
         let path = self.lock_path(id);
         let file = OpenOptions::new()
@@ -286,24 +294,26 @@ impl SidecarStore {
             .custom_flags(O_NOFOLLOW)
             .open(&path)
             .map_err(io_err(format!("cannot open lock {}", path.display())))?;
-        let deadline = Instant::now() + wait;
-        let mut pause = Duration::from_micros(200);
-        loop {
-            match file.try_lock() {
-                Ok(()) => return Ok(file),
-                Err(TryLockError::WouldBlock) if Instant::now() < deadline => {
-                    std::thread::sleep(pause);
-                    pause = (pause * 2).min(Duration::from_millis(10));
-                }
-                Err(TryLockError::WouldBlock) => return Err(SidecarError::LockTimeout(wait, id)),
-                Err(TryLockError::Error(e)) => {
-                    return Err(io_err(format!("cannot lock {}", path.display()))(e));
-                }
-            }
+        let cannot_lock = |e| io_err(format!("cannot lock {}", path.display()))(e);
+        match file.try_lock() {
+            Ok(()) => return Ok(file),
+            Err(TryLockError::WouldBlock) => {}
+            Err(TryLockError::Error(e)) => return Err(cannot_lock(e)),
+        }
+        match lock_within(file, wait) {
+            Ok(Some(file)) => Ok(file),
+            Ok(None) => Err(SidecarError::LockTimeout(wait, id)),
+            Err(e) => Err(cannot_lock(e)),
         }
     }
 
     fn write_unlocked(&self, sidecar: &Sidecar) -> Result<(), SidecarError> {
+        self.replace_unlocked(sidecar)?;
+        sync_dir(&self.dir).map_err(io_err(format!("cannot sync {}", self.dir.display())))
+    }
+
+    /// Encodes and renames the new file into place; the caller holds the lock.
+    fn replace_unlocked(&self, sidecar: &Sidecar) -> Result<(), SidecarError> {
         let mut sidecar = sidecar.clone();
         sidecar.cap_detail();
         let mut bytes = serde_json::to_vec_pretty(&sidecar).map_err(|e| SidecarError::Io {
@@ -311,13 +321,46 @@ impl SidecarStore {
             source: io::Error::other(e),
         })?;
         bytes.push(b'\n');
-        write_atomic(&self.path_for(sidecar.id), &bytes)
+        replace_atomic(&self.path_for(sidecar.id), &bytes)
+    }
+}
+
+/// Blocks for the lock on a helper thread, so the wait has a deadline.
+/// The thread locks a clone of the same open file (flock locks belong to
+/// the open file, not the descriptor). After a timeout the thread may still
+/// get the lock; it then closes its clone, the last one, which releases it.
+fn lock_within(file: File, wait: Duration) -> io::Result<Option<File>> {
+    let waiter = file.try_clone()?;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name("sidecar-lock".into())
+        .spawn(move || {
+            let result = waiter.lock();
+            let _ = tx.send(result);
+        })?;
+    match rx.recv_timeout(wait) {
+        Ok(Ok(())) => Ok(Some(file)),
+        Ok(Err(e)) => Err(e),
+        Err(_) => Ok(None),
     }
 }
 
 /// Writes `bytes` to `path` atomically: a temp file in the same folder,
 /// fsync, rename over, fsync the folder. Mode 0600.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), SidecarError> {
+    replace_atomic(path, bytes)?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    sync_dir(dir).map_err(io_err(format!("cannot write {}", path.display())))
+}
+
+/// Makes renames in `dir` durable.
+fn sync_dir(dir: &Path) -> io::Result<()> {
+    File::open(dir)?.sync_all()
+}
+
+/// [`write_atomic`] without the folder's fsync: after it returns, every
+/// reader sees the new file.
+fn replace_atomic(path: &Path, bytes: &[u8]) -> Result<(), SidecarError> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path
         .file_name()
@@ -338,8 +381,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), SidecarError> {
         file.write_all(bytes)?;
         file.set_permissions(fs::Permissions::from_mode(0o600))?;
         file.sync_all()?;
-        fs::rename(&tmp, path)?;
-        File::open(dir)?.sync_all()
+        fs::rename(&tmp, path)
     })();
     result.map_err(|e| {
         let _ = fs::remove_file(&tmp);

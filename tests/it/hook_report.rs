@@ -432,6 +432,15 @@ fn racing_reports_and_focus_updates_lose_nothing() {
             .is_some_and(|id| id.starts_with("agent-"))
     );
     assert!(s.current_cwd.is_some());
+    // Every report that failed says so in the log: none may have.
+    let log = std::fs::read_to_string(session.log()).unwrap_or_default();
+    let dropped = log.lines().filter(|l| l.contains("report ignored")).count();
+    assert_eq!(
+        dropped,
+        0,
+        "{dropped} of {} reports dropped:\n{log}",
+        PROCESSES * REPORTS
+    );
 }
 
 #[test]
