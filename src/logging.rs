@@ -1,7 +1,9 @@
 //! greenroom logs to a file, never to the terminal: the dashboard owns the
-//! screen, and an agent reads a hook's stdout and stderr.
+//! screen, and an agent reads a hook's stdout and stderr. So a log write
+//! that fails (a full disk) is dropped, never reported on stderr.
 
-use std::fs::OpenOptions;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
@@ -26,28 +28,50 @@ pub fn init(path: Option<PathBuf>) {
     let Some(path) = path else {
         return;
     };
-    let writer = move || -> Box<dyn std::io::Write> {
-        if let Some(dir) = path.parent() {
-            let _ = std::fs::DirBuilder::new()
-                .recursive(true)
-                .mode(0o700)
-                .create(dir);
-        }
-        match OpenOptions::new()
-            .create(true)
-            .append(true)
-            .mode(0o600)
-            .open(&path)
-        {
-            Ok(f) => Box::new(f),
-            Err(_) => Box::new(std::io::sink()),
-        }
-    };
+    let writer = move || Quiet(open_log(&path));
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_ansi(false)
         .with_writer(writer)
+        .log_internal_errors(false)
         .try_init();
+}
+
+/// The log file, ready to append to; `None` when it cannot be used.
+pub fn open_log(path: &Path) -> Option<File> {
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir);
+    }
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .mode(0o600)
+        .open(path)
+        .ok()?;
+    Some(file)
+}
+
+/// A log sink whose failures go nowhere: after a failed write the rest of
+/// the event is dropped, and success is reported so that nothing upstream
+/// prints the error.
+struct Quiet(Option<File>);
+
+impl Write for Quiet {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if let Some(file) = &mut self.0
+            && file.write_all(buf).is_err()
+        {
+            self.0 = None;
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }

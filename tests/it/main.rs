@@ -10,6 +10,7 @@ mod config_layers;
 mod e2e_actions;
 mod e2e_dashboard;
 mod e2e_demo;
+mod full_disk;
 mod health_rules;
 mod hook_report;
 mod hooks_install;
