@@ -1,6 +1,8 @@
 //! greenroom logs to a file, never to the terminal: the dashboard owns the
 //! screen, and an agent reads a hook's stdout and stderr. So a log write
-//! that fails (a full disk) is dropped, never reported on stderr.
+//! that fails (a full disk) is dropped, never reported on stderr, and the
+//! log is opened like any other file: a regular file only, never blocking
+//! (a FIFO planted there would hang every command that logs).
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
@@ -8,6 +10,7 @@ use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 use crate::config::Env;
+use crate::sources::{O_NOFOLLOW, O_NONBLOCK};
 
 /// `$GREENROOM_LOG`, else `$XDG_STATE_HOME/greenroom/greenroom.log`.
 pub fn log_path(env: &dyn Env) -> Option<PathBuf> {
@@ -47,12 +50,18 @@ pub fn open_log(path: &Path) -> Option<File> {
             .mode(0o700)
             .create(dir);
     }
+    if std::fs::symlink_metadata(path).is_ok_and(|m| !m.is_file()) {
+        return None;
+    }
     let file = OpenOptions::new()
         .create(true)
         .append(true)
         .mode(0o600)
+        .custom_flags(O_NOFOLLOW | O_NONBLOCK)
         .open(path)
         .ok()?;
+    // Checked on the open file too: a FIFO swapped in after the look above.
+    file.metadata().ok().filter(|m| m.is_file())?;
     Some(file)
 }
 

@@ -17,7 +17,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use super::{O_NOFOLLOW, read_text_file};
+use super::{NOT_REGULAR, O_NOFOLLOW, O_NONBLOCK, read_text_file};
 use crate::model::{Activity, Problem, Status};
 
 /// The longest `activity_detail` stored; hooks may send whole messages.
@@ -286,14 +286,27 @@ impl SidecarStore {
     /// jumping ahead of it.
     fn lock(&self, id: Uuid, wait: Duration) -> Result<File, SidecarError> {
         let path = self.lock_path(id);
+        let not_regular = || SidecarError::Unreadable {
+            path: path.clone(),
+            reason: NOT_REGULAR.into(),
+        };
+        // A FIFO planted as the lock would block the open (and with it
+        // every status write): the open never blocks, and only a regular
+        // file is used.
+        if fs::symlink_metadata(&path).is_ok_and(|m| !m.is_file()) {
+            return Err(not_regular());
+        }
         let file = OpenOptions::new()
             .create(true)
             .truncate(false)
             .write(true)
             .mode(0o600)
-            .custom_flags(O_NOFOLLOW)
+            .custom_flags(O_NOFOLLOW | O_NONBLOCK)
             .open(&path)
             .map_err(io_err(format!("cannot open lock {}", path.display())))?;
+        if !file.metadata().is_ok_and(|m| m.is_file()) {
+            return Err(not_regular());
+        }
         let cannot_lock = |e| io_err(format!("cannot lock {}", path.display()))(e);
         match file.try_lock() {
             Ok(()) => return Ok(file),

@@ -23,6 +23,7 @@ mod ops_actions;
 mod readme;
 mod report_bounds;
 mod sidecar_store;
+mod special_files;
 mod support;
 mod transcript_usage;
 mod tui_reducer;
