@@ -249,8 +249,15 @@ impl SidecarStore {
         lock_wait: Duration,
         change: impl FnOnce(&mut Sidecar) -> bool,
     ) -> Result<Sidecar, SidecarError> {
-        let lock = self.lock(id, lock_wait)?;
-        let mut sidecar = self.read(id)?;
+        let lock = self.lock_existing(id, lock_wait)?;
+        let mut sidecar = match self.read(id) {
+            Err(e @ SidecarError::NotFound(..)) => {
+                // Archived while this waited: leave no lock behind it.
+                let _ = fs::remove_file(self.lock_path(id));
+                return Err(e);
+            }
+            other => other?,
+        };
         if change(&mut sidecar) {
             self.replace_unlocked(&sidecar)?;
             // The rename is what readers and racing writers see; making it
@@ -264,7 +271,7 @@ impl SidecarStore {
     /// Moves a sidecar to `archive/`: dismissed sessions are kept, not deleted.
     pub fn archive(&self, id: Uuid) -> Result<PathBuf, SidecarError> {
         self.ensure_dir()?;
-        let _lock = self.lock(id, Duration::from_secs(5))?;
+        let _lock = self.lock_existing(id, Duration::from_secs(5))?;
         let from = self.path_for(id);
         if fs::symlink_metadata(&from).is_err() {
             return Err(SidecarError::NotFound(id, self.dir.clone()));
@@ -278,6 +285,15 @@ impl SidecarStore {
         // The lock file has no further use once the session is archived.
         let _ = fs::remove_file(self.lock_path(id));
         Ok(to)
+    }
+
+    /// The lock of a session that has a sidecar here. A lock file is made
+    /// only then: a report naming any folder and any id leaves nothing.
+    fn lock_existing(&self, id: Uuid, wait: Duration) -> Result<File, SidecarError> {
+        if fs::symlink_metadata(self.path_for(id)).is_err() {
+            return Err(SidecarError::NotFound(id, self.dir.clone()));
+        }
+        self.lock(id, wait)
     }
 
     /// Takes the session's lock, waiting at most `wait`. A waiter blocks in

@@ -70,3 +70,35 @@ fn an_oversized_payload_does_not_kill_its_writer_with_sigpipe() {
     );
     assert_eq!(session.raw(), before);
 }
+
+#[test]
+fn a_report_for_an_unknown_session_creates_no_file() {
+    let session = Session::new();
+    // Any folder the variable names, with no sidecar for this id in it.
+    let elsewhere = tempfile::tempdir().unwrap();
+    std::fs::write(elsewhere.path().join("notes.txt"), b"mine").unwrap();
+    for dir in [elsewhere.path(), session.store.dir()] {
+        let mut c = session.command(&[]);
+        c.env("GREENROOM_SESSION_ID", uuid::Uuid::new_v4().to_string())
+            .env("GREENROOM_SIDECAR_DIR", dir);
+        session.report_with(c, br#"{"hook_event_name":"Stop"}"#);
+    }
+    let names = |dir: &std::path::Path| {
+        let mut n: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        n.sort();
+        n
+    };
+    assert_eq!(names(elsewhere.path()), ["notes.txt"]);
+    let id = session.id;
+    assert_eq!(
+        names(session.store.dir()),
+        [
+            format!(".{id}.lock"),
+            format!("{id}.json"),
+            "archive".into()
+        ]
+    );
+}
