@@ -85,6 +85,8 @@ impl Engine {
         if let Err(e) = store.ensure_dir() {
             tracing::warn!(error = %e, "cannot create the sidecar folder");
         }
+        // A writer killed mid-write (kill -9) leaves its temporary behind.
+        crate::sources::sidecar::remove_stale_temps(store.dir());
         let watcher = Watcher::new(send)?;
         let loaded_at = std::time::SystemTime::now();
         let catalog = Catalog::load(config, include_archive);

@@ -8,14 +8,19 @@
 
 use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions, TryLockError};
-use std::io::{self, Write};
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::io;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
+
+mod atomic;
+
+use atomic::{lock_within, replace_atomic, sync_dir};
+pub use atomic::{remove_stale_temps, write_atomic};
 
 use super::{NOT_REGULAR, O_NOFOLLOW, O_NONBLOCK, read_text_file};
 use crate::model::{Activity, Problem, Status};
@@ -352,70 +357,6 @@ impl SidecarStore {
         bytes.push(b'\n');
         replace_atomic(&self.path_for(sidecar.id), &bytes)
     }
-}
-
-/// Blocks for the lock on a helper thread, so the wait has a deadline.
-/// The thread locks a clone of the same open file (flock locks belong to
-/// the open file, not the descriptor). After a timeout the thread may still
-/// get the lock; it then closes its clone, the last one, which releases it.
-fn lock_within(file: File, wait: Duration) -> io::Result<Option<File>> {
-    let waiter = file.try_clone()?;
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::Builder::new()
-        .name("sidecar-lock".into())
-        .spawn(move || {
-            let result = waiter.lock();
-            let _ = tx.send(result);
-        })?;
-    match rx.recv_timeout(wait) {
-        Ok(Ok(())) => Ok(Some(file)),
-        Ok(Err(e)) => Err(e),
-        Err(_) => Ok(None),
-    }
-}
-
-/// Writes `bytes` to `path` atomically: a temp file in the same folder,
-/// fsync, rename over, fsync the folder. Mode 0600.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), SidecarError> {
-    replace_atomic(path, bytes)?;
-    let dir = path.parent().unwrap_or(Path::new("."));
-    sync_dir(dir).map_err(io_err(format!("cannot write {}", path.display())))
-}
-
-/// Makes renames in `dir` durable.
-fn sync_dir(dir: &Path) -> io::Result<()> {
-    File::open(dir)?.sync_all()
-}
-
-/// [`write_atomic`] without the folder's fsync: after it returns, every
-/// reader sees the new file.
-fn replace_atomic(path: &Path, bytes: &[u8]) -> Result<(), SidecarError> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(
-        ".{name}.{}.{}.tmp",
-        std::process::id(),
-        Uuid::new_v4().simple()
-    ));
-    let result = (|| {
-        let mut file = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .custom_flags(O_NOFOLLOW)
-            .open(&tmp)?;
-        file.write_all(bytes)?;
-        file.set_permissions(fs::Permissions::from_mode(0o600))?;
-        file.sync_all()?;
-        fs::rename(&tmp, path)
-    })();
-    result.map_err(|e| {
-        let _ = fs::remove_file(&tmp);
-        io_err(format!("cannot write {}", path.display()))(e)
-    })
 }
 
 /// Reads one sidecar file, checking that its id matches its name.

@@ -131,3 +131,36 @@ fn a_status_write_that_failed_lands_when_there_is_room() {
     engine.set_tmux(ServerState::NoServer);
     assert_eq!(store.read(s.id).unwrap().status, Status::Dormant, "retried");
 }
+
+#[test]
+fn a_failed_write_clears_temporaries_killed_writers_left() {
+    let Some(disk) = Tmpfs::mount("256k") else {
+        return;
+    };
+    let store = SidecarStore::new(disk.path("sessions"));
+    let s = Sidecar::new("full", Path::new("/w"), "claude", Utc::now());
+    store.create(&s).unwrap();
+    // What a writer killed mid-write left, filling the disk.
+    let hex = "0123456789abcdef0123456789abcdef";
+    let stale = store
+        .dir()
+        .join(format!(".{}.json.4194399.{hex}.tmp", s.id));
+    let mut f = std::fs::File::create(&stale).unwrap();
+    let chunk = vec![0u8; 4096];
+    while f.write_all(&chunk).is_ok() {}
+    drop(f);
+    let set = |n: &str| {
+        let n = n.to_owned();
+        store.update(s.id, std::time::Duration::from_secs(1), move |s| {
+            s.name = n;
+            true
+        })
+    };
+    assert!(set("first").is_err(), "the disk is full");
+    assert!(
+        !stale.exists(),
+        "the failed write cleared the stale temporary"
+    );
+    assert_eq!(set("second").unwrap().name, "second");
+    assert_eq!(store.read(s.id).unwrap().name, "second");
+}
