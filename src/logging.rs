@@ -2,7 +2,7 @@
 //! screen, and an agent reads a hook's stdout and stderr. So a log write
 //! that fails (a full disk) is dropped, never reported on stderr, and the
 //! log is opened like any other file: a regular file only, never blocking
-//! (a FIFO planted there would hang every command that logs).
+//! (a FIFO planted there would hang every command that logs), and capped.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
@@ -11,6 +11,10 @@ use std::path::{Path, PathBuf};
 
 use crate::config::Env;
 use crate::sources::{O_NOFOLLOW, O_NONBLOCK};
+
+/// Past this size the log is moved to `<name>.1` (replacing the one before)
+/// and a new one is begun: two files at most, however long greenroom runs.
+pub const MAX_LOG_BYTES: u64 = 4 * 1024 * 1024;
 
 /// `$GREENROOM_LOG`, else `$XDG_STATE_HOME/greenroom/greenroom.log`.
 pub fn log_path(env: &dyn Env) -> Option<PathBuf> {
@@ -50,8 +54,14 @@ pub fn open_log(path: &Path) -> Option<File> {
             .mode(0o700)
             .create(dir);
     }
-    if std::fs::symlink_metadata(path).is_ok_and(|m| !m.is_file()) {
-        return None;
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if !meta.is_file() => return None,
+        Ok(meta) if meta.len() >= MAX_LOG_BYTES => {
+            let mut old = path.as_os_str().to_owned();
+            old.push(".1");
+            let _ = std::fs::rename(path, old);
+        }
+        _ => {}
     }
     let file = OpenOptions::new()
         .create(true)
@@ -82,5 +92,30 @@ impl Write for Quiet {
 
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_log_is_moved_aside_and_begun_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("greenroom.log");
+        std::fs::write(&path, vec![b'x'; MAX_LOG_BYTES as usize]).unwrap();
+        std::fs::write(dir.path().join("greenroom.log.1"), b"older").unwrap();
+        let mut file = open_log(&path).unwrap();
+        file.write_all(b"new line\n").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new line\n");
+        let previous = std::fs::metadata(dir.path().join("greenroom.log.1")).unwrap();
+        assert_eq!(
+            previous.len(),
+            MAX_LOG_BYTES,
+            "the full log replaced the older one"
+        );
+        // Under the cap, it is appended to.
+        open_log(&path).unwrap().write_all(b"more\n").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new line\nmore\n");
     }
 }

@@ -307,9 +307,11 @@ pub fn run(
     env: &dyn Env,
     now: DateTime<Utc>,
 ) -> Result<(), String> {
-    let id = env
-        .var("GREENROOM_SESSION_ID")
-        .ok_or("GREENROOM_SESSION_ID is not set: this agent was not started by greenroom")?;
+    // Hooks installed for the user run in every agent session, most of
+    // them not greenroom's: nothing to record, and nothing wrong to log.
+    let Some(id) = env.var("GREENROOM_SESSION_ID") else {
+        return Ok(());
+    };
     let id = Uuid::parse_str(id.trim()).map_err(|e| format!("GREENROOM_SESSION_ID {id:?}: {e}"))?;
     let dir = env
         .var("GREENROOM_SIDECAR_DIR")

@@ -353,7 +353,6 @@ fn a_missing_environment_or_sidecar_exits_zero_and_logs() {
     session.report(&["sideways"], payload);
     assert_eq!(session.raw(), before);
     let log = std::fs::read_to_string(session.log()).unwrap();
-    assert!(log.contains("GREENROOM_SESSION_ID is not set"), "{log}");
     assert!(log.contains("no session"), "{log}");
     assert!(log.contains("unknown STATE"), "{log}");
 
@@ -363,6 +362,24 @@ fn a_missing_environment_or_sidecar_exits_zero_and_logs() {
     assert_eq!(
         std::fs::read(session.store.path_for(session.id)).unwrap(),
         b"{broken"
+    );
+}
+
+#[test]
+fn events_of_agents_greenroom_did_not_start_log_nothing() {
+    let session = Session::new();
+    let before = session.raw();
+    for event in ["SessionStart", "PreToolUse", "Stop", "SessionEnd"] {
+        let mut unmanaged = session.command(&[]);
+        unmanaged.env_remove("GREENROOM_SESSION_ID");
+        let payload = json!({"hook_event_name": event, "session_id": "not-ours"});
+        session.report_with(unmanaged, payload.to_string().as_bytes());
+    }
+    assert_eq!(session.raw(), before);
+    let log = std::fs::read_to_string(session.log()).unwrap_or_default();
+    assert_eq!(
+        log, "",
+        "an unmanaged session's events are not worth a line"
     );
 }
 
