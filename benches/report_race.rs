@@ -98,7 +98,7 @@ fn main() -> std::io::Result<()> {
     println!("| measure | measured | budget |");
     println!("|---|---|---|");
     println!(
-        "| racing reports: {WRITERS} writers × {REPORTS} reports on one session, plus focus writes | {dropped} dropped ({focus_dropped} focus writes), report p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms (incl. lock wait) | 0 dropped; lock wait ≤ 1 s |",
+        "| racing reports: {WRITERS} writers × {REPORTS} reports on one session, plus focus writes | {dropped} dropped ({focus_dropped} focus writes), report p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms (incl. lock wait) | 0 dropped; lock wait ≤ 2 s |",
         percentile(&times, 0.5).as_secs_f64() * 1e3,
         percentile(&times, 0.99).as_secs_f64() * 1e3,
         percentile(&times, 1.0).as_secs_f64() * 1e3,
