@@ -302,9 +302,9 @@ impl SidecarStore {
     }
 
     /// Takes the session's lock, waiting at most `wait`. A waiter blocks in
-    /// the kernel's queue (`flock`) rather than sleeping and retrying, so it
-    /// is woken as soon as the holder is done and newcomers cannot keep
-    /// jumping ahead of it.
+    /// the kernel (`flock`) rather than sleeping and retrying, so it is
+    /// woken as soon as the holder is done instead of sleeping through the
+    /// release while newcomers take the lock.
     fn lock(&self, id: Uuid, wait: Duration) -> Result<File, SidecarError> {
         let path = self.lock_path(id);
         let not_regular = || SidecarError::Unreadable {
