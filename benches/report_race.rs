@@ -2,8 +2,9 @@
 //! focus updates from the dashboard, all through the session's lock (issue
 //! 11: none may be dropped at 16 writers). Each report is the release binary
 //! with a real payload; a report that gave up says "report ignored" in the
-//! log, which is how drops are counted. The wait is the whole report
-//! (process start -> exit), which includes the time spent on the lock.
+//! log, which is how drops are counted, and one whose lock stayed busy for
+//! 1 s says "report deferred" (a copy of it waits on). The time is the
+//! whole report (process start -> exit), lock wait included.
 //!
 //! Run: `cargo bench --bench report_race` (or `benches/run`).
 
@@ -88,17 +89,26 @@ fn main() -> std::io::Result<()> {
     }
     done.store(true, Ordering::Relaxed);
     let focus_dropped = focus.join().unwrap();
-    let text = std::fs::read_to_string(&log).unwrap_or_default();
-    let dropped = text
-        .lines()
-        .filter(|l| l.contains("report ignored"))
-        .count();
+    // Reports whose lock stayed busy past 1 s were handed to copies that
+    // wait longer: let them land before counting.
+    let count = |what: &str| {
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        text.lines().filter(|l| l.contains(what)).count()
+    };
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while count("deferred report recorded") + count("report ignored") < count("report deferred")
+        && Instant::now() < deadline
+    {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let deferred = count("report deferred");
+    let dropped = count("report ignored");
     let mut times = std::mem::take(&mut *times.lock().unwrap());
     times.sort();
     println!("| measure | measured | budget |");
     println!("|---|---|---|");
     println!(
-        "| racing reports: {WRITERS} writers × {REPORTS} reports on one session, plus focus writes | {dropped} dropped ({focus_dropped} focus writes), report p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms (incl. lock wait) | 0 dropped; lock wait ≤ 2 s |",
+        "| racing reports: {WRITERS} writers × {REPORTS} reports on one session, plus focus writes | {dropped} dropped ({focus_dropped} focus writes), {deferred} deferred past 1 s, report p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms (incl. lock wait) | 0 dropped; a hook held ≤ about 1 s |",
         percentile(&times, 0.5).as_secs_f64() * 1e3,
         percentile(&times, 0.99).as_secs_f64() * 1e3,
         percentile(&times, 1.0).as_secs_f64() * 1e3,

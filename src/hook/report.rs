@@ -15,13 +15,14 @@ use uuid::Uuid;
 use crate::config::Env;
 use crate::model::{Activity, Status};
 use crate::sources::MAX_FILE_BYTES;
-use crate::sources::sidecar::{Sidecar, SidecarStore};
+use crate::sources::sidecar::{Sidecar, SidecarError, SidecarStore};
 
-/// How long a report waits for the sidecar lock before giving up. The wait
-/// is fair (a queue, see the store), so it is the time the writers ahead
-/// take: 16 racing on one session on a busy 2-core machine passed 1 s at
-/// the tail, and a report given up is lost (benches/report_race).
-pub const LOCK_WAIT: Duration = Duration::from_secs(2);
+mod defer;
+
+/// How long a report waits for the (fair) sidecar lock before handing the
+/// report to a copy of itself that waits longer, so the agent is held up
+/// about a second at most and the report is still not lost.
+pub const LOCK_WAIT: Duration = Duration::from_secs(1);
 
 /// What a hook event means for the session.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -333,8 +334,22 @@ pub fn run(
         (None, Some(arg)) => (arg, PayloadIds::default()),
     };
     let store = SidecarStore::new(dir);
-    store
-        .update(id, LOCK_WAIT, |s| apply(s, &change, &ids, now))
-        .map(|_| ())
-        .map_err(|e| e.to_string())
+    let copy_of = defer::deferred_at(env);
+    let (now, wait) = match copy_of {
+        Some(at) => (at, defer::DEFERRED_LOCK_WAIT),
+        None => (now, LOCK_WAIT),
+    };
+    let result = store.update(id, wait, |s| {
+        !(copy_of.is_some() && defer::superseded(s, now)) && apply(s, &change, &ids, now)
+    });
+    match result {
+        Err(SidecarError::LockTimeout(..)) if copy_of.is_none() => {
+            defer::hand_over(state_arg, payload.as_ref(), now, env)
+        }
+        Ok(_) if copy_of.is_some() => {
+            defer::note(env, "deferred report recorded (unless a newer one was)");
+            Ok(())
+        }
+        other => other.map(|_| ()).map_err(|e| e.to_string()),
+    }
 }

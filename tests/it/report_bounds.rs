@@ -93,12 +93,80 @@ fn a_report_for_an_unknown_session_creates_no_file() {
     };
     assert_eq!(names(elsewhere.path()), ["notes.txt"]);
     let id = session.id;
-    assert_eq!(
-        names(session.store.dir()),
-        [
-            format!(".{id}.lock"),
-            format!("{id}.json"),
-            "archive".into()
-        ]
-    );
+    let mut expected = [
+        format!(".{id}.lock"),
+        format!("{id}.json"),
+        "archive".into(),
+    ];
+    expected.sort();
+    assert_eq!(names(session.store.dir()), expected);
+}
+
+/// Holds the session's lock on a thread until the returned sender is used;
+/// `change` runs under it just before release.
+fn hold_lock(
+    session: &Session,
+    change: impl FnOnce(&mut greenroom::sources::sidecar::Sidecar) + Send + 'static,
+) -> (std::sync::mpsc::Sender<()>, std::thread::JoinHandle<()>) {
+    let (store, id) = (session.store.clone(), session.id);
+    let (held_tx, held_rx) = std::sync::mpsc::channel();
+    let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
+    let holder = std::thread::spawn(move || {
+        store
+            .update(id, std::time::Duration::from_secs(5), |s| {
+                held_tx.send(()).unwrap();
+                release_rx.recv().unwrap();
+                change(s);
+                true
+            })
+            .unwrap();
+    });
+    held_rx.recv().unwrap();
+    (release_tx, holder)
+}
+
+fn log_lines(session: &Session, what: &str) -> usize {
+    std::fs::read_to_string(session.log())
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| l.contains(what))
+        .count()
+}
+
+#[test]
+fn a_busy_lock_defers_the_report_instead_of_losing_it() {
+    let session = Session::new();
+    let (release, holder) = hold_lock(&session, |_| {});
+    // The hook returns while the lock is still held...
+    let out = session.report(&[], br#"{"hook_event_name":"PreToolUse","session_id":"s"}"#);
+    assert!(out.status.success());
+    assert_eq!(log_lines(&session, "report deferred"), 1);
+    assert_eq!(session.sidecar().activity, None);
+    release.send(()).unwrap();
+    holder.join().unwrap();
+    // ...and the report lands once the lock is free.
+    wait_for(30, "the deferred report to land", || {
+        (session.sidecar().activity == Some(Activity::Active)).then_some(())
+    });
+    assert_eq!(log_lines(&session, "report ignored"), 0);
+}
+
+#[test]
+fn a_deferred_report_never_overwrites_a_newer_one() {
+    let session = Session::new();
+    let newer = chrono::Utc::now() + chrono::Duration::seconds(3600);
+    let (release, holder) = hold_lock(&session, move |s| {
+        s.activity = Some(Activity::Idle);
+        s.activity_reported_at = Some(newer);
+    });
+    let out = session.report(&[], br#"{"hook_event_name":"PreToolUse"}"#);
+    assert!(out.status.success());
+    release.send(()).unwrap();
+    holder.join().unwrap();
+    wait_for(30, "the deferred report to finish", || {
+        (log_lines(&session, "deferred report recorded") == 1).then_some(())
+    });
+    let s = session.sidecar();
+    assert_eq!(s.activity, Some(Activity::Idle));
+    assert_eq!(s.activity_reported_at, Some(newer));
 }
