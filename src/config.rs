@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use crate::sources::{decode_text, maestro};
+use crate::sources::{maestro, read_linked_text_file};
 
 mod wording;
 
@@ -186,23 +186,18 @@ impl Config {
         });
         let mut config_path = None;
         if let Some(path) = user_path {
-            match std::fs::read(&path) {
-                Ok(bytes) => {
-                    let text = decode_text(bytes).map_err(|reason| ConfigError::Unreadable {
+            // Read like every other input (a regular file, bounded, never
+            // blocking on a FIFO), except that a link is followed.
+            let missing =
+                std::fs::metadata(&path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound);
+            if !missing || overrides.config.is_some() {
+                let text =
+                    read_linked_text_file(&path).map_err(|reason| ConfigError::Unreadable {
                         path: path.clone(),
                         reason,
                     })?;
-                    file.merge(parse_layer(&text, &path)?);
-                    config_path = Some(path);
-                }
-                Err(e)
-                    if e.kind() == std::io::ErrorKind::NotFound && overrides.config.is_none() => {}
-                Err(e) => {
-                    return Err(ConfigError::Unreadable {
-                        path,
-                        reason: e.to_string(),
-                    });
-                }
+                file.merge(parse_layer(&text, &path)?);
+                config_path = Some(path);
             }
         }
         Ok(Self::resolve(file, overrides, env, config_path))

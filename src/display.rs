@@ -42,6 +42,40 @@ pub fn fit(text: &str, width: usize) -> String {
     out
 }
 
+/// Text from outside (a file name, a path, a field) made safe to print on
+/// a terminal, keeping every character visible: control characters
+/// (escape sequences, bells, newlines) and bidirectional overrides are
+/// written as escapes (`\x1b`, `\n`, `\u{202e}`) instead of acting.
+pub fn safe(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_ascii_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if c.is_control() || is_bidi_control(c) => {
+                out.push_str(&format!("\\u{{{:x}}}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A path as [`safe`] text (bytes that are not UTF-8 shown as `�`).
+pub fn safe_path(path: &Path) -> String {
+    safe(&path.to_string_lossy())
+}
+
+/// Characters that reorder the text around them ("Trojan source").
+fn is_bidi_control(c: char) -> bool {
+    matches!(
+        c,
+        '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}'
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -62,6 +96,16 @@ mod tests {
         assert_eq!(fit("abc", 5), "abc");
         assert_eq!(fit("abcdef", 4), "abc…");
         assert_eq!(fit("a\x1b[2Jb\n", 10), "a [2Jb ");
+    }
+
+    #[test]
+    fn safe_text_shows_control_characters_as_escapes() {
+        assert_eq!(
+            safe("a\x1b]0;pwned\x07\x1b[2Jb\n"),
+            "a\\x1b]0;pwned\\x07\\x1b[2Jb\\n"
+        );
+        assert_eq!(safe("\u{9b}31m \u{202e}txt"), "\\u{9b}31m \\u{202e}txt");
+        assert_eq!(safe("plain ünïcode/path"), "plain ünïcode/path");
     }
 
     #[test]

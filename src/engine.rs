@@ -3,17 +3,25 @@
 //! changes and poll ticks go in, "something changed" comes out.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::catalog::{Catalog, StatusUpdate};
 use crate::config::Config;
 use crate::model::Status;
-use crate::sources::sidecar::SidecarStore;
+use crate::sources::sidecar::{SidecarError, SidecarStore};
 use crate::tmux::{ServerState, Tmux};
 use crate::watch::{FileChange, Watcher};
 
+/// Set when a batch of status writes had one fail in a way that may pass
+/// (a full disk, a busy lock): until a batch lands whole, every poll decides
+/// the writes again even if tmux says nothing new. Process-wide, because
+/// the dashboard writes off its loop with only the store in hand.
+static STATUS_RETRY: AtomicBool = AtomicBool::new(false);
+
 /// Records statuses in the sidecars, each under its lock.
 pub fn write_statuses(store: &SidecarStore, updates: &[StatusUpdate]) {
+    let mut retry = false;
     for u in updates {
         let result = store.update(u.id, STATUS_WRITE_WAIT, |s| {
             if s.status != u.was {
@@ -24,9 +32,11 @@ pub fn write_statuses(store: &SidecarStore, updates: &[StatusUpdate]) {
             true
         });
         if let Err(e) = result {
+            retry |= matches!(e, SidecarError::Io { .. } | SidecarError::LockTimeout(..));
             tracing::warn!(id = %u.id, error = %e, "cannot record status");
         }
     }
+    STATUS_RETRY.store(retry, Ordering::Relaxed);
 }
 
 /// What start-up recovery did (DESIGN §3).
@@ -75,6 +85,8 @@ impl Engine {
         if let Err(e) = store.ensure_dir() {
             tracing::warn!(error = %e, "cannot create the sidecar folder");
         }
+        // A writer killed mid-write (kill -9) leaves its temporary behind.
+        crate::sources::sidecar::remove_stale_temps(store.dir());
         let watcher = Watcher::new(send)?;
         let loaded_at = std::time::SystemTime::now();
         let catalog = Catalog::load(config, include_archive);
@@ -185,7 +197,7 @@ impl Engine {
     /// sessions dies, that is a thousand fsyncs.
     pub fn set_tmux_deferred(&mut self, state: ServerState) -> (bool, Vec<StatusUpdate>) {
         let changed = self.catalog.set_tmux(state);
-        let updates = if changed {
+        let updates = if changed || STATUS_RETRY.load(Ordering::Relaxed) {
             self.catalog.status_updates()
         } else {
             Vec::new()

@@ -129,7 +129,8 @@ fn run_report(state: Option<&str>) {
 /// one-line message and exit code 1, not a crash report.
 fn refuse_on_error(result: std::result::Result<(), String>) -> Result<()> {
     if let Err(message) = result {
-        eprintln!("greenroom: {message}");
+        // Messages carry names and paths from files: shown escaped.
+        eprintln!("greenroom: {}", greenroom::display::safe(&message));
         std::process::exit(1);
     }
     Ok(())

@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use clap::Args;
 use serde::Serialize;
 
-use crate::display::{age, fit, tilde};
+use crate::display::{age, fit, safe, tilde};
 use crate::model::{Orchestration, Problem, Session, TokenCounts, Usage};
 
 #[derive(Debug, Args)]
@@ -275,7 +275,7 @@ pub fn print(
     if sessions.is_empty() {
         writeln!(out, "No sessions found. greenroom looked in:")?;
         for dir in looked_in {
-            writeln!(out, "  {}", tilde(dir, home.as_deref()))?;
+            writeln!(out, "  {}", safe(&tilde(dir, home.as_deref())))?;
         }
         writeln!(
             out,
@@ -292,7 +292,9 @@ pub fn print(
             problems.len()
         )?;
         for p in problems {
-            writeln!(err, "  {}: {}", tilde(&p.path, home.as_deref()), p.error)?;
+            // Names and reasons come from files: escaped, never acted on.
+            let path = safe(&tilde(&p.path, home.as_deref()));
+            writeln!(err, "  {path}: {}", safe(&p.error))?;
         }
     }
     Ok(())

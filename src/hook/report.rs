@@ -15,9 +15,13 @@ use uuid::Uuid;
 use crate::config::Env;
 use crate::model::{Activity, Status};
 use crate::sources::MAX_FILE_BYTES;
-use crate::sources::sidecar::{Sidecar, SidecarStore};
+use crate::sources::sidecar::{Sidecar, SidecarError, SidecarStore};
 
-/// How long a report waits for the sidecar lock before giving up.
+mod defer;
+
+/// How long a report waits for the (fair) sidecar lock before handing the
+/// report to a copy of itself that waits longer, so the agent is held up
+/// about a second at most and the report is still not lost.
 pub const LOCK_WAIT: Duration = Duration::from_secs(1);
 
 /// What a hook event means for the session.
@@ -260,32 +264,64 @@ pub fn read_payload(mut input: impl Read) -> Result<Option<Value>, String> {
     Ok(Some(value))
 }
 
-/// Where the payload comes from. Hooks always send one and close stdin;
-/// with a STATE on the command line there may be none, and a terminal or a
-/// pipe that never closes must not hold the agent up: stdin is then read
-/// for a short moment only, off the main thread.
+/// How long `report` waits for a payload that may never end: hooks send
+/// one and close stdin at once, but a wrapper may keep the pipe open.
+pub const PAYLOAD_WAIT: Duration = Duration::from_secs(1);
+/// With a STATE on the command line a payload is optional: wait less.
+const OPTIONAL_PAYLOAD_WAIT: Duration = Duration::from_millis(200);
+
+/// Where the payload comes from. Hooks always send one and close stdin; a
+/// terminal or a pipe that never closes must not hold the agent up, so
+/// stdin is read off the main thread for [`PAYLOAD_WAIT`] at most, and what
+/// arrived by then is used. A payload over the cap is drained (within the
+/// same wait) rather than left unread, so the writer gets no SIGPIPE.
 pub fn payload_input(state_given: bool) -> Box<dyn Read> {
     use std::io::IsTerminal;
     let stdin = std::io::stdin();
-    if !state_given {
-        return Box::new(stdin);
-    }
-    if stdin.is_terminal() {
+    if state_given && stdin.is_terminal() {
         return Box::new(std::io::empty());
     }
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = stdin
-            .lock()
-            .take(MAX_FILE_BYTES + 1)
-            .read_to_end(&mut bytes);
-        let _ = tx.send(bytes);
-    });
-    let bytes = rx
-        .recv_timeout(std::time::Duration::from_millis(200))
-        .unwrap_or_default();
-    Box::new(std::io::Cursor::new(bytes))
+    let wait = if state_given {
+        OPTIONAL_PAYLOAD_WAIT
+    } else {
+        PAYLOAD_WAIT
+    };
+    Box::new(std::io::Cursor::new(read_bounded(stdin, wait)))
+}
+
+/// Reads `input` until it ends or `wait` passes, keeping at most the cap
+/// plus one byte (so an oversized payload is still recognised as such).
+pub fn read_bounded(input: impl Read + Send + 'static, wait: Duration) -> Vec<u8> {
+    use std::sync::{Arc, Mutex};
+    let kept = Arc::new(Mutex::new(Vec::new()));
+    let (tx, rx) = std::sync::mpsc::channel::<()>();
+    {
+        let kept = kept.clone();
+        std::thread::spawn(move || {
+            let mut input = input;
+            let mut chunk = vec![0u8; 64 * 1024];
+            loop {
+                match input.read(&mut chunk) {
+                    Ok(0) => break,
+                    Ok(n) => {
+                        if let Ok(mut kept) = kept.lock() {
+                            let room = (MAX_FILE_BYTES + 1).saturating_sub(kept.len() as u64);
+                            let take = n.min(room as usize);
+                            kept.extend_from_slice(&chunk[..take]);
+                        }
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(_) => break,
+                }
+            }
+            let _ = tx.send(());
+        });
+    }
+    // Ended or timed out alike: act on what arrived.
+    let _ = rx.recv_timeout(wait);
+    kept.lock()
+        .map(|mut k| std::mem::take(&mut *k))
+        .unwrap_or_default()
 }
 
 /// The whole report: env -> payload -> change -> locked sidecar update.
@@ -295,9 +331,11 @@ pub fn run(
     env: &dyn Env,
     now: DateTime<Utc>,
 ) -> Result<(), String> {
-    let id = env
-        .var("GREENROOM_SESSION_ID")
-        .ok_or("GREENROOM_SESSION_ID is not set: this agent was not started by greenroom")?;
+    // Hooks installed for the user run in every agent session, most of
+    // them not greenroom's: nothing to record, and nothing wrong to log.
+    let Some(id) = env.var("GREENROOM_SESSION_ID") else {
+        return Ok(());
+    };
     let id = Uuid::parse_str(id.trim()).map_err(|e| format!("GREENROOM_SESSION_ID {id:?}: {e}"))?;
     let dir = env
         .var("GREENROOM_SIDECAR_DIR")
@@ -316,8 +354,22 @@ pub fn run(
         (None, Some(arg)) => (arg, PayloadIds::default()),
     };
     let store = SidecarStore::new(dir);
-    store
-        .update(id, LOCK_WAIT, |s| apply(s, &change, &ids, now))
-        .map(|_| ())
-        .map_err(|e| e.to_string())
+    let copy_of = defer::deferred_at(env);
+    let (now, wait) = match copy_of {
+        Some(at) => (at, defer::DEFERRED_LOCK_WAIT),
+        None => (now, LOCK_WAIT),
+    };
+    let result = store.update(id, wait, |s| {
+        !(copy_of.is_some() && defer::superseded(s, now)) && apply(s, &change, &ids, now)
+    });
+    match result {
+        Err(SidecarError::LockTimeout(..)) if copy_of.is_none() => {
+            defer::hand_over(state_arg, payload.as_ref(), now, env)
+        }
+        Ok(_) if copy_of.is_some() => {
+            defer::note(env, "deferred report recorded (unless a newer one was)");
+            Ok(())
+        }
+        other => other.map(|_| ()).map_err(|e| e.to_string()),
+    }
 }

@@ -22,9 +22,9 @@ pub(crate) const O_NOFOLLOW: i32 = 0o400000;
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
 pub(crate) const O_NOFOLLOW: i32 = 0x0100;
 #[cfg(any(target_os = "linux", target_os = "android"))]
-const O_NONBLOCK: i32 = 0o4000;
+pub(crate) const O_NONBLOCK: i32 = 0o4000;
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
-const O_NONBLOCK: i32 = 0x0004;
+pub(crate) const O_NONBLOCK: i32 = 0x0004;
 #[cfg(any(target_os = "linux", target_os = "android"))]
 const ELOOP: i32 = 40;
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
@@ -38,7 +38,25 @@ pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
 /// nothing over [`MAX_FILE_BYTES`], no binary, valid UTF-8, BOM removed.
 /// The error is the reason shown to the operator.
 pub fn read_text_file(path: &Path) -> Result<String, String> {
-    let meta = fs::symlink_metadata(path).map_err(|e| io_reason(&e))?;
+    decode_text(read_regular_file(path, false)?)
+}
+
+/// As [`read_text_file`], but a symbolic link to a regular file is
+/// followed: for the operator's own settings, which dotfile managers link.
+pub fn read_linked_text_file(path: &Path) -> Result<String, String> {
+    decode_text(read_regular_file(path, true)?)
+}
+
+/// The bytes of a regular file of at most [`MAX_FILE_BYTES`]. A FIFO, a
+/// device (`/dev/zero`) or a socket is refused before it is read, and the
+/// open never blocks, so nothing can hang greenroom or fill its memory.
+fn read_regular_file(path: &Path, follow_links: bool) -> Result<Vec<u8>, String> {
+    let meta = if follow_links {
+        fs::metadata(path)
+    } else {
+        fs::symlink_metadata(path)
+    }
+    .map_err(|e| io_reason(&e))?;
     if meta.file_type().is_symlink() {
         return Err("is a symbolic link; greenroom does not follow links here".into());
     }
@@ -46,7 +64,7 @@ pub fn read_text_file(path: &Path) -> Result<String, String> {
         return Err("is a folder where a file was expected".into());
     }
     if !meta.is_file() {
-        return Err("is not a regular file".into());
+        return Err(NOT_REGULAR.into());
     }
     if meta.len() > MAX_FILE_BYTES {
         return Err(format!(
@@ -54,18 +72,24 @@ pub fn read_text_file(path: &Path) -> Result<String, String> {
             meta.len()
         ));
     }
-    // Opened without following links and without blocking, then checked
-    // again: a link or a FIFO swapped in after the check above is refused.
+    // Opened without blocking (and without following links where they are
+    // refused), then checked again: a link or a FIFO swapped in after the
+    // check above is refused.
+    let flags = if follow_links {
+        O_NONBLOCK
+    } else {
+        O_NOFOLLOW | O_NONBLOCK
+    };
     let file = fs::OpenOptions::new()
         .read(true)
-        .custom_flags(O_NOFOLLOW | O_NONBLOCK)
+        .custom_flags(flags)
         .open(path)
         .map_err(|e| match e.raw_os_error() {
             Some(ELOOP) => "is a symbolic link; greenroom does not follow links here".into(),
             _ => io_reason(&e),
         })?;
     if !file.metadata().map_err(|e| io_reason(&e))?.is_file() {
-        return Err("is not a regular file".into());
+        return Err(NOT_REGULAR.into());
     }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     // The file may grow between stat and read: never take more than the cap.
@@ -75,8 +99,11 @@ pub fn read_text_file(path: &Path) -> Result<String, String> {
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err("grew over the 1 MiB limit while being read; not read".into());
     }
-    decode_text(bytes)
+    Ok(bytes)
 }
+
+/// The reason given for a FIFO, a device or a socket.
+pub const NOT_REGULAR: &str = "is not a regular file (a FIFO, device or socket?); not opened";
 
 /// UTF-8 text without NUL bytes, with a leading BOM removed.
 pub fn decode_text(bytes: Vec<u8>) -> Result<String, String> {

@@ -8,18 +8,22 @@
 
 use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions, TryLockError};
-use std::io::{self, Write};
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::io;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use super::{O_NOFOLLOW, read_text_file};
-
 mod archive;
+mod atomic;
+
+use atomic::{lock_within, replace_atomic, sync_dir};
+pub use atomic::{remove_stale_temps, write_atomic};
+
+use super::{NOT_REGULAR, O_NOFOLLOW, O_NONBLOCK, read_text_file};
 use crate::model::{Activity, Problem, Status};
 
 /// The longest `activity_detail` stored; hooks may send whole messages.
@@ -253,10 +257,21 @@ impl SidecarStore {
         lock_wait: Duration,
         change: impl FnOnce(&mut Sidecar) -> bool,
     ) -> Result<Sidecar, SidecarError> {
-        let _lock = self.lock(id, lock_wait)?;
-        let mut sidecar = self.read(id)?;
+        let lock = self.lock_existing(id, lock_wait)?;
+        let mut sidecar = match self.read(id) {
+            Err(e @ SidecarError::NotFound(..)) => {
+                // Archived while this waited: leave no lock behind it.
+                let _ = fs::remove_file(self.lock_path(id));
+                return Err(e);
+            }
+            other => other?,
+        };
         if change(&mut sidecar) {
-            self.write_unlocked(&sidecar)?;
+            self.replace_unlocked(&sidecar)?;
+            // The rename is what readers and racing writers see; making it
+            // durable needs no lock, so others may go on meanwhile.
+            drop(lock);
+            sync_dir(&self.dir).map_err(io_err(format!("cannot sync {}", self.dir.display())))?;
         }
         Ok(sidecar)
     }
@@ -264,7 +279,7 @@ impl SidecarStore {
     /// Moves a sidecar to `archive/`: dismissed sessions are kept, not deleted.
     pub fn archive(&self, id: Uuid) -> Result<PathBuf, SidecarError> {
         self.ensure_dir()?;
-        let _lock = self.lock(id, Duration::from_secs(5))?;
+        let _lock = self.lock_existing(id, Duration::from_secs(5))?;
         let from = self.path_for(id);
         if fs::symlink_metadata(&from).is_err() {
             return Err(SidecarError::NotFound(id, self.dir.clone()));
@@ -281,34 +296,62 @@ impl SidecarStore {
         Ok(to)
     }
 
+    /// The lock of a session that has a sidecar here. A lock file is made
+    /// only then: a report naming any folder and any id leaves nothing.
+    fn lock_existing(&self, id: Uuid, wait: Duration) -> Result<File, SidecarError> {
+        if fs::symlink_metadata(self.path_for(id)).is_err() {
+            return Err(SidecarError::NotFound(id, self.dir.clone()));
+        }
+        self.lock(id, wait)
+    }
+
+    /// Takes the session's lock, waiting at most `wait`. A waiter blocks in
+    /// the kernel (`flock`) rather than sleeping and retrying, so it is
+    /// woken as soon as the holder is done instead of sleeping through the
+    /// release while newcomers take the lock.
     fn lock(&self, id: Uuid, wait: Duration) -> Result<File, SidecarError> {
         let path = self.lock_path(id);
+        let not_regular = || SidecarError::Unreadable {
+            path: path.clone(),
+            reason: NOT_REGULAR.into(),
+        };
+        // A FIFO planted as the lock would block the open (and with it
+        // every status write): the open never blocks, and only a regular
+        // file is used.
+        if fs::symlink_metadata(&path).is_ok_and(|m| !m.is_file()) {
+            return Err(not_regular());
+        }
         let file = OpenOptions::new()
             .create(true)
             .truncate(false)
             .write(true)
             .mode(0o600)
-            .custom_flags(O_NOFOLLOW)
+            .custom_flags(O_NOFOLLOW | O_NONBLOCK)
             .open(&path)
             .map_err(io_err(format!("cannot open lock {}", path.display())))?;
-        let deadline = Instant::now() + wait;
-        let mut pause = Duration::from_micros(200);
-        loop {
-            match file.try_lock() {
-                Ok(()) => return Ok(file),
-                Err(TryLockError::WouldBlock) if Instant::now() < deadline => {
-                    std::thread::sleep(pause);
-                    pause = (pause * 2).min(Duration::from_millis(10));
-                }
-                Err(TryLockError::WouldBlock) => return Err(SidecarError::LockTimeout(wait, id)),
-                Err(TryLockError::Error(e)) => {
-                    return Err(io_err(format!("cannot lock {}", path.display()))(e));
-                }
-            }
+        if !file.metadata().is_ok_and(|m| m.is_file()) {
+            return Err(not_regular());
+        }
+        let cannot_lock = |e| io_err(format!("cannot lock {}", path.display()))(e);
+        match file.try_lock() {
+            Ok(()) => return Ok(file),
+            Err(TryLockError::WouldBlock) => {}
+            Err(TryLockError::Error(e)) => return Err(cannot_lock(e)),
+        }
+        match lock_within(file, wait) {
+            Ok(Some(file)) => Ok(file),
+            Ok(None) => Err(SidecarError::LockTimeout(wait, id)),
+            Err(e) => Err(cannot_lock(e)),
         }
     }
 
     fn write_unlocked(&self, sidecar: &Sidecar) -> Result<(), SidecarError> {
+        self.replace_unlocked(sidecar)?;
+        sync_dir(&self.dir).map_err(io_err(format!("cannot sync {}", self.dir.display())))
+    }
+
+    /// Encodes and renames the new file into place; the caller holds the lock.
+    fn replace_unlocked(&self, sidecar: &Sidecar) -> Result<(), SidecarError> {
         let mut sidecar = sidecar.clone();
         sidecar.cap_detail();
         let mut bytes = serde_json::to_vec_pretty(&sidecar).map_err(|e| SidecarError::Io {
@@ -316,40 +359,8 @@ impl SidecarStore {
             source: io::Error::other(e),
         })?;
         bytes.push(b'\n');
-        write_atomic(&self.path_for(sidecar.id), &bytes)
+        replace_atomic(&self.path_for(sidecar.id), &bytes)
     }
-}
-
-/// Writes `bytes` to `path` atomically: a temp file in the same folder,
-/// fsync, rename over, fsync the folder. Mode 0600.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), SidecarError> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(
-        ".{name}.{}.{}.tmp",
-        std::process::id(),
-        Uuid::new_v4().simple()
-    ));
-    let result = (|| {
-        let mut file = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .custom_flags(O_NOFOLLOW)
-            .open(&tmp)?;
-        file.write_all(bytes)?;
-        file.set_permissions(fs::Permissions::from_mode(0o600))?;
-        file.sync_all()?;
-        fs::rename(&tmp, path)?;
-        File::open(dir)?.sync_all()
-    })();
-    result.map_err(|e| {
-        let _ = fs::remove_file(&tmp);
-        io_err(format!("cannot write {}", path.display()))(e)
-    })
 }
 
 /// Reads one sidecar file, checking that its id matches its name.

@@ -367,3 +367,35 @@ fn without_tmux_installed_greenroom_still_lists_from_the_files() {
         "as the file says: tmux cannot be asked"
     );
 }
+
+/// What a terminal would act on: ESC, BEL, CSI, and the other controls.
+fn has_controls(bytes: &[u8]) -> bool {
+    String::from_utf8_lossy(bytes)
+        .chars()
+        .any(|c| c.is_control() && c != '\n')
+}
+
+#[test]
+fn paths_from_files_reach_the_terminal_escaped() {
+    let env = Env::new();
+    let store = env.store();
+    store
+        .create(&Sidecar::new("ok", Path::new("/"), "sh", Utc::now()))
+        .unwrap();
+    let hostile = "x\x1b]0;pwned\x07\x1b[2J.json";
+    std::fs::write(store.dir().join(hostile), b"{}").unwrap();
+    let out = env.run(&["ls"]);
+    assert!(out.status.success());
+    assert!(!has_controls(&out.stdout), "{:?}", out.stdout);
+    assert!(!has_controls(&out.stderr), "{:?}", out.stderr);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(r"x\x1b]0;pwned\x07\x1b[2J.json"), "{err}");
+
+    // An error message naming a path the operator (or a file) gave.
+    let folder = env.path("\x1b]0;pwned\x07\x1b[2Jgone");
+    let out = env.run(&["spawn", "--cwd", &folder.to_string_lossy()]);
+    assert!(!out.status.success());
+    assert!(!has_controls(&out.stderr), "{:?}", out.stderr);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(r"\x1b]0;pwned\x07\x1b[2Jgone"), "{err}");
+}

@@ -316,3 +316,32 @@ fn sidecar_names_skip_temp_and_lock_files() {
     assert!(!is_sidecar_name(".0b1c.lock"));
     assert!(!is_sidecar_name("notes.txt"));
 }
+
+#[test]
+fn start_up_removes_temporaries_killed_writers_left() {
+    let world = crate::support::World::new();
+    let config = world.config(None, &[]);
+    let store = SidecarStore::new(&config.sidecar_dir);
+    let s = Sidecar::new("t", std::path::Path::new("/w"), "sh", Utc::now());
+    store.create(&s).unwrap();
+    let hex = "0123456789abcdef0123456789abcdef";
+    // A pid above any pid_max: its writer is surely gone.
+    let stale = store
+        .dir()
+        .join(format!(".{}.json.4194399.{hex}.tmp", s.id));
+    let live = store
+        .dir()
+        .join(format!(".{}.json.{}.{hex}.tmp", s.id, std::process::id()));
+    let foreign = store.dir().join(".notes.4194399.tmp");
+    for p in [&stale, &live, &foreign] {
+        std::fs::write(p, b"partial").unwrap();
+    }
+    let _engine = greenroom::engine::Engine::load(&config, false, |_| {}).unwrap();
+    assert!(!stale.exists(), "stale temporary kept");
+    assert!(live.exists(), "a running writer's temporary was removed");
+    assert!(
+        foreign.exists(),
+        "a file not of greenroom's naming was removed"
+    );
+    assert!(store.read(s.id).is_ok());
+}
