@@ -35,7 +35,17 @@ impl Catalog {
             rows.push(self.sidecar_row(path, sidecar, orchestration, archived, &facts, now));
         }
         for o in self.maestro.values() {
-            if !claimed.contains(&Arc::as_ptr(o)) && (self.include_archive || !o.archived) {
+            if claimed.contains(&Arc::as_ptr(o)) {
+                continue;
+            }
+            // An orchestration found only through a session's folder goes
+            // with that session: dismissed, it leaves no row behind.
+            let shown = if self.named_workspaces.contains(&o.workspace) {
+                self.include_archive || !o.archived
+            } else {
+                self.include_archive
+            };
+            if shown {
                 rows.push(self.maestro_row(o, now));
             }
         }
@@ -53,11 +63,28 @@ impl Catalog {
         self.workspaces.get(cwd)
     }
 
+    /// The session's running orchestration; else, while no new one has
+    /// started there, the one it finished (archived after it was created).
     fn orchestration_for(&self, s: &Sidecar) -> Option<Arc<Orchestration>> {
-        std::iter::once(&s.cwd)
-            .chain(s.current_cwd.as_ref())
-            .filter_map(|cwd| self.active_state_file(cwd))
-            .find_map(|file| self.maestro.get(file).filter(|o| !o.archived))
+        let files: Vec<&PathBuf> = super::sidecar_cwds(s)
+            .filter_map(|cwd| self.active_state_file(&cwd))
+            .collect();
+        if let Some(o) = files
+            .iter()
+            .find_map(|file| self.maestro.get(*file).filter(|o| !o.archived))
+        {
+            return Some(o.clone());
+        }
+        files
+            .iter()
+            // An active file that cannot be read is a new orchestration too.
+            .filter(|file| !self.problems.contains_key(**file))
+            .filter_map(|file| self.finished.get(file.parent()?))
+            .filter_map(|path| self.maestro.get(path))
+            .find(|o| {
+                let finished = orchestration_updated(o);
+                finished.is_none() || s.created_at.is_none() || finished >= s.created_at
+            })
             .cloned()
     }
 
@@ -104,8 +131,8 @@ impl Catalog {
         if let Some(err) = self.problems.get(path) {
             problems.push(format!("{}: {err}", path.display()));
         }
-        for cwd in std::iter::once(&s.cwd).chain(s.current_cwd.as_ref()) {
-            if let Some(file) = self.active_state_file(cwd)
+        for cwd in super::sidecar_cwds(s) {
+            if let Some(file) = self.active_state_file(&cwd)
                 && let Some(err) = self.problems.get(file)
             {
                 problems.push(format!("{}: {err}", file.display()));

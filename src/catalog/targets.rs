@@ -11,7 +11,7 @@ use crate::sources::ao;
 pub enum WatchMode {
     /// The folder's own entries.
     Folder,
-    /// The folder and everything below it (small trees only).
+    /// The folder and its direct subfolders (never through a symlink).
     Tree,
 }
 
