@@ -102,11 +102,6 @@ impl Watcher {
         self.targets.len()
     }
 
-    /// How many OS watches are armed (each on one folder).
-    pub fn os_watch_count(&self) -> usize {
-        self.armed.len()
-    }
-
     /// Looks at changed paths for folders that appeared or vanished and
     /// moves watches accordingly. Returns the folders that just appeared or
     /// vanished, watched again: their contents must be read again.

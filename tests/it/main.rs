@@ -26,3 +26,4 @@ mod transcript_usage;
 mod tui_reducer;
 mod tui_snapshots;
 mod tui_usage;
+mod watch_new_folders;

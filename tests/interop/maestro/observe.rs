@@ -62,14 +62,6 @@ impl Live {
             }
         }
     }
-
-    /// Applies whatever events are pending, without waiting.
-    pub fn drain(&mut self) {
-        let batch: Vec<PathBuf> = self.rx.try_iter().collect();
-        if !batch.is_empty() {
-            self.engine.apply_changes(batch);
-        }
-    }
 }
 
 /// `greenroom ls --json` (with `--all` when asked) of the built binary on

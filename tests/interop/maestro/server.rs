@@ -20,7 +20,6 @@ pub struct MaestroServer {
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
     next_id: u64,
-    pub workspace: PathBuf,
 }
 
 impl MaestroServer {
@@ -44,7 +43,6 @@ impl MaestroServer {
             stdin,
             stdout,
             next_id: 1,
-            workspace: workspace.to_path_buf(),
         };
         server.request(
             "initialize",
