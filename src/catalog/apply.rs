@@ -142,7 +142,10 @@ impl Catalog {
     }
 
     fn apply_ao(&mut self, root: &Path, path: &Path) -> bool {
-        match ao::session_file_kind(root, path) {
+        // A folder where session files live (`sessions/archive`, which AO
+        // creates when it archives its first session) is not a session.
+        let kind = ao::session_file_kind(root, path).filter(|_| !path.is_dir());
+        match kind {
             Some(archived) if archived && !self.include_archive => false,
             Some(archived) => match ao::read_session_file(path, archived) {
                 None => {

@@ -10,8 +10,10 @@ use chrono::{DateTime, Utc};
 
 use super::Catalog;
 use crate::health::{self, HealthInputs, Report, TmuxFacts};
-use crate::model::{Activity, ActivityView, Orchestration, Session, Source, Status};
-use crate::sources::ao::AoSession;
+use crate::model::{
+    Activity, ActivityView, AoDetails, Health, Orchestration, Session, Source, Status,
+};
+use crate::sources::ao::{self, AoSession};
 use crate::sources::sidecar::Sidecar;
 
 type Facts = Option<BTreeMap<String, TmuxFacts>>;
@@ -167,6 +169,7 @@ impl Catalog {
                 self.usage_of(s, now)
             },
             branch: s.worktree.as_ref().map(|w| w.branch.clone()),
+            agent_orchestrator: None,
             archived,
             problems,
         }
@@ -192,17 +195,27 @@ impl Catalog {
             .as_ref()
             .and_then(|f| f.window_activity)
             .max(a.last_transition_at);
-        let health = health::health(
-            HealthInputs {
-                status: &status,
-                exit_status: live.as_ref().and_then(|f| f.exit_status),
-                activity: &activity.state,
-                orchestration: None,
-                last_signal_at,
-            },
-            now,
-            t,
-        );
+        // AO's own judgement of the session (it asked, stalled, failed CI,
+        // finished) decides; otherwise tmux does, as for any session.
+        let health = a
+            .state
+            .as_deref()
+            .and_then(ao::lifecycle_health)
+            // An archived record is history: nobody waits on it any more.
+            .filter(|h| !a.archived || !matches!(h, Health::Waiting | Health::Stuck))
+            .unwrap_or_else(|| {
+                health::health(
+                    HealthInputs {
+                        status: &status,
+                        exit_status: live.as_ref().and_then(|f| f.exit_status),
+                        activity: &activity.state,
+                        orchestration: None,
+                        last_signal_at,
+                    },
+                    now,
+                    t,
+                )
+            });
         Session {
             id: a.id.clone(),
             name: a.name().to_owned(),
@@ -221,6 +234,15 @@ impl Catalog {
             active_agent: None,
             usage: None,
             branch: a.branch.clone(),
+            agent_orchestrator: Some(AoDetails {
+                status: a.state.clone(),
+                reason: a.reason.clone(),
+                activity: a.activity.clone(),
+                project: a.project.clone(),
+                issue: a.issue.clone(),
+                pr: a.pr.clone(),
+                summary: a.summary.clone(),
+            }),
             archived: a.archived,
             problems: self
                 .problems
@@ -287,6 +309,7 @@ impl Catalog {
             active_agent: None,
             usage: None,
             branch: None,
+            agent_orchestrator: None,
             archived: o.archived,
             problems: Vec::new(),
         }

@@ -55,6 +55,7 @@ fn session(id: &str, health: Health, agent: Option<&str>, state: Activity) -> Se
         active_agent: None,
         usage: None,
         branch: None,
+        agent_orchestrator: None,
         archived: false,
         problems: Vec::new(),
     }

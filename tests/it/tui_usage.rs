@@ -68,6 +68,7 @@ fn session(name: &str, cost: Option<f64>) -> Session {
             tokens_per_minute: 1_250.0,
         }),
         branch: None,
+        agent_orchestrator: None,
         archived: false,
         problems: vec![],
     }
