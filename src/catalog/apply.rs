@@ -33,8 +33,9 @@ impl Catalog {
         if let Some(changed) = self.transcripts.apply(path) {
             return changed;
         }
-        if path.starts_with(&self.config.maestro_hooks_dir) {
-            return self.apply_hook_state(path);
+        let hooks_dir = self.hooks_dirs().find(|d| path.starts_with(d)).cloned();
+        if let Some(dir) = hooks_dir {
+            return self.apply_hook_state(&dir, path);
         }
         if let Some(root) = self.config.ao_dir.clone()
             && path.starts_with(&root)
@@ -115,8 +116,8 @@ impl Catalog {
         before != self.sidecars
     }
 
-    fn apply_hook_state(&mut self, path: &Path) -> bool {
-        let Ok(rel) = path.strip_prefix(&self.config.maestro_hooks_dir) else {
+    fn apply_hook_state(&mut self, hooks_dir: &Path, path: &Path) -> bool {
+        let Ok(rel) = path.strip_prefix(hooks_dir) else {
             return false;
         };
         let Some(id) = rel.components().next() else {

@@ -294,8 +294,22 @@ impl Catalog {
         changed
     }
 
+    /// Where Maestro's hooks record the working agent: the configured (or
+    /// per-user default) folder first, then Maestro 1.4.0's own default.
+    fn hooks_dirs(&self) -> impl Iterator<Item = &PathBuf> {
+        let main = &self.config.maestro_hooks_dir;
+        std::iter::once(main).chain(
+            self.config
+                .maestro_hooks_legacy
+                .iter()
+                .filter(move |l| *l != main),
+        )
+    }
+
     fn refresh_active_agent(&mut self, agent_session_id: &str) -> bool {
-        let now = maestro::read_active_agent(&self.config.maestro_hooks_dir, agent_session_id);
+        let now = self
+            .hooks_dirs()
+            .find_map(|dir| maestro::read_active_agent(dir, agent_session_id));
         let before = match now {
             Some(agent) => self
                 .active_agents

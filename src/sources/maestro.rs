@@ -23,7 +23,8 @@ use super::{io_reason, read_text_file};
 use crate::model::{Orchestration, Problem};
 
 pub use location::{
-    StateLocation, default_hooks_dir, location_for_workspace, read_active_agent, resolve_state_dir,
+    LEGACY_HOOKS_DIR, StateLocation, default_hooks_dir, location_for_workspace, read_active_agent,
+    resolve_state_dir,
 };
 
 /// Where Maestro keeps its state under a workspace unless `MAESTRO_STATE_DIR` says otherwise.

@@ -7,7 +7,7 @@ mod observe;
 mod server;
 mod workspaces;
 
-pub use observe::{Live, ls_json, named, sessions};
+pub use observe::{Live, ls_json, ls_json_default_hooks, named, sessions};
 
 use chrono::Utc;
 use greenroom::config::Config;
@@ -129,7 +129,7 @@ fn an_orchestration_through_maestros_own_server_is_shown_at_every_step() {
     // Maestro's own hook records the agent the prompt delegates to.
     run_hook(
         "before-agent",
-        &world.path("maestro-hooks"),
+        Some(&world.path("maestro-hooks")),
         &json!({"session_id": "gem-m1", "cwd": ws, "hook_event_name": "BeforeAgent",
                 "prompt": "agent: architect\nDesign the export API."}),
     );
@@ -240,4 +240,44 @@ fn an_orchestration_through_maestros_own_server_is_shown_at_every_step() {
     });
     assert_eq!(named(&doc, "m1")["health"], "active");
     assert_eq!(named(&doc, "m1")["orchestration"]["archived"], false);
+}
+
+/// Maestro 1.4.0's hooks write `/tmp/maestro-hooks` when MAESTRO_HOOKS_DIR
+/// is unset (later releases a per-user folder): greenroom, also left to its
+/// defaults, reads the agent there.
+#[test]
+fn the_hook_state_of_maestro_140s_default_folder_is_read() {
+    let world = World::new();
+    let tmux = TmuxServer::new();
+    let ws = world.path("ws");
+    std::fs::create_dir_all(&ws).unwrap();
+    let store = SidecarStore::new(world.path("sessions"));
+    let s = idle_session(&store, &tmux, "m1", &ws);
+    let id = format!("greenroom-interop-{}", s.id.simple());
+    store
+        .update(s.id, std::time::Duration::from_secs(1), |s| {
+            s.agent_session_id = Some(id.clone());
+            true
+        })
+        .unwrap();
+    let mut server = MaestroServer::start(&ws);
+    server.call(
+        "create_session",
+        json!({"session_id": "s-default-hooks", "task": "t",
+               "phases": [{"id": 1, "name": "Only", "agent": "tester"}]}),
+    );
+    run_hook(
+        "before-agent",
+        None,
+        &json!({"session_id": id, "cwd": ws, "hook_event_name": "BeforeAgent",
+                "prompt": "agent: tester\nRun the tests."}),
+    );
+    let folder = std::path::Path::new("/tmp/maestro-hooks").join(&id);
+    let doc = ls_json_default_hooks(&world, &tmux);
+    let _ = std::fs::remove_dir_all(&folder);
+    assert_eq!(
+        named(&doc, "m1")["orchestration"]["active_agent"],
+        "tester",
+        "{doc:#}"
+    );
 }

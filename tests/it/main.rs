@@ -19,6 +19,7 @@ mod live_watch;
 mod ls_cli;
 mod maestro_bad_input;
 mod maestro_real;
+mod maestro_sessions;
 mod ops_actions;
 mod readme;
 mod sidecar_store;

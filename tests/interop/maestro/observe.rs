@@ -67,6 +67,19 @@ impl Live {
 /// `greenroom ls --json` (with `--all` when asked) of the built binary on
 /// this world's folders, workspaces given with `--state-dir`.
 pub fn ls_json(world: &World, tmux: &TmuxServer, all: bool, state_dirs: &[PathBuf]) -> Value {
+    let mut cmd = greenroom_cmd(world, tmux);
+    cmd.env("MAESTRO_HOOKS_DIR", world.path("maestro-hooks"));
+    ls(cmd, all, state_dirs)
+}
+
+/// `ls --json` with the hooks folder left to greenroom's defaults.
+pub fn ls_json_default_hooks(world: &World, tmux: &TmuxServer) -> Value {
+    let mut cmd = greenroom_cmd(world, tmux);
+    cmd.env_remove("MAESTRO_HOOKS_DIR");
+    ls(cmd, false, &[])
+}
+
+fn greenroom_cmd(world: &World, tmux: &TmuxServer) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_greenroom"));
     cmd.arg("--config")
         .arg(world.path("config.toml"))
@@ -77,9 +90,12 @@ pub fn ls_json(world: &World, tmux: &TmuxServer, all: bool, state_dirs: &[PathBu
         .arg("--claude-dir")
         .arg(world.path("claude"))
         .args(["--tmux-socket", &tmux.name])
-        .env("MAESTRO_HOOKS_DIR", world.path("maestro-hooks"))
         .env_remove("MAESTRO_WORKSPACE_PATH")
         .env_remove("MAESTRO_STATE_DIR");
+    cmd
+}
+
+fn ls(mut cmd: Command, all: bool, state_dirs: &[PathBuf]) -> Value {
     for dir in state_dirs {
         cmd.arg("--state-dir").arg(dir);
     }

@@ -111,10 +111,15 @@ impl Drop for MaestroServer {
 }
 
 /// Runs Maestro's own `hooks/<name>.js` with a Gemini CLI hook payload.
-pub fn run_hook(name: &str, hooks_dir: &Path, payload: &Value) {
-    let mut child = Command::new(node())
-        .arg(maestro_dir().join("hooks").join(format!("{name}.js")))
-        .env("MAESTRO_HOOKS_DIR", hooks_dir)
+/// Without `hooks_dir`, Maestro's own default folder (1.4.0: `/tmp/maestro-hooks`).
+pub fn run_hook(name: &str, hooks_dir: Option<&Path>, payload: &Value) {
+    let mut cmd = Command::new(node());
+    cmd.arg(maestro_dir().join("hooks").join(format!("{name}.js")));
+    match hooks_dir {
+        Some(dir) => cmd.env("MAESTRO_HOOKS_DIR", dir),
+        None => cmd.env_remove("MAESTRO_HOOKS_DIR"),
+    };
+    let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
