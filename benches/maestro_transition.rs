@@ -36,7 +36,9 @@ mod support;
 #[path = "../tests/interop/maestro/server.rs"]
 mod server;
 
-const PHASES: i64 = 201;
+/// A realistic orchestration: eight phases, seven transitions, then archived.
+const PHASES: i64 = 8;
+const RUNS: usize = 25;
 const BUDGET: &str = "p50 ≤ 5 ms, p99 ≤ 20 ms";
 
 fn available() -> bool {
@@ -75,16 +77,13 @@ fn main() {
     let phases: Vec<_> = (1..=PHASES)
         .map(|i| json!({"id": i, "name": format!("Phase {i}"), "agent": "coder"}))
         .collect();
-    server.call(
-        "create_session",
-        json!({"session_id": "bench", "task": "bench", "phases": phases}),
-    );
-    let shows = |engine: &Engine, phase: i64| {
+    let shows = |engine: &Engine, run: usize, phase: i64| {
         engine.catalog.rows(Utc::now()).iter().any(|r| {
             r.id == id
-                && r.orchestration
-                    .as_ref()
-                    .is_some_and(|o| o.current_phase == Some(PhaseId::Number(phase)))
+                && r.orchestration.as_ref().is_some_and(|o| {
+                    o.session_id.as_deref() == Some(&format!("bench-{run}"))
+                        && o.current_phase == Some(PhaseId::Number(phase))
+                })
         })
     };
     let settle = |engine: &mut Engine| {
@@ -92,49 +91,69 @@ fn main() {
             engine.apply_changes(vec![p]);
         }
     };
-    settle(&mut engine);
-    assert!(shows(&engine, 1), "the created session shows");
-
     let mut times = Vec::new();
     std::thread::scope(|scope| {
-        let (go, calls) = channel::<i64>();
+        // The server runs its calls on its own thread, as Gemini CLI would;
+        // `Some(phase)` completes it and starts the next, `None` archives
+        // and starts the next orchestration.
+        let (go, calls) = channel::<(usize, Option<i64>)>();
         let (done, finished) = channel::<()>();
         scope.spawn(move || {
-            for phase in calls {
-                server.call(
-                    "transition_phase",
-                    json!({"session_id": "bench", "completed_phase_id": phase,
-                           "next_phase_id": phase + 1,
-                           "token_usage": {"input": 100, "output": 10, "cached": 1}}),
-                );
+            for (run, call) in calls {
+                let session = format!("bench-{run}");
+                match call {
+                    Some(phase) => server.call(
+                        "transition_phase",
+                        json!({"session_id": session, "completed_phase_id": phase,
+                               "next_phase_id": phase + 1,
+                               "token_usage": {"input": 100, "output": 10, "cached": 1}}),
+                    ),
+                    None => {
+                        if run > 0 {
+                            let last = format!("bench-{}", run - 1);
+                            server.call("archive_session", json!({"session_id": last}));
+                        }
+                        server.call(
+                            "create_session",
+                            json!({"session_id": session, "task": "bench", "phases": phases}),
+                        )
+                    }
+                };
                 done.send(()).unwrap();
             }
         });
-        for phase in 1..PHASES {
-            go.send(phase).unwrap();
-            let first = rx.recv_timeout(Duration::from_secs(10)).expect("an event");
-            let start = Instant::now();
-            let mut batch = vec![first];
-            loop {
-                batch.extend(rx.try_iter());
-                if engine.apply_changes(std::mem::take(&mut batch)) && shows(&engine, phase + 1) {
-                    break;
-                }
-                batch.push(rx.recv_timeout(Duration::from_secs(10)).expect("the write"));
-            }
-            update(
-                &mut state,
-                Action::Rows {
-                    rows: engine.catalog.rows(Utc::now()),
-                    problems: engine.catalog.problems(),
-                },
-            );
-            terminal
-                .draw(|f| render(f, &state, &keymap, &theme))
-                .unwrap();
-            times.push(start.elapsed());
+        for run in 0..RUNS {
+            go.send((run, None)).unwrap();
             finished.recv().unwrap();
             settle(&mut engine);
+            assert!(shows(&engine, run, 1), "orchestration {run} shows");
+            for phase in 1..PHASES {
+                go.send((run, Some(phase))).unwrap();
+                let first = rx.recv_timeout(Duration::from_secs(10)).expect("an event");
+                let start = Instant::now();
+                let mut batch = vec![first];
+                loop {
+                    batch.extend(rx.try_iter());
+                    let changed = engine.apply_changes(std::mem::take(&mut batch));
+                    if changed && shows(&engine, run, phase + 1) {
+                        break;
+                    }
+                    batch.push(rx.recv_timeout(Duration::from_secs(10)).expect("the write"));
+                }
+                update(
+                    &mut state,
+                    Action::Rows {
+                        rows: engine.catalog.rows(Utc::now()),
+                        problems: engine.catalog.problems(),
+                    },
+                );
+                terminal
+                    .draw(|f| render(f, &state, &keymap, &theme))
+                    .unwrap();
+                times.push(start.elapsed());
+                finished.recv().unwrap();
+                settle(&mut engine);
+            }
         }
     });
     times.sort();

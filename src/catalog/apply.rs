@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Catalog, sidecar_cwds};
+use super::{ACTIVE_SESSION_FILE, Catalog, sidecar_cwds};
 use crate::sources::ao;
 use crate::sources::maestro::StateLocation;
 use crate::sources::sidecar;
@@ -45,16 +45,24 @@ impl Catalog {
         false
     }
 
-    /// The state folder a path belongs to: the folder itself, its archive,
-    /// or a file in either.
+    /// The state folder a path belongs to: the folder itself, its active
+    /// file, its archive folder or an archived `*.md`. Other names there
+    /// (the writers' temp files) change nothing greenroom reads: reading the
+    /// folder again for them would parse the state twice per write.
     fn location_of(&self, path: &Path) -> Option<StateLocation> {
-        let mut candidates = vec![path];
-        candidates.extend(path.parent());
-        candidates.extend(path.parent().and_then(Path::parent));
-        candidates
-            .iter()
-            .find_map(|p| self.locations.get(*p))
-            .cloned()
+        if let Some(loc) = self.locations.get(path) {
+            return Some(loc.clone());
+        }
+        let parent = path.parent()?;
+        let name = path.file_name()?;
+        if name == ACTIVE_SESSION_FILE || name == "archive" {
+            return self.locations.get(parent).cloned();
+        }
+        let in_archive = parent.file_name().is_some_and(|n| n == "archive");
+        if in_archive && path.extension().is_some_and(|e| e == "md") {
+            return self.locations.get(parent.parent()?).cloned();
+        }
+        None
     }
 
     fn apply_sidecar(&mut self, path: &Path, archived: bool) -> bool {

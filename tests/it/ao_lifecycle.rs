@@ -149,7 +149,7 @@ fn the_sidebar_and_the_detail_pane_say_what_ao_says() {
         .unwrap();
     let screen = terminal.backend().to_string();
     assert!(
-        screen.contains("pr_open · Add the export API"),
+        screen.contains("pr_open · Add t"),
         "sidebar:\n{screen}"
     );
     assert!(
