@@ -92,6 +92,9 @@ fn main() {
         }
     };
     let mut times = Vec::new();
+    // Of each figure: waiting for the writer to finish its write (its temp
+    // file appears first), and drawing the frame.
+    let (mut waits, mut draws) = (Vec::new(), Vec::new());
     std::thread::scope(|scope| {
         // The server runs its calls on its own thread, as Gemini CLI would;
         // `Some(phase)` completes it and starts the next, `None` archives
@@ -132,14 +135,19 @@ fn main() {
                 let first = rx.recv_timeout(Duration::from_secs(10)).expect("an event");
                 let start = Instant::now();
                 let mut batch = vec![first];
+                let mut waited = Duration::ZERO;
                 loop {
                     batch.extend(rx.try_iter());
                     let changed = engine.apply_changes(std::mem::take(&mut batch));
                     if changed && shows(&engine, run, phase + 1) {
                         break;
                     }
+                    let idle = Instant::now();
                     batch.push(rx.recv_timeout(Duration::from_secs(10)).expect("the write"));
+                    waited += idle.elapsed();
                 }
+                waits.push(waited);
+                let drawing = Instant::now();
                 update(
                     &mut state,
                     Action::Rows {
@@ -150,12 +158,25 @@ fn main() {
                 terminal
                     .draw(|f| render(f, &state, &keymap, &theme))
                     .unwrap();
+                draws.push(drawing.elapsed());
                 times.push(start.elapsed());
                 finished.recv().unwrap();
                 settle(&mut engine);
             }
         }
     });
+    waits.sort();
+    draws.sort();
+    println!(
+        "| of which waiting for the writer's rename after its temp file | p50 {:.2} ms, p99 {:.2} ms | |",
+        common::pct(&waits, 0.5),
+        common::pct(&waits, 0.99)
+    );
+    println!(
+        "| of which rebuilding the rows and drawing the frame | p50 {:.2} ms, p99 {:.2} ms | |",
+        common::pct(&draws, 0.5),
+        common::pct(&draws, 0.99)
+    );
     times.sort();
     println!(
         "| {what} (n={}) | p50 {:.2} ms, p99 {:.2} ms | {BUDGET} |",

@@ -148,10 +148,7 @@ fn the_sidebar_and_the_detail_pane_say_what_ao_says() {
         .draw(|f| render(f, &s, &Keymap::default(), &Theme::no_color()))
         .unwrap();
     let screen = terminal.backend().to_string();
-    assert!(
-        screen.contains("pr_open · Add t"),
-        "sidebar:\n{screen}"
-    );
+    assert!(screen.contains("pr_open · Add t"), "sidebar:\n{screen}");
     assert!(
         screen.contains("https://github.com/o/my-app/pull/42"),
         "detail:\n{screen}"
