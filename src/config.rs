@@ -101,6 +101,10 @@ pub struct Config {
     pub state_dirs: Vec<PathBuf>,
     pub maestro_state_dir: String,
     pub maestro_hooks_dir: PathBuf,
+    /// Also read when neither MAESTRO_HOOKS_DIR nor the config names the
+    /// hooks folder: Maestro 1.4.0's own default, `/tmp/maestro-hooks`
+    /// (later releases use `maestro_hooks_dir`'s per-user default).
+    pub maestro_hooks_legacy: Option<PathBuf>,
     pub ao_dir: Option<PathBuf>,
     pub claude_dir: Option<PathBuf>,
     pub tmux_socket: TmuxSocket,
@@ -233,10 +237,21 @@ impl Config {
             .map(|p| expand_home(&p.to_string_lossy(), env))
             .collect();
         state_dirs.extend(overrides.state_dirs.iter().cloned());
+        // Maestro's server keeps its state in MAESTRO_WORKSPACE_PATH when
+        // set (an unexpanded `${...}` template does not count, as for Maestro).
+        if let Some(ws) = env
+            .var("MAESTRO_WORKSPACE_PATH")
+            .filter(|w| !w.contains("${") && Path::new(w).is_absolute())
+        {
+            state_dirs.push(PathBuf::from(ws));
+        }
         let maestro_state_dir = env
             .var("MAESTRO_STATE_DIR")
             .or_else(|| nonempty(file.maestro_state_dir))
             .unwrap_or_else(|| maestro::DEFAULT_STATE_DIR.to_owned());
+        let maestro_hooks_legacy = (nonempty(file.maestro_hooks_dir.clone()).is_none()
+            && env.var("MAESTRO_HOOKS_DIR").is_none())
+        .then(|| PathBuf::from(maestro::LEGACY_HOOKS_DIR));
         let maestro_hooks_dir = nonempty(file.maestro_hooks_dir)
             .map(|s| expand_home(&s, env))
             .unwrap_or_else(maestro::default_hooks_dir);
@@ -275,6 +290,7 @@ impl Config {
             state_dirs,
             maestro_state_dir,
             maestro_hooks_dir,
+            maestro_hooks_legacy,
             ao_dir,
             claude_dir,
             tmux_socket,

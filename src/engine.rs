@@ -59,6 +59,8 @@ pub struct Engine {
 }
 
 const STATUS_WRITE_WAIT: Duration = Duration::from_millis(500);
+/// New folders found while reading new folders: a bound, not a limit met in practice.
+const MAX_NEW_FOLDER_ROUNDS: usize = 8;
 
 impl Engine {
     /// Loads every source and starts watching; `send` receives file changes
@@ -152,15 +154,25 @@ impl Engine {
         paths.dedup();
         let mut reread = self.watcher.reconcile(&paths);
         reread.retain(|p| paths.binary_search(p).is_err());
-        let before = self.catalog.watch_targets_len_hint();
         let mut changed = false;
-        for path in paths.iter().chain(&reread) {
-            changed |= self.catalog.apply(path);
-        }
-        // New sessions bring new folders to watch (their Maestro state), and
-        // a new folder may be a new place sessions live (an AO project).
-        if self.catalog.watch_targets_len_hint() != before || paths.iter().any(|p| p.is_dir()) {
-            self.watcher.add_targets(&self.catalog.watch_targets());
+        let mut pending: Vec<PathBuf> = paths.iter().chain(&reread).cloned().collect();
+        let mut grew = paths.iter().any(|p| p.is_dir());
+        // Reading a folder can bring new folders to watch (a new session's
+        // Maestro state, a new AO project), and a folder watched for the
+        // first time must be read once armed: repeat until nothing new.
+        for _ in 0..MAX_NEW_FOLDER_ROUNDS {
+            let before = self.catalog.watch_targets_len_hint();
+            for path in pending.drain(..) {
+                changed |= self.catalog.apply(&path);
+            }
+            if self.catalog.watch_targets_len_hint() == before && !grew {
+                break;
+            }
+            grew = false;
+            pending = self.watcher.add_targets(&self.catalog.watch_targets());
+            if pending.is_empty() {
+                break;
+            }
         }
         // Arming new folders, or re-arming one that vanished, may fail.
         changed |= self.note_watch_failures();

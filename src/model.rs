@@ -362,6 +362,23 @@ pub fn validate_name(name: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// What Agent Orchestrator says about one of its sessions, in its own
+/// words (`pr_open`, `ci_failed`, ...): shown as AO spells it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct AoDetails {
+    /// The lifecycle state: `lifecycle.session.state` (v2), else `status`.
+    pub status: Option<String>,
+    /// Why it is in that state (v2 `lifecycle.session.reason`).
+    pub reason: Option<String>,
+    /// AO's detected activity (`active`, `ready`, `waiting_input`, ...).
+    pub activity: Option<String>,
+    pub project: Option<String>,
+    pub issue: Option<String>,
+    /// The pull request's link.
+    pub pr: Option<String>,
+    pub summary: Option<String>,
+}
+
 /// The activity a row shows, with where it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ActivityView {
@@ -395,6 +412,8 @@ pub struct Session {
     pub active_agent: Option<String>,
     pub usage: Option<Usage>,
     pub branch: Option<String>,
+    /// Agent Orchestrator's own account, for its sessions.
+    pub agent_orchestrator: Option<AoDetails>,
     /// Dismissed sidecars and archived state files: shown only with `--all`.
     pub archived: bool,
     /// What is wrong with this session's own files.

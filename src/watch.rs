@@ -3,11 +3,18 @@
 //! deleted and recreated, by watching their nearest existing ancestor until
 //! they appear.
 //!
+//! A folder can be created and written at once (`mkdir -p`, then an atomic
+//! write, milliseconds apart): no event will ever come for what it held
+//! before its watch was armed. So every folder that appears is handed back
+//! to the caller, after its watch is armed, to be read whole.
+//!
 //! Events are delivered as they come (no debounce thread): the event loop
 //! coalesces a burst by draining what is pending before it applies them,
 //! which keeps a change on screen within milliseconds and costs nothing idle.
+//! Every OS watch is on one folder (never recursive): a tree is its folder
+//! and its direct subfolders, and a symlink is never followed.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use notify::event::{EventKind, ModifyKind};
@@ -17,6 +24,10 @@ use crate::catalog::{WatchMode, WatchTarget};
 
 /// One path that changed (a file, or a folder that appeared or vanished).
 pub type FileChange = PathBuf;
+
+/// A folder that grows deeper while it is being armed is looked at again;
+/// this bounds that in case something creates and deletes it endlessly.
+const MAX_SETTLE_STEPS: usize = 64;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Armed {
@@ -28,8 +39,10 @@ struct Armed {
 pub struct Watcher {
     inner: RecommendedWatcher,
     targets: BTreeMap<PathBuf, Armed>,
-    /// OS watches: path -> (mode, how many targets rely on it).
-    armed: BTreeMap<PathBuf, (RecursiveMode, usize)>,
+    /// The subfolders watched for tree targets: subfolder -> its tree.
+    children: BTreeMap<PathBuf, PathBuf>,
+    /// OS watches: path -> how many targets rely on it.
+    armed: BTreeMap<PathBuf, usize>,
     failed: Vec<(PathBuf, String)>,
 }
 
@@ -44,37 +57,44 @@ fn is_change(kind: &EventKind) -> bool {
 impl Watcher {
     /// `send` receives every changed path, from the notification thread.
     pub fn new(send: impl Fn(FileChange) + Send + 'static) -> notify::Result<Self> {
-        let inner =
-            notify::recommended_watcher(move |event: notify::Result<notify::Event>| match event {
-                Ok(event) if is_change(&event.kind) => event.paths.into_iter().for_each(&send),
-                Ok(_) => {}
-                Err(e) => tracing::warn!(error = %e, "file watcher error"),
-            })?;
+        let handler = move |event: notify::Result<notify::Event>| match event {
+            Ok(event) if is_change(&event.kind) => event.paths.into_iter().for_each(&send),
+            Ok(_) => {}
+            Err(e) => tracing::warn!(error = %e, "file watcher error"),
+        };
+        let config = notify::Config::default().with_follow_symlinks(false);
+        let inner = RecommendedWatcher::new(handler, config)?;
         Ok(Self {
             inner,
             targets: BTreeMap::new(),
+            children: BTreeMap::new(),
             armed: BTreeMap::new(),
             failed: Vec::new(),
         })
     }
 
-    /// Adds targets not watched yet. Existing ones are left as they are.
-    pub fn add_targets(&mut self, targets: &[WatchTarget]) {
+    /// Adds targets not watched yet (existing ones are left as they are).
+    /// Returns the new targets (and tree subfolders) that exist, now that
+    /// they are watched: what they hold must be read, since no event will
+    /// come for it.
+    pub fn add_targets(&mut self, targets: &[WatchTarget]) -> Vec<PathBuf> {
+        let mut present = Vec::new();
         for t in targets {
-            if !self.targets.contains_key(&t.path) {
-                let at = nearest_existing(&t.path);
-                self.arm(
-                    &at,
-                    if at == t.path {
-                        t.mode
-                    } else {
-                        WatchMode::Folder
-                    },
-                );
-                self.targets
-                    .insert(t.path.clone(), Armed { mode: t.mode, at });
+            if self.targets.contains_key(&t.path) {
+                continue;
+            }
+            let at = self.settle(&t.path, None);
+            let here = at == t.path;
+            self.targets
+                .insert(t.path.clone(), Armed { mode: t.mode, at });
+            if here {
+                present.push(t.path.clone());
+                if t.mode == WatchMode::Tree {
+                    present.extend(self.arm_children(&t.path));
+                }
             }
         }
+        present
     }
 
     /// How many folders are being followed.
@@ -83,10 +103,11 @@ impl Watcher {
     }
 
     /// Looks at changed paths for folders that appeared or vanished and
-    /// moves watches accordingly. Returns target folders that just appeared
-    /// or vanished: their contents must be read again.
+    /// moves watches accordingly. Returns the folders that just appeared or
+    /// vanished, watched again: their contents must be read again.
     pub fn reconcile(&mut self, changed: &[PathBuf]) -> Vec<PathBuf> {
-        let mut affected: Vec<PathBuf> = Vec::new();
+        let mut affected: BTreeSet<PathBuf> = BTreeSet::new();
+        let mut tree_entries: BTreeSet<PathBuf> = BTreeSet::new();
         for path in changed {
             // Targets at or below the changed path (it may be their ancestor).
             affected.extend(
@@ -95,65 +116,153 @@ impl Watcher {
                     .take_while(|(p, _)| p.starts_with(path))
                     .map(|(p, _)| p.clone()),
             );
-            // Targets waiting at the changed path's folder for a child to appear.
             if let Some(parent) = path.parent() {
+                // Targets waiting at the changed path's folder for a child to appear.
                 affected.extend(
                     self.targets
                         .iter()
                         .filter(|(p, a)| a.at == parent && p.starts_with(path))
                         .map(|(p, _)| p.clone()),
                 );
+                if self.is_present_tree(parent) {
+                    tree_entries.insert(path.clone());
+                }
             }
         }
-        affected.sort();
-        affected.dedup();
         let mut reread = Vec::new();
         for target in affected {
             let Some(armed) = self.targets.get(&target).cloned() else {
                 continue;
             };
-            let at = nearest_existing(&target);
             let was_there = armed.at == target;
+            let at = self.settle(&target, Some(&armed.at));
             let is_there = at == target;
-            if at != armed.at || (is_there && !target.is_dir()) {
-                self.disarm(&armed.at);
-                self.arm(
-                    &at,
-                    if is_there {
-                        armed.mode
-                    } else {
-                        WatchMode::Folder
-                    },
-                );
-                self.targets.insert(
-                    target.clone(),
-                    Armed {
-                        mode: armed.mode,
-                        at,
-                    },
-                );
-            } else if is_there {
+            if was_there && is_there {
                 // Deleted and recreated between two looks: the old OS watch
                 // died with the old folder, so watch the new one.
                 let _ = self.inner.unwatch(&target);
-                let _ = self.inner.watch(&target, recursive(armed.mode));
+                self.watch_os(&target);
             }
-            if was_there != is_there || is_there {
+            self.targets.insert(
+                target.clone(),
+                Armed {
+                    mode: armed.mode,
+                    at,
+                },
+            );
+            if armed.mode == WatchMode::Tree {
+                if is_there {
+                    reread.extend(self.arm_children(&target));
+                } else {
+                    self.disarm_children(&target);
+                }
+            }
+            if was_there || is_there {
                 reread.push(target);
             }
         }
+        for entry in tree_entries {
+            let is_dir = real_dir(&entry);
+            match (self.children.contains_key(&entry), is_dir) {
+                (false, true) => {
+                    if let Some(tree) = entry.parent().map(Path::to_path_buf) {
+                        self.arm(&entry);
+                        self.children.insert(entry.clone(), tree);
+                        reread.push(entry);
+                    }
+                }
+                (true, false) => {
+                    self.children.remove(&entry);
+                    self.disarm(&entry);
+                }
+                (true, true) => {
+                    let _ = self.inner.unwatch(&entry);
+                    self.watch_os(&entry);
+                }
+                (false, false) => {}
+            }
+        }
+        reread.sort();
+        reread.dedup();
         reread
     }
 
-    fn arm(&mut self, path: &Path, mode: WatchMode) {
-        let entry = self
-            .armed
-            .entry(path.to_path_buf())
-            .or_insert((recursive(mode), 0));
-        entry.1 += 1;
-        if entry.1 == 1
-            && let Err(e) = self.inner.watch(path, recursive(mode))
-        {
+    fn is_present_tree(&self, path: &Path) -> bool {
+        self.targets
+            .get(path)
+            .is_some_and(|a| a.mode == WatchMode::Tree && a.at == path)
+    }
+
+    /// Arms the nearest existing folder of `target` (moving the watch from
+    /// `current`), then looks again: the folder may have grown deeper while
+    /// it was armed (`mkdir -p` in progress), and no event would tell.
+    /// Returns where the watch sits.
+    fn settle(&mut self, target: &Path, current: Option<&Path>) -> PathBuf {
+        let mut at = nearest_existing(target);
+        if current != Some(at.as_path()) {
+            self.arm(&at);
+            if let Some(current) = current {
+                self.disarm(current);
+            }
+        }
+        for _ in 0..MAX_SETTLE_STEPS {
+            let again = nearest_existing(target);
+            if again == at {
+                break;
+            }
+            self.arm(&again);
+            self.disarm(&at);
+            at = again;
+        }
+        at
+    }
+
+    /// Watches a tree's direct subfolders that are not watched yet (never
+    /// through a symlink). Returns them: they must be read.
+    fn arm_children(&mut self, tree: &Path) -> Vec<PathBuf> {
+        // A tree that is itself a link is watched as a folder only.
+        if std::fs::symlink_metadata(tree).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Vec::new();
+        }
+        let Ok(entries) = std::fs::read_dir(tree) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for e in entries.filter_map(Result::ok) {
+            let path = e.path();
+            // DirEntry::file_type does not follow links.
+            if e.file_type().is_ok_and(|t| t.is_dir()) && !self.children.contains_key(&path) {
+                self.arm(&path);
+                self.children.insert(path.clone(), tree.to_path_buf());
+                out.push(path);
+            }
+        }
+        out
+    }
+
+    fn disarm_children(&mut self, tree: &Path) {
+        let gone: Vec<PathBuf> = self
+            .children
+            .iter()
+            .filter(|(_, t)| t.as_path() == tree)
+            .map(|(c, _)| c.clone())
+            .collect();
+        for child in gone {
+            self.children.remove(&child);
+            self.disarm(&child);
+        }
+    }
+
+    fn arm(&mut self, path: &Path) {
+        let count = self.armed.entry(path.to_path_buf()).or_insert(0);
+        *count += 1;
+        if *count == 1 {
+            self.watch_os(path);
+        }
+    }
+
+    fn watch_os(&mut self, path: &Path) {
+        if let Err(e) = self.inner.watch(path, RecursiveMode::NonRecursive) {
             tracing::warn!(path = %path.display(), error = %e, "cannot watch folder");
             self.failed.push((path.to_path_buf(), e.to_string()));
         }
@@ -167,9 +276,9 @@ impl Watcher {
     }
 
     fn disarm(&mut self, path: &Path) {
-        if let Some(entry) = self.armed.get_mut(path) {
-            entry.1 -= 1;
-            if entry.1 == 0 {
+        if let Some(count) = self.armed.get_mut(path) {
+            *count -= 1;
+            if *count == 0 {
                 self.armed.remove(path);
                 let _ = self.inner.unwatch(path);
             }
@@ -177,11 +286,9 @@ impl Watcher {
     }
 }
 
-fn recursive(mode: WatchMode) -> RecursiveMode {
-    match mode {
-        WatchMode::Folder => RecursiveMode::NonRecursive,
-        WatchMode::Tree => RecursiveMode::Recursive,
-    }
+/// A folder, not a link to one.
+fn real_dir(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir())
 }
 
 /// The path itself if it is a folder, else its nearest existing ancestor.

@@ -45,6 +45,7 @@ pub fn config(root: &Path, socket: &str) -> Config {
     };
     let mut c = Config::load(&o, &ProcessEnv).unwrap();
     c.maestro_hooks_dir = root.join("hooks");
+    c.maestro_hooks_legacy = None;
     c
 }
 

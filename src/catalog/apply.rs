@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Catalog, sidecar_cwds};
+use super::{ACTIVE_SESSION_FILE, Catalog, sidecar_cwds};
 use crate::sources::ao;
 use crate::sources::maestro::StateLocation;
 use crate::sources::sidecar;
@@ -33,8 +33,9 @@ impl Catalog {
         if let Some(changed) = self.transcripts.apply(path) {
             return changed;
         }
-        if path.starts_with(&self.config.maestro_hooks_dir) {
-            return self.apply_hook_state(path);
+        let hooks_dir = self.hooks_dirs().find(|d| path.starts_with(d)).cloned();
+        if let Some(dir) = hooks_dir {
+            return self.apply_hook_state(&dir, path);
         }
         if let Some(root) = self.config.ao_dir.clone()
             && path.starts_with(&root)
@@ -44,16 +45,24 @@ impl Catalog {
         false
     }
 
-    /// The state folder a path belongs to: the folder itself, its archive,
-    /// or a file in either.
+    /// The state folder a path belongs to: the folder itself, its active
+    /// file, its archive folder or an archived `*.md`. Other names there
+    /// (the writers' temp files) change nothing greenroom reads: reading the
+    /// folder again for them would parse the state twice per write.
     fn location_of(&self, path: &Path) -> Option<StateLocation> {
-        let mut candidates = vec![path];
-        candidates.extend(path.parent());
-        candidates.extend(path.parent().and_then(Path::parent));
-        candidates
-            .iter()
-            .find_map(|p| self.locations.get(*p))
-            .cloned()
+        if let Some(loc) = self.locations.get(path) {
+            return Some(loc.clone());
+        }
+        let parent = path.parent()?;
+        let name = path.file_name()?;
+        if name == ACTIVE_SESSION_FILE || name == "archive" {
+            return self.locations.get(parent).cloned();
+        }
+        let in_archive = parent.file_name().is_some_and(|n| n == "archive");
+        if in_archive && path.extension().is_some_and(|e| e == "md") {
+            return self.locations.get(parent.parent()?).cloned();
+        }
+        None
     }
 
     fn apply_sidecar(&mut self, path: &Path, archived: bool) -> bool {
@@ -115,8 +124,8 @@ impl Catalog {
         before != self.sidecars
     }
 
-    fn apply_hook_state(&mut self, path: &Path) -> bool {
-        let Ok(rel) = path.strip_prefix(&self.config.maestro_hooks_dir) else {
+    fn apply_hook_state(&mut self, hooks_dir: &Path, path: &Path) -> bool {
+        let Ok(rel) = path.strip_prefix(hooks_dir) else {
             return false;
         };
         let Some(id) = rel.components().next() else {
@@ -142,7 +151,10 @@ impl Catalog {
     }
 
     fn apply_ao(&mut self, root: &Path, path: &Path) -> bool {
-        match ao::session_file_kind(root, path) {
+        // A folder where session files live (`sessions/archive`, which AO
+        // creates when it archives its first session) is not a session.
+        let kind = ao::session_file_kind(root, path).filter(|_| !path.is_dir());
+        match kind {
             Some(archived) if archived && !self.include_archive => false,
             Some(archived) => match ao::read_session_file(path, archived) {
                 None => {

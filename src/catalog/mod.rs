@@ -11,7 +11,7 @@ mod status;
 mod targets;
 mod usage;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -46,6 +46,13 @@ pub struct Catalog {
     locations: BTreeMap<PathBuf, StateLocation>,
     /// Hashed, not ordered: rows look these up for every session, often.
     maestro: HashMap<PathBuf, Arc<Orchestration>>,
+    /// State folder -> its newest archived state file: the orchestration its
+    /// session finished, shown until a new one starts.
+    finished: HashMap<PathBuf, PathBuf>,
+    /// Workspaces the operator named (--state-dir): their orchestrations are
+    /// rows of their own when no session claims them. A workspace known
+    /// only as a session's folder goes with that session (dismissed, say).
+    named_workspaces: HashSet<PathBuf>,
     ao: BTreeMap<PathBuf, AoSession>,
     /// Agent session id -> the agent Maestro's hooks say is working.
     active_agents: BTreeMap<String, String>,
@@ -74,6 +81,8 @@ impl Catalog {
             workspaces: HashMap::new(),
             locations: BTreeMap::new(),
             maestro: HashMap::new(),
+            finished: HashMap::new(),
+            named_workspaces: HashSet::new(),
             ao: BTreeMap::new(),
             active_agents: BTreeMap::new(),
             problems: HashMap::new(),
@@ -96,6 +105,7 @@ impl Catalog {
         let mut pending = Vec::new();
         for dir in &config.state_dirs {
             let loc = maestro::resolve_state_dir(dir, &config.maestro_state_dir);
+            c.named_workspaces.insert(loc.workspace.clone());
             c.workspaces.insert(
                 loc.workspace.clone(),
                 loc.state_folder.join(ACTIVE_SESSION_FILE),
@@ -281,12 +291,41 @@ impl Catalog {
             .collect();
         before.sort_by(|a, b| a.0.cmp(&b.0));
         let changed = before != after;
+        let newest = paths
+            .iter()
+            .filter_map(|p| self.maestro.get(p))
+            .filter(|o| o.archived)
+            .max_by(|a, b| {
+                let updated = |o: &Orchestration| o.updated.as_deref().and_then(rows::parse_time);
+                updated(a)
+                    .cmp(&updated(b))
+                    .then_with(|| a.path.cmp(&b.path))
+            })
+            .map(|o| o.path.clone());
+        match newest {
+            Some(path) => self.finished.insert(folder.clone(), path),
+            None => self.finished.remove(&folder),
+        };
         self.folder_paths.insert(folder, paths);
         changed
     }
 
+    /// Where Maestro's hooks record the working agent: the configured (or
+    /// per-user default) folder first, then Maestro 1.4.0's own default.
+    fn hooks_dirs(&self) -> impl Iterator<Item = &PathBuf> {
+        let main = &self.config.maestro_hooks_dir;
+        std::iter::once(main).chain(
+            self.config
+                .maestro_hooks_legacy
+                .iter()
+                .filter(move |l| *l != main),
+        )
+    }
+
     fn refresh_active_agent(&mut self, agent_session_id: &str) -> bool {
-        let now = maestro::read_active_agent(&self.config.maestro_hooks_dir, agent_session_id);
+        let now = self
+            .hooks_dirs()
+            .find_map(|dir| maestro::read_active_agent(dir, agent_session_id));
         let before = match now {
             Some(agent) => self
                 .active_agents
@@ -390,6 +429,17 @@ fn read_locations_parallel(
     })
 }
 
+/// The folders a session's Maestro state may live in: where it started,
+/// where it is now, and the workspace its environment gives Maestro
+/// (`MAESTRO_WORKSPACE_PATH`, which Maestro's server prefers to its cwd).
 fn sidecar_cwds(s: &Sidecar) -> impl Iterator<Item = PathBuf> + '_ {
-    std::iter::once(s.cwd.clone()).chain(s.current_cwd.clone())
+    let named = s
+        .env
+        .get("MAESTRO_WORKSPACE_PATH")
+        .map(PathBuf::from)
+        // Maestro ignores a value whose `${...}` template was not expanded.
+        .filter(|p| p.is_absolute() && !p.to_string_lossy().contains("${"));
+    std::iter::once(s.cwd.clone())
+        .chain(s.current_cwd.clone())
+        .chain(named)
 }

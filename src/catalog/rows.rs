@@ -10,8 +10,10 @@ use chrono::{DateTime, Utc};
 
 use super::Catalog;
 use crate::health::{self, HealthInputs, Report, TmuxFacts};
-use crate::model::{Activity, ActivityView, Orchestration, Session, Source, Status};
-use crate::sources::ao::AoSession;
+use crate::model::{
+    Activity, ActivityView, AoDetails, Health, Orchestration, Session, Source, Status,
+};
+use crate::sources::ao::{self, AoSession};
 use crate::sources::sidecar::Sidecar;
 
 type Facts = Option<BTreeMap<String, TmuxFacts>>;
@@ -35,7 +37,17 @@ impl Catalog {
             rows.push(self.sidecar_row(path, sidecar, orchestration, archived, &facts, now));
         }
         for o in self.maestro.values() {
-            if !claimed.contains(&Arc::as_ptr(o)) && (self.include_archive || !o.archived) {
+            if claimed.contains(&Arc::as_ptr(o)) {
+                continue;
+            }
+            // An orchestration found only through a session's folder goes
+            // with that session: dismissed, it leaves no row behind.
+            let shown = if self.named_workspaces.contains(&o.workspace) {
+                self.include_archive || !o.archived
+            } else {
+                self.include_archive
+            };
+            if shown {
                 rows.push(self.maestro_row(o, now));
             }
         }
@@ -53,11 +65,28 @@ impl Catalog {
         self.workspaces.get(cwd)
     }
 
+    /// The session's running orchestration; else, while no new one has
+    /// started there, the one it finished (archived after it was created).
     fn orchestration_for(&self, s: &Sidecar) -> Option<Arc<Orchestration>> {
-        std::iter::once(&s.cwd)
-            .chain(s.current_cwd.as_ref())
-            .filter_map(|cwd| self.active_state_file(cwd))
-            .find_map(|file| self.maestro.get(file).filter(|o| !o.archived))
+        let files: Vec<&PathBuf> = super::sidecar_cwds(s)
+            .filter_map(|cwd| self.active_state_file(&cwd))
+            .collect();
+        if let Some(o) = files
+            .iter()
+            .find_map(|file| self.maestro.get(*file).filter(|o| !o.archived))
+        {
+            return Some(o.clone());
+        }
+        files
+            .iter()
+            // An active file that cannot be read is a new orchestration too.
+            .filter(|file| !self.problems.contains_key(**file))
+            .filter_map(|file| self.finished.get(file.parent()?))
+            .filter_map(|path| self.maestro.get(path))
+            .find(|o| {
+                let finished = orchestration_updated(o);
+                finished.is_none() || s.created_at.is_none() || finished >= s.created_at
+            })
             .cloned()
     }
 
@@ -123,8 +152,8 @@ impl Catalog {
         if let Some(err) = self.problems.get(path) {
             problems.push(format!("{}: {err}", path.display()));
         }
-        for cwd in std::iter::once(&s.cwd).chain(s.current_cwd.as_ref()) {
-            if let Some(file) = self.active_state_file(cwd)
+        for cwd in super::sidecar_cwds(s) {
+            if let Some(file) = self.active_state_file(&cwd)
                 && let Some(err) = self.problems.get(file)
             {
                 problems.push(format!("{}: {err}", file.display()));
@@ -159,6 +188,7 @@ impl Catalog {
                 self.usage_of(s, now)
             },
             branch: s.worktree.as_ref().map(|w| w.branch.clone()),
+            agent_orchestrator: None,
             archived,
             problems,
         }
@@ -190,17 +220,27 @@ impl Catalog {
             .as_ref()
             .and_then(|f| f.window_activity)
             .max(a.last_transition_at);
-        let health = health::health(
-            HealthInputs {
-                status: &status,
-                exit_status: live.as_ref().and_then(|f| f.exit_status),
-                activity: &activity.state,
-                orchestration: None,
-                last_signal_at,
-            },
-            now,
-            t,
-        );
+        // AO's own judgement of the session (it asked, stalled, failed CI,
+        // finished) decides; otherwise tmux does, as for any session.
+        let health = a
+            .state
+            .as_deref()
+            .and_then(ao::lifecycle_health)
+            // An archived record is history: nobody waits on it any more.
+            .filter(|h| !a.archived || !matches!(h, Health::Waiting | Health::Stuck))
+            .unwrap_or_else(|| {
+                health::health(
+                    HealthInputs {
+                        status: &status,
+                        exit_status: live.as_ref().and_then(|f| f.exit_status),
+                        activity: &activity.state,
+                        orchestration: None,
+                        last_signal_at,
+                    },
+                    now,
+                    t,
+                )
+            });
         Session {
             id: a.id.clone(),
             name: a.name().to_owned(),
@@ -219,6 +259,15 @@ impl Catalog {
             active_agent: None,
             usage: None,
             branch: a.branch.clone(),
+            agent_orchestrator: Some(AoDetails {
+                status: a.state.clone(),
+                reason: a.reason.clone(),
+                activity: a.activity.clone(),
+                project: a.project.clone(),
+                issue: a.issue.clone(),
+                pr: a.pr.clone(),
+                summary: a.summary.clone(),
+            }),
             archived: a.archived,
             problems,
         }
@@ -281,6 +330,7 @@ impl Catalog {
             active_agent: None,
             usage: None,
             branch: None,
+            agent_orchestrator: None,
             archived: o.archived,
             problems: Vec::new(),
         }

@@ -11,7 +11,7 @@ use crate::sources::ao;
 pub enum WatchMode {
     /// The folder's own entries.
     Folder,
-    /// The folder and everything below it (small trees only).
+    /// The folder and its direct subfolders (never through a symlink).
     Tree,
 }
 
@@ -50,10 +50,12 @@ impl Catalog {
                 .into_iter()
                 .map(WatchTarget::folder),
         );
-        out.push(WatchTarget {
-            path: self.config.maestro_hooks_dir.clone(),
-            mode: WatchMode::Tree,
-        });
+        for dir in self.hooks_dirs() {
+            out.push(WatchTarget {
+                path: dir.clone(),
+                mode: WatchMode::Tree,
+            });
+        }
         if let Some(root) = &self.config.ao_dir {
             out.extend(
                 ao::session_folders(root)

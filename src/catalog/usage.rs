@@ -149,7 +149,7 @@ impl Transcripts {
             return Some(self.follow(path));
         }
         if !is_jsonl(path) {
-            return None;
+            return self.apply_folder(path);
         }
         let dir = path.parent()?;
         let main = self
@@ -162,6 +162,34 @@ impl Transcripts {
             .or_default()
             .insert(path.to_path_buf());
         Some(self.follow(path))
+    }
+
+    /// A folder that appeared (or vanished): the transcripts it holds are
+    /// read now, since they may have been written before it was watched.
+    fn apply_folder(&mut self, dir: &Path) -> Option<bool> {
+        let mains: Vec<PathBuf> = self
+            .subagents
+            .keys()
+            .filter(|m| m.parent() == Some(dir) || transcript::subagent_dir(m) == dir)
+            .cloned()
+            .collect();
+        if mains.is_empty() {
+            return None;
+        }
+        let mut changed = false;
+        for main in mains {
+            changed |= self.follow(&main);
+            if let Ok(entries) = std::fs::read_dir(transcript::subagent_dir(&main)) {
+                for e in entries.filter_map(Result::ok) {
+                    let path = e.path();
+                    if is_jsonl(&path) {
+                        changed |= self.follow(&path);
+                        self.subagents.entry(main.clone()).or_default().insert(path);
+                    }
+                }
+            }
+        }
+        Some(changed)
     }
 
     /// The folders to watch: each transcript's folder and its subagents folder.

@@ -317,6 +317,7 @@ fn set_up(place: &Place) -> Result<Config> {
     // Environment variables must not point the demo at the operator's files.
     config.maestro_state_dir = maestro::DEFAULT_STATE_DIR.to_owned();
     config.maestro_hooks_dir = root.join("maestro-hooks");
+    config.maestro_hooks_legacy = None;
     // The spawn form offers the simulated agent (first) and a shell: the
     // real agents' presets would start programs the demo does not promise.
     config.agents.retain(|name, _| name == "shell");

@@ -60,6 +60,22 @@ struct SessionJson<'a> {
     problems: &'a [String],
     /// Dismissed or archived (shown with `--all`); `restore` brings it back.
     archived: bool,
+    /// Additive: the worktree branch (greenroom's own or AO's).
+    branch: Option<&'a str>,
+    /// Additive: Agent Orchestrator's own account of its sessions.
+    agent_orchestrator: Option<AoJson<'a>>,
+}
+
+/// AO's words as AO spells them (`pr_open`, `ci_failed`, ...).
+#[derive(Serialize)]
+struct AoJson<'a> {
+    status: Option<&'a str>,
+    reason: Option<&'a str>,
+    activity: Option<&'a str>,
+    project: Option<&'a str>,
+    issue: Option<&'a str>,
+    pr: Option<&'a str>,
+    summary: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -168,6 +184,16 @@ fn session_json(s: &Session) -> SessionJson<'_> {
         usage: s.usage.as_ref(),
         problems: &s.problems,
         archived: s.archived,
+        branch: s.branch.as_deref(),
+        agent_orchestrator: s.agent_orchestrator.as_ref().map(|a| AoJson {
+            status: a.status.as_deref(),
+            reason: a.reason.as_deref(),
+            activity: a.activity.as_deref(),
+            project: a.project.as_deref(),
+            issue: a.issue.as_deref(),
+            pr: a.pr.as_deref(),
+            summary: a.summary.as_deref(),
+        }),
     }
 }
 

@@ -7,6 +7,8 @@
 //! lifecycle as a nested object). Both become one [`AoSession`].
 
 mod discover;
+mod fields;
+mod lifecycle;
 
 use std::path::{Component, Path, PathBuf};
 
@@ -14,6 +16,9 @@ use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 
 pub use discover::{read_root, read_session_file, session_file_kind, session_folders};
+pub use lifecycle::lifecycle_health;
+
+use fields::{field, field_object, field_time, kind_of};
 
 use crate::model::{Activity, Status};
 
@@ -38,6 +43,12 @@ pub struct AoSession {
     pub created_at: Option<DateTime<Utc>>,
     pub last_transition_at: Option<DateTime<Utc>>,
     pub kind: Option<String>,
+    /// Why it is in its state (v2 `lifecycle.session.reason`).
+    pub reason: Option<String>,
+    pub issue: Option<String>,
+    /// The pull request's link: `pr`, else v2 `lifecycle.pr.url`.
+    pub pr: Option<String>,
+    pub summary: Option<String>,
     pub archived: bool,
 }
 
@@ -183,6 +194,7 @@ pub fn parse_session(text: &str, path: &Path, archived: bool) -> Result<AoSessio
         return Err("has no session id in its file name".into());
     }
     let started = field_time(life_session, "lifecycle.session.startedAt")?;
+    let life_pr = field_object(lifecycle, "lifecycle.pr")?;
     Ok(AoSession {
         id,
         path: path.to_path_buf(),
@@ -196,6 +208,10 @@ pub fn parse_session(text: &str, path: &Path, archived: bool) -> Result<AoSessio
         created_at: field_time(top, "createdAt")?.or(started),
         last_transition_at: field_time(life_session, "lifecycle.session.lastTransitionAt")?,
         kind: field(life_session, "lifecycle.session.kind")?.or(field(top, "role")?),
+        reason: field(life_session, "lifecycle.session.reason")?,
+        issue: field(top, "issue")?,
+        pr: field(top, "pr")?.or(field(life_pr, "lifecycle.pr.url")?),
+        summary: field(top, "summary")?,
         project,
         archived,
     })
@@ -267,62 +283,6 @@ fn archived_id(name: &str) -> &str {
             rest.len() >= 4 && rest[..4].iter().all(u8::is_ascii_digit)
         })
         .map_or(name, |(at, _)| &name[..at])
-}
-
-fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "text",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-/// The value at a dotted `name` (the last segment is the key in `object`);
-/// the full name is what error messages show.
-fn value<'a>(object: Option<&'a Object>, name: &str) -> Option<&'a Value> {
-    object?.get(name.rsplit('.').next()?)
-}
-
-/// Text, with null and "" meaning absent. Other types are refused: a tmux
-/// target that is not text is not something to send `kill-session` to.
-fn field(object: Option<&Object>, name: &str) -> Result<Option<String>, String> {
-    match value(object, name) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone()).filter(|s| !s.is_empty())),
-        Some(other) => Err(format!("`{name}` is {}, expected text", kind_of(other))),
-    }
-}
-
-fn field_object<'a>(object: Option<&'a Object>, name: &str) -> Result<Option<&'a Object>, String> {
-    match value(object, name) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Object(o)) => Ok(Some(o)),
-        Some(other) => Err(format!(
-            "`{name}` is {}, expected an object",
-            kind_of(other)
-        )),
-    }
-}
-
-/// RFC 3339 text as ao writes it; epoch milliseconds are accepted too.
-fn field_time(object: Option<&Object>, name: &str) -> Result<Option<DateTime<Utc>>, String> {
-    if let Some(Value::Number(n)) = value(object, name) {
-        return n
-            .as_i64()
-            .and_then(DateTime::from_timestamp_millis)
-            .map(Some)
-            .ok_or_else(|| format!("`{name}` is not a time: {n}"));
-    }
-    let Some(raw) = field(object, name)? else {
-        return Ok(None);
-    };
-    let shown: String = raw.chars().take(60).collect();
-    DateTime::parse_from_rfc3339(raw.trim())
-        .map(|t| Some(t.with_timezone(&Utc)))
-        .map_err(|_| format!("`{name}` is not an RFC 3339 time: {shown:?}"))
 }
 
 #[cfg(test)]

@@ -23,7 +23,8 @@ use super::{io_reason, read_text_file};
 use crate::model::{Orchestration, Problem};
 
 pub use location::{
-    StateLocation, default_hooks_dir, location_for_workspace, read_active_agent, resolve_state_dir,
+    LEGACY_HOOKS_DIR, StateLocation, default_hooks_dir, location_for_workspace, read_active_agent,
+    resolve_state_dir,
 };
 
 /// Where Maestro keeps its state under a workspace unless `MAESTRO_STATE_DIR` says otherwise.
@@ -67,7 +68,10 @@ pub fn read_state_file(
 }
 
 /// Reads `active-session.md` (missing is normal: no problem) and, when
-/// `include_archive`, every `archive/*.md` (sorted by name).
+/// `include_archive`, every `archive/*.md` (sorted by name). Without an
+/// active file, the newest archived one is read in any case: Maestro
+/// archives an orchestration the moment it completes, and the session that
+/// ran it shows what it finished until a new one starts.
 pub fn read_location(
     loc: &StateLocation,
     include_archive: bool,
@@ -77,14 +81,21 @@ pub fn read_location(
 
     let active = loc.state_folder.join(ACTIVE_FILE);
     // symlink_metadata, not exists(): a dangling link must be reported, not skipped.
-    match fs::symlink_metadata(&active) {
-        Ok(_) => files.push((active, false)),
-        Err(e) if e.kind() == ErrorKind::NotFound => {}
-        Err(e) => problems.push(Problem::new(&active, io_reason(&e))),
-    }
-    if include_archive {
+    let has_active = match fs::symlink_metadata(&active) {
+        Ok(_) => {
+            files.push((active, false));
+            true
+        }
+        Err(e) if e.kind() == ErrorKind::NotFound => false,
+        Err(e) => {
+            problems.push(Problem::new(&active, io_reason(&e)));
+            true
+        }
+    };
+    if include_archive || !has_active {
         match archive_files(&loc.state_folder.join("archive")) {
-            Ok(paths) => files.extend(paths.into_iter().map(|p| (p, true))),
+            Ok(paths) if include_archive => files.extend(paths.into_iter().map(|p| (p, true))),
+            Ok(paths) => files.extend(newest(paths).map(|p| (p, true))),
             Err(problem) => problems.push(problem),
         }
     }
@@ -97,6 +108,18 @@ pub fn read_location(
         }
     }
     (found, problems)
+}
+
+/// The archive file written last (by modification time, then name).
+fn newest(paths: Vec<PathBuf>) -> Option<PathBuf> {
+    paths
+        .into_iter()
+        .filter_map(|p| {
+            let meta = fs::symlink_metadata(&p).ok()?;
+            Some((meta.modified().ok(), p))
+        })
+        .max()
+        .map(|(_, p)| p)
 }
 
 /// The `*.md` entries of the archive folder, sorted by name. A missing folder

@@ -79,6 +79,7 @@ fn legacy_with_state_payload() {
         last_transition_at: None,
         kind: some("worker"),
         archived: false,
+        ..AoSession::default()
     };
     assert_eq!(s, expected);
     assert_eq!(s.status(), Status::Running);
@@ -161,7 +162,9 @@ fn current_orchestrator_json() {
         created_at: time("2026-04-21T12:19:44.695Z"),
         last_transition_at: time("2026-04-21T12:19:44.695Z"),
         kind: some("orchestrator"),
+        reason: some("task_in_progress"),
         archived: false,
+        ..AoSession::default()
     };
     assert_eq!(s, expected);
     assert_eq!(s.status(), Status::Running);
@@ -354,7 +357,10 @@ fn reads_a_realistic_tree() {
         created_at: time("2026-04-22T08:00:00Z"),
         last_transition_at: time("2026-04-22T09:15:00Z"),
         kind: some("worker"),
+        reason: some("awaiting_user_input"),
+        issue: some("https://example.com/issues/7"),
         archived: false,
+        ..AoSession::default()
     };
     assert_eq!(*app7, expected);
     assert_eq!(app7.status(), Status::Running);

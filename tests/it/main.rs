@@ -4,6 +4,7 @@
 //! shared fixtures.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
 
+mod ao_lifecycle;
 mod ao_sessions;
 mod cli_actions;
 mod cli_plain_errors;
@@ -24,6 +25,7 @@ mod live_watch;
 mod ls_cli;
 mod maestro_bad_input;
 mod maestro_real;
+mod maestro_sessions;
 mod ops_actions;
 mod readme;
 mod shell_completion;
@@ -40,3 +42,4 @@ mod tui_modes;
 mod tui_reducer;
 mod tui_snapshots;
 mod tui_usage;
+mod watch_new_folders;

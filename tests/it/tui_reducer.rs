@@ -44,6 +44,7 @@ fn session(name: &str, health: Health, focused_min_ago: Option<i64>) -> Session 
         active_agent: None,
         usage: None,
         branch: Some(format!("feat/{name}")),
+        agent_orchestrator: None,
         archived: false,
         problems: vec![],
     }

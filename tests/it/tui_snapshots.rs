@@ -55,6 +55,7 @@ pub(crate) fn session(id: &str, health: Health, agent: Option<&str>, state: Acti
         active_agent: None,
         usage: None,
         branch: None,
+        agent_orchestrator: None,
         archived: false,
         problems: Vec::new(),
     }

@@ -69,6 +69,7 @@ fn session(name: &str, cost: Option<f64>) -> Session {
             ..Usage::default()
         }),
         branch: None,
+        agent_orchestrator: None,
         archived: false,
         problems: vec![],
     }

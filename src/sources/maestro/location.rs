@@ -67,6 +67,10 @@ pub fn location_for_workspace(workspace: &Path, state_dir_name: &str) -> StateLo
     located(workspace.to_path_buf(), state_folder)
 }
 
+/// Maestro 1.4.0's hooks folder when MAESTRO_HOOKS_DIR is unset (its
+/// `hook-state.js`); later releases use [`default_hooks_dir`]'s per-user one.
+pub const LEGACY_HOOKS_DIR: &str = "/tmp/maestro-hooks";
+
 /// `${MAESTRO_HOOKS_DIR:-$TMPDIR/maestro-hooks-<uid>}` (TMPDIR default /tmp),
 /// the same folder Maestro's hooks compute.
 pub fn default_hooks_dir() -> PathBuf {

@@ -127,6 +127,28 @@ pub fn rows(s: &Session, state: &AppState, max: usize, theme: &Theme) -> Rows {
         }
     }
 
+    if let Some(a) = &s.agent_orchestrator {
+        // Agent Orchestrator's own words: its lifecycle state, and the work.
+        out.blank();
+        let mut state = vec![Span::styled(
+            a.status.clone().unwrap_or_else(|| "no status".into()),
+            theme.accent,
+        )];
+        if let Some(r) = &a.reason {
+            state.push(Span::styled(format!(" · {r}"), theme.dim));
+        }
+        out.push(Keep::Must, row("ao", state));
+        for (label, value, keep) in [
+            ("pr", &a.pr, Keep::Must),
+            ("issue", &a.issue, Keep::Useful),
+            ("summary", &a.summary, Keep::Useful),
+        ] {
+            if let Some(v) = value {
+                out.push(keep, row(label, plain(v)));
+            }
+        }
+    }
+
     // Where it lives.
     out.blank();
     let cwd = path_spans(&s.cwd.display().to_string(), Style::new());

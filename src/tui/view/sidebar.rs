@@ -123,6 +123,15 @@ fn detail_text(s: &Session) -> String {
     {
         return d.trim().to_owned();
     }
+    // AO's own state as it spells it, with what the work is.
+    if let Some(a) = &s.agent_orchestrator
+        && let Some(status) = &a.status
+    {
+        return match a.summary.as_deref().or(a.issue.as_deref()) {
+            Some(what) => format!("{status} · {what}"),
+            None => status.clone(),
+        };
+    }
     s.orchestration
         .as_ref()
         .and_then(|o| o.task.clone())

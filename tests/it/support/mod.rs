@@ -113,6 +113,7 @@ impl World {
         };
         let mut config = Config::load(&overrides, &ProcessEnv).unwrap();
         config.maestro_hooks_dir = self.path("maestro-hooks");
+        config.maestro_hooks_legacy = None;
         config
     }
 }
