@@ -52,7 +52,7 @@ fn dismiss_takes_the_orchestration_with_it() {
     assert_eq!(rows[0].source, Source::Greenroom);
     assert!(rows[0].orchestration.is_some());
 
-    let to = greenroom::ops::dismiss(engine.store(), &rows[0]).unwrap();
+    let to = greenroom::ops::dismiss(engine.tmux(), engine.store(), &rows[0]).unwrap();
     engine.apply_changes(vec![store.path_for(s.id), to]);
     let rows = engine.catalog.rows(Utc::now());
     assert!(rows.is_empty(), "nothing left behind: {rows:#?}");

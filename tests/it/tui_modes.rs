@@ -45,6 +45,7 @@ fn session(name: &str, health: Health) -> Session {
         active_agent: None,
         usage: None,
         branch: None,
+        agent_orchestrator: None,
         archived: false,
         problems: vec![],
     }
