@@ -250,7 +250,7 @@ fn until_running(demo: &DemoRun) {
 
 /// Waits until the demo's folder and tmux server are gone.
 fn until_cleaned_up(demo: &DemoRun, what: &str) {
-    wait_for(15, what, || {
+    wait_for(30, what, || {
         (!demo.root.exists() && !demo.demo_server_runs()).then_some(())
     });
 }
