@@ -4,15 +4,14 @@
 //! stays flat however long the transcript grows: lines are streamed, and
 //! only a bounded window of recent message ids is kept for de-duplication.
 
+use std::cell::Cell;
 use std::collections::{BTreeMap, VecDeque};
-use std::fs::File;
-use std::io::{BufRead, BufReader, Seek, SeekFrom};
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Duration, Utc};
 use serde::Deserialize;
 
+use super::jsonl::JsonlTail;
 use crate::model::ModelUsage;
 
 mod api_error;
@@ -155,11 +154,7 @@ pub fn subagent_dir(transcript: &Path) -> PathBuf {
 /// Usage summed from one transcript file, kept current by [`Self::refresh`].
 #[derive(Debug, Clone, Default)]
 pub struct TranscriptUsage {
-    path: PathBuf,
-    offset: u64,
-    inode: u64,
-    partial: Vec<u8>,
-    skipping_long_line: bool,
+    tail: JsonlTail,
     recent: VecDeque<((String, String), String, ModelUsage)>,
     by_model: BTreeMap<String, ModelUsage>,
     /// Claude Code's own totals, from its last `cost-state` record.
@@ -174,13 +169,13 @@ pub struct TranscriptUsage {
 impl TranscriptUsage {
     pub fn new(path: impl Into<PathBuf>) -> Self {
         Self {
-            path: path.into(),
+            tail: JsonlTail::new(path, MAX_LINE_BYTES),
             ..Self::default()
         }
     }
 
     pub fn path(&self) -> &Path {
-        &self.path
+        self.tail.path()
     }
 
     pub fn by_model(&self) -> &BTreeMap<String, ModelUsage> {
@@ -205,7 +200,7 @@ impl TranscriptUsage {
 
     /// Bytes read so far (the next read starts here).
     pub fn offset(&self) -> u64 {
-        self.offset
+        self.tail.offset()
     }
 
     /// Tokens (all four kinds) per minute over the last five minutes before `now`.
@@ -220,69 +215,39 @@ impl TranscriptUsage {
         sum as f64 / RATE_WINDOW_MINUTES as f64
     }
 
-    fn reset(&mut self) {
-        let path = std::mem::take(&mut self.path);
-        *self = Self::new(path);
+    /// Reads what was appended since the last call. Returns whether the
+    /// usage changed. A missing file is empty usage, not an error; a file
+    /// replaced or truncated is counted again from its start.
+    pub fn refresh(&mut self) -> Result<bool, String> {
+        // The tail is taken out while it hands lines to `count`.
+        let mut tail = std::mem::take(&mut self.tail);
+        let restarted = Cell::new(false);
+        let mut changed = false;
+        let read = tail.read_new(
+            || restarted.set(true),
+            |line| {
+                if restarted.replace(false) {
+                    changed |= self.forget();
+                }
+                changed |= self.count(line);
+            },
+        );
+        if restarted.get() {
+            changed |= self.forget();
+        }
+        self.tail = tail;
+        read.map(|()| changed)
     }
 
-    /// Reads what was appended since the last call. Returns whether the
-    /// usage changed. A missing file is empty usage, not an error.
-    pub fn refresh(&mut self) -> Result<bool, String> {
-        let meta = match std::fs::symlink_metadata(&self.path) {
-            Ok(m) => m,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                let had = !self.by_model.is_empty();
-                self.reset();
-                return Ok(had);
-            }
-            Err(e) => return Err(format!("cannot read: {e}")),
+    /// Forgets what was counted (the file was replaced); whether there was any.
+    fn forget(&mut self) -> bool {
+        let had = !self.by_model.is_empty();
+        let tail = std::mem::take(&mut self.tail);
+        *self = Self {
+            tail,
+            ..Self::default()
         };
-        if !meta.is_file() {
-            return Err("is not a regular file".into());
-        }
-        let mut changed = false;
-        if meta.ino() != self.inode || meta.len() < self.offset {
-            // Replaced or truncated: what was counted no longer stands.
-            changed = !self.by_model.is_empty();
-            self.reset();
-            self.inode = meta.ino();
-        }
-        if meta.len() == self.offset {
-            return Ok(changed);
-        }
-        let mut file = File::open(&self.path).map_err(|e| format!("cannot open: {e}"))?;
-        file.seek(SeekFrom::Start(self.offset))
-            .map_err(|e| format!("cannot seek: {e}"))?;
-        let mut reader = BufReader::with_capacity(64 * 1024, file);
-        loop {
-            let buf = reader.fill_buf().map_err(|e| format!("cannot read: {e}"))?;
-            if buf.is_empty() {
-                break;
-            }
-            let (chunk, ends_line) = match buf.iter().position(|&b| b == b'\n') {
-                Some(i) => (&buf[..i], true),
-                None => (buf, false),
-            };
-            let used = chunk.len() + usize::from(ends_line);
-            if !self.skipping_long_line {
-                if self.partial.len() + chunk.len() > MAX_LINE_BYTES {
-                    self.skipping_long_line = true;
-                    self.partial = Vec::new();
-                } else {
-                    self.partial.extend_from_slice(chunk);
-                }
-            }
-            reader.consume(used);
-            self.offset += used as u64;
-            if ends_line {
-                if !self.skipping_long_line {
-                    let line = std::mem::take(&mut self.partial);
-                    changed |= self.count(&line);
-                }
-                self.skipping_long_line = false;
-            }
-        }
-        Ok(changed)
+        had
     }
 
     fn count(&mut self, line: &[u8]) -> bool {
