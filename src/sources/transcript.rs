@@ -119,8 +119,10 @@ pub fn parse_line(line: &[u8]) -> Option<Record> {
     })
 }
 
+/// A byte search before any parse: most lines of a long transcript are not
+/// the rare record looked for, and memchr's search skips them fast.
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    haystack.windows(needle.len()).any(|w| w == needle)
+    memchr::memmem::find(haystack, needle).is_some()
 }
 
 /// Claude Code's project folder name for a working folder: every character
