@@ -72,7 +72,9 @@ pub fn program_of(line: &str) -> Option<&str> {
     ];
     line.split_whitespace()
         .find(|w| !matches!(*w, "env" | "exec") && !is_assignment(w))
-        .filter(|w| !w.contains(SHELL))
+        // An option (`env -u CI ...`) hides which word is the program:
+        // better no check than a wrong refusal.
+        .filter(|w| !w.contains(SHELL) && !w.starts_with('-'))
 }
 
 fn is_assignment(word: &str) -> bool {
@@ -146,6 +148,7 @@ mod tests {
         assert_eq!(program_of("env FOO=1 BAR_2=x exec codex"), Some("codex"));
         assert_eq!(program_of("/opt/bin/gemini -y"), Some("/opt/bin/gemini"));
         assert_eq!(program_of("$SHELL"), None);
+        assert_eq!(program_of("env -u CI node gemini.js"), None);
         assert_eq!(program_of("\"my agent\""), None);
         assert_eq!(program_of("~/bin/agent"), None);
         assert_eq!(program_of(""), None);

@@ -70,13 +70,16 @@ impl Setup {
         );
     }
 
-    /// The command line that runs the real CLI offline.
+    /// The command line that runs the real CLI offline. `CI` is unset:
+    /// Gemini CLI reads `CI=true` (as `.ci/run` sets it) as "not
+    /// interactive" and answers "No input provided via stdin" instead of
+    /// showing its input box.
     fn command(&self) -> String {
         let q = |p: &Path| greenroom::ops::shell_quote(&p.to_string_lossy());
         let bin = npm("gemini-cli-0.61.0").join("@google/gemini-cli/bundle/gemini.js");
         assert!(bin.is_file(), "{}: missing", bin.display());
         format!(
-            "env GOOGLE_GEMINI_BASE_URL={} GEMINI_API_KEY=test-key-offline GEMINI_CLI_HOME={} \
+            "env -u CI -u CONTINUOUS_INTEGRATION GOOGLE_GEMINI_BASE_URL={} GEMINI_API_KEY=test-key-offline GEMINI_CLI_HOME={} \
              GEMINI_CLI_NO_RELAUNCH=true {} {}",
             self.api.base_url(),
             q(self.world.dir.path()),
