@@ -24,17 +24,17 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::path::{Path, PathBuf};
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
 use super::jsonl::JsonlTail;
+use super::rate::RateWindow;
 use super::transcript::MAX_LINE_BYTES;
 use crate::model::ModelUsage;
 
 /// Updates of one message come close together (its tokens, then its tool
 /// calls' results); this many recent ids catches them with bounded memory.
 const RECENT_IDS: usize = 64;
-const RATE_WINDOW_MINUTES: i64 = 5;
 
 #[derive(Deserialize)]
 struct Line {
@@ -109,7 +109,7 @@ impl Message {
 /// The model messages with tokens one line records (a message record, or
 /// the `messages` of a `$set`); none for other lines or bad JSON.
 pub fn parse_line(line: &[u8]) -> Vec<Record> {
-    if !line.windows(8).any(|w| w == b"\"tokens\"") {
+    if memchr::memmem::find(line, b"\"tokens\"").is_none() {
         return Vec::new();
     }
     let Ok(parsed) = serde_json::from_slice::<Line>(line) else {
@@ -139,7 +139,7 @@ pub struct GeminiUsage {
     tail: JsonlTail,
     recent: VecDeque<(String, String, ModelUsage)>,
     by_model: BTreeMap<String, ModelUsage>,
-    window: VecDeque<(DateTime<Utc>, u64)>,
+    window: RateWindow,
 }
 
 fn total(u: &ModelUsage) -> u64 {
@@ -169,7 +169,7 @@ impl GeminiUsage {
             tail: JsonlTail::new(path, MAX_LINE_BYTES),
             recent: VecDeque::new(),
             by_model: BTreeMap::new(),
-            window: VecDeque::new(),
+            window: RateWindow::default(),
         }
     }
 
@@ -188,14 +188,7 @@ impl GeminiUsage {
 
     /// Tokens (all kinds) per minute over the last five minutes before `now`.
     pub fn tokens_per_minute(&self, now: DateTime<Utc>) -> f64 {
-        let since = now - Duration::minutes(RATE_WINDOW_MINUTES);
-        let sum: u64 = self
-            .window
-            .iter()
-            .filter(|(t, _)| *t >= since && *t <= now)
-            .map(|(_, n)| n)
-            .sum();
-        sum as f64 / RATE_WINDOW_MINUTES as f64
+        self.window.per_minute(now)
     }
 
     /// Reads what was appended since the last call; whether usage changed.
@@ -251,12 +244,7 @@ impl GeminiUsage {
     }
 
     fn note_rate(&mut self, at: DateTime<Utc>, tokens: u64) {
-        self.window.push_back((at, tokens));
-        let newest = self.window.iter().map(|(t, _)| *t).max().unwrap_or(at);
-        let cutoff = newest - Duration::minutes(RATE_WINDOW_MINUTES);
-        while self.window.front().is_some_and(|(t, _)| *t < cutoff) {
-            self.window.pop_front();
-        }
+        self.window.note(at, tokens);
     }
 }
 

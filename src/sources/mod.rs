@@ -7,6 +7,7 @@ pub mod gemini;
 pub mod jsonl;
 pub mod maestro;
 pub mod prices;
+pub mod rate;
 pub mod sidecar;
 pub mod tmux_conf;
 pub mod transcript;

@@ -8,10 +8,11 @@ use std::cell::Cell;
 use std::collections::{BTreeMap, VecDeque};
 use std::path::{Path, PathBuf};
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
 use super::jsonl::JsonlTail;
+use super::rate::RateWindow;
 use crate::model::ModelUsage;
 
 mod api_error;
@@ -23,8 +24,6 @@ pub const MAX_LINE_BYTES: usize = 8 * 1024 * 1024;
 /// Streaming rewrites one message a few times in a row; this many recent
 /// ids is plenty to catch every repeat while keeping memory bounded.
 const RECENT_IDS: usize = 16;
-/// The window for tokens per minute.
-const RATE_WINDOW_MINUTES: i64 = 5;
 
 #[derive(Deserialize)]
 struct Line<'a> {
@@ -165,7 +164,7 @@ pub struct TranscriptUsage {
     since_total: BTreeMap<String, ModelUsage>,
     /// The words of the last API error, until a real answer follows it.
     last_api_error: Option<String>,
-    window: VecDeque<(DateTime<Utc>, u64)>,
+    window: RateWindow,
 }
 
 impl TranscriptUsage {
@@ -207,14 +206,7 @@ impl TranscriptUsage {
 
     /// Tokens (all four kinds) per minute over the last five minutes before `now`.
     pub fn tokens_per_minute(&self, now: DateTime<Utc>) -> f64 {
-        let since = now - Duration::minutes(RATE_WINDOW_MINUTES);
-        let sum: u64 = self
-            .window
-            .iter()
-            .filter(|(t, _)| *t >= since && *t <= now)
-            .map(|(_, n)| n)
-            .sum();
-        sum as f64 / RATE_WINDOW_MINUTES as f64
+        self.window.per_minute(now)
     }
 
     /// Reads what was appended since the last call. Returns whether the
@@ -308,12 +300,7 @@ impl TranscriptUsage {
 
     fn note_rate(&mut self, at: Option<DateTime<Utc>>, tokens: u64) {
         let Some(at) = at else { return };
-        self.window.push_back((at, tokens));
-        let newest = self.window.back().map_or(at, |(t, _)| (*t).max(at));
-        let cutoff = newest - Duration::minutes(RATE_WINDOW_MINUTES);
-        while self.window.front().is_some_and(|(t, _)| *t < cutoff) {
-            self.window.pop_front();
-        }
+        self.window.note(at, tokens);
     }
 }
 
