@@ -56,6 +56,11 @@ pub struct Engine {
     /// watches are armed, so nothing written in between is missed.
     loaded_at: std::time::SystemTime,
     watching: bool,
+    /// Reads the work trees off the loop (see `git/monitor.rs`).
+    git: crate::git::Monitor,
+    /// Each tmux session's last pane activity: a pane that moved may have
+    /// saved a file deeper than the watched top folders of its work tree.
+    pane_activity: std::collections::HashMap<String, Option<chrono::DateTime<chrono::Utc>>>,
 }
 
 const STATUS_WRITE_WAIT: Duration = Duration::from_millis(500);
@@ -89,17 +94,31 @@ impl Engine {
         }
         // A writer killed mid-write (kill -9) leaves its temporary behind.
         crate::sources::sidecar::remove_stale_temps(store.dir());
-        let watcher = Watcher::new(send)?;
+        // The watcher and the git reader share the one way in to the loop.
+        let send = std::sync::Arc::new(std::sync::Mutex::new(send));
+        let wake = send.clone();
+        let watcher = Watcher::new(move |change| {
+            (send.lock().unwrap_or_else(|p| p.into_inner()))(change)
+        })?;
         let loaded_at = std::time::SystemTime::now();
         let catalog = Catalog::load(config, include_archive);
-        Ok(Self {
+        let git = crate::git::Monitor::start(crate::git::Git::new(), move || {
+            (wake.lock().unwrap_or_else(|p| p.into_inner()))(PathBuf::from(
+                crate::git::RESULTS_READY,
+            ))
+        });
+        let mut engine = Self {
             catalog,
             watcher,
             tmux: Tmux::new(config.tmux_socket.clone()),
             store,
             loaded_at,
             watching: false,
-        })
+            git,
+            pane_activity: Default::default(),
+        };
+        engine.discover_work_trees();
+        Ok(engine)
     }
 
     /// Arms the watches, then reads again whatever changed since loading
@@ -148,8 +167,52 @@ impl Engine {
         self.watcher.target_count()
     }
 
+    /// Follows the work trees of rows not seen before; they are read soon.
+    fn discover_work_trees(&mut self) {
+        let rows = self.catalog.rows(chrono::Utc::now());
+        for repo in self.catalog.discover_work_trees(&rows) {
+            self.git.add(repo);
+        }
+    }
+
+    /// Reads the work tree of a session's folder again soon (the Changes
+    /// tab opened on it, say), before any other due.
+    pub fn refresh_changes(&mut self, cwd: &std::path::Path) {
+        let root = self.catalog.work_tree_for(cwd).map(ToOwned::to_owned);
+        if let Some(root) = &root {
+            self.git.mark(root);
+        }
+        self.git.set_focus(root);
+    }
+
+    /// How many work-tree reads have started (benchmarks look).
+    pub fn git_reads(&self) -> u64 {
+        self.git.reads()
+    }
+
+    /// Takes the git reads finished. Returns whether the rows changed.
+    fn take_git_results(&mut self) -> bool {
+        let mut changed = false;
+        for (root, changes) in self.git.take_results() {
+            changed |= self.catalog.set_changes(&root, changes);
+        }
+        changed
+    }
+
     /// Applies a batch of changed paths. Returns whether the rows changed.
     pub fn apply_changes(&mut self, mut paths: Vec<PathBuf>) -> bool {
+        let results = PathBuf::from(crate::git::RESULTS_READY);
+        let before = paths.len();
+        paths.retain(|p| *p != results);
+        let mut git_changed = paths.len() != before && self.take_git_results();
+        for p in &paths {
+            if let Some(root) = self.catalog.work_tree_of(p) {
+                self.git.mark(root);
+            }
+        }
+        if paths.is_empty() {
+            return git_changed;
+        }
         paths.sort();
         paths.dedup();
         let mut reread = self.watcher.reconcile(&paths);
@@ -165,6 +228,9 @@ impl Engine {
             for path in pending.drain(..) {
                 changed |= self.catalog.apply(&path);
             }
+            if changed {
+                self.discover_work_trees();
+            }
             if self.catalog.watch_targets_len_hint() == before && !grew {
                 break;
             }
@@ -176,7 +242,8 @@ impl Engine {
         }
         // Arming new folders, or re-arming one that vanished, may fail.
         changed |= self.note_watch_failures();
-        changed
+        git_changed |= changed;
+        git_changed
     }
 
     fn note_watch_failures(&mut self) -> bool {
@@ -208,13 +275,38 @@ impl Engine {
     /// loop can do them off its thread: when a tmux server with a thousand
     /// sessions dies, that is a thousand fsyncs.
     pub fn set_tmux_deferred(&mut self, state: ServerState) -> (bool, Vec<StatusUpdate>) {
+        let moved = self.moved_panes(&state);
         let changed = self.catalog.set_tmux(state);
+        if !moved.is_empty() {
+            let rows = self.catalog.rows(chrono::Utc::now());
+            for row in rows.iter().filter(|r| r.tmux_session.as_ref().is_some_and(|n| moved.contains(n))) {
+                if let Some(root) = self.catalog.work_tree_for(&row.cwd) {
+                    self.git.mark(root);
+                }
+            }
+        }
         let updates = if changed || STATUS_RETRY.load(Ordering::Relaxed) {
             self.catalog.status_updates()
         } else {
             Vec::new()
         };
         (changed, updates)
+    }
+
+    /// The tmux sessions whose pane moved since the last poll.
+    fn moved_panes(&mut self, state: &ServerState) -> std::collections::HashSet<String> {
+        let ServerState::Running(map) = state else {
+            return Default::default();
+        };
+        let mut moved = std::collections::HashSet::new();
+        for (name, facts) in map {
+            let last = self.pane_activity.insert(name.clone(), facts.window_activity);
+            if last.is_some_and(|l| l != facts.window_activity) {
+                moved.insert(name.clone());
+            }
+        }
+        self.pane_activity.retain(|n, _| map.contains_key(n));
+        moved
     }
 
     pub fn store(&self) -> &SidecarStore {

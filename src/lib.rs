@@ -8,6 +8,7 @@ pub mod cli;
 pub mod config;
 pub mod display;
 pub mod engine;
+pub mod git;
 pub mod health;
 pub mod hook;
 pub mod logging;

@@ -8,6 +8,11 @@ use std::path::PathBuf;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+mod changes;
+pub use changes::{
+    ChangedFile, Changes, Divergence, FileState, GitOperation, LineCounts, PullRequest,
+};
+
 /// Declares a string-backed enum whose unknown spellings survive a round
 /// trip: another tool may write a value greenroom does not know yet, and
 /// rewriting the file must not lose it.
@@ -418,4 +423,6 @@ pub struct Session {
     pub archived: bool,
     /// What is wrong with this session's own files.
     pub problems: Vec<String>,
+    /// What git says about the session's work tree (none outside one).
+    pub changes: Option<std::sync::Arc<Changes>>,
 }

@@ -6,6 +6,7 @@
 //! rows ([`Catalog::rows`]) does no IO.
 
 mod apply;
+mod changes;
 mod rows;
 mod status;
 mod targets;
@@ -65,6 +66,8 @@ pub struct Catalog {
     transcript_paths: HashMap<uuid::Uuid, PathBuf>,
     /// Whether token usage is followed (see [`Catalog::load_usage`]).
     usage_on: bool,
+    /// The git work trees sessions are in, and what git last said of them.
+    git: changes::GitTrees,
 }
 
 impl Catalog {
@@ -91,6 +94,7 @@ impl Catalog {
             transcripts: usage::Transcripts::default(),
             transcript_paths: HashMap::new(),
             usage_on: false,
+            git: Default::default(),
         };
         let (live, problems) = c.store.load_all();
         c.add_problems(problems);
@@ -376,7 +380,7 @@ impl Catalog {
 
     /// Changes whenever the set of watched folders may have grown.
     pub fn watch_targets_len_hint(&self) -> usize {
-        self.locations.len() + self.transcripts.tracked()
+        self.locations.len() + self.transcripts.tracked() + self.git.len()
     }
 
     pub fn len(&self) -> usize {

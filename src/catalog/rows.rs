@@ -57,6 +57,7 @@ impl Catalog {
             }
         }
         make_ids_unique(&mut rows);
+        self.attach_changes(&mut rows);
         sort_by_last_focus(&mut rows);
         rows
     }
@@ -191,6 +192,7 @@ impl Catalog {
             agent_orchestrator: None,
             archived,
             problems,
+            changes: None,
         }
     }
 
@@ -270,6 +272,7 @@ impl Catalog {
             }),
             archived: a.archived,
             problems,
+            changes: None,
         }
     }
 
@@ -333,6 +336,7 @@ impl Catalog {
             agent_orchestrator: None,
             archived: o.archived,
             problems: Vec::new(),
+            changes: None,
         }
     }
 }

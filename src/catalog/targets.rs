@@ -63,6 +63,7 @@ impl Catalog {
                     .map(WatchTarget::folder),
             );
         }
+        out.extend(self.git_watch_targets());
         out.sort();
         out.dedup();
         out

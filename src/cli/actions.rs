@@ -85,6 +85,17 @@ pub struct DismissArgs {
     /// Do not ask for confirmation (needed when stdin is not a terminal)
     #[arg(long, short)]
     pub yes: bool,
+    /// Also remove the worktree greenroom made for it (`git worktree
+    /// remove`), and delete its branch if merged
+    #[arg(long, conflicts_with = "all_dormant")]
+    pub remove_worktree: bool,
+    /// With --remove-worktree: remove it even with uncommitted changes (the
+    /// second confirmation, when there is no terminal to ask on)
+    #[arg(long, requires = "remove_worktree")]
+    pub discard_changes: bool,
+    /// With --remove-worktree: keep the branch even if it is merged
+    #[arg(long, requires = "remove_worktree")]
+    pub keep_branch: bool,
 }
 
 #[derive(Debug, Args)]
@@ -152,6 +163,11 @@ fn run_with(command: &ActionCommand, config: &Config, tmux: &Tmux) -> Result<(),
             Ok(())
         }
         ActionCommand::Dismiss(a) if a.all_dormant => dismiss_all(config, tmux, &store, a.yes),
+        ActionCommand::Dismiss(a) if a.remove_worktree => {
+            let rows = rows(config, tmux);
+            let session = ops::resolve(&rows, a.id.as_deref().unwrap_or_default())?;
+            dismiss_with_worktree(a, tmux, &store, session)
+        }
         ActionCommand::Dismiss(a) => {
             let rows = rows(config, tmux);
             let id = a.id.as_deref().unwrap_or_default();
@@ -233,6 +249,44 @@ fn spawn(a: &SpawnArgs, config: &Config, tmux: &Tmux) -> Result<(), Refusal> {
     }
     if let Some(warning) = &spawned.warning {
         eprintln!("greenroom: {warning}");
+    }
+    Ok(())
+}
+
+/// `dismiss --remove-worktree`: asks once, and a second time when the
+/// worktree has uncommitted changes.
+fn dismiss_with_worktree(
+    a: &DismissArgs,
+    tmux: &Tmux,
+    store: &SidecarStore,
+    session: &Session,
+) -> Result<(), Refusal> {
+    ops::ensure_dismissable(session)?;
+    let offer = ops::worktree_offer(store, session)
+        .ok_or_else(|| OpsError::NoWorktree(session.name.clone()))?;
+    let path = offer.worktree.path.display().to_string();
+    let question = format!("Dismiss {} and remove its worktree {path}?", session.name);
+    confirm(&question, a.yes, "dismiss", session)?;
+    let mut discard = a.discard_changes;
+    if offer.has_changes && !discard && std::io::stdin().is_terminal() {
+        discard = ask(&format!("{path} has uncommitted changes. Remove it anyway, losing them?"))?;
+    }
+    let end = ops::WorktreeEnd {
+        discard_changes: discard,
+        delete_merged_branch: !a.keep_branch,
+    };
+    let ended = ops::dismiss_with_worktree(tmux, store, session, end)?;
+    println!(
+        "dismissed {} (its record is now {}); removed the worktree {}",
+        session.name,
+        ended.archived_to.display(),
+        ended.removed.display()
+    );
+    if let Some(b) = ended.branch_deleted {
+        println!("deleted the merged branch {b}");
+    }
+    if let Some(why) = ended.branch_kept {
+        println!("{why}");
     }
     Ok(())
 }

@@ -8,12 +8,14 @@
 //! caller confirms destructive actions and shows the outcome.
 
 mod command;
+mod comment;
 mod manage;
 mod resolve;
 mod restore;
 mod send;
 mod spawn;
 mod worktree;
+mod worktree_end;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -26,12 +28,14 @@ use crate::sources::sidecar::{SidecarError, SidecarStore};
 use crate::tmux::{Tmux, TmuxError};
 
 pub use command::{shell_quote, valid_agent_session_id};
+pub use comment::{comment_text, send_comment};
 pub use manage::{dismiss, kill};
 pub use resolve::{MIN_PREFIX, dismissable, resolve};
 pub use restore::{Restored, restore};
 pub use send::{clean_text, send};
 pub use spawn::{Launch, SpawnRequest, Spawned, default_name, spawn};
 pub use worktree::worktree_path;
+pub use worktree_end::{WorktreeEnd, WorktreeEnded, dismiss_with_worktree, worktree_offer};
 
 /// greenroom's tmux sessions are named `gr-<name>`.
 pub const TMUX_PREFIX: &str = "gr-";
@@ -90,6 +94,12 @@ pub enum OpsError {
     NoCommand,
     #[error("{0}")]
     Git(String),
+    #[error(
+        "the worktree {0} has uncommitted changes; nothing was dismissed (confirm a second time to remove it with its changes)"
+    )]
+    WorktreeHasChanges(PathBuf),
+    #[error("{0} has no worktree greenroom made; there is none to remove")]
+    NoWorktree(String),
     #[error("{0}")]
     Prompt(String),
     #[error("no session matches {0:?} (see `greenroom ls`)")]

@@ -1,44 +1,19 @@
 //! git worktrees for sessions: created by spawn (`--worktree BRANCH`),
-//! recreated by restore when the folder is gone. git runs with argv, never
-//! through a shell, and nothing here removes a worktree the operator had
-//! before: only the one just made, when the spawn that made it failed.
+//! recreated by restore when the folder is gone, removed by dismiss when
+//! the operator asks (`worktree_end.rs`). git runs from `src/git/`, and
+//! nothing here removes a worktree greenroom did not make: only the one
+//! just made, when the spawn that made it failed.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use super::OpsError;
+use crate::git::{self, GitError};
 use crate::sources::sidecar::Worktree;
 
-/// Runs git in `dir`; the error is git's own message.
-fn git(dir: &Path, args: &[&std::ffi::OsStr]) -> Result<String, OpsError> {
-    let what = args
-        .iter()
-        .take(2)
-        .map(|a| a.to_string_lossy())
-        .collect::<Vec<_>>()
-        .join(" ");
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .env("GIT_TERMINAL_PROMPT", "0")
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => OpsError::Git("git is not installed".into()),
-            _ => OpsError::Git(format!("cannot run git: {e}")),
-        })?;
-    if out.status.success() {
-        return Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned());
+impl From<GitError> for OpsError {
+    fn from(e: GitError) -> Self {
+        OpsError::Git(e.to_string())
     }
-    let message = String::from_utf8_lossy(&out.stderr);
-    let message = message
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect::<Vec<_>>()
-        .join("; ");
-    Err(OpsError::Git(format!("git {what} failed: {message}")))
 }
 
 /// The folder a new worktree for `branch` of `repo` goes in: beside the
@@ -59,22 +34,15 @@ pub(super) fn create(cwd: &Path, branch: &str) -> Result<Worktree, OpsError> {
             "branch name {branch:?} may not start with '-'"
         )));
     }
-    let repo = git(cwd, &["rev-parse".as_ref(), "--show-toplevel".as_ref()]).map_err(|_| {
+    let repo = git::worktree::toplevel(cwd).map_err(|_| {
         OpsError::Git(format!(
             "{} is not inside a git repository; --worktree needs one",
             cwd.display()
         ))
     })?;
-    let repo = PathBuf::from(repo);
-    git(
-        &repo,
-        &[
-            "check-ref-format".as_ref(),
-            "--branch".as_ref(),
-            branch.as_ref(),
-        ],
-    )
-    .map_err(|_| OpsError::Git(format!("{branch:?} is not a valid branch name")))?;
+    if !git::worktree::valid_branch(&repo, branch) {
+        return Err(OpsError::Git(format!("{branch:?} is not a valid branch name")));
+    }
     let path = worktree_path(&repo, branch);
     if std::fs::symlink_metadata(&path).is_ok() {
         return Err(OpsError::Git(format!(
@@ -82,17 +50,7 @@ pub(super) fn create(cwd: &Path, branch: &str) -> Result<Worktree, OpsError> {
             path.display()
         )));
     }
-    git(
-        &repo,
-        &[
-            "worktree".as_ref(),
-            "add".as_ref(),
-            "-b".as_ref(),
-            branch.as_ref(),
-            "--".as_ref(),
-            path.as_os_str(),
-        ],
-    )?;
+    git::worktree::add_new_branch(&repo, branch, &path)?;
     Ok(Worktree {
         repo,
         branch: branch.to_owned(),
@@ -104,24 +62,14 @@ pub(super) fn create(cwd: &Path, branch: &str) -> Result<Worktree, OpsError> {
 /// branch, which hold nothing yet. Best effort; failures are logged.
 pub(super) fn undo_create(w: &Worktree) {
     remove_fresh(w);
-    if let Err(e) = git(
-        &w.repo,
-        &["branch".as_ref(), "-d".as_ref(), w.branch.as_ref()],
-    ) {
+    if let Err(e) = git::worktree::delete_branch(&w.repo, &w.branch) {
         tracing::warn!(error = %e, branch = %w.branch, "cannot delete the new branch");
     }
 }
 
 /// Removes a worktree greenroom has just made (and nothing else).
 pub(super) fn remove_fresh(w: &Worktree) {
-    let args = [
-        "worktree".as_ref(),
-        "remove".as_ref(),
-        "--force".as_ref(),
-        "--".as_ref(),
-        w.path.as_os_str(),
-    ];
-    if let Err(e) = git(&w.repo, &args) {
+    if let Err(e) = git::worktree::remove(&w.repo, &w.path, true) {
         tracing::warn!(error = %e, path = %w.path.display(), "cannot remove the new worktree");
     }
 }
@@ -142,18 +90,9 @@ pub(super) fn recreate(w: &Worktree) -> Result<(), OpsError> {
             w.branch
         )));
     }
-    git(&w.repo, &["worktree".as_ref(), "prune".as_ref()])?;
-    git(
-        &w.repo,
-        &[
-            "worktree".as_ref(),
-            "add".as_ref(),
-            "--".as_ref(),
-            w.path.as_os_str(),
-            w.branch.as_ref(),
-        ],
-    )
-    .map(drop)
+    git::worktree::prune(&w.repo)?;
+    git::worktree::add_existing(&w.repo, &w.path, &w.branch)?;
+    Ok(())
 }
 
 #[cfg(test)]

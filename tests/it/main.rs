@@ -16,6 +16,7 @@ mod e2e_dashboard;
 mod e2e_demo;
 mod e2e_input;
 mod full_disk;
+mod git_changes;
 mod gemini_usage;
 mod health_rules;
 mod hook_report;

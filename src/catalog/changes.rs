@@ -1,0 +1,103 @@
+//! The git work trees the sessions are in: found by looking for `.git`
+//! above each session's folder (no git process), followed by the watcher
+//! (the git folder; the top folder and its direct subfolders), and what the
+//! last read said, attached to the rows. Reading is the engine's
+//! (`git::Monitor`, off the event loop).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::{Catalog, WatchMode, WatchTarget};
+use crate::git::{self, Repo};
+use crate::model::{Changes, Session};
+
+#[derive(Debug, Default)]
+pub(super) struct GitTrees {
+    /// A session folder -> the top folder of its work tree (`None`: not in one).
+    cwds: HashMap<PathBuf, Option<PathBuf>>,
+    /// A work tree's top folder -> its repository and last read.
+    trees: HashMap<PathBuf, (Repo, Option<Arc<Changes>>)>,
+}
+
+impl GitTrees {
+    pub(super) fn len(&self) -> usize {
+        self.trees.len()
+    }
+}
+
+impl Catalog {
+    /// Looks for the work tree of every row's folder not looked at yet.
+    /// Returns the work trees found for the first time, to be read.
+    pub fn discover_work_trees(&mut self, rows: &[Session]) -> Vec<Repo> {
+        let mut found = Vec::new();
+        for row in rows.iter().filter(|r| !r.archived) {
+            if self.git.cwds.contains_key(&row.cwd) {
+                continue;
+            }
+            let repo = git::discover(&row.cwd);
+            let root = repo.as_ref().map(|r| r.root.clone());
+            self.git.cwds.insert(row.cwd.clone(), root.clone());
+            if let (Some(repo), Some(root)) = (repo, root)
+                && !self.git.trees.contains_key(&root)
+            {
+                self.git.trees.insert(root, (repo.clone(), None));
+                found.push(repo);
+            }
+        }
+        found
+    }
+
+    /// The work tree a changed path belongs to: an entry of its git
+    /// folder, or a file in its top folders.
+    pub fn work_tree_of(&self, path: &Path) -> Option<&Path> {
+        self.git.trees.iter().find_map(|(root, (repo, _))| {
+            let in_git_dir = path == repo.git_dir || path.parent() == Some(&repo.git_dir);
+            (in_git_dir || path.starts_with(root)).then_some(root.as_path())
+        })
+    }
+
+    /// The work tree of a session's folder, if it is in one.
+    pub fn work_tree_for(&self, cwd: &Path) -> Option<&Path> {
+        self.git.cwds.get(cwd)?.as_deref()
+    }
+
+    /// Records a read. Returns whether what the rows show changed.
+    pub fn set_changes(&mut self, root: &Path, changes: Changes) -> bool {
+        let Some((_, last)) = self.git.trees.get_mut(root) else {
+            return false;
+        };
+        if last.as_deref() == Some(&changes) {
+            return false;
+        }
+        *last = Some(Arc::new(changes));
+        true
+    }
+
+    pub(super) fn git_watch_targets(&self) -> impl Iterator<Item = WatchTarget> + '_ {
+        self.git.trees.iter().flat_map(|(root, (repo, _))| {
+            [
+                WatchTarget::folder(&repo.git_dir),
+                WatchTarget {
+                    path: root.clone(),
+                    mode: WatchMode::Tree,
+                },
+            ]
+        })
+    }
+
+    pub(super) fn attach_changes(&self, rows: &mut [Session]) {
+        for row in rows.iter_mut().filter(|r| !r.archived) {
+            let last = self
+                .work_tree_for(&row.cwd)
+                .and_then(|root| self.git.trees.get(root))
+                .and_then(|(_, last)| last.clone());
+            if let Some(c) = &last
+                && let Some(branch) = &c.branch
+            {
+                row.branch = Some(branch.clone());
+            }
+            row.changes = last;
+        }
+    }
+}

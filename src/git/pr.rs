@@ -1,0 +1,84 @@
+//! A branch's pull request from GitHub's `gh`, when it is installed and
+//! signed in: optional (nothing needs it), bounded (5 s), and cached, so
+//! it runs at most once per branch per [`PR_TTL`]. Only branches with an
+//! upstream are asked about: a branch never pushed has no pull request.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::model::{Changes, PullRequest};
+
+/// How long an answer (or "none") is kept.
+pub const PR_TTL: Duration = Duration::from_secs(300);
+const GH_TIMEOUT: Duration = Duration::from_secs(5);
+
+#[derive(Debug, Default)]
+pub struct PrCache {
+    /// Whether `gh` is on PATH (looked up once).
+    gh: Option<bool>,
+    answers: HashMap<(PathBuf, String), (Instant, Option<PullRequest>)>,
+}
+
+impl PrCache {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The pull request for the work tree's branch, from the cache or `gh`.
+    pub fn lookup(&mut self, changes: &Changes) -> Option<PullRequest> {
+        let branch = changes.branch.clone()?;
+        changes.divergence.as_ref().filter(|d| d.upstream)?;
+        let gh = *self.gh.get_or_insert_with(gh_on_path);
+        if !gh {
+            return None;
+        }
+        let key = (changes.root.clone(), branch);
+        if let Some((at, answer)) = self.answers.get(&key)
+            && at.elapsed() < PR_TTL
+        {
+            return answer.clone();
+        }
+        let answer = gh_pr(&changes.root);
+        self.answers.insert(key, (Instant::now(), answer.clone()));
+        answer
+    }
+}
+
+fn gh_on_path() -> bool {
+    std::env::var_os("PATH").is_some_and(|path| {
+        std::env::split_paths(&path).any(|d| d.join("gh").is_file())
+    })
+}
+
+/// `gh pr view --json url,number,state` in `root`; `None` for any failure
+/// (not signed in, no pull request, no network).
+pub fn gh_pr(root: &std::path::Path) -> Option<PullRequest> {
+    let child = Command::new("gh")
+        .args(["pr", "view", "--json", "url,number,state"])
+        .current_dir(root)
+        .env("GH_PROMPT_DISABLED", "1")
+        .env("GH_NO_UPDATE_NOTIFIER", "1")
+        .env("NO_COLOR", "1")
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .ok()?;
+    let out = super::bounded_output(child, GH_TIMEOUT).ok()?;
+    if !out.success {
+        return None;
+    }
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).ok()?;
+    let url = v.get("url")?.as_str()?;
+    if !url.starts_with("https://") || url.len() > 2048 {
+        return None;
+    }
+    Some(PullRequest {
+        url: crate::display::safe(url),
+        number: v.get("number").and_then(|n| n.as_u64()),
+        state: v.get("state").and_then(|s| s.as_str()).map(crate::display::safe),
+    })
+}

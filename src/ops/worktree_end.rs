@@ -1,0 +1,110 @@
+//! Worktrees that end cleanly: dismissing a session whose worktree
+//! greenroom made can remove that worktree (`git worktree remove`) and
+//! delete its branch once merged. Only a worktree the session's record
+//! says greenroom made, at the session's own folder, is ever removed; one
+//! with uncommitted changes only when the operator confirmed a second
+//! time. Nothing else in greenroom removes a worktree.
+
+use std::path::PathBuf;
+
+use super::{OpsError, own_id};
+use crate::git;
+use crate::model::Session;
+use crate::sources::sidecar::{SidecarStore, Worktree};
+use crate::tmux::Tmux;
+
+/// What dismissing can offer for a session's worktree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorktreeOffer {
+    pub worktree: Worktree,
+    /// It holds uncommitted changes (or untracked files): a second
+    /// confirmation is needed to remove it.
+    pub has_changes: bool,
+    /// Its branch is merged into the repository's checked-out branch.
+    pub branch_merged: bool,
+}
+
+/// What the operator chose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct WorktreeEnd {
+    /// Confirmed a second time: remove it even with uncommitted changes.
+    pub discard_changes: bool,
+    /// Delete the branch too, when it is merged.
+    pub delete_merged_branch: bool,
+}
+
+/// What happened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorktreeEnded {
+    pub archived_to: PathBuf,
+    pub removed: PathBuf,
+    /// The branch, when it was deleted.
+    pub branch_deleted: Option<String>,
+    /// Why the branch was kept, when it was asked to go.
+    pub branch_kept: Option<String>,
+}
+
+/// The worktree greenroom made for this session, if the record says so and
+/// it is still there at the session's folder. Runs git (status, branch).
+pub fn worktree_offer(store: &SidecarStore, session: &Session) -> Option<WorktreeOffer> {
+    let worktree = made_worktree(store, session).ok()?;
+    let has_changes = git::worktree::has_changes(&worktree.path).unwrap_or(true);
+    let branch_merged = git::worktree::is_merged(&worktree.repo, &worktree.branch).unwrap_or(false);
+    Some(WorktreeOffer {
+        worktree,
+        has_changes,
+        branch_merged,
+    })
+}
+
+fn made_worktree(store: &SidecarStore, session: &Session) -> Result<Worktree, OpsError> {
+    let none = || OpsError::NoWorktree(session.name.clone());
+    let id = own_id(session, "remove the worktree of")?;
+    let sidecar = store.read(id)?;
+    let w = sidecar.worktree.ok_or_else(none)?;
+    // The record is a file anyone could edit: its worktree must be the
+    // session's own folder, and a folder git knows as a linked worktree
+    // (git itself refuses to remove a main work tree or a plain folder).
+    if w.path != sidecar.cwd || !w.path.is_dir() || w.branch.starts_with('-') {
+        return Err(none());
+    }
+    Ok(w)
+}
+
+/// Dismisses the session (as [`super::dismiss`]) and removes its worktree.
+/// Refuses, dismissing nothing, when the worktree has uncommitted changes
+/// and `end.discard_changes` is not set.
+pub fn dismiss_with_worktree(
+    tmux: &Tmux,
+    store: &SidecarStore,
+    session: &Session,
+    end: WorktreeEnd,
+) -> Result<WorktreeEnded, OpsError> {
+    super::ensure_dismissable(session)?;
+    let w = made_worktree(store, session)?;
+    let dirty = git::worktree::has_changes(&w.path)?;
+    if dirty && !end.discard_changes {
+        return Err(OpsError::WorktreeHasChanges(w.path.clone()));
+    }
+    let archived_to = super::dismiss(tmux, store, session)?;
+    git::worktree::remove(&w.repo, &w.path, dirty)?;
+    let mut ended = WorktreeEnded {
+        archived_to,
+        removed: w.path.clone(),
+        branch_deleted: None,
+        branch_kept: None,
+    };
+    if end.delete_merged_branch {
+        match git::worktree::is_merged(&w.repo, &w.branch) {
+            Ok(true) => match git::worktree::delete_branch(&w.repo, &w.branch) {
+                Ok(()) => ended.branch_deleted = Some(w.branch.clone()),
+                Err(e) => ended.branch_kept = Some(e.to_string()),
+            },
+            Ok(false) => {
+                ended.branch_kept = Some(format!("branch {} is not merged; it was kept", w.branch));
+            }
+            Err(e) => ended.branch_kept = Some(e.to_string()),
+        }
+    }
+    Ok(ended)
+}
