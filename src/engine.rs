@@ -97,9 +97,8 @@ impl Engine {
         // The watcher and the git reader share the one way in to the loop.
         let send = std::sync::Arc::new(std::sync::Mutex::new(send));
         let wake = send.clone();
-        let watcher = Watcher::new(move |change| {
-            (send.lock().unwrap_or_else(|p| p.into_inner()))(change)
-        })?;
+        let watcher =
+            Watcher::new(move |change| (send.lock().unwrap_or_else(|p| p.into_inner()))(change))?;
         let loaded_at = std::time::SystemTime::now();
         let catalog = Catalog::load(config, include_archive);
         let git = crate::git::Monitor::start(crate::git::Git::new(), move || {
@@ -279,7 +278,10 @@ impl Engine {
         let changed = self.catalog.set_tmux(state);
         if !moved.is_empty() {
             let rows = self.catalog.rows(chrono::Utc::now());
-            for row in rows.iter().filter(|r| r.tmux_session.as_ref().is_some_and(|n| moved.contains(n))) {
+            for row in rows
+                .iter()
+                .filter(|r| r.tmux_session.as_ref().is_some_and(|n| moved.contains(n)))
+            {
                 if let Some(root) = self.catalog.work_tree_for(&row.cwd) {
                     self.git.mark(root);
                 }
@@ -300,7 +302,9 @@ impl Engine {
         };
         let mut moved = std::collections::HashSet::new();
         for (name, facts) in map {
-            let last = self.pane_activity.insert(name.clone(), facts.window_activity);
+            let last = self
+                .pane_activity
+                .insert(name.clone(), facts.window_activity);
             if last.is_some_and(|l| l != facts.window_activity) {
                 moved.insert(name.clone());
             }

@@ -27,7 +27,7 @@ pub use diff::{DiffText, MAX_DIFF_BYTES, file_diff};
 pub use monitor::{Monitor, RESULTS_READY};
 pub use pr::{PrCache, gh_pr};
 pub use repo::{Repo, discover};
-pub use status::{read_changes, MAX_FILES};
+pub use status::{MAX_FILES, read_changes};
 
 /// How long a read (status, diff) may take before it is given up.
 pub const READ_TIMEOUT: Duration = Duration::from_secs(5);
@@ -125,10 +125,14 @@ impl Git {
             .map(|a| a.to_string_lossy().into_owned())
             .collect::<Vec<_>>()
             .join(" ");
-        let child = self.command(dir).args(&args).spawn().map_err(|e| match e.kind() {
-            io::ErrorKind::NotFound => GitError::NotInstalled,
-            _ => GitError::Io(e.to_string()),
-        })?;
+        let child = self
+            .command(dir)
+            .args(&args)
+            .spawn()
+            .map_err(|e| match e.kind() {
+                io::ErrorKind::NotFound => GitError::NotInstalled,
+                _ => GitError::Io(e.to_string()),
+            })?;
         let out = bounded_output(child, timeout).map_err(|e| match e.kind() {
             io::ErrorKind::TimedOut => GitError::TimedOut {
                 command: what.clone(),
@@ -198,8 +202,14 @@ fn read_bounded(mut pipe: impl Read, max: usize) -> (Vec<u8>, bool) {
 /// The child's output, or an error once `timeout` has passed (the child is
 /// then killed and reaped).
 fn bounded_output(mut child: Child, timeout: Duration) -> io::Result<Bounded> {
-    let stdout = child.stdout.take().map(|p| std::thread::spawn(move || read_bounded(p, MAX_OUTPUT)));
-    let stderr = child.stderr.take().map(|p| std::thread::spawn(move || read_bounded(p, 64 * 1024)));
+    let stdout = child
+        .stdout
+        .take()
+        .map(|p| std::thread::spawn(move || read_bounded(p, MAX_OUTPUT)));
+    let stderr = child
+        .stderr
+        .take()
+        .map(|p| std::thread::spawn(move || read_bounded(p, 64 * 1024)));
     let deadline = Instant::now() + timeout;
     let mut pause = Duration::from_micros(100);
     let status = loop {
@@ -209,7 +219,10 @@ fn bounded_output(mut child: Child, timeout: Duration) -> io::Result<Bounded> {
         if Instant::now() >= deadline {
             let _ = child.kill();
             let _ = child.wait();
-            return Err(io::Error::new(io::ErrorKind::TimedOut, "git did not answer"));
+            return Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                "git did not answer",
+            ));
         }
         std::thread::sleep(pause);
         pause = (pause * 2).min(Duration::from_millis(5));

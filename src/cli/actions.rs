@@ -269,7 +269,9 @@ fn dismiss_with_worktree(
     confirm(&question, a.yes, "dismiss", session)?;
     let mut discard = a.discard_changes;
     if offer.has_changes && !discard && std::io::stdin().is_terminal() {
-        discard = ask(&format!("{path} has uncommitted changes. Remove it anyway, losing them?"))?;
+        discard = ask(&format!(
+            "{path} has uncommitted changes. Remove it anyway, losing them?"
+        ))?;
     }
     let end = ops::WorktreeEnd {
         discard_changes: discard,

@@ -26,7 +26,11 @@ pub fn file_diff(
     file: &ChangedFile,
     staged: bool,
 ) -> Result<DiffText, GitError> {
-    let mut args: Vec<OsString> = vec!["diff".into(), "--color=always".into(), "--no-ext-diff".into()];
+    let mut args: Vec<OsString> = vec![
+        "diff".into(),
+        "--color=always".into(),
+        "--no-ext-diff".into(),
+    ];
     let differ_ok = file.untracked;
     if file.untracked {
         args.extend(["--no-index".into(), "--".into(), "/dev/null".into()]);

@@ -117,7 +117,10 @@ fn next(inner: &mut Inner, now: Instant) -> Result<(PathBuf, Repo), Option<Durat
         if !t.dirty || t.running {
             continue;
         }
-        match t.last_start.map(|s| (s + MIN_INTERVAL).saturating_duration_since(now)) {
+        match t
+            .last_start
+            .map(|s| (s + MIN_INTERVAL).saturating_duration_since(now))
+        {
             Some(left) if !left.is_zero() => wait = Some(wait.map_or(left, |w| w.min(left))),
             _ => due.push(root),
         }
@@ -160,7 +163,11 @@ fn work(shared: &Shared, git: &Git, wake: &dyn Fn()) {
                 inner = lock(shared);
             }
             Err(Some(wait)) => {
-                inner = shared.1.wait_timeout(inner, wait).map(|(g, _)| g).unwrap_or_else(|p| p.into_inner().0);
+                inner = shared
+                    .1
+                    .wait_timeout(inner, wait)
+                    .map(|(g, _)| g)
+                    .unwrap_or_else(|p| p.into_inner().0);
             }
             Err(None) => {
                 inner = shared.1.wait(inner).unwrap_or_else(|p| p.into_inner());

@@ -47,9 +47,8 @@ impl PrCache {
 }
 
 fn gh_on_path() -> bool {
-    std::env::var_os("PATH").is_some_and(|path| {
-        std::env::split_paths(&path).any(|d| d.join("gh").is_file())
-    })
+    std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|d| d.join("gh").is_file()))
 }
 
 /// `gh pr view --json url,number,state` in `root`; `None` for any failure
@@ -79,6 +78,9 @@ pub fn gh_pr(root: &std::path::Path) -> Option<PullRequest> {
     Some(PullRequest {
         url: crate::display::safe(url),
         number: v.get("number").and_then(|n| n.as_u64()),
-        state: v.get("state").and_then(|s| s.as_str()).map(crate::display::safe),
+        state: v
+            .get("state")
+            .and_then(|s| s.as_str())
+            .map(crate::display::safe),
     })
 }

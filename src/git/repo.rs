@@ -59,12 +59,18 @@ pub fn discover(dir: &Path) -> Option<Repo> {
         };
         if meta.is_dir() {
             if !dot_git.join("HEAD").is_file() {
-                repo.problem = Some(format!("{} has no HEAD: a broken repository", crate::display::safe_path(&dot_git)));
+                repo.problem = Some(format!(
+                    "{} has no HEAD: a broken repository",
+                    crate::display::safe_path(&dot_git)
+                ));
             }
             return Some(repo);
         }
         if !meta.is_file() {
-            repo.problem = Some(format!("{} is not a folder or a file", crate::display::safe_path(&dot_git)));
+            repo.problem = Some(format!(
+                "{} is not a folder or a file",
+                crate::display::safe_path(&dot_git)
+            ));
             return Some(repo);
         }
         match read_gitfile(&dot_git) {

@@ -26,7 +26,13 @@ pub fn read_changes(git: &Git, repo: &Repo) -> Changes {
         changes.problem = Some(problem.clone());
         return changes;
     }
-    let args = ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all"];
+    let args = [
+        "status",
+        "--porcelain=v2",
+        "--branch",
+        "-z",
+        "--untracked-files=all",
+    ];
     let out = match git.run(&repo.root, &args, READ_TIMEOUT) {
         Ok(out) => out,
         Err(e) => {
@@ -62,7 +68,8 @@ pub fn read_changes(git: &Git, repo: &Repo) -> Changes {
     };
     apply_counts(&mut changes, status.files, &staged, &unstaged, status.total);
     if out.truncated {
-        changes.problem = Some("git status printed more than greenroom reads; counts are partial".into());
+        changes.problem =
+            Some("git status printed more than greenroom reads; counts are partial".into());
     }
     if changes.divergence.is_none()
         && let Some(branch) = changes.branch.clone()
@@ -173,9 +180,9 @@ fn parse_status(out: &[u8]) -> Status {
                     "branch.head" if value != "(detached)" => s.branch = Some(value),
                     "branch.upstream" => upstream = Some(value),
                     "branch.ab" => {
-                        let mut n = value.split(' ').map(|v| {
-                            v.trim_start_matches(['+', '-']).parse::<u64>().unwrap_or(0)
-                        });
+                        let mut n = value
+                            .split(' ')
+                            .map(|v| v.trim_start_matches(['+', '-']).parse::<u64>().unwrap_or(0));
                         if let Some(against) = upstream.clone() {
                             s.divergence = Some(Divergence {
                                 against,
@@ -281,7 +288,9 @@ fn base_divergence(git: &Git, repo: &Repo, branch: &str) -> Option<Divergence> {
             READ_TIMEOUT,
         )
         .ok()?;
-    let mut n = counts.split_whitespace().map(|v| v.parse::<u64>().unwrap_or(0));
+    let mut n = counts
+        .split_whitespace()
+        .map(|v| v.parse::<u64>().unwrap_or(0));
     let behind = n.next()?;
     let ahead = n.next()?;
     Some(Divergence {
@@ -307,7 +316,10 @@ u UU N... 100644 100644 100644 100644 a b c conflict.rs\0\
         assert_eq!(s.branch.as_deref(), Some("feat/x"));
         assert_eq!(s.head.as_deref(), Some("0123456789ab"));
         let d = s.divergence.unwrap();
-        assert_eq!((d.against.as_str(), d.ahead, d.behind, d.upstream), ("origin/feat/x", 3, 1, true));
+        assert_eq!(
+            (d.against.as_str(), d.ahead, d.behind, d.upstream),
+            ("origin/feat/x", 3, 1, true)
+        );
         assert_eq!(s.files.len(), 4);
         assert_eq!(s.files[0].path, PathBuf::from("src/a b.rs"));
         assert_eq!(s.files[0].unstaged, Some(FileState::Modified));
@@ -316,7 +328,15 @@ u UU N... 100644 100644 100644 100644 a b c conflict.rs\0\
         assert_eq!(s.files[1].staged, Some(FileState::Renamed));
         assert_eq!(s.files[2].staged, Some(FileState::Conflicted));
         assert!(s.files[3].untracked);
-        assert_eq!(s.total, Totals { files: 4, new: 1, untracked: 1, conflicted: 1 });
+        assert_eq!(
+            s.total,
+            Totals {
+                files: 4,
+                new: 1,
+                untracked: 1,
+                conflicted: 1
+            }
+        );
     }
 
     #[test]

@@ -25,7 +25,11 @@ pub fn valid_branch(repo: &Path, branch: &str) -> bool {
     !branch.starts_with('-')
         && run(
             repo,
-            &["check-ref-format".as_ref(), "--branch".as_ref(), branch.as_ref()],
+            &[
+                "check-ref-format".as_ref(),
+                "--branch".as_ref(),
+                branch.as_ref(),
+            ],
         )
         .is_ok()
 }
@@ -79,7 +83,16 @@ pub fn delete_branch(repo: &Path, branch: &str) -> Result<(), GitError> {
             message: format!("branch name {branch:?} may not start with '-'"),
         });
     }
-    run(repo, &["branch".as_ref(), "-d".as_ref(), "--".as_ref(), branch.as_ref()]).map(drop)
+    run(
+        repo,
+        &[
+            "branch".as_ref(),
+            "-d".as_ref(),
+            "--".as_ref(),
+            branch.as_ref(),
+        ],
+    )
+    .map(drop)
 }
 
 /// Whether `branch` is merged into the branch checked out in `repo`.
@@ -100,6 +113,9 @@ pub fn is_merged(repo: &Path, branch: &str) -> Result<bool, GitError> {
 /// Whether the work tree at `path` has uncommitted changes (untracked files
 /// included, ignored ones not).
 pub fn has_changes(path: &Path) -> Result<bool, GitError> {
-    let out = run(path, &["status".as_ref(), "--porcelain".as_ref(), "-z".as_ref()])?;
+    let out = run(
+        path,
+        &["status".as_ref(), "--porcelain".as_ref(), "-z".as_ref()],
+    )?;
     Ok(!out.is_empty())
 }

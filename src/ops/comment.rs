@@ -29,7 +29,11 @@ pub fn send_comment(
     lines: (u32, u32),
     comment: &str,
 ) -> Result<(), OpsError> {
-    super::send(tmux, session, &comment_text(path, lines.0, lines.1, comment))
+    super::send(
+        tmux,
+        session,
+        &comment_text(path, lines.0, lines.1, comment),
+    )
 }
 
 #[cfg(test)]
@@ -39,7 +43,10 @@ mod tests {
     #[test]
     fn names_the_file_and_lines() {
         let p = Path::new("src/x.rs");
-        assert_eq!(comment_text(p, 40, 52, " use a match "), "In src/x.rs lines 40–52: use a match");
+        assert_eq!(
+            comment_text(p, 40, 52, " use a match "),
+            "In src/x.rs lines 40–52: use a match"
+        );
         assert_eq!(comment_text(p, 52, 40, "x"), "In src/x.rs lines 40–52: x");
         assert_eq!(comment_text(p, 7, 7, "typo"), "In src/x.rs line 7: typo");
         assert_eq!(

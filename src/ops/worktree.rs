@@ -41,7 +41,9 @@ pub(super) fn create(cwd: &Path, branch: &str) -> Result<Worktree, OpsError> {
         ))
     })?;
     if !git::worktree::valid_branch(&repo, branch) {
-        return Err(OpsError::Git(format!("{branch:?} is not a valid branch name")));
+        return Err(OpsError::Git(format!(
+            "{branch:?} is not a valid branch name"
+        )));
     }
     let path = worktree_path(&repo, branch);
     if std::fs::symlink_metadata(&path).is_ok() {

@@ -3,6 +3,7 @@
 
 mod act;
 pub mod action;
+pub mod changes;
 pub mod dialog;
 pub mod effects;
 pub mod input;

@@ -18,7 +18,14 @@ pub fn git_in(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git")
         .arg("-C")
         .arg(dir)
-        .args(["-c", "user.email=t@t", "-c", "user.name=t", "-c", "init.defaultBranch=main"])
+        .args([
+            "-c",
+            "user.email=t@t",
+            "-c",
+            "user.name=t",
+            "-c",
+            "init.defaultBranch=main",
+        ])
         .args(args)
         .output()
         .unwrap();
@@ -57,7 +64,11 @@ fn every_kind_of_change_is_counted_and_marked() {
     let dir = tempfile::tempdir().unwrap();
     let root = repo_with(
         dir.path(),
-        &[("src/a.rs", "1\n2\n3\n"), ("old.txt", "keep\nme\n"), ("logo.bin", "x")],
+        &[
+            ("src/a.rs", "1\n2\n3\n"),
+            ("old.txt", "keep\nme\n"),
+            ("logo.bin", "x"),
+        ],
     );
     std::fs::write(root.join("src/a.rs"), "1\nTWO\n3\n4\n").unwrap(); // unstaged: +2 -1
     std::fs::write(root.join("staged.rs"), "a\nb\n").unwrap();
@@ -75,7 +86,10 @@ fn every_kind_of_change_is_counted_and_marked() {
     assert_eq!((a.staged, a.unstaged), (None, Some(FileState::Modified)));
     assert_eq!((a.added, a.removed), (2, 1));
     let s = file(&c, "staged.rs");
-    assert_eq!((s.staged, s.unstaged, s.added), (Some(FileState::Added), None, 2));
+    assert_eq!(
+        (s.staged, s.unstaged, s.added),
+        (Some(FileState::Added), None, 2)
+    );
     let r = file(&c, "new.txt");
     assert_eq!(r.staged, Some(FileState::Renamed));
     assert_eq!(r.from.as_deref(), Some(Path::new("old.txt")));
@@ -83,18 +97,33 @@ fn every_kind_of_change_is_counted_and_marked() {
     assert!(file(&c, "notes.md").untracked);
     assert_eq!(c.untracked, 1);
     assert_eq!((c.staged.files, c.staged.added), (2, 2));
-    assert_eq!((c.unstaged.files, c.unstaged.added, c.unstaged.removed), (2, 2, 1));
+    assert_eq!(
+        (c.unstaged.files, c.unstaged.added, c.unstaged.removed),
+        (2, 2, 1)
+    );
     assert_eq!(c.compact(), "+2 ~3");
 
     // Each side's diff, in git's colours; an untracked file as new.
     let g = Git::new();
     let d = git::file_diff(&g, &root, a, false).unwrap();
-    assert!(d.text.contains("\x1b[") && d.text.contains("TWO"), "{:?}", d.text);
+    assert!(
+        d.text.contains("\x1b[") && d.text.contains("TWO"),
+        "{:?}",
+        d.text
+    );
     let d = git::file_diff(&g, &root, s, true).unwrap();
-    assert!(d.text.contains("new file mode") && d.text.contains("+++ b/staged.rs"), "{:?}", d.text);
+    assert!(
+        d.text.contains("new file mode") && d.text.contains("+++ b/staged.rs"),
+        "{:?}",
+        d.text
+    );
     assert!(git::file_diff(&g, &root, s, false).unwrap().text.is_empty());
     let d = git::file_diff(&g, &root, file(&c, "notes.md"), false).unwrap();
-    assert!(d.text.contains("untracked") && d.text.contains("new file"), "{:?}", d.text);
+    assert!(
+        d.text.contains("untracked") && d.text.contains("new file"),
+        "{:?}",
+        d.text
+    );
 }
 
 #[test]
@@ -106,7 +135,10 @@ fn a_branch_without_upstream_is_compared_with_main_and_a_detached_head_has_no_br
     git_in(&root, &["commit", "-q", "--allow-empty", "-m", "two"]);
     let c = read(&root);
     let d = c.divergence.expect("against main");
-    assert_eq!((d.against.as_str(), d.upstream, d.ahead, d.behind), ("main", false, 2, 0));
+    assert_eq!(
+        (d.against.as_str(), d.upstream, d.ahead, d.behind),
+        ("main", false, 2, 0)
+    );
 
     git_in(&root, &["checkout", "-q", "--detach", "HEAD~1"]);
     let c = read(&root);
@@ -132,7 +164,10 @@ fn a_rebase_stopped_on_a_conflict_is_a_marker_not_a_failure() {
         .args(["rebase", "main"])
         .output()
         .unwrap();
-    assert!(!out.status.success(), "the rebase should stop on the conflict");
+    assert!(
+        !out.status.success(),
+        "the rebase should stop on the conflict"
+    );
     let c = read(&root);
     assert_eq!(c.operation, Some(GitOperation::Rebase));
     assert_eq!(c.conflicted, 1);
@@ -151,7 +186,10 @@ fn a_folder_outside_git_is_nothing_and_a_broken_one_a_problem() {
     std::fs::create_dir_all(&broken).unwrap();
     std::fs::write(broken.join(".git"), "gitdir: /nowhere/at/all\n").unwrap();
     let c = read(&broken);
-    assert!(c.problem.as_deref().unwrap().contains("not a git folder"), "{c:?}");
+    assert!(
+        c.problem.as_deref().unwrap().contains("not a git folder"),
+        "{c:?}"
+    );
 
     let empty_git = dir.path().join("empty");
     std::fs::create_dir_all(empty_git.join(".git")).unwrap();

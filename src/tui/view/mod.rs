@@ -8,9 +8,11 @@
 //! are drawn centered over the body, or over the whole screen when the
 //! body is too small for them.
 
+pub mod changes;
 mod detail;
 mod dialog;
 mod empty;
+mod git_lines;
 mod header;
 mod help;
 mod orchestration;

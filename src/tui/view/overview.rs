@@ -4,11 +4,11 @@
 
 use ratatui::prelude::*;
 
-use super::Theme;
 use super::detail::{Keep, LABEL_W, Rows};
 use super::orchestration::phase_position;
 use super::text::{compact, hanging, kv, path_spans};
 use super::theme::health_glyph;
+use super::{Theme, git_lines};
 use crate::display::age;
 use crate::model::{Activity, Health, PhaseStatus, Session, Status, Usage};
 use crate::tui::state::AppState;
@@ -153,8 +153,23 @@ pub fn rows(s: &Session, state: &AppState, max: usize, theme: &Theme) -> Rows {
     out.blank();
     let cwd = path_spans(&s.cwd.display().to_string(), Style::new());
     out.push(Keep::Useful, row("cwd", cwd));
-    if let Some(b) = &s.branch {
-        out.push(Keep::Extra, row("branch", plain(b)));
+    match &s.changes {
+        Some(c) => {
+            out.push(Keep::Useful, row("branch", git_lines::branch(c, theme)));
+            out.push(Keep::Useful, row("changes", git_lines::counts(c, theme)));
+            if let Some(p) = &c.problem {
+                let text = vec![Span::styled(crate::display::safe(p), theme.errored)];
+                out.push(Keep::Useful, row("git", text));
+            }
+        }
+        None => {
+            if let Some(b) = &s.branch {
+                out.push(Keep::Extra, row("branch", plain(b)));
+            }
+        }
+    }
+    if let Some(pr) = git_lines::pull_request(s, theme) {
+        out.push(Keep::Useful, row("pr", pr));
     }
     match &s.tmux_session {
         Some(t) if s.status.is_live() => out.push(Keep::Extra, row("tmux", plain(t))),

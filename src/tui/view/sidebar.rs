@@ -30,7 +30,15 @@ struct Columns {
     agent: usize,
     /// What the session's agent has spent; 0 when hidden.
     cost: usize,
+    /// The work tree's changed files, `+3 ~2`; 0 when no row has any.
+    changes: usize,
     age: usize,
+}
+
+/// `+3 ~2`: files new to git, files changed; empty for a clean tree or a
+/// folder outside git.
+fn changes_text(s: &Session) -> String {
+    s.changes.as_ref().map(|c| c.compact()).unwrap_or_default()
 }
 
 fn cost_text(s: &Session) -> String {
@@ -166,29 +174,27 @@ fn columns(state: &AppState, page: &[&Session], max: usize) -> Columns {
     } else {
         0
     };
-    let mut with_agent = fit_columns(
-        max,
-        age_w + cost_w + usize::from(cost_w > 0),
-        agent_w,
-        &names,
-        details,
-    );
+    let changes_w = if max >= AGENT_MIN_WIDTH {
+        page.iter()
+            .map(|s| width(&changes_text(s)))
+            .max()
+            .unwrap_or(0)
+    } else {
+        0
+    };
+    let right = age_w + cost_w + usize::from(cost_w > 0) + changes_w + usize::from(changes_w > 0);
+    let mut with_agent = fit_columns(max, right, agent_w, &names, details);
     // What a row is waiting on beats which agent it runs: when both do
     // not fit, the agent column goes (the detail pane names the agent).
     if with_agent.detail == 0 && has_detail && agent_w > 0 {
-        let without = fit_columns(
-            max,
-            age_w + cost_w + usize::from(cost_w > 0),
-            0,
-            &names,
-            details,
-        );
+        let without = fit_columns(max, right, 0, &names, details);
         if without.detail > 0 {
             with_agent = without;
         }
     }
     with_agent.age = age_w;
     with_agent.cost = cost_w;
+    with_agent.changes = changes_w;
     with_agent
 }
 
@@ -223,6 +229,7 @@ fn fit_columns(max: usize, age: usize, agent: usize, names: &[usize], details: u
         detail,
         agent,
         cost: 0,
+        changes: 0,
         age,
     }
 }
@@ -260,6 +267,13 @@ fn row(
         spans.push(Span::raw(" "));
         let style = if quiet { theme.dim } else { Style::new() };
         spans.push(Span::styled(pad(agent_label(s), cols.agent), style));
+    }
+    if cols.changes > 0 {
+        spans.push(Span::raw(" "));
+        spans.push(Span::styled(
+            rpad(&changes_text(s), cols.changes),
+            theme.accent,
+        ));
     }
     if cols.cost > 0 {
         spans.push(Span::raw(" "));

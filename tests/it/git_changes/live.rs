@@ -30,7 +30,10 @@ impl Live {
                 return r.clone();
             }
             let left = deadline.saturating_duration_since(Instant::now());
-            assert!(!left.is_zero(), "timed out waiting for {what}; rows: {rows:#?}");
+            assert!(
+                !left.is_zero(),
+                "timed out waiting for {what}; rows: {rows:#?}"
+            );
             if let Ok(first) = self.rx.recv_timeout(left.min(Duration::from_millis(200))) {
                 let mut batch = vec![first];
                 batch.extend(self.rx.try_iter());
@@ -47,7 +50,10 @@ fn counts(r: &Session) -> Option<String> {
 #[test]
 fn a_sessions_work_tree_is_read_and_followed() {
     let world = World::new();
-    let root = repo_with(&world.path("api"), &[("src/lib.rs", "fn a() {}\n"), ("README", "r\n")]);
+    let root = repo_with(
+        &world.path("api"),
+        &[("src/lib.rs", "fn a() {}\n"), ("README", "r\n")],
+    );
     let store = SidecarStore::new(world.path("sessions"));
     store.ensure_dir().unwrap();
     store

@@ -12,7 +12,17 @@ fn path_str(p: &Path) -> &str {
 }
 
 fn spawn_in_worktree(gr: &Greenroom, repo: &Path, name: &str, branch: &str) {
-    gr.ok(&["spawn", "-n", name, "--cwd", path_str(repo), "--worktree", branch, "--", "sleep 600"]);
+    gr.ok(&[
+        "spawn",
+        "-n",
+        name,
+        "--cwd",
+        path_str(repo),
+        "--worktree",
+        branch,
+        "--",
+        "sleep 600",
+    ]);
     gr.ok(&["kill", "-y", name]);
 }
 
@@ -46,13 +56,25 @@ fn uncommitted_changes_need_a_second_confirmation_and_an_unmerged_branch_stays()
     std::fs::write(path.join("notes.md"), "not committed\n").unwrap();
 
     let err = gr.refused(&["dismiss", "-y", "wt", "--remove-worktree"]);
-    assert!(err.contains("has uncommitted changes; nothing was dismissed"), "{err}");
+    assert!(
+        err.contains("has uncommitted changes; nothing was dismissed"),
+        "{err}"
+    );
     assert!(path.join("notes.md").is_file());
     assert_eq!(sidecar_files(&world).len(), 1, "nothing was dismissed");
 
-    let out = gr.ok(&["dismiss", "-y", "wt", "--remove-worktree", "--discard-changes"]);
+    let out = gr.ok(&[
+        "dismiss",
+        "-y",
+        "wt",
+        "--remove-worktree",
+        "--discard-changes",
+    ]);
     assert!(out.contains("removed the worktree"), "{out}");
-    assert!(out.contains("branch feat is not merged; it was kept"), "{out}");
+    assert!(
+        out.contains("branch feat is not merged; it was kept"),
+        "{out}"
+    );
     assert!(!path.exists());
     assert!(branch_exists(&repo, "feat"));
 }
@@ -63,7 +85,15 @@ fn a_session_whose_folder_greenroom_did_not_make_keeps_it() {
     let tmux = server();
     let gr = Greenroom::new(&world, &tmux);
     let repo = git_repo(&world.path("src/api"));
-    gr.ok(&["spawn", "-n", "plain", "--cwd", path_str(&repo), "--", "sleep 600"]);
+    gr.ok(&[
+        "spawn",
+        "-n",
+        "plain",
+        "--cwd",
+        path_str(&repo),
+        "--",
+        "sleep 600",
+    ]);
     gr.ok(&["kill", "-y", "plain"]);
     let err = gr.refused(&["dismiss", "-y", "plain", "--remove-worktree"]);
     assert!(err.contains("has no worktree greenroom made"), "{err}");

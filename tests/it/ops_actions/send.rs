@@ -135,7 +135,11 @@ fn a_comment_on_diff_lines_reaches_the_agents_pane() {
     let config = world.config(Some(&tmux), &[]);
     let t = tmux_of(&config);
     let out = world.path("comment.txt");
-    let req = request(Some("rev"), &workdir(&world), Launch::Command(raw_cat_to(&out)));
+    let req = request(
+        Some("rev"),
+        &workdir(&world),
+        Launch::Command(raw_cat_to(&out)),
+    );
     ops::spawn(&t, &config, &req).unwrap();
     let session = row(&rows(&config), "rev").clone();
     wait_for(10, "the pane to be ready", || {
@@ -151,7 +155,12 @@ fn a_comment_on_diff_lines_reaches_the_agents_pane() {
         "this loop never ends",
     )
     .unwrap();
-    assert_contents(&out, "In src/x.rs lines 40\u{2013}52: this loop never ends\n");
-    let pane = t.capture_text(session.tmux_session.as_deref().unwrap()).unwrap();
+    assert_contents(
+        &out,
+        "In src/x.rs lines 40\u{2013}52: this loop never ends\n",
+    );
+    let pane = t
+        .capture_text(session.tmux_session.as_deref().unwrap())
+        .unwrap();
     assert!(pane.contains("In src/x.rs lines 40"), "{pane}");
 }
