@@ -48,7 +48,7 @@ mod tests {
 
     #[test]
     fn counts_binaries_and_renames() {
-        let list = parse(b"3\t1\tsrc/a.rs\0-\t-\tlogo.png\0002\t0\t\0old\0new\0junk\0");
+        let list = parse(b"3\t1\tsrc/a.rs\0-\t-\tlogo.png\x002\t0\t\0old\0new\0junk\0");
         assert_eq!(list.len(), 3);
         assert_eq!((list[0].added, list[0].removed), (Some(3), Some(1)));
         assert_eq!(list[1].added, None);

@@ -341,7 +341,7 @@ u UU N... 100644 100644 100644 100644 a b c conflict.rs\0\
 
     #[test]
     fn a_detached_head_has_no_branch_and_garbage_is_skipped() {
-        let s = parse_status(b"# branch.oid abc\0# branch.head (detached)\0zzz\0001 short\0");
+        let s = parse_status(b"# branch.oid abc\0# branch.head (detached)\0zzz\x001 short\0");
         assert_eq!(s.branch, None);
         assert_eq!(s.head.as_deref(), Some("abc"));
         assert!(s.files.is_empty());
