@@ -38,6 +38,7 @@ mod tmux_keys;
 mod tmux_safety;
 mod transcript_usage;
 mod tui_changes;
+mod tui_driver;
 mod tui_form;
 mod tui_layout;
 mod tui_modes;
