@@ -48,6 +48,10 @@ pub enum Command {
     Close,
     /// Help's other page.
     NextPage,
+    /// Review the selected session's changes: the Changes tab, its keys.
+    Review,
+    /// In a diff: comment on the selected lines to the agent.
+    Comment,
 }
 
 impl Command {
@@ -89,6 +93,8 @@ impl Command {
             Command::Complete => "complete",
             Command::Close => "close",
             Command::NextPage => "next_page",
+            Command::Review => "review",
+            Command::Comment => "comment",
         }
     }
 }
@@ -151,6 +157,12 @@ pub enum Action {
     BesideOpened(Result<crate::tmux::Beside, String>),
     /// The pane beside is gone (closed by the operator or its client ended).
     BesideClosed,
+    /// A file's diff for the Changes tab, with the generation it was asked
+    /// with (an older one is dropped), or why git could not give it.
+    DiffLoaded {
+        generation: u64,
+        text: Result<crate::git::DiffText, String>,
+    },
 }
 
 /// What a folder completion found for the text typed.
@@ -271,5 +283,13 @@ pub enum Effect {
     CloseBeside {
         pane: crate::tmux::Beside,
     },
+    /// Read the work tree of a session's folder again soon (the Changes
+    /// tab opened on it), ahead of others.
+    RefreshChanges {
+        cwd: std::path::PathBuf,
+    },
+    /// Ask git for one file's diff (off the loop); comes back as
+    /// [`Action::DiffLoaded`].
+    LoadDiff(crate::tui::changes::DiffRequest),
     Quit,
 }

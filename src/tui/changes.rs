@@ -101,6 +101,13 @@ impl ChangesTab {
         }
     }
 
+    /// Another session: back to the top of its list. The generation goes
+    /// on counting, so a diff asked for the last session is still dropped.
+    pub fn reset(&mut self) {
+        self.cursor = 0;
+        self.diff = None;
+    }
+
     /// Back to the file list.
     pub fn close(&mut self) {
         self.diff = None;

@@ -33,6 +33,7 @@ pub(super) fn command(state: &mut AppState, c: Command) -> Vec<Effect> {
             let outcome = dialog::command(open, c);
             dialog_outcome(state, outcome)
         }
+        Mode::Review => super::review::command(state, c),
     }
 }
 
@@ -55,7 +56,7 @@ pub(super) fn typed(state: &mut AppState, c: Option<char>) -> Vec<Effect> {
             state.refresh_visible();
             preview_request(state)
         }
-        Mode::Normal | Mode::Overlay(_) => Vec::new(),
+        Mode::Normal | Mode::Overlay(_) | Mode::Review => Vec::new(),
     }
 }
 
@@ -144,6 +145,7 @@ fn normal(state: &mut AppState, c: Command) -> Vec<Effect> {
         Command::Send => open_send(state),
         Command::OpenBeside => beside(state),
         Command::Mark => mark(state),
+        Command::Review => super::review::open(state),
         _ => view(state, c),
     }
 }
@@ -179,7 +181,9 @@ fn view(state: &mut AppState, c: Command) -> Vec<Effect> {
         }
         Command::NextTab => {
             state.tab = state.tab.next();
-            preview_request(state)
+            let mut effects = preview_request(state);
+            effects.extend(super::review::refresh_request(state));
+            effects
         }
         Command::TogglePreview => {
             state.tab = if state.tab == DetailTab::Preview {

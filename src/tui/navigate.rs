@@ -32,7 +32,9 @@ pub(super) fn select(state: &mut AppState, id: Option<String>) -> Vec<Effect> {
         return Vec::new();
     }
     state.preview = None;
+    state.review.reset();
     let mut effects = preview_request(state);
+    effects.extend(super::review::refresh_request(state));
     // Follow mode: the pane beside shows whatever is selected.
     if let Some(pane) = state.beside_pane()
         && let Some(s) = state.selected_session()

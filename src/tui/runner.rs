@@ -209,6 +209,17 @@ impl Runner {
             // On the loop: quitting follows at once, and the pane must be
             // gone before greenroom is.
             Effect::CloseBeside { pane } => self.ctx.close_beside(&pane),
+            // Only a mark: the git reader (off the loop) does the reading.
+            Effect::RefreshChanges { cwd } => self.engine.refresh_changes(&cwd),
+            Effect::LoadDiff(req) => self.off_loop(move |_| {
+                let git = crate::git::Git::new();
+                let text = crate::git::file_diff(&git, &req.root, &req.file, req.staged)
+                    .map_err(|e| e.to_string());
+                Action::DiffLoaded {
+                    generation: req.generation,
+                    text,
+                }
+            }),
             Effect::Follow { id, pane } => {
                 if let Some(s) = find(state, &id) {
                     self.off_loop(move |c| {

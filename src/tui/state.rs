@@ -33,13 +33,15 @@ pub enum DetailTab {
     Overview,
     Orchestration,
     Preview,
+    Changes,
 }
 
 impl DetailTab {
-    pub const ALL: [DetailTab; 3] = [
+    pub const ALL: [DetailTab; 4] = [
         DetailTab::Overview,
         DetailTab::Orchestration,
         DetailTab::Preview,
+        DetailTab::Changes,
     ];
 
     pub fn label(self) -> &'static str {
@@ -47,6 +49,7 @@ impl DetailTab {
             DetailTab::Overview => "Overview",
             DetailTab::Orchestration => "Orchestration",
             DetailTab::Preview => "Preview",
+            DetailTab::Changes => "Changes",
         }
     }
 
@@ -54,7 +57,8 @@ impl DetailTab {
         match self {
             DetailTab::Overview => DetailTab::Orchestration,
             DetailTab::Orchestration => DetailTab::Preview,
-            DetailTab::Preview => DetailTab::Overview,
+            DetailTab::Preview => DetailTab::Changes,
+            DetailTab::Changes => DetailTab::Overview,
         }
     }
 }
@@ -80,6 +84,8 @@ pub enum Mode {
     Overlay(Overlay),
     /// A dialog: keys and pastes are its input.
     Dialog(Dialog),
+    /// Reviewing the Changes tab: keys move through its files and diff.
+    Review,
 }
 
 impl Mode {
@@ -89,6 +95,7 @@ impl Mode {
             Mode::Normal => Layer::Normal,
             Mode::Filter => Layer::Filter,
             Mode::Overlay(_) => Layer::Overlay,
+            Mode::Review => Layer::Review,
             Mode::Dialog(d) => Self::layer_of(d),
         }
     }
@@ -158,6 +165,8 @@ pub struct AppState {
     pub filter: String,
     pub health_filter: Option<Health>,
     pub tab: DetailTab,
+    /// The Changes tab's cursor and open diff (for the selected session).
+    pub review: crate::tui::changes::ChangesTab,
     pub mode: Mode,
     pub status: Option<StatusLine>,
     pub problems: Vec<Problem>,
@@ -203,6 +212,7 @@ impl AppState {
             filter: String::new(),
             health_filter: None,
             tab: DetailTab::Overview,
+            review: Default::default(),
             mode: Mode::Normal,
             status: None,
             problems: Vec::new(),

@@ -91,6 +91,7 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
             state.beside = BesidePane::Closed;
             Vec::new()
         }
+        Action::DiffLoaded { generation, text } => super::review::loaded(state, generation, text),
     }
 }
 
@@ -149,6 +150,6 @@ fn paste(state: &mut AppState, text: &str) -> Vec<Effect> {
             state.refresh_visible();
             preview_request(state)
         }
-        Mode::Normal | Mode::Overlay(_) => Vec::new(),
+        Mode::Normal | Mode::Overlay(_) | Mode::Review => Vec::new(),
     }
 }

@@ -185,3 +185,155 @@ fn a_clean_tree_and_a_folder_outside_git_say_so() {
         .unwrap();
     assert!(t.backend().to_string().contains("not in a git work tree"));
 }
+
+mod reducer {
+    use super::*;
+    use greenroom::tui::action::{Action, Command, Effect};
+    use greenroom::tui::dialog::Dialog;
+    use greenroom::tui::state::{DetailTab, Mode};
+    use greenroom::tui::update::update;
+
+    fn reviewing() -> greenroom::tui::state::AppState {
+        let mut s = state(160, 48, "id-api-retries");
+        for row in &mut s.rows {
+            if row.id == "id-api-retries" {
+                row.changes = Some(Arc::new(changes()));
+            }
+        }
+        s.refresh_visible();
+        s
+    }
+
+    #[test]
+    fn c_opens_the_tab_and_asks_for_a_fresh_read() {
+        let mut s = reviewing();
+        let effects = update(&mut s, Action::Command(Command::Review));
+        assert_eq!(s.mode, Mode::Review);
+        assert_eq!(s.tab, DetailTab::Changes);
+        assert_eq!(
+            effects,
+            vec![Effect::RefreshChanges {
+                cwd: "/home/op/src/api-retries".into()
+            }]
+        );
+        // Down moves the file cursor, not the session.
+        update(&mut s, Action::Command(Command::Down));
+        assert_eq!(s.review.cursor, 1);
+        assert_eq!(s.selected.as_deref(), Some("id-api-retries"));
+        update(&mut s, Action::Command(Command::Cancel));
+        assert_eq!(s.mode, Mode::Normal);
+    }
+
+    #[test]
+    fn a_session_outside_git_has_nothing_to_review() {
+        let mut s = state(160, 48, "id-ui-polish");
+        let effects = update(&mut s, Action::Command(Command::Review));
+        assert!(effects.is_empty());
+        assert_eq!(s.mode, Mode::Normal);
+        assert!(
+            s.status
+                .as_ref()
+                .unwrap()
+                .text
+                .contains("not in a git work tree")
+        );
+    }
+
+    #[test]
+    fn enter_loads_a_diff_and_a_stale_one_is_dropped() {
+        let mut s = reviewing();
+        update(&mut s, Action::Command(Command::Review));
+        let first = update(&mut s, Action::Command(Command::Submit));
+        let [Effect::LoadDiff(first)] = first.as_slice() else {
+            panic!("{first:?}")
+        };
+        assert!(!first.staged, "the unstaged side first");
+        assert_eq!(first.root, PathBuf::from("/home/op/src/api-retries"));
+        let second = update(&mut s, Action::Command(Command::NextChoice));
+        let [Effect::LoadDiff(second)] = second.as_slice() else {
+            panic!("{second:?}")
+        };
+        assert!(second.staged);
+        let old = Action::DiffLoaded {
+            generation: first.generation,
+            text: Ok(DiffText {
+                text: "old".into(),
+                truncated: false,
+            }),
+        };
+        update(&mut s, old);
+        assert_eq!(
+            s.review.diff.as_ref().unwrap().text,
+            None,
+            "the stale diff is dropped"
+        );
+        let new = Action::DiffLoaded {
+            generation: second.generation,
+            text: Ok(DiffText {
+                text: DIFF.into(),
+                truncated: false,
+            }),
+        };
+        update(&mut s, new);
+        assert!(s.review.diff.as_ref().unwrap().text.is_some());
+        // Esc closes the diff first, then leaves the tab's keys.
+        update(&mut s, Action::Command(Command::Cancel));
+        assert!(s.review.diff.is_none());
+        assert_eq!(s.mode, Mode::Review);
+    }
+
+    #[test]
+    fn a_comment_opens_the_send_dialog_with_the_lines_named() {
+        let mut s = reviewing();
+        update(&mut s, Action::Command(Command::Review));
+        let req = update(&mut s, Action::Command(Command::Submit));
+        let [Effect::LoadDiff(req)] = req.as_slice() else {
+            panic!()
+        };
+        let text = Ok(DiffText {
+            text: DIFF.into(),
+            truncated: false,
+        });
+        update(
+            &mut s,
+            Action::DiffLoaded {
+                generation: req.generation,
+                text,
+            },
+        );
+        for _ in 0..4 {
+            update(&mut s, Action::Command(Command::Down));
+        }
+        update(&mut s, Action::Command(Command::Mark));
+        for _ in 0..3 {
+            update(&mut s, Action::Command(Command::Down));
+        }
+        update(&mut s, Action::Command(Command::Comment));
+        let Mode::Dialog(Dialog::Send { id, text, .. }) = &s.mode else {
+            panic!("{:?}", s.mode)
+        };
+        assert_eq!(id, "id-api-retries");
+        assert_eq!(text, "In src/client.rs lines 40\u{2013}42: ");
+        // What the operator types goes after it, and Enter sends it as `s` does.
+        for c in "use the budget".chars() {
+            update(&mut s, Action::Type(c));
+        }
+        let effects = update(&mut s, Action::Command(Command::Submit));
+        assert_eq!(
+            effects,
+            vec![Effect::Send {
+                id: "id-api-retries".into(),
+                text: "In src/client.rs lines 40\u{2013}42: use the budget".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn another_session_starts_its_list_from_the_top() {
+        let mut s = reviewing();
+        s.tab = DetailTab::Changes;
+        s.review.cursor = 2;
+        update(&mut s, Action::Command(Command::Down));
+        assert_eq!(s.review.cursor, 0);
+    }
+}

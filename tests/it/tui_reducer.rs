@@ -609,7 +609,10 @@ fn keys_parse_and_map_to_commands() {
         km.lookup(key(KeyCode::Char('c'), KeyModifiers::CONTROL)),
         Some(Command::Quit)
     );
-    assert_eq!(km.lookup(key(KeyCode::Char('c'), KeyModifiers::NONE)), None);
+    assert_eq!(
+        km.lookup(key(KeyCode::Char('c'), KeyModifiers::NONE)),
+        Some(Command::Review)
+    );
     assert_eq!(
         km.lookup(key(KeyCode::Enter, KeyModifiers::NONE)),
         Some(Command::Attach)

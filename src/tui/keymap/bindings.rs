@@ -15,6 +15,8 @@ pub enum Layer {
     Confirm,
     Send,
     Spawn,
+    /// The Changes tab, reviewing a session's files and diffs.
+    Review,
     /// Keys every mode shares (Ctrl-C quits even from a dialog); a mode's
     /// own layer is looked up first.
     Anywhere,
@@ -66,7 +68,7 @@ const fn bind(
 }
 
 use Command as C;
-use Layer::{Anywhere, Confirm, Filter, Normal, Overlay, Send, Spawn};
+use Layer::{Anywhere, Confirm, Filter, Normal, Overlay, Review, Send, Spawn};
 
 /// Help sections of the dialog layers.
 const IN_FILTER: &str = "Filter (/)";
@@ -74,6 +76,7 @@ const IN_CONFIRM: &str = "Confirm";
 const IN_SEND: &str = "Message (s)";
 const IN_SPAWN: &str = "New session (n)";
 const IN_OVERLAY: &str = "Help, problems";
+const IN_REVIEW: &str = "Changes (c)";
 const ANYWHERE: &str = "Anywhere";
 
 /// The default keymap, k9s/lazygit style. Order is help's order.
@@ -225,6 +228,14 @@ pub const BINDINGS: &[Binding] = &[
         "problems",
         &["!"],
     ),
+    bind(
+        Normal,
+        C::Review,
+        "View",
+        "review the changes (Changes tab)",
+        "changes",
+        &["c"],
+    ),
     bind(Normal, C::Help, "View", "this help", "help", &["?"]),
     bind(
         Normal,
@@ -332,6 +343,78 @@ pub const BINDINGS: &[Binding] = &[
         &["tab"],
     ),
     bind(Spawn, C::Cancel, IN_SPAWN, "cancel", "cancel", &["esc"]),
+    bind(
+        Review,
+        C::Down,
+        IN_REVIEW,
+        "next file, or diff line",
+        "down",
+        &["j", "down"],
+    ),
+    bind(
+        Review,
+        C::Up,
+        IN_REVIEW,
+        "previous file, or diff line",
+        "up",
+        &["k", "up"],
+    ),
+    bind(
+        Review,
+        C::PageDown,
+        IN_REVIEW,
+        "page down",
+        "page",
+        &["pgdn", "ctrl-d"],
+    ),
+    bind(
+        Review,
+        C::PageUp,
+        IN_REVIEW,
+        "page up",
+        "page",
+        &["pgup", "ctrl-u"],
+    ),
+    bind(
+        Review,
+        C::Submit,
+        IN_REVIEW,
+        "show the file's diff",
+        "diff",
+        &["enter"],
+    ),
+    bind(
+        Review,
+        C::NextChoice,
+        IN_REVIEW,
+        "the diff's other side (staged, unstaged)",
+        "side",
+        &["tab"],
+    ),
+    bind(
+        Review,
+        C::Mark,
+        IN_REVIEW,
+        "start or drop a line selection",
+        "select",
+        &["v", "space"],
+    ),
+    bind(
+        Review,
+        C::Comment,
+        IN_REVIEW,
+        "comment on the lines to the agent (as s)",
+        "comment",
+        &["c"],
+    ),
+    bind(
+        Review,
+        C::Cancel,
+        IN_REVIEW,
+        "back to the files, then to the list",
+        "back",
+        &["esc", "q"],
+    ),
     bind(
         Overlay,
         C::Close,

@@ -4,7 +4,7 @@
 use ratatui::prelude::*;
 use ratatui::widgets::Paragraph;
 
-use super::{Theme, orchestration, overview, pane, preview};
+use super::{Theme, changes, orchestration, overview, pane, preview};
 use crate::tui::keymap::Keymap;
 use crate::tui::state::{AppState, DetailTab};
 
@@ -50,6 +50,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, 
             frame.render_widget(Paragraph::new(rows.fit(height, theme)), inner);
         }
         DetailTab::Preview => preview::render(frame, inner, session, state, keymap, theme),
+        DetailTab::Changes => changes::render(frame, inner, session, &state.review, theme),
     }
 }
 

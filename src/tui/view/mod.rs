@@ -142,7 +142,7 @@ pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap, theme: &Them
     }
     status::render(frame, a.status, state, keymap, theme);
     match &state.mode {
-        Mode::Normal | Mode::Filter => {}
+        Mode::Normal | Mode::Filter | Mode::Review => {}
         Mode::Overlay(Overlay::Help) => {
             help::render(frame, a.body, full, keymap, state.help_page, theme)
         }

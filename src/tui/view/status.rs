@@ -23,6 +23,17 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, 
         ])
     } else if state.mode == Mode::Filter {
         filter_prompt(state, keymap, max, theme)
+    } else if state.mode == Mode::Review {
+        // The Changes tab's own keys, from its keymap layer.
+        let keys: Vec<String> = keymap
+            .hints(Layer::Review)
+            .into_iter()
+            .map(|(key, word)| format!("{key} {word}"))
+            .collect();
+        Line::from(Span::styled(
+            fit(&format!(" {}", keys.join("  ")), max),
+            theme.dim,
+        ))
     } else {
         hint_line(&hints(state), keymap, max, theme)
     };

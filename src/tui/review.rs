@@ -1,0 +1,120 @@
+//! The reducer's part for the Changes tab: `c` opens it on the selected
+//! session (and asks for a fresh read of its work tree), then keys move
+//! through its files, open a diff, switch its side, select lines and
+//! comment on them through the send dialog (the same path as `s`).
+
+use super::action::{Command, Effect};
+use super::dialog::Dialog;
+use super::state::{AppState, DetailTab, Mode};
+
+/// The Changes tab came on screen, or the selection moved while it is:
+/// the selected work tree is read again (at most once a second).
+pub(super) fn refresh_request(state: &AppState) -> Vec<Effect> {
+    if state.tab != DetailTab::Changes {
+        return Vec::new();
+    }
+    match state.selected_session() {
+        Some(s) if s.changes.is_some() => vec![Effect::RefreshChanges { cwd: s.cwd.clone() }],
+        _ => Vec::new(),
+    }
+}
+
+/// `c` in the list.
+pub(super) fn open(state: &mut AppState) -> Vec<Effect> {
+    let Some(s) = state.selected_session() else {
+        state.say("no session selected");
+        return Vec::new();
+    };
+    if s.changes.is_none() {
+        let name = s.name.clone();
+        state.tab = DetailTab::Changes;
+        state.say(format!(
+            "{name} is not in a git work tree: no changes to review"
+        ));
+        return Vec::new();
+    }
+    state.tab = DetailTab::Changes;
+    state.mode = Mode::Review;
+    refresh_request(state)
+}
+
+/// A command in the Changes tab.
+pub(super) fn command(state: &mut AppState, c: Command) -> Vec<Effect> {
+    let Some(changes) = state.selected_session().and_then(|s| s.changes.clone()) else {
+        state.mode = Mode::Normal;
+        return Vec::new();
+    };
+    let in_diff = state.review.diff.is_some();
+    let page = state.page.max(1) as isize;
+    let step = |state: &mut AppState, by: isize| {
+        if in_diff {
+            state.review.scroll(by);
+        } else {
+            state.review.move_cursor(by, &changes);
+        }
+    };
+    match c {
+        Command::Down => step(state, 1),
+        Command::Up => step(state, -1),
+        Command::PageDown => step(state, page),
+        Command::PageUp => step(state, -page),
+        Command::Submit if !in_diff => {
+            return state
+                .review
+                .open(&changes)
+                .map(Effect::LoadDiff)
+                .into_iter()
+                .collect();
+        }
+        Command::NextChoice => {
+            return state
+                .review
+                .other_side(&changes)
+                .map(Effect::LoadDiff)
+                .into_iter()
+                .collect();
+        }
+        Command::Mark if in_diff => state.review.toggle_selection(),
+        Command::Comment => return comment(state),
+        Command::Cancel if in_diff => state.review.close(),
+        Command::Cancel | Command::Quit => state.mode = Mode::Normal,
+        _ => {}
+    }
+    Vec::new()
+}
+
+/// Opens the send dialog with the comment's opening words typed in: "In
+/// src/x.rs lines 40–52: ", for the operator to finish.
+fn comment(state: &mut AppState) -> Vec<Effect> {
+    let Some((path, first, last)) = state.review.comment_target() else {
+        state.say("open a file's diff (Enter) and put the cursor on a changed line first");
+        return Vec::new();
+    };
+    let Some(s) = state.selected_session() else {
+        return Vec::new();
+    };
+    if let Err(e) = super::act::live_check(s) {
+        state.say(e);
+        return Vec::new();
+    }
+    let text = crate::ops::comment_text(&path, first, last, "");
+    state.mode = Mode::Dialog(Dialog::Send {
+        id: s.id.clone(),
+        name: s.name.clone(),
+        text,
+    });
+    if let Some(d) = &mut state.review.diff {
+        d.anchor = None;
+    }
+    Vec::new()
+}
+
+/// A diff came back: kept only if it is the one open now.
+pub(super) fn loaded(
+    state: &mut AppState,
+    generation: u64,
+    text: Result<crate::git::DiffText, String>,
+) -> Vec<Effect> {
+    state.review.loaded(generation, text);
+    Vec::new()
+}
