@@ -425,4 +425,7 @@ pub struct Session {
     pub problems: Vec<String>,
     /// What git says about the session's work tree (none outside one).
     pub changes: Option<std::sync::Arc<Changes>>,
+    /// The worktree greenroom made for this session, at its folder: the
+    /// one worktree dismissing it may offer to remove.
+    pub own_worktree: Option<PathBuf>,
 }

@@ -189,6 +189,11 @@ impl Catalog {
                 self.usage_of(s, now)
             },
             branch: s.worktree.as_ref().map(|w| w.branch.clone()),
+            own_worktree: s
+                .worktree
+                .as_ref()
+                .filter(|w| w.path == s.cwd)
+                .map(|w| w.path.clone()),
             agent_orchestrator: None,
             archived,
             problems,
@@ -273,6 +278,7 @@ impl Catalog {
             archived: a.archived,
             problems,
             changes: None,
+            own_worktree: None,
         }
     }
 
@@ -337,6 +343,7 @@ impl Catalog {
             archived: o.archived,
             problems: Vec::new(),
             changes: None,
+            own_worktree: None,
         }
     }
 }

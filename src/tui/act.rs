@@ -109,6 +109,22 @@ pub(super) fn confirm(state: &mut AppState, action: Bulk) -> Vec<Effect> {
     if !refused.is_empty() {
         state.say(format!("skipped: {}", refused.join("; ")));
     }
+    // One session whose worktree greenroom made: offer to remove it too.
+    if let (Bulk::Dismiss, [(id, name)]) = (action, ok.as_slice())
+        && let Some(s) = state.rows.iter().find(|r| &r.id == id)
+        && let Some(path) = &s.own_worktree
+    {
+        // Not known to be clean counts as changed: a second `w` is needed.
+        let dirty = s.changes.as_ref().is_none_or(|c| !c.is_clean());
+        state.mode = Mode::Dialog(Dialog::DismissWorktree {
+            id: id.clone(),
+            name: name.clone(),
+            path: path.clone(),
+            dirty,
+            second: false,
+        });
+        return Vec::new();
+    }
     let (ids, names) = ok.into_iter().unzip();
     state.mode = Mode::Dialog(Dialog::Confirm { action, ids, names });
     Vec::new()

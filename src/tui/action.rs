@@ -48,6 +48,8 @@ pub enum Command {
     Close,
     /// Help's other page.
     NextPage,
+    /// Dismissing: remove the worktree greenroom made too.
+    RemoveWorktree,
     /// Review the selected session's changes: the Changes tab, its keys.
     Review,
     /// In a diff: comment on the selected lines to the agent.
@@ -94,6 +96,7 @@ impl Command {
             Command::Close => "close",
             Command::NextPage => "next_page",
             Command::Review => "review",
+            Command::RemoveWorktree => "remove_worktree",
             Command::Comment => "comment",
         }
     }
@@ -282,6 +285,13 @@ pub enum Effect {
     /// Close the pane beside (a second `o`).
     CloseBeside {
         pane: crate::tmux::Beside,
+    },
+    /// Dismiss one session and remove the worktree greenroom made for it
+    /// (and its branch if merged); with uncommitted changes only when the
+    /// operator confirmed twice (`discard_changes`).
+    DismissWorktree {
+        id: String,
+        discard_changes: bool,
     },
     /// Read the work tree of a session's folder again soon (the Changes
     /// tab opened on it), ahead of others.

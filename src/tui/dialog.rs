@@ -136,6 +136,17 @@ pub enum Dialog {
         text: String,
     },
     Spawn(SpawnForm),
+    /// Dismissing one session whose worktree greenroom made: keep it (y)
+    /// or remove it (w); one with uncommitted changes (or not known to be
+    /// clean) asks a second time before its changes go.
+    DismissWorktree {
+        id: String,
+        name: String,
+        path: std::path::PathBuf,
+        dirty: bool,
+        /// The first `w` came; the next one removes the changes too.
+        second: bool,
+    },
 }
 
 /// What a key did to the open dialog.
@@ -170,13 +181,30 @@ pub fn command(dialog: &mut Dialog, command: Command) -> Outcome {
             _ => Outcome::Keep,
         },
         Dialog::Spawn(form) => spawn_command(form, command),
+        Dialog::DismissWorktree {
+            id, dirty, second, ..
+        } => match command {
+            Command::Yes => Outcome::Done(vec![Effect::Dismiss {
+                ids: vec![id.clone()],
+            }]),
+            Command::RemoveWorktree if *dirty && !*second => {
+                *second = true;
+                Outcome::Keep
+            }
+            Command::RemoveWorktree => Outcome::Done(vec![Effect::DismissWorktree {
+                id: id.clone(),
+                discard_changes: *dirty,
+            }]),
+            Command::Cancel => Outcome::Close,
+            _ => Outcome::Keep,
+        },
     }
 }
 
 /// Backspace in the open dialog's focused input.
 pub fn erase(dialog: &mut Dialog) {
     match dialog {
-        Dialog::Confirm { .. } => {}
+        Dialog::Confirm { .. } | Dialog::DismissWorktree { .. } => {}
         Dialog::Send { text, .. } => drop(text.pop()),
         Dialog::Spawn(form) if form.busy => {}
         Dialog::Spawn(form) => {
@@ -191,7 +219,7 @@ pub fn erase(dialog: &mut Dialog) {
 /// A character typed into the open dialog's focused input.
 pub fn typed(dialog: &mut Dialog, c: char) {
     match dialog {
-        Dialog::Confirm { .. } => {}
+        Dialog::Confirm { .. } | Dialog::DismissWorktree { .. } => {}
         Dialog::Send { text, .. } => text.push(c),
         Dialog::Spawn(form) if form.busy => {}
         Dialog::Spawn(form) => {
@@ -210,7 +238,7 @@ pub fn typed(dialog: &mut Dialog, c: char) {
 /// confirmation takes nothing from a paste.
 pub fn paste(dialog: &mut Dialog, pasted: &str) {
     match dialog {
-        Dialog::Confirm { .. } => {}
+        Dialog::Confirm { .. } | Dialog::DismissWorktree { .. } => {}
         Dialog::Send { text, .. } => text.push_str(&lines(pasted)),
         Dialog::Spawn(form) if form.busy => {}
         Dialog::Spawn(form) => {

@@ -92,6 +92,30 @@ impl Context {
         Action::Finished(Finished::Dismissed { ok, failed })
     }
 
+    /// Dismisses `s` and removes the worktree greenroom made for it, and
+    /// its branch once merged.
+    pub fn dismiss_worktree(&self, s: &Session, discard_changes: bool) -> Action {
+        let end = ops::WorktreeEnd {
+            discard_changes,
+            delete_merged_branch: true,
+        };
+        let (ok, failed) = match ops::dismiss_with_worktree(&self.tmux, &self.store, s, end) {
+            Ok(e) => {
+                let branch = match (e.branch_deleted, e.branch_kept) {
+                    (Some(b), _) => format!(" and its merged branch {b}"),
+                    (None, Some(why)) => format!(" ({why})"),
+                    (None, None) => String::new(),
+                };
+                (
+                    vec![format!("{} with its worktree{branch}", s.name)],
+                    Vec::new(),
+                )
+            }
+            Err(e) => (Vec::new(), vec![e.to_string()]),
+        };
+        Action::Finished(Finished::Dismissed { ok, failed })
+    }
+
     pub fn restore(&self, s: &Session) -> Action {
         Action::Finished(match ops::restore(&self.tmux, &self.config, s) {
             Ok(r) => Finished::Restored {

@@ -188,6 +188,14 @@ impl Runner {
                 let sessions = find_all(state, &ids);
                 self.off_loop(move |c| c.dismiss(&sessions));
             }
+            Effect::DismissWorktree {
+                id,
+                discard_changes,
+            } => {
+                if let Some(s) = find(state, &id) {
+                    self.off_loop(move |c| c.dismiss_worktree(&s, discard_changes));
+                }
+            }
             Effect::Restore { id } => {
                 if let Some(s) = find(state, &id) {
                     self.off_loop(move |c| c.restore(&s));

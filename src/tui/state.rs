@@ -105,6 +105,7 @@ impl Mode {
             Dialog::Confirm { .. } => Layer::Confirm,
             Dialog::Send { .. } => Layer::Send,
             Dialog::Spawn(_) => Layer::Spawn,
+            Dialog::DismissWorktree { .. } => Layer::Worktree,
         }
     }
 }

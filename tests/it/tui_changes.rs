@@ -337,3 +337,86 @@ mod reducer {
         assert_eq!(s.review.cursor, 0);
     }
 }
+
+mod dismiss {
+    use super::*;
+    use greenroom::model::Status;
+    use greenroom::tui::action::{Action, Command, Effect};
+    use greenroom::tui::dialog::Dialog;
+    use greenroom::tui::state::Mode;
+    use greenroom::tui::update::update;
+
+    fn with_worktree(clean: bool) -> greenroom::tui::state::AppState {
+        let mut s = state(100, 30, "id-api-retries");
+        for row in &mut s.rows {
+            if row.id == "id-api-retries" {
+                row.id = UID.into();
+                row.status = Status::Killed;
+                row.own_worktree = Some("/home/op/src/api-feat".into());
+                let mut c = changes();
+                if clean {
+                    c.files.clear();
+                    c.files_total = 0;
+                }
+                row.changes = Some(Arc::new(c));
+            }
+        }
+        s.refresh_visible();
+        s.selected = Some(UID.into());
+        s
+    }
+
+    const UID: &str = "7a1c2f4e-0b3d-4e5f-8a9b-1c2d3e4f5a6b";
+
+    #[test]
+    fn a_clean_worktree_goes_with_one_w() {
+        let mut s = with_worktree(true);
+        update(&mut s, Action::Command(Command::Dismiss));
+        assert!(matches!(
+            s.mode,
+            Mode::Dialog(Dialog::DismissWorktree { dirty: false, .. })
+        ));
+        let effects = update(&mut s, Action::Command(Command::RemoveWorktree));
+        assert_eq!(
+            effects,
+            vec![Effect::DismissWorktree {
+                id: UID.into(),
+                discard_changes: false
+            }]
+        );
+        assert_eq!(s.mode, Mode::Normal);
+    }
+
+    #[test]
+    fn uncommitted_changes_need_a_second_w_and_y_keeps_the_worktree() {
+        let mut s = with_worktree(false);
+        update(&mut s, Action::Command(Command::Dismiss));
+        assert!(update(&mut s, Action::Command(Command::RemoveWorktree)).is_empty());
+        assert!(matches!(
+            s.mode,
+            Mode::Dialog(Dialog::DismissWorktree { second: true, .. })
+        ));
+        insta::assert_snapshot!(
+            "dismiss_worktree_second_100x30",
+            draw(&s, 100, 30).backend()
+        );
+        let effects = update(&mut s, Action::Command(Command::RemoveWorktree));
+        assert_eq!(
+            effects,
+            vec![Effect::DismissWorktree {
+                id: UID.into(),
+                discard_changes: true
+            }]
+        );
+
+        let mut s = with_worktree(false);
+        update(&mut s, Action::Command(Command::Dismiss));
+        let effects = update(&mut s, Action::Command(Command::Yes));
+        assert_eq!(
+            effects,
+            vec![Effect::Dismiss {
+                ids: vec![UID.into()]
+            }]
+        );
+    }
+}

@@ -50,6 +50,7 @@ fn session(name: &str, health: Health) -> Session {
         archived: false,
         problems: vec![],
         changes: None,
+        own_worktree: None,
     }
 }
 

@@ -49,6 +49,7 @@ fn session(name: &str, health: Health, focused_min_ago: Option<i64>) -> Session 
         archived: false,
         problems: vec![],
         changes: None,
+        own_worktree: None,
     }
 }
 

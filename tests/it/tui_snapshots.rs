@@ -59,6 +59,7 @@ pub(crate) fn session(id: &str, health: Health, agent: Option<&str>, state: Acti
         archived: false,
         problems: Vec::new(),
         changes: None,
+        own_worktree: None,
     }
 }
 

@@ -73,6 +73,7 @@ fn session(name: &str, cost: Option<f64>) -> Session {
         archived: false,
         problems: vec![],
         changes: None,
+        own_worktree: None,
     }
 }
 

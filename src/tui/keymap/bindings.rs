@@ -15,6 +15,8 @@ pub enum Layer {
     Confirm,
     Send,
     Spawn,
+    /// Dismissing a session whose worktree greenroom made.
+    Worktree,
     /// The Changes tab, reviewing a session's files and diffs.
     Review,
     /// Keys every mode shares (Ctrl-C quits even from a dialog); a mode's
@@ -68,7 +70,7 @@ const fn bind(
 }
 
 use Command as C;
-use Layer::{Anywhere, Confirm, Filter, Normal, Overlay, Review, Send, Spawn};
+use Layer::{Anywhere, Confirm, Filter, Normal, Overlay, Review, Send, Spawn, Worktree};
 
 /// Help sections of the dialog layers.
 const IN_FILTER: &str = "Filter (/)";
@@ -77,6 +79,7 @@ const IN_SEND: &str = "Message (s)";
 const IN_SPAWN: &str = "New session (n)";
 const IN_OVERLAY: &str = "Help, problems";
 const IN_REVIEW: &str = "Changes (c)";
+const IN_WORKTREE: &str = "Dismiss with a worktree";
 const ANYWHERE: &str = "Anywhere";
 
 /// The default keymap, k9s/lazygit style. Order is help's order.
@@ -343,6 +346,30 @@ pub const BINDINGS: &[Binding] = &[
         &["tab"],
     ),
     bind(Spawn, C::Cancel, IN_SPAWN, "cancel", "cancel", &["esc"]),
+    bind(
+        Worktree,
+        C::Yes,
+        IN_WORKTREE,
+        "dismiss, keep the worktree",
+        "dismiss",
+        &["y", "Y"],
+    ),
+    bind(
+        Worktree,
+        C::RemoveWorktree,
+        IN_WORKTREE,
+        "dismiss and remove the worktree (twice with changes)",
+        "and remove worktree",
+        &["w", "W"],
+    ),
+    bind(
+        Worktree,
+        C::Cancel,
+        IN_WORKTREE,
+        "no, leave it",
+        "no",
+        &["n", "N", "esc", "q", "enter"],
+    ),
     bind(
         Review,
         C::Down,

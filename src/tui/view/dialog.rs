@@ -25,6 +25,13 @@ pub fn render(
         Dialog::Confirm { action, names, .. } => confirm(action.verb(), names, hint, theme),
         Dialog::Send { name, text, .. } => send(name, text, hint, theme),
         Dialog::Spawn(form) => spawn(form, hint, theme),
+        Dialog::DismissWorktree {
+            name,
+            path,
+            dirty,
+            second,
+            ..
+        } => dismiss_worktree(name, path, *dirty, *second, hint, theme),
     };
     let height = u16::try_from(lines.len() + 2).unwrap_or(u16::MAX);
     let area = overlay_area(width, height, body, full);
@@ -99,6 +106,46 @@ fn confirm(
     lines.push(Line::default());
     lines.push(hint);
     (format!("{verb}?"), lines, 64)
+}
+
+fn dismiss_worktree(
+    name: &str,
+    path: &std::path::Path,
+    dirty: bool,
+    second: bool,
+    hint: Line<'static>,
+    theme: &Theme,
+) -> (String, Vec<Line<'static>>, u16) {
+    let path = crate::display::safe_path(path);
+    let mut lines = vec![
+        Line::from(vec![
+            Span::raw(" Dismiss "),
+            Span::styled(name.to_owned(), theme.accent.add_modifier(Modifier::BOLD)),
+            Span::raw("?"),
+        ]),
+        Line::from(Span::styled(
+            format!(" greenroom made its worktree {}", fit(&path, 40)),
+            theme.dim,
+        )),
+        Line::from(Span::styled(
+            " w removes it too (and its branch, if merged); y keeps it.",
+            theme.dim,
+        )),
+    ];
+    if second {
+        lines.push(Line::from(Span::styled(
+            " It has uncommitted changes: w again removes them with it.",
+            theme.warning,
+        )));
+    } else if dirty {
+        lines.push(Line::from(Span::styled(
+            " It has uncommitted changes (w asks again).",
+            theme.warning,
+        )));
+    }
+    lines.push(Line::default());
+    lines.push(hint);
+    ("Dismiss?".to_owned(), lines, 68)
 }
 
 /// A message's lines shown at most; a longer paste shows its end.
