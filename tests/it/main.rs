@@ -12,6 +12,7 @@ mod config_layers;
 mod crashes;
 mod dismiss_archive;
 mod e2e_actions;
+mod e2e_changes;
 mod e2e_dashboard;
 mod e2e_demo;
 mod e2e_input;
