@@ -143,7 +143,8 @@ fn the_dashboard_lists_filters_helps_shows_phases_and_follows_files() {
         s.contains("1 waiting") && s.contains("Claude needs")
     });
     // Selecting it shows the question in full.
-    dash.keys(&["g", "Tab", "Tab"]);
+    // From the Orchestration tab: Preview, Changes, then Overview again.
+    dash.keys(&["g", "Tab", "Tab", "Tab"]);
     dash.until(15, "the question in the detail pane", |s| {
         s.contains("Claude needs your permission to use Bash")
     });
