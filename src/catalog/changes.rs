@@ -74,6 +74,14 @@ impl Catalog {
         true
     }
 
+    /// Work trees git could not read (a broken repository), by top folder.
+    pub(super) fn git_problems(&self) -> impl Iterator<Item = crate::model::Problem> + '_ {
+        self.git.trees.iter().filter_map(|(root, (_, last))| {
+            let p = last.as_ref()?.problem.as_ref()?;
+            Some(crate::model::Problem::new(root, format!("git: {p}")))
+        })
+    }
+
     pub(super) fn git_watch_targets(&self) -> impl Iterator<Item = WatchTarget> + '_ {
         self.git.trees.iter().flat_map(|(root, (repo, _))| {
             [

@@ -370,6 +370,7 @@ impl Catalog {
             .iter()
             .map(|(path, error)| Problem::new(path, error.clone()))
             .collect();
+        out.extend(self.git_problems());
         out.sort_by(|a, b| a.path.cmp(&b.path));
         out
     }

@@ -105,3 +105,38 @@ fn a_folder_outside_git_has_no_changes() {
     assert!(rows.iter().all(|r| r.changes.is_none()));
     assert_eq!(engine.git_reads(), 0);
 }
+
+#[test]
+fn a_broken_repository_is_a_problem() {
+    let world = World::new();
+    let broken = world.path("api");
+    std::fs::create_dir_all(&broken).unwrap();
+    std::fs::write(broken.join(".git"), "gitdir: /nowhere\n").unwrap();
+    let store = SidecarStore::new(world.path("sessions"));
+    store.ensure_dir().unwrap();
+    store
+        .create(&Sidecar::new("api", &broken, "sleep 600", Utc::now()))
+        .unwrap();
+    let (tx, rx) = channel();
+    let engine = Engine::start(&world.config(None, &[]), false, move |p| {
+        let _ = tx.send(p);
+    })
+    .unwrap();
+    let mut live = Live { engine, rx };
+    let r = live.until("the read", |r| r.changes.is_some());
+    assert!(
+        r.changes
+            .unwrap()
+            .problem
+            .as_deref()
+            .unwrap()
+            .contains("not a git folder")
+    );
+    let problems = live.engine.catalog.problems();
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.path == broken && p.error.starts_with("git: ")),
+        "{problems:?}"
+    );
+}
