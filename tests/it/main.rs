@@ -33,6 +33,7 @@ mod shell_completion;
 mod sidecar_store;
 mod special_files;
 mod support;
+mod tmux_events;
 mod tmux_keys;
 mod tmux_safety;
 mod transcript_usage;
