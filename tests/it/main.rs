@@ -14,6 +14,7 @@ mod dismiss_archive;
 mod e2e_actions;
 mod e2e_dashboard;
 mod e2e_demo;
+mod e2e_events;
 mod e2e_input;
 mod full_disk;
 mod gemini_usage;
