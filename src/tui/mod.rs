@@ -11,6 +11,7 @@ pub mod effects;
 pub mod input;
 pub mod keymap;
 mod navigate;
+mod polling;
 mod review;
 mod rows;
 pub mod run;
