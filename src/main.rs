@@ -9,7 +9,6 @@ use greenroom::cli::tmux_install::{self, TmuxCommand};
 use greenroom::cli::{Cli, Command, HooksArgs, HooksCommand, ls};
 use greenroom::config::{Config, ConfigError, Env, ProcessEnv};
 use greenroom::hook::{install, report};
-use greenroom::model::Health;
 use greenroom::tmux::Tmux;
 
 /// An error a command returns is something about the world (a missing
@@ -222,11 +221,9 @@ fn run_next(config: &Config) -> std::result::Result<(), String> {
     };
     let (_, mut sessions) = live_rows(config, false);
     greenroom::catalog::sort_for_triage(&mut sessions);
-    let urgent = sessions.iter().find(|s| {
-        s.status.is_live()
-            && s.tmux_session.is_some()
-            && matches!(s.health, Health::Errored | Health::Waiting | Health::Stuck)
-    });
+    let urgent = sessions
+        .iter()
+        .find(|s| s.can_attach() && s.health.needs_operator());
     let Some(session) = urgent else {
         say("nothing needs you right now");
         return Ok(());

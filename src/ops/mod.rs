@@ -21,7 +21,7 @@ use std::time::Duration;
 use chrono::Utc;
 use uuid::Uuid;
 
-use crate::model::{Session, Source, Status};
+use crate::model::{Session, Source};
 use crate::sources::sidecar::{SidecarError, SidecarStore};
 use crate::tmux::{Tmux, TmuxError};
 
@@ -158,6 +158,9 @@ pub fn attach(
 /// dialog, and the CLI before it asks for confirmation; the actions run
 /// them again themselves.
 pub fn ensure_live(session: &Session) -> Result<(), OpsError> {
+    if session.can_attach() {
+        return Ok(());
+    }
     live_tmux_name(session).map(drop)
 }
 
@@ -167,6 +170,9 @@ pub fn ensure_live(session: &Session) -> Result<(), OpsError> {
 pub fn ensure_killable(session: &Session) -> Result<(), OpsError> {
     if session.archived {
         return Err(OpsError::AlreadyArchived(session.name.clone()));
+    }
+    if session.can_attach() {
+        return Ok(());
     }
     match live_tmux_name(session) {
         Err(OpsError::NotLive(name)) if session.source == Source::Greenroom => {
@@ -194,20 +200,20 @@ fn folder_problem(dir: &std::path::Path) -> Option<OpsError> {
 /// not archived yet.
 pub fn ensure_dismissable(session: &Session) -> Result<(), OpsError> {
     own_id(session, "dismiss")?;
+    if session.can_dismiss() {
+        return Ok(());
+    }
     if session.archived {
         return Err(OpsError::AlreadyArchived(session.name.clone()));
     }
-    if session.status.is_live() {
-        return Err(OpsError::Live(session.name.clone()));
-    }
-    Ok(())
+    Err(OpsError::Live(session.name.clone()))
 }
 
 /// Whether restore may act on this row: greenroom's own, dormant, killed,
 /// exited or archived.
 pub fn ensure_restorable(session: &Session) -> Result<(), OpsError> {
     own_id(session, "restore")?;
-    if !session.archived && !restorable(&session.status) {
+    if !session.can_restore() {
         return Err(OpsError::NotRestorable {
             name: session.name.clone(),
             status: session.status.as_str().to_lowercase(),
@@ -251,11 +257,6 @@ fn not_live_if_missing(session: &Session) -> impl FnOnce(TmuxError) -> OpsError 
         TmuxError::NoSession(_) | TmuxError::NoServer => OpsError::NotLive(session.name.clone()),
         e => OpsError::Tmux(e),
     }
-}
-
-/// Statuses restore accepts.
-fn restorable(status: &Status) -> bool {
-    matches!(status, Status::Dormant | Status::Killed | Status::Exited)
 }
 
 /// The environment every session greenroom starts gets, so its agent's

@@ -552,10 +552,7 @@ fn themes_come_from_the_environment() {
 
 #[test]
 fn health_glyphs_are_distinct_and_one_cell_wide() {
-    let glyphs: Vec<&str> = Health::ALL
-        .iter()
-        .map(|h| greenroom::tui::view::theme::health_glyph(*h))
-        .collect();
+    let glyphs: Vec<&str> = Health::ALL.iter().map(|h| h.glyph()).collect();
     let mut unique = glyphs.clone();
     unique.sort_unstable();
     unique.dedup();

@@ -8,7 +8,6 @@ use super::Theme;
 use super::detail::{Keep, LABEL_W, Rows};
 use super::orchestration::phase_position;
 use super::text::{compact, hanging, kv, path_spans};
-use super::theme::health_glyph;
 use crate::display::age;
 use crate::model::{Activity, Health, PhaseStatus, Session, Status, Usage};
 use crate::tui::state::AppState;
@@ -28,7 +27,7 @@ pub fn rows(s: &Session, state: &AppState, max: usize, theme: &Theme) -> Rows {
 
     // Why it has its health, then what it is doing and since when.
     let mut health = vec![Span::styled(
-        format!("{} {}", health_glyph(s.health), s.health),
+        format!("{} {}", s.health.glyph(), s.health),
         theme.health(s.health),
     )];
     if let Some(why) = reason(s, state) {
