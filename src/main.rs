@@ -78,6 +78,7 @@ fn run() -> Result<()> {
             refuse_on_error(greenroom::cli::actions::run(a, &load_config(&cli)))
         }
         Some(Command::Demo(a)) => greenroom::cli::demo::run(a),
+        Some(Command::DemoAgent(a)) => greenroom::cli::demo::agent::run(a, &ProcessEnv),
         Some(Command::Completions { shell }) => {
             // Generated into memory: clap_complete panics when it cannot
             // write, and a reader that stops early (`| head`) is normal.

@@ -14,11 +14,12 @@
 //! (SIGKILL, an abort), a watchdog in the demo's tmux server notices within
 //! a second and does the same.
 //!
-//! The agents are one POSIX sh script (assets/demo/agent.sh, embedded here
-//! and written into the folder, so an installed binary has it) run with a
-//! role: it prints work, writes Maestro state and reports through
-//! `greenroom report` like a real agent's hooks.
+//! The agents are this binary's hidden `greenroom demo-agent <role>`
+//! (`demo/agent.rs`): each plays its role's table of steps, prints work,
+//! and writes Maestro state, Claude transcript records and hook reports
+//! through greenroom's own writers and `greenroom report`'s code.
 
+pub mod agent;
 mod agents;
 
 use std::io::Write;
@@ -34,9 +35,6 @@ use crate::config::{AgentPreset, Config, Overrides, ProcessEnv};
 use crate::ops::shell_quote;
 use crate::sources::maestro;
 use crate::tmux::{ServerState, Tmux, TmuxError};
-
-/// The simulated agent, embedded so `cargo install` users have it.
-const AGENT_SCRIPT: &str = include_str!("../../assets/demo/agent.sh");
 
 /// A session with no sign of life for this long is stuck. The default is
 /// ten minutes; the demo's silent agent should turn stuck within seconds.
@@ -149,10 +147,9 @@ pub fn run(args: &DemoArgs) -> Result<()> {
     let _ = writeln!(out, "{}", banner(&place));
     let _ = out.flush();
     let tmux = place.tmux();
-    let script = place.root.join("agent.sh");
     // Newest first in the sidebar: start the last agent first.
     for agent in AGENTS.iter().rev() {
-        start_agent(&tmux, &config, &place.root, &script, agent)
+        start_agent(&tmux, &config, &place.root, agent)
             .wrap_err_with(|| format!("cannot start the simulated agent {}", agent.name))?;
     }
     for agent in &AGENTS {
@@ -190,8 +187,8 @@ fn banner(place: &Place) -> String {
     };
     format!(
         "greenroom demo: eight simulated agents in a private tmux server.\n\n\
-         They are shell scripts that act like coding agents: they print work, write\n\
-         Maestro state and report through `greenroom report`. Within seconds one waits\n\
+         They are simulated coding agents (no model, no network): they print work,\n\
+         write Maestro state and report like real agents' hooks. Within seconds one waits\n\
          for you, one errors, one goes quiet and turns stuck (after {STUCK_AFTER_SECONDS} s here, 10 min\n\
          by default) and one finishes. Try j/k, Tab, / to filter, t for triage order,\n\
          s to answer the waiting one, Enter to attach ({back}), ? for every key,\n\
@@ -290,7 +287,7 @@ fn server_answers(socket: &str) -> bool {
     )
 }
 
-/// Writes the script and settings, starts the private tmux server, and
+/// Writes the settings, starts the private tmux server, and
 /// returns the settings the dashboard runs with.
 fn set_up(place: &Place) -> Result<Config> {
     let root = &place.root;
@@ -298,9 +295,6 @@ fn set_up(place: &Place) -> Result<Config> {
         create_private_dir(&root.join(dir))
             .wrap_err_with(|| format!("cannot create {}", root.join(dir).display()))?;
     }
-    let script = root.join("agent.sh");
-    std::fs::write(&script, AGENT_SCRIPT)
-        .wrap_err_with(|| format!("cannot write {}", script.display()))?;
     let config_file = root.join("config.toml");
     std::fs::write(&config_file, DEMO_CONFIG)
         .wrap_err_with(|| format!("cannot write {}", config_file.display()))?;
@@ -324,7 +318,7 @@ fn set_up(place: &Place) -> Result<Config> {
     config.agents.insert(
         "demo".into(),
         AgentPreset {
-            launch: format!("sh {} general", shell_quote(&script.to_string_lossy())),
+            launch: agents::agent_command(root, "general")?,
             resume: None,
             launch_with_prompt: None,
         },
@@ -350,13 +344,10 @@ mod tests {
     }
 
     #[test]
-    fn the_script_knows_every_role() {
-        for agent in &AGENTS {
-            assert!(
-                AGENT_SCRIPT.contains(&format!("role_{}()", agent.role)),
-                "{}",
-                agent.role
-            );
+    fn every_agent_has_a_role_to_play() {
+        let roles: Vec<&str> = agent::role_names().collect();
+        for a in &AGENTS {
+            assert!(roles.contains(&a.role), "{}", a.role);
         }
     }
 

@@ -150,6 +150,9 @@ pub enum Command {
     /// server and removes the folder. Your settings, sessions and tmux server
     /// are not read or changed (global flags are ignored).
     Demo(demo::DemoArgs),
+    /// One of the demo's simulated agents (run by `greenroom demo`)
+    #[command(hide = true)]
+    DemoAgent(demo::agent::AgentArgs),
     /// Print a shell completion script
     ///
     /// Install it where your shell looks, e.g.:

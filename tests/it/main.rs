@@ -10,6 +10,7 @@ mod cli_actions;
 mod cli_plain_errors;
 mod config_layers;
 mod crashes;
+mod demo_agent;
 mod dismiss_archive;
 mod e2e_actions;
 mod e2e_dashboard;

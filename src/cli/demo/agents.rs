@@ -12,7 +12,7 @@ use crate::sources::maestro;
 use crate::sources::sidecar::SidecarStore;
 use crate::tmux::Tmux;
 
-/// One simulated agent: its session name, the script's role, and what it shows.
+/// One simulated agent: its session name, its `demo-agent` role, and what it shows.
 pub(super) struct Agent {
     pub(super) name: &'static str,
     pub(super) role: &'static str,
@@ -96,10 +96,8 @@ fn back_hint() -> &'static str {
 /// The demo's own tmux server: no config file, kept alive without
 /// sessions, and the environment the agents need.
 pub(super) fn start_server(place: &Place) -> Result<()> {
-    let exe = std::env::current_exe().wrap_err("cannot find the greenroom binary")?;
     let root = &place.root;
     let env = [
-        ("GREENROOM_BIN", exe),
         ("GREENROOM_LOG", root.join("greenroom.log")),
         ("MAESTRO_HOOKS_DIR", root.join("maestro-hooks")),
     ];
@@ -150,16 +148,23 @@ pub(super) fn start_server(place: &Place) -> Result<()> {
     Ok(())
 }
 
+/// The command that runs one simulated agent: this binary's hidden
+/// `demo-agent` subcommand.
+pub(super) fn agent_command(root: &Path, role: &str) -> Result<String> {
+    let exe = std::env::current_exe().wrap_err("cannot find the greenroom binary")?;
+    let quote = |p: &Path| shell_quote(&p.to_string_lossy());
+    Ok(format!(
+        "{} demo-agent {role} --root {} --maestro-hooks {}",
+        quote(&exe),
+        quote(root),
+        quote(&root.join("maestro-hooks")),
+    ))
+}
+
 /// One agent: its workspace (with a Maestro state folder when it
 /// orchestrates), the session, and `demo` as its agent preset so restore
-/// runs the script again.
-pub(super) fn start_agent(
-    tmux: &Tmux,
-    config: &Config,
-    root: &Path,
-    script: &Path,
-    agent: &Agent,
-) -> Result<()> {
+/// starts a simulated agent again.
+pub(super) fn start_agent(tmux: &Tmux, config: &Config, root: &Path, agent: &Agent) -> Result<()> {
     let cwd = root.join("work").join(agent.name);
     let state = if agent.maestro {
         cwd.join(maestro::DEFAULT_STATE_DIR).join("state")
@@ -174,11 +179,7 @@ pub(super) fn start_agent(
         &SpawnRequest {
             name: Some(agent.name.to_owned()),
             cwd,
-            launch: Launch::Command(format!(
-                "sh {} {}",
-                shell_quote(&script.to_string_lossy()),
-                agent.role
-            )),
+            launch: Launch::Command(agent_command(root, agent.role)?),
             worktree: None,
             prompt: None,
         },

@@ -6,7 +6,7 @@ use std::ffi::OsString;
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 
-use super::{ACTIVE_FILE, DEFAULT_STATE_DIR};
+use super::{ACTIVE_AGENT_FILE, ACTIVE_FILE, DEFAULT_STATE_DIR};
 use crate::sources::read_text_file;
 
 /// Where Maestro kept its state before `docs/maestro` became the default.
@@ -100,7 +100,7 @@ pub fn read_active_agent(hooks_dir: &Path, agent_session_id: &str) -> Option<Str
     {
         return None;
     }
-    let text = read_text_file(&hooks_dir.join(id).join("active-agent")).ok()?;
+    let text = read_text_file(&hooks_dir.join(id).join(ACTIVE_AGENT_FILE)).ok()?;
     let name: String = text
         .lines()
         .map(str::trim)
