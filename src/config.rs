@@ -76,7 +76,9 @@ impl TmuxSocket {
     }
 }
 
-/// Thresholds for activity inference and health (DESIGN §2).
+/// Thresholds for activity inference and health: how long a hook's report
+/// wins over tmux, how recent tmux output counts as active, and how long
+/// an active session may show no sign of life before it is stuck.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Thresholds {
     pub report_ttl: Duration,

@@ -39,7 +39,9 @@ pub fn write_statuses(store: &SidecarStore, updates: &[StatusUpdate]) {
     STATUS_RETRY.store(retry, Ordering::Relaxed);
 }
 
-/// What start-up recovery did (DESIGN §3).
+/// What start-up recovery did: records whose tmux session still runs
+/// (adopted), records of sessions that are gone (now dormant), and records
+/// whose folder is gone (archived, where they went).
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Recovery {
     pub adopted: usize,

@@ -23,9 +23,11 @@ use crate::health::TmuxFacts;
 mod actions;
 mod beside;
 mod messages;
+mod shell;
 mod target;
 pub use actions::{escape_trailing_semicolon, exact_window};
 pub use beside::{Beside, host_from_env};
+pub use shell::shell_quote;
 pub use target::{MAX_SESSION_NAME, check_session_name, escape_format, exact};
 
 /// Field separator in `-F` formats: a control character tmux prints as is

@@ -32,9 +32,8 @@ use clap::Args;
 use color_eyre::eyre::{Result, WrapErr, eyre};
 
 use crate::config::{AgentPreset, Config, Overrides, ProcessEnv};
-use crate::ops::shell_quote;
 use crate::sources::maestro;
-use crate::tmux::{ServerState, Tmux, TmuxError};
+use crate::tmux::{ServerState, Tmux, TmuxError, shell_quote};
 
 /// A session with no sign of life for this long is stuck. The default is
 /// ten minutes; the demo's silent agent should turn stuck within seconds.

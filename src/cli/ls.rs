@@ -1,5 +1,6 @@
 //! `greenroom ls`: the sessions as an aligned table, or as the stable JSON
-//! of DESIGN §5 that scripts and tests rely on.
+//! that scripts and tests rely on (fields are only ever added; see
+//! ARCHITECTURE.md, "The `ls --json` contract").
 
 use std::collections::BTreeMap;
 use std::io::Write;

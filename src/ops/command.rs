@@ -5,11 +5,7 @@
 //! is always single-quoted, so it stays one literal argument.
 
 use crate::config::AgentPreset;
-
-/// Quotes `text` for a POSIX shell: one argument, taken literally.
-pub fn shell_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
-}
+use crate::tmux::shell_quote;
 
 /// Whether an agent's own session id is safe and plausible:
 /// `[A-Za-z0-9._:-]{1,128}`. Anything else is ignored, never run.
@@ -116,14 +112,6 @@ mod tests {
             resume: Some("claude --resume {agent_session_id}".into()),
             launch_with_prompt: Some("claude {prompt}".into()),
         }
-    }
-
-    #[test]
-    fn quoting_keeps_one_literal_argument() {
-        assert_eq!(shell_quote("plain"), "'plain'");
-        assert_eq!(shell_quote("it's"), r"'it'\''s'");
-        assert_eq!(shell_quote("$(rm -rf /); `x`"), "'$(rm -rf /); `x`'");
-        assert_eq!(shell_quote(""), "''");
     }
 
     #[test]

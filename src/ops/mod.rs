@@ -1,6 +1,5 @@
 //! What an operator does to sessions, implemented once for the dashboard
-//! and the command line (DESIGN §3): spawn, attach, kill, restore, dismiss,
-//! send.
+//! and the command line: spawn, attach, kill, restore, dismiss, send.
 //!
 //! Every function takes plain data (the tmux handle, the sidecar store or
 //! the settings, a catalog row) and returns a `Result` whose error is a
@@ -25,7 +24,9 @@ use crate::model::{Session, Source};
 use crate::sources::sidecar::{SidecarError, SidecarStore};
 use crate::tmux::{Tmux, TmuxError};
 
-pub use command::{shell_quote, valid_agent_session_id};
+pub use command::valid_agent_session_id;
+/// Quoting lives with tmux, which runs the commands; callers of ops use it too.
+pub use crate::tmux::shell_quote;
 pub use manage::{dismiss, kill};
 pub use resolve::{MIN_PREFIX, dismissable, resolve};
 pub use restore::{Restored, restore};

@@ -23,7 +23,7 @@ pub struct Restored {
     pub worktree_recreated: bool,
 }
 
-/// Restores one of greenroom's sessions (DESIGN §3 restore). The command is
+/// Restores one of greenroom's stopped or archived sessions. The command is
 /// the preset's `resume` with the recorded `agent_session_id` (validated,
 /// quoted) when both exist, else the preset's `launch` (without the first
 /// prompt, which is never sent twice), else the original command. Refuses a live

@@ -69,7 +69,8 @@ pub fn default_name(tmux: &Tmux, store: &SidecarStore, prefix: &str) -> Result<S
     Ok(name)
 }
 
-/// Starts a session (DESIGN §3 spawn). The tmux server is started if none runs.
+/// Starts a session: its record first, then its tmux session (the server
+/// is started if none runs).
 pub fn spawn(tmux: &Tmux, config: &Config, req: &SpawnRequest) -> Result<Spawned, OpsError> {
     let store = SidecarStore::new(&config.sidecar_dir);
     let name = match &req.name {

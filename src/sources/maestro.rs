@@ -1,5 +1,5 @@
 //! Maestro orchestration state: `<workspace>/<state_dir>/state/active-session.md`
-//! and `.../state/archive/*.md` (DESIGN §1.2), plus the hook state that names
+//! and `.../state/archive/*.md`, plus the hook state that names
 //! the agent working now.
 //!
 //! The files are written by models and by hand, so reading is tolerant: every

@@ -7,10 +7,10 @@ use color_eyre::eyre::{Result, WrapErr, eyre};
 
 use super::{Place, WATCHDOG};
 use crate::config::Config;
-use crate::ops::{self, Launch, SpawnRequest, shell_quote};
+use crate::ops::{self, Launch, SpawnRequest};
 use crate::sources::maestro;
 use crate::sources::sidecar::SidecarStore;
-use crate::tmux::Tmux;
+use crate::tmux::{Tmux, shell_quote};
 
 /// One simulated agent: its session name, its `demo-agent` role, and what it shows.
 pub(super) struct Agent {
@@ -133,19 +133,12 @@ pub(super) fn start_server(place: &Place) -> Result<()> {
         args.push(";".into());
     }
     args.pop();
-    let out = place
+    // Through `Tmux::run`, with its timeout, like every tmux call.
+    place
         .tmux()
-        .command()
-        .args(&args)
-        .output()
-        .wrap_err("cannot run tmux")?;
-    if !out.status.success() {
-        return Err(eyre!(
-            "cannot start the demo's tmux server: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
-    }
-    Ok(())
+        .run(&args)
+        .map(drop)
+        .map_err(|e| eyre!("cannot start the demo's tmux server: {e}"))
 }
 
 /// The command that runs one simulated agent: this binary's hidden
