@@ -9,7 +9,10 @@ use serde::Deserialize;
 
 use crate::sources::{maestro, read_linked_text_file};
 
+mod environ;
 mod wording;
+
+pub use environ::Environ;
 
 const DEFAULTS: &str = include_str!("../assets/default-config.toml");
 
@@ -126,6 +129,9 @@ pub struct Config {
     pub prices: crate::sources::prices::Prices,
     /// The user config file that was read, if any.
     pub config_path: Option<PathBuf>,
+    /// The environment variables read after start-up (`$TMUX`, `$PATH`,
+    /// the theme's), from the one snapshot `main` took.
+    pub environ: Environ,
 }
 
 /// Values from flags or their environment variables; `None` leaves the file's value.
@@ -142,15 +148,6 @@ pub struct Overrides {
 /// The process environment greenroom consults, passed in so tests stay pure.
 pub trait Env {
     fn var(&self, key: &str) -> Option<String>;
-}
-
-/// The real environment; empty values count as unset.
-pub struct ProcessEnv;
-
-impl Env for ProcessEnv {
-    fn var(&self, key: &str) -> Option<String> {
-        std::env::var(key).ok().filter(|v| !v.is_empty())
-    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -256,12 +253,12 @@ impl Config {
         .then(|| PathBuf::from(maestro::LEGACY_HOOKS_DIR));
         let maestro_hooks_dir = nonempty(file.maestro_hooks_dir)
             .map(|s| expand_home(&s, env))
-            .unwrap_or_else(maestro::default_hooks_dir);
+            .unwrap_or_else(|| maestro::default_hooks_dir(env));
         let ao_dir = overrides
             .ao_dir
             .clone()
             .or_else(|| nonempty(file.ao_dir).map(|s| expand_home(&s, env)))
-            .or_else(|| home(env).map(|h| h.join(".agent-orchestrator")));
+            .or_else(|| crate::sources::ao::default_root(env));
         let claude_dir = overrides
             .claude_dir
             .clone()
@@ -311,6 +308,7 @@ impl Config {
                 &file.prices.unwrap_or_default(),
             ),
             config_path,
+            environ: Environ::kept_from(env),
         }
     }
 }

@@ -111,14 +111,14 @@ fn run_with(command: &ActionCommand, config: &Config, tmux: &Tmux) -> Result<(),
             let rows = rows(config, tmux);
             let session = ops::resolve(&rows, &a.id)?;
             ops::ensure_live(session)?;
-            let tmux_env = std::env::var("TMUX").ok();
-            if !tmux.is_current_server(tmux_env.as_deref()) && !std::io::stdin().is_terminal() {
+            let tmux_env = config.environ.tmux();
+            if !tmux.is_current_server(tmux_env) && !std::io::stdin().is_terminal() {
                 return Err(Refusal::Other(format!(
                     "cannot attach to {}: stdin is not a terminal",
                     session.name
                 )));
             }
-            ops::attach(tmux, &store, session, tmux_env.as_deref())?;
+            ops::attach(tmux, &store, session, tmux_env)?;
             Ok(())
         }
         ActionCommand::Kill(a) => {

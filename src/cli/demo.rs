@@ -31,7 +31,7 @@ use agents::{AGENTS, start_agent, start_server};
 use clap::Args;
 use color_eyre::eyre::{Result, WrapErr, eyre};
 
-use crate::config::{AgentPreset, Config, Overrides, ProcessEnv};
+use crate::config::{AgentPreset, Config, Environ, Overrides};
 use crate::sources::maestro;
 use crate::tmux::{ServerState, Tmux, TmuxError, shell_quote};
 
@@ -125,7 +125,7 @@ impl Drop for Guard<'_> {
 }
 
 /// Runs the demo and returns when the operator quits the dashboard.
-pub fn run(args: &DemoArgs) -> Result<()> {
+pub fn run(args: &DemoArgs, environ: &Environ) -> Result<()> {
     super::ensure_terminal("greenroom demo").map_err(|e| eyre!(e))?;
     let probe = Tmux::new(crate::config::TmuxSocket::Name(
         "greenroom-demo-probe".into(),
@@ -136,14 +136,14 @@ pub fn run(args: &DemoArgs) -> Result<()> {
              (e.g. `apt install tmux` or `brew install tmux`)"
         ));
     }
-    let place = make_place(args.root.as_deref())?;
+    let place = make_place(args.root.as_deref(), environ)?;
     let guard = Guard(&place);
     crate::logging::init(Some(place.root.join("greenroom.log")));
-    let config = set_up(&place)?;
+    let config = set_up(&place, environ)?;
 
     // Writes to the terminal may fail (it may be gone): never a reason to panic.
     let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{}", banner(&place));
+    let _ = writeln!(out, "{}", banner(&place, environ.inside_tmux()));
     let _ = out.flush();
     let tmux = place.tmux();
     // Newest first in the sidebar: start the last agent first.
@@ -177,8 +177,8 @@ pub fn run(args: &DemoArgs) -> Result<()> {
     result
 }
 
-fn banner(place: &Place) -> String {
-    let back = if agents::inside_tmux() {
+fn banner(place: &Place, inside_tmux: bool) -> String {
+    let back = if inside_tmux {
         // C-b would reach the operator's own tmux first (see BACK_KEY).
         format!("{} comes back", agents::BACK_KEY)
     } else {
@@ -202,7 +202,7 @@ fn banner(place: &Place) -> String {
 
 /// Creates the demo's folder (never an existing one: it is removed at the
 /// end) and picks a tmux socket no server answers on.
-fn make_place(root: Option<&Path>) -> Result<Place> {
+fn make_place(root: Option<&Path>, environ: &Environ) -> Result<Place> {
     if let Some(root) = root {
         let socket = socket_name(root);
         if server_answers(&socket) {
@@ -215,7 +215,9 @@ fn make_place(root: Option<&Path>) -> Result<Place> {
             socket,
         });
     }
-    let base = std::env::temp_dir();
+    let base = environ
+        .os("TMPDIR")
+        .map_or_else(|| PathBuf::from("/tmp"), PathBuf::from);
     let pid = std::process::id();
     for n in 0..100u32 {
         let name = match n {
@@ -288,7 +290,7 @@ fn server_answers(socket: &str) -> bool {
 
 /// Writes the settings, starts the private tmux server, and
 /// returns the settings the dashboard runs with.
-fn set_up(place: &Place) -> Result<Config> {
+fn set_up(place: &Place, environ: &Environ) -> Result<Config> {
     let root = &place.root;
     for dir in ["work", "sessions", "maestro-hooks", "transcripts"] {
         create_private_dir(&root.join(dir))
@@ -306,7 +308,7 @@ fn set_up(place: &Place) -> Result<Config> {
         claude_dir: Some(root.join("claude")),
         tmux_socket: Some(place.socket.clone()),
     };
-    let mut config = Config::load(&overrides, &ProcessEnv).wrap_err("demo settings")?;
+    let mut config = Config::load(&overrides, environ).wrap_err("demo settings")?;
     // Environment variables must not point the demo at the operator's files.
     config.maestro_state_dir = maestro::DEFAULT_STATE_DIR.to_owned();
     config.maestro_hooks_dir = root.join("maestro-hooks");
@@ -325,7 +327,7 @@ fn set_up(place: &Place) -> Result<Config> {
     debug_assert_eq!(config.thresholds.stuck_after.as_secs(), STUCK_AFTER_SECONDS);
     debug_assert_eq!(config.thresholds.report_ttl.as_secs(), REPORT_TTL_SECONDS);
 
-    start_server(place)?;
+    start_server(place, config.environ.inside_tmux())?;
     Ok(config)
 }
 
@@ -360,7 +362,7 @@ mod tests {
                 config: Some(file),
                 ..Overrides::default()
             },
-            &ProcessEnv,
+            &Environ::default(),
         )
         .unwrap();
         assert_eq!(config.thresholds.stuck_after.as_secs(), STUCK_AFTER_SECONDS);

@@ -290,6 +290,7 @@ pub fn print(
     problems: &[Problem],
     looked_in: &[PathBuf],
     now: DateTime<Utc>,
+    home: Option<&Path>,
 ) -> std::io::Result<()> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -298,18 +299,17 @@ pub fn print(
         writeln!(out, "{text}")?;
         return Ok(());
     }
-    let home = std::env::var_os("HOME").map(PathBuf::from);
     if sessions.is_empty() {
         writeln!(out, "No sessions found. greenroom looked in:")?;
         for dir in looked_in {
-            writeln!(out, "  {}", safe(&tilde(dir, home.as_deref())))?;
+            writeln!(out, "  {}", safe(&tilde(dir, home)))?;
         }
         writeln!(
             out,
             "Start one with `greenroom spawn`, or point --state-dir at a Maestro workspace."
         )?;
     } else {
-        write!(out, "{}", to_table(sessions, now, home.as_deref()))?;
+        write!(out, "{}", to_table(sessions, now, home))?;
     }
     if !problems.is_empty() {
         let mut err = std::io::stderr().lock();
@@ -320,7 +320,7 @@ pub fn print(
         )?;
         for p in problems {
             // Names and reasons come from files: escaped, never acted on.
-            let path = safe(&tilde(&p.path, home.as_deref()));
+            let path = safe(&tilde(&p.path, home));
             writeln!(err, "  {path}: {}", safe(&p.error))?;
         }
     }

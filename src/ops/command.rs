@@ -140,11 +140,9 @@ mod tests {
         assert_eq!(program_of("\"my agent\""), None);
         assert_eq!(program_of("~/bin/agent"), None);
         assert_eq!(program_of(""), None);
-        assert!(on_path("sh", std::env::var_os("PATH").as_deref()));
-        assert!(!on_path(
-            "greenroom-no-such-program",
-            std::env::var_os("PATH").as_deref()
-        ));
+        let path = std::ffi::OsStr::new("/usr/bin:/bin");
+        assert!(on_path("sh", Some(path)));
+        assert!(!on_path("greenroom-no-such-program", Some(path)));
         assert!(!on_path("sh", None));
         assert!(on_path("/bin/sh", None));
         assert!(!on_path("/etc/passwd", None));

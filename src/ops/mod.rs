@@ -24,9 +24,9 @@ use crate::model::{Session, Source};
 use crate::sources::sidecar::{SidecarError, SidecarStore};
 use crate::tmux::{Tmux, TmuxError};
 
-pub use command::valid_agent_session_id;
 /// Quoting lives with tmux, which runs the commands; callers of ops use it too.
 pub use crate::tmux::shell_quote;
+pub use command::valid_agent_session_id;
 pub use manage::{dismiss, kill};
 pub use resolve::{MIN_PREFIX, dismissable, resolve};
 pub use restore::{Restored, restore};

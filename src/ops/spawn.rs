@@ -199,7 +199,7 @@ fn command_for(
     let (command, in_command) = command::launch(preset, prompt);
     // A missing agent would die at once and look like a calm dormant row.
     if let Some(program) = command::program_of(&command)
-        && !command::on_path(program, std::env::var_os("PATH").as_deref())
+        && !command::on_path(program, config.environ.path())
     {
         return Err(OpsError::ProgramMissing {
             preset: preset_name.to_owned(),

@@ -106,9 +106,9 @@ impl AoSession {
     }
 }
 
-/// The default root: `~/.agent-orchestrator` (HOME from the environment; None without one).
-pub fn default_root() -> Option<PathBuf> {
-    let home = std::env::var_os("HOME").filter(|h| !h.is_empty())?;
+/// The default root: `~/.agent-orchestrator` (None without a HOME).
+pub fn default_root(env: &dyn crate::config::Env) -> Option<PathBuf> {
+    let home = env.var("HOME")?;
     Some(PathBuf::from(home).join(".agent-orchestrator"))
 }
 

@@ -79,14 +79,10 @@ pub(super) const AGENTS: [Agent; 8] = [
 pub(super) const BACK_KEY: &str = "F12";
 const BACK_KEY_BINDING: &[&str] = &["bind-key", "-n", BACK_KEY, "detach-client", ";"];
 
-/// Whether greenroom runs inside a tmux client (its attaches then nest).
-pub(super) fn inside_tmux() -> bool {
-    std::env::var_os("TMUX").is_some_and(|v| !v.is_empty())
-}
-
-/// The demo status line's way back, true where greenroom runs.
-fn back_hint() -> &'static str {
-    if inside_tmux() {
+/// The demo status line's way back, true where greenroom runs: inside a
+/// tmux client, attaches nest and only F12 reaches the demo's server.
+fn back_hint(inside_tmux: bool) -> &'static str {
+    if inside_tmux {
         " greenroom demo: F12 returns to the dashboard "
     } else {
         " greenroom demo: C-b d (or F12) returns to the dashboard "
@@ -95,7 +91,7 @@ fn back_hint() -> &'static str {
 
 /// The demo's own tmux server: no config file, kept alive without
 /// sessions, and the environment the agents need.
-pub(super) fn start_server(place: &Place) -> Result<()> {
+pub(super) fn start_server(place: &Place, inside_tmux: bool) -> Result<()> {
     let root = &place.root;
     let env = [
         ("GREENROOM_LOG", root.join("greenroom.log")),
@@ -116,7 +112,7 @@ pub(super) fn start_server(place: &Place) -> Result<()> {
             "set-option",
             "-g",
             "status-right",
-            back_hint(),
+            back_hint(inside_tmux),
             ";",
             "set-option",
             "-g",
