@@ -20,6 +20,7 @@ mod preview;
 mod problems;
 mod sidebar;
 mod status;
+mod tab_rows;
 mod text;
 pub mod theme;
 

@@ -5,8 +5,8 @@
 use ratatui::prelude::*;
 
 use super::Theme;
-use super::detail::{Keep, LABEL_W, Rows};
 use super::orchestration::phase_position;
+use super::tab_rows::{Keep, LABEL_W, Rows};
 use super::text::{compact, hanging, kv, path_spans};
 use crate::display::age;
 use crate::model::{Activity, Health, PhaseStatus, Session, Status, Usage};
