@@ -9,7 +9,7 @@ use super::orchestration::phase_position;
 use super::tab_rows::{Keep, LABEL_W, Rows};
 use super::text::{compact, hanging, kv, path_spans};
 use crate::display::age;
-use crate::model::{Activity, Health, PhaseStatus, Session, Status, Usage};
+use crate::model::{Activity, Health, Orchestration, PhaseStatus, Session, Status, Usage};
 use crate::tui::state::AppState;
 
 pub fn rows(s: &Session, state: &AppState, max: usize, theme: &Theme) -> Rows {
@@ -34,24 +34,7 @@ pub fn rows(s: &Session, state: &AppState, max: usize, theme: &Theme) -> Rows {
         health.push(Span::raw(format!(": {why}")));
     }
     out.push(Keep::Must, row("health", health));
-    let mut activity = vec![Span::raw(activity_word(&s.activity.state))];
-    if s.activity.since.is_some() {
-        activity.push(Span::raw(format!(
-            " for {}",
-            age(state.now, s.activity.since)
-        )));
-    }
-    let source = if s.activity.reported {
-        " · reported by its hook"
-    } else if s.source == crate::model::Source::Maestro {
-        " · from its Maestro state"
-    } else if s.status.is_live() && state.tmux == crate::tui::state::TmuxStatus::Running {
-        " · inferred from tmux"
-    } else {
-        " · as last recorded"
-    };
-    activity.push(Span::styled(source, theme.dim));
-    out.push(Keep::Must, row("activity", activity));
+    out.push(Keep::Must, row("activity", activity_spans(s, state, theme)));
     if let Some(d) = s
         .activity
         .detail
@@ -66,64 +49,10 @@ pub fn rows(s: &Session, state: &AppState, max: usize, theme: &Theme) -> Rows {
     }
 
     if let Some(o) = &s.orchestration {
-        out.blank();
-        if let Some(task) = &o.task {
-            out.push(Keep::Must, row("task", plain(task)));
-        }
-        let mut m = vec![Span::raw(
-            o.status.clone().unwrap_or_else(|| "no status".into()),
-        )];
-        m.push(Span::raw(format!(" · {}", phase_position(o))));
-        if let Some(a) = &s.active_agent {
-            m.push(Span::raw(" · "));
-            m.push(Span::styled(format!("{a} working"), theme.accent));
-        }
-        out.push(Keep::Must, row("maestro", m));
-        if !o.contradictions.is_empty() {
-            let n = o.contradictions.len();
-            let text = if n == 1 {
-                "⚠ a contradiction: see the Orchestration tab".to_owned()
-            } else {
-                format!("⚠ {n} contradictions: see the Orchestration tab")
-            };
-            out.push(
-                Keep::Useful,
-                row("", vec![Span::styled(text, theme.warning)]),
-            );
-        }
-        super::phases::summary(&mut out, o, max, theme);
-        if let Some(t) = &o.token_usage {
-            let mut v = vec![Span::raw(format!(
-                "in {} · out {} · cached {}",
-                compact(t.input),
-                compact(t.output),
-                compact(t.cached)
-            ))];
-            v.push(Span::styled(" · Maestro's own count", theme.dim));
-            out.push(Keep::Extra, row("tokens", v));
-        }
+        maestro_rows(&mut out, s, o, max, theme);
     }
     if let Some(u) = &s.usage {
-        out.push(Keep::Extra, row("usage", usage(u, theme)));
-        if u.tokens_per_minute > 0.0 {
-            let rate = format!(
-                "{} tokens/min over the last 5 minutes",
-                compact(u.tokens_per_minute as u64)
-            );
-            out.push(Keep::Minor, row("", vec![Span::styled(rate, theme.dim)]));
-        }
-        if u.by_model.len() > 1 {
-            for (model, m) in &u.by_model {
-                let text = format!(
-                    "{model}: in {} · out {} · cache {} / {}",
-                    compact(m.input),
-                    compact(m.output),
-                    compact(m.cache_read),
-                    compact(m.cache_write)
-                );
-                out.push(Keep::Minor, row("", vec![Span::styled(text, theme.dim)]));
-            }
-        }
+        usage_rows(&mut out, u, max, theme);
     }
 
     if let Some(a) = &s.agent_orchestrator {
@@ -257,4 +186,94 @@ fn usage(u: &Usage, theme: &Theme) -> Vec<Span<'static>> {
     };
     v.push(Span::styled(source, theme.dim));
     v
+}
+
+/// What the agent is doing, for how long, and who says so.
+fn activity_spans(s: &Session, state: &AppState, theme: &Theme) -> Vec<Span<'static>> {
+    let mut activity = vec![Span::raw(activity_word(&s.activity.state))];
+    if s.activity.since.is_some() {
+        activity.push(Span::raw(format!(
+            " for {}",
+            age(state.now, s.activity.since)
+        )));
+    }
+    let source = if s.activity.reported {
+        " · reported by its hook"
+    } else if s.source == crate::model::Source::Maestro {
+        " · from its Maestro state"
+    } else if s.status.is_live() && state.tmux == crate::tui::state::TmuxStatus::Running {
+        " · inferred from tmux"
+    } else {
+        " · as last recorded"
+    };
+    activity.push(Span::styled(source, theme.dim));
+    activity
+}
+
+/// What Maestro says: the task, where the orchestration is, its
+/// contradictions, phases and its own token count.
+fn maestro_rows(out: &mut Rows, s: &Session, o: &Orchestration, max: usize, theme: &Theme) {
+    let row = |label: &str, value: Vec<Span<'static>>| kv(label, value, theme.dim, LABEL_W, max);
+    let plain = |t: &str| vec![Span::raw(t.to_owned())];
+    out.blank();
+    if let Some(task) = &o.task {
+        out.push(Keep::Must, row("task", plain(task)));
+    }
+    let mut m = vec![Span::raw(
+        o.status.clone().unwrap_or_else(|| "no status".into()),
+    )];
+    m.push(Span::raw(format!(" · {}", phase_position(o))));
+    if let Some(a) = &s.active_agent {
+        m.push(Span::raw(" · "));
+        m.push(Span::styled(format!("{a} working"), theme.accent));
+    }
+    out.push(Keep::Must, row("maestro", m));
+    if !o.contradictions.is_empty() {
+        let n = o.contradictions.len();
+        let text = if n == 1 {
+            "⚠ a contradiction: see the Orchestration tab".to_owned()
+        } else {
+            format!("⚠ {n} contradictions: see the Orchestration tab")
+        };
+        out.push(
+            Keep::Useful,
+            row("", vec![Span::styled(text, theme.warning)]),
+        );
+    }
+    super::phases::summary(out, o, max, theme);
+    if let Some(t) = &o.token_usage {
+        let mut v = vec![Span::raw(format!(
+            "in {} · out {} · cached {}",
+            compact(t.input),
+            compact(t.output),
+            compact(t.cached)
+        ))];
+        v.push(Span::styled(" · Maestro's own count", theme.dim));
+        out.push(Keep::Extra, row("tokens", v));
+    }
+}
+
+/// What the agent's transcript says it spent: in all, per minute, per model.
+fn usage_rows(out: &mut Rows, u: &Usage, max: usize, theme: &Theme) {
+    let row = |label: &str, value: Vec<Span<'static>>| kv(label, value, theme.dim, LABEL_W, max);
+    out.push(Keep::Extra, row("usage", usage(u, theme)));
+    if u.tokens_per_minute > 0.0 {
+        let rate = format!(
+            "{} tokens/min over the last 5 minutes",
+            compact(u.tokens_per_minute as u64)
+        );
+        out.push(Keep::Minor, row("", vec![Span::styled(rate, theme.dim)]));
+    }
+    if u.by_model.len() > 1 {
+        for (model, m) in &u.by_model {
+            let text = format!(
+                "{model}: in {} · out {} · cache {} / {}",
+                compact(m.input),
+                compact(m.output),
+                compact(m.cache_read),
+                compact(m.cache_write)
+            );
+            out.push(Keep::Minor, row("", vec![Span::styled(text, theme.dim)]));
+        }
+    }
 }
