@@ -77,40 +77,7 @@ pub fn rows(s: &Session, state: &AppState, max: usize, theme: &Theme) -> Rows {
         }
     }
 
-    // Where it lives.
-    out.blank();
-    let cwd = path_spans(&s.cwd.display().to_string(), Style::new());
-    out.push(Keep::Useful, row("cwd", cwd));
-    if let Some(b) = &s.branch {
-        out.push(Keep::Extra, row("branch", plain(b)));
-    }
-    match &s.tmux_session {
-        Some(t) if s.status.is_live() => out.push(Keep::Extra, row("tmux", plain(t))),
-        Some(t) => {
-            let v = vec![
-                Span::raw(t.clone()),
-                Span::styled(" · not running", theme.dim),
-            ];
-            out.push(Keep::Extra, row("tmux", v));
-        }
-        None => out.push(
-            Keep::Extra,
-            row("tmux", vec![Span::styled("none", theme.dim)]),
-        ),
-    }
-    if let Some(a) = &s.agent {
-        out.push(Keep::Extra, row("agent", plain(a)));
-    }
-    if let Some(id) = &s.agent_session_id {
-        out.push(Keep::Minor, row("agent id", plain(id)));
-    }
-    if s.last_focused_at.is_some() {
-        let ago = format!("{} ago", age(state.now, s.last_focused_at));
-        out.push(
-            Keep::Minor,
-            row("focused", vec![Span::styled(ago, theme.dim)]),
-        );
-    }
+    where_it_lives(&mut out, s, state, max, theme);
     out
 }
 
@@ -275,5 +242,44 @@ fn usage_rows(out: &mut Rows, u: &Usage, max: usize, theme: &Theme) {
             );
             out.push(Keep::Minor, row("", vec![Span::styled(text, theme.dim)]));
         }
+    }
+}
+
+/// Where the session lives: folder, branch, tmux session, agent.
+fn where_it_lives(out: &mut Rows, s: &Session, state: &AppState, max: usize, theme: &Theme) {
+    let row = |label: &str, value: Vec<Span<'static>>| kv(label, value, theme.dim, LABEL_W, max);
+    let plain = |t: &str| vec![Span::raw(t.to_owned())];
+    out.blank();
+    let cwd = path_spans(&s.cwd.display().to_string(), Style::new());
+    out.push(Keep::Useful, row("cwd", cwd));
+    if let Some(b) = &s.branch {
+        out.push(Keep::Extra, row("branch", plain(b)));
+    }
+    match &s.tmux_session {
+        Some(t) if s.status.is_live() => out.push(Keep::Extra, row("tmux", plain(t))),
+        Some(t) => {
+            let v = vec![
+                Span::raw(t.clone()),
+                Span::styled(" · not running", theme.dim),
+            ];
+            out.push(Keep::Extra, row("tmux", v));
+        }
+        None => out.push(
+            Keep::Extra,
+            row("tmux", vec![Span::styled("none", theme.dim)]),
+        ),
+    }
+    if let Some(a) = &s.agent {
+        out.push(Keep::Extra, row("agent", plain(a)));
+    }
+    if let Some(id) = &s.agent_session_id {
+        out.push(Keep::Minor, row("agent id", plain(id)));
+    }
+    if s.last_focused_at.is_some() {
+        let ago = format!("{} ago", age(state.now, s.last_focused_at));
+        out.push(
+            Keep::Minor,
+            row("focused", vec![Span::styled(ago, theme.dim)]),
+        );
     }
 }
