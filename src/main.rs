@@ -6,7 +6,7 @@ use color_eyre::eyre::{Result, WrapErr};
 
 use greenroom::catalog::Catalog;
 use greenroom::cli::tmux_install::{self, TmuxCommand};
-use greenroom::cli::{Cli, Command, HooksArgs, HooksCommand, ls};
+use greenroom::cli::{Cli, CliCommand, HooksArgs, HooksCommand, ls};
 use greenroom::config::{Config, ConfigError, Env, Environ};
 use greenroom::hook::{install, report};
 use greenroom::tmux::Tmux;
@@ -39,17 +39,17 @@ fn run() -> Result<()> {
     greenroom::cli::output::quiet_on_closed_stdout();
     let cli = Cli::parse();
     // The demo logs into its own temporary folder, never the operator's log.
-    if !matches!(cli.command, Some(Command::Demo(_))) {
+    if !matches!(cli.command, Some(CliCommand::Demo(_))) {
         greenroom::logging::init(greenroom::logging::log_path(&environ));
     }
     match &cli.command {
-        Some(Command::Hooks(HooksCommand::Install(a))) => {
+        Some(CliCommand::Hooks(HooksCommand::Install(a))) => {
             refuse_on_error(run_hooks(a, true, &environ))
         }
-        Some(Command::Hooks(HooksCommand::Uninstall(a))) => {
+        Some(CliCommand::Hooks(HooksCommand::Uninstall(a))) => {
             refuse_on_error(run_hooks(a, false, &environ))
         }
-        Some(Command::Tmux(c)) => {
+        Some(CliCommand::Tmux(c)) => {
             let (args, installing) = match c {
                 TmuxCommand::Install(a) => (a, true),
                 TmuxCommand::Uninstall(a) => (a, false),
@@ -69,24 +69,24 @@ fn run() -> Result<()> {
                     }),
             )
         }
-        Some(Command::Report { state }) => {
+        Some(CliCommand::Report { state }) => {
             run_report(state.as_deref(), &environ);
             Ok(())
         }
-        Some(Command::Ls(a)) => run_ls(&load_config(&cli, &environ), a),
-        Some(Command::Status(a)) => {
+        Some(CliCommand::Ls(a)) => run_ls(&load_config(&cli, &environ), a),
+        Some(CliCommand::Status(a)) => {
             let (_, sessions) = live_rows(&load_config(&cli, &environ), false);
             println!("{}", greenroom::cli::status::line(&sessions, a.tmux));
             Ok(())
         }
-        Some(Command::Next) => refuse_on_error(run_next(&load_config(&cli, &environ))),
-        Some(Command::Actions(a)) => refuse_on_error(greenroom::cli::actions::run(
+        Some(CliCommand::Next) => refuse_on_error(run_next(&load_config(&cli, &environ))),
+        Some(CliCommand::Actions(a)) => refuse_on_error(greenroom::cli::actions::run(
             a,
             &load_config(&cli, &environ),
         )),
-        Some(Command::Demo(a)) => greenroom::cli::demo::run(a, &environ),
-        Some(Command::DemoAgent(a)) => greenroom::cli::demo::agent::run(a, &environ),
-        Some(Command::Completions { shell }) => {
+        Some(CliCommand::Demo(a)) => greenroom::cli::demo::run(a, &environ),
+        Some(CliCommand::DemoAgent(a)) => greenroom::cli::demo::agent::run(a, &environ),
+        Some(CliCommand::Completions { shell }) => {
             // Generated into memory: clap_complete panics when it cannot
             // write, and a reader that stops early (`| head`) is normal.
             let command = <Cli as clap::CommandFactory>::command();

@@ -16,7 +16,7 @@ use crate::sources::sidecar::SidecarStore;
 use crate::tmux::Tmux;
 
 #[derive(Debug, Subcommand)]
-pub enum ActionCommand {
+pub enum SessionCommand {
     /// Start a new session in tmux (a shell unless --agent or -- COMMAND)
     Spawn(SpawnArgs),
     /// Attach to a session: switch to it inside tmux, else attach this terminal until you detach
@@ -98,16 +98,16 @@ pub struct SendArgs {
 }
 
 /// Runs one action; the error is the one-line message for stderr.
-pub fn run(command: &ActionCommand, config: &Config) -> Result<(), String> {
+pub fn run(command: &SessionCommand, config: &Config) -> Result<(), String> {
     let tmux = Tmux::new(config.tmux_socket.clone());
     run_with(command, config, &tmux).map_err(|e| e.to_string())
 }
 
-fn run_with(command: &ActionCommand, config: &Config, tmux: &Tmux) -> Result<(), Refusal> {
+fn run_with(command: &SessionCommand, config: &Config, tmux: &Tmux) -> Result<(), Refusal> {
     let store = SidecarStore::new(&config.sidecar_dir);
     match command {
-        ActionCommand::Spawn(a) => spawn(a, config, tmux),
-        ActionCommand::Attach(a) => {
+        SessionCommand::Spawn(a) => spawn(a, config, tmux),
+        SessionCommand::Attach(a) => {
             let rows = rows(config, tmux);
             let session = ops::resolve(&rows, &a.id)?;
             ops::ensure_live(session)?;
@@ -121,7 +121,7 @@ fn run_with(command: &ActionCommand, config: &Config, tmux: &Tmux) -> Result<(),
             ops::attach(tmux, &store, session, tmux_env)?;
             Ok(())
         }
-        ActionCommand::Kill(a) => {
+        SessionCommand::Kill(a) => {
             let rows = rows(config, tmux);
             let session = ops::resolve(&rows, &a.id)?;
             ops::ensure_killable(session)?;
@@ -130,7 +130,7 @@ fn run_with(command: &ActionCommand, config: &Config, tmux: &Tmux) -> Result<(),
             println!("killed {}", session.name);
             Ok(())
         }
-        ActionCommand::Restore(a) => {
+        SessionCommand::Restore(a) => {
             // A live record first; else an archived one (dismissed, or
             // archived at start-up because its folder was gone).
             let rows = rows_with(config, tmux, true);
@@ -151,8 +151,8 @@ fn run_with(command: &ActionCommand, config: &Config, tmux: &Tmux) -> Result<(),
             }
             Ok(())
         }
-        ActionCommand::Dismiss(a) if a.all_dormant => dismiss_all(config, tmux, &store, a.yes),
-        ActionCommand::Dismiss(a) => {
+        SessionCommand::Dismiss(a) if a.all_dormant => dismiss_all(config, tmux, &store, a.yes),
+        SessionCommand::Dismiss(a) => {
             let rows = rows(config, tmux);
             let id = a.id.as_deref().unwrap_or_default();
             let session = ops::resolve(&rows, id)?;
@@ -171,7 +171,7 @@ fn run_with(command: &ActionCommand, config: &Config, tmux: &Tmux) -> Result<(),
             );
             Ok(())
         }
-        ActionCommand::Send(a) => {
+        SessionCommand::Send(a) => {
             let rows = rows(config, tmux);
             let session = ops::resolve(&rows, &a.id)?;
             ops::send(tmux, session, &a.text.join(" "))?;

@@ -46,7 +46,7 @@ pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
     #[command(subcommand)]
-    pub command: Option<Command>,
+    pub command: Option<CliCommand>,
 }
 
 /// Where greenroom looks. Each flag has an environment variable, and each
@@ -104,7 +104,7 @@ impl GlobalArgs {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub enum CliCommand {
     /// List sessions, most recently focused first
     #[command(alias = "list")]
     Ls(ls::LsArgs),
@@ -141,7 +141,7 @@ pub enum Command {
     #[command(subcommand)]
     Tmux(tmux_install::TmuxCommand),
     #[command(flatten)]
-    Actions(actions::ActionCommand),
+    Actions(actions::SessionCommand),
     /// Try greenroom on eight simulated agents (no agent or network needed)
     ///
     /// Starts simulated agents in a private tmux server and a temporary
