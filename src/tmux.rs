@@ -20,13 +20,13 @@ use chrono::{DateTime, TimeZone, Utc};
 use crate::config::TmuxSocket;
 use crate::health::TmuxFacts;
 
-mod ops;
 mod beside;
 mod messages;
+mod ops;
 mod shell;
 mod target;
-pub use ops::{escape_trailing_semicolon, exact_window};
 pub use beside::{Beside, host_from_env};
+pub use ops::{escape_trailing_semicolon, exact_window};
 pub use shell::shell_quote;
 pub use target::{MAX_SESSION_NAME, check_session_name, escape_format, exact};
 

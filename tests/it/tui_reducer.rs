@@ -5,11 +5,10 @@
 
 use crate::support::key_in;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use greenroom::model::{Activity, ActivityView, Health, Session, Source, Status};
+use greenroom::model::{Health, Session, Status};
 use greenroom::tmux::Beside;
 use greenroom::tui::action::{Action, Command, Completion, Effect};
 use greenroom::tui::dialog::{Dialog, SpawnForm};
@@ -22,33 +21,12 @@ fn now() -> DateTime<Utc> {
 }
 
 fn session(name: &str, health: Health, focused_min_ago: Option<i64>) -> Session {
-    Session {
-        id: format!("id-{name}"),
-        name: name.into(),
-        source: Source::Greenroom,
-        status: Status::Running,
-        health,
-        cwd: PathBuf::from(format!("/work/{name}")),
-        agent: Some("claude".into()),
-        tmux_session: Some(format!("gr-{name}")),
-        created_at: Some(now() - Duration::hours(1)),
-        last_focused_at: focused_min_ago.map(|m| now() - Duration::minutes(m)),
-        last_activity_at: None,
-        agent_session_id: None,
-        activity: ActivityView {
-            state: Activity::Idle,
-            detail: None,
-            since: None,
-            reported: false,
-        },
-        orchestration: None,
-        active_agent: None,
-        usage: None,
-        branch: Some(format!("feat/{name}")),
-        agent_orchestrator: None,
-        archived: false,
-        problems: vec![],
-    }
+    crate::support::session::session(name)
+        .health(health)
+        .created(Some(now() - Duration::hours(1)))
+        .focused(focused_min_ago.map(|m| now() - Duration::minutes(m)))
+        .branch(&format!("feat/{name}"))
+        .build()
 }
 
 fn rows() -> Vec<Session> {

@@ -4,13 +4,12 @@
 //! 60x20 (a narrow split pane) and 160x48 (a wide one), plus 40x10.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use greenroom::model::{
-    Activity, ActivityView, Health, Orchestration, Phase, PhaseError, PhaseId, PhaseStatus,
-    Problem, Session, Source, Status, TokenCounts, TokenUsage,
+    Activity, Health, Orchestration, Phase, PhaseError, PhaseId, PhaseStatus, Problem, Session,
+    Source, Status, TokenCounts, TokenUsage,
 };
 use greenroom::tui::keymap::Keymap;
 use greenroom::tui::state::{AppState, DetailTab, Mode, Overlay, Preview, SortMode, TmuxStatus};
@@ -32,33 +31,14 @@ pub(crate) fn ago(minutes: i64) -> Option<DateTime<Utc>> {
 
 /// A live greenroom session; tests change what differs.
 pub(crate) fn session(id: &str, health: Health, agent: Option<&str>, state: Activity) -> Session {
-    Session {
-        id: format!("id-{id}"),
-        name: id.to_owned(),
-        source: Source::Greenroom,
-        status: Status::Running,
-        health,
-        cwd: PathBuf::from(format!("/home/op/src/{id}")),
-        agent: agent.map(str::to_owned),
-        tmux_session: Some(format!("gr-{id}")),
-        created_at: ago(60 * 24),
-        last_focused_at: None,
-        last_activity_at: ago(1),
-        agent_session_id: None,
-        activity: ActivityView {
-            state,
-            detail: None,
-            since: ago(1),
-            reported: false,
-        },
-        orchestration: None,
-        active_agent: None,
-        usage: None,
-        branch: None,
-        agent_orchestrator: None,
-        archived: false,
-        problems: Vec::new(),
-    }
+    crate::support::session::session(id)
+        .health(health)
+        .cwd(&format!("/home/op/src/{id}"))
+        .agent(agent)
+        .created(ago(60 * 24))
+        .last_activity(ago(1))
+        .activity(state, ago(1), false)
+        .build()
 }
 
 pub(crate) fn phase(id: i64, name: &str, status: PhaseStatus, agents: &[&str]) -> Phase {

@@ -4,12 +4,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use chrono::{TimeZone, Utc};
-use greenroom::model::{
-    Activity, ActivityView, Health, ModelUsage, Session, Source, Status, Usage,
-};
+use greenroom::model::{Activity, Health, ModelUsage, Session, Usage};
 use greenroom::tui::action::Action;
 use greenroom::tui::keymap::Keymap;
 use greenroom::tui::state::AppState;
@@ -37,28 +34,11 @@ fn session(name: &str, cost: Option<f64>) -> Session {
             cache_write: 0,
         },
     );
-    Session {
-        id: format!("id-{name}"),
-        name: name.into(),
-        source: Source::Greenroom,
-        status: Status::Running,
-        health: Health::Active,
-        cwd: PathBuf::from("/work"),
-        agent: Some("claude".into()),
-        tmux_session: Some(format!("gr-{name}")),
-        created_at: None,
-        last_focused_at: None,
-        last_activity_at: None,
-        agent_session_id: None,
-        activity: ActivityView {
-            state: Activity::Active,
-            detail: None,
-            since: None,
-            reported: true,
-        },
-        orchestration: None,
-        active_agent: None,
-        usage: Some(Usage {
+    crate::support::session::session(name)
+        .cwd("/work")
+        .health(Health::Active)
+        .activity(Activity::Active, None, true)
+        .usage(Usage {
             input: 12_900,
             output: 3_500,
             cache_read: 150_000,
@@ -67,12 +47,8 @@ fn session(name: &str, cost: Option<f64>) -> Session {
             by_model,
             tokens_per_minute: 1_250.0,
             ..Usage::default()
-        }),
-        branch: None,
-        agent_orchestrator: None,
-        archived: false,
-        problems: vec![],
-    }
+        })
+        .build()
 }
 
 fn screen(state: &AppState) -> String {
