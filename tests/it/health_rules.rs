@@ -364,3 +364,26 @@ fn what_may_be_done_with_a_row() {
     let archived = session("a").status(Status::Archived).archived().build();
     assert!(archived.can_restore() && !archived.can_dismiss() && !archived.can_attach());
 }
+
+#[test]
+fn the_status_counts_show_what_needs_the_operator_and_what_works() {
+    use crate::support::session::session;
+    use greenroom::cli::status::line;
+    let rows = [
+        session("a").health(Health::Errored).build(),
+        session("b").health(Health::Errored).build(),
+        session("c").health(Health::Waiting).build(),
+        session("d").health(Health::Active).build(),
+        session("e").health(Health::Idle).build(),
+        session("f").health(Health::Done).build(),
+        // Archived rows are finished business: not counted.
+        session("g").health(Health::Stuck).archived().build(),
+    ];
+    assert_eq!(line(&rows, false), "✖ 2 errored · ◆ 1 waiting · ● 1 active");
+    assert_eq!(
+        line(&rows, true),
+        "#[fg=red]✖2#[default] #[fg=yellow]◆1#[default] #[fg=green]●1#[default]"
+    );
+    let calm = [session("e").health(Health::Idle).build()];
+    assert_eq!(line(&calm, false), "", "nothing to say");
+}
