@@ -126,9 +126,7 @@ fn a_model_without_a_price_is_named_in_the_detail_and_the_sidebar() {
         vec![],
     );
     let mut row = session("api-1", None);
-    if let Some(u) = row.usage.as_mut() {
-        u.unpriced_models = vec!["claude-opus-9-9".into()];
-    }
+    row.usage.as_mut().unwrap().unpriced_models = vec!["claude-opus-9-9".into()];
     update(
         &mut s,
         Action::Rows {
@@ -146,9 +144,7 @@ fn a_model_without_a_price_is_named_in_the_detail_and_the_sidebar() {
     assert!(text.contains("spent $?"), "header:\n{text}");
     // Beside a priced session, the total says it is not the whole.
     let mut rows = vec![session("api-1", None), session("web-2", Some(0.5))];
-    if let Some(u) = rows[0].usage.as_mut() {
-        u.unpriced_models = vec!["claude-opus-9-9".into()];
-    }
+    rows[0].usage.as_mut().unwrap().unpriced_models = vec!["claude-opus-9-9".into()];
     update(
         &mut s,
         Action::Rows {
