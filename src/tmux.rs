@@ -21,11 +21,13 @@ use crate::config::TmuxSocket;
 use crate::health::TmuxFacts;
 
 mod beside;
+mod events;
 mod messages;
 mod ops;
 mod shell;
 mod target;
 pub use beside::{Beside, host_from_env};
+pub use events::{EVENTS_SESSION, Event, EventClient, ListenError, supports_events};
 pub use ops::{escape_trailing_semicolon, exact_window};
 pub use shell::shell_quote;
 pub use target::{MAX_SESSION_NAME, check_session_name, escape_format, exact};
