@@ -40,7 +40,7 @@ fn run() -> Result<()> {
     let cli = Cli::parse();
     // The demo logs into its own temporary folder, never the operator's log.
     if !matches!(cli.command, Some(CliCommand::Demo(_))) {
-        greenroom::logging::init(greenroom::logging::log_path(&environ));
+        greenroom::logging::init(greenroom::logging::log_path(&environ), &environ);
     }
     match &cli.command {
         Some(CliCommand::Hooks(HooksCommand::Install(a))) => {
@@ -127,7 +127,7 @@ fn run_report(state: Option<&str>, environ: &Environ) {
         chrono::Utc::now(),
     );
     if let Err(e) = result {
-        greenroom::logging::init(greenroom::logging::log_path(environ));
+        greenroom::logging::init(greenroom::logging::log_path(environ), environ);
         tracing::warn!(error = %e, "report ignored");
     }
 }

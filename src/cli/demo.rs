@@ -138,7 +138,7 @@ pub fn run(args: &DemoArgs, environ: &Environ) -> Result<()> {
     }
     let place = make_place(args.root.as_deref(), environ)?;
     let guard = Guard(&place);
-    crate::logging::init(Some(place.root.join("greenroom.log")));
+    crate::logging::init(Some(place.root.join("greenroom.log")), environ);
     let config = set_up(&place, environ)?;
 
     // Writes to the terminal may fail (it may be gone): never a reason to panic.
