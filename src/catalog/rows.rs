@@ -56,6 +56,12 @@ impl Catalog {
                 rows.push(self.ao_row(a, &facts, now));
             }
         }
+        let taken: HashSet<String> = rows
+            .iter()
+            .filter(|r| !r.archived)
+            .filter_map(|r| r.tmux_session.clone())
+            .collect();
+        rows.extend(self.adopted_rows(&taken, now));
         make_ids_unique(&mut rows);
         sort_by_last_focus(&mut rows);
         rows
@@ -191,6 +197,7 @@ impl Catalog {
             agent_orchestrator: None,
             archived,
             problems,
+            adopted: None,
         }
     }
 
@@ -270,6 +277,7 @@ impl Catalog {
             }),
             archived: a.archived,
             problems,
+            adopted: None,
         }
     }
 
@@ -333,6 +341,7 @@ impl Catalog {
             agent_orchestrator: None,
             archived: o.archived,
             problems: Vec::new(),
+            adopted: None,
         }
     }
 }

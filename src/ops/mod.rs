@@ -25,7 +25,7 @@ use crate::model::{Session, Source, Status};
 use crate::sources::sidecar::{SidecarError, SidecarStore};
 use crate::tmux::{Tmux, TmuxError};
 
-pub use command::{shell_quote, valid_agent_session_id};
+pub use command::{program_of, shell_quote, valid_agent_session_id};
 pub use manage::{dismiss, kill};
 pub use resolve::{MIN_PREFIX, dismissable, resolve};
 pub use restore::{Restored, restore};
@@ -139,16 +139,16 @@ pub fn attach(
     if !session.status.is_live() {
         return Err(OpsError::NotLive(session.name.clone()));
     }
+    // An adopted agent's pane: tmux selects its window and pane too.
     let name = session
-        .tmux_session
-        .as_deref()
+        .tmux_target()
         .ok_or_else(|| OpsError::NoTmux(session.name.clone()))?;
     record_focus(store, session);
     if tmux.is_current_server(tmux_env) {
-        tmux.switch_client(name)?;
+        tmux.switch_client(&name)?;
         Ok(Attached::Switched)
     } else {
-        tmux.attach_here(name)?;
+        tmux.attach_here(&name)?;
         Ok(Attached::Returned)
     }
 }
@@ -216,11 +216,11 @@ pub fn ensure_restorable(session: &Session) -> Result<(), OpsError> {
     Ok(())
 }
 
-/// The tmux session of a live row, for actions that need one running.
-fn live_tmux_name(session: &Session) -> Result<&str, OpsError> {
+/// What tmux is handed for a live row, for actions that need one running:
+/// its tmux session, or for an adopted agent its pane alone.
+fn live_tmux_name(session: &Session) -> Result<String, OpsError> {
     let name = session
-        .tmux_session
-        .as_deref()
+        .tmux_target()
         .ok_or_else(|| OpsError::NoTmux(session.name.clone()))?;
     if !session.status.is_live() {
         return Err(OpsError::NotLive(session.name.clone()));
@@ -236,6 +236,7 @@ fn own_id(session: &Session, action: &'static str) -> Result<Uuid, OpsError> {
             Source::Greenroom => "a greenroom",
             Source::Maestro => "a Maestro",
             Source::AgentOrchestrator => "an Agent Orchestrator",
+            Source::Tmux => "an adopted",
         },
         action,
     };
