@@ -48,6 +48,7 @@ fn session(name: &str, health: Health) -> Session {
         agent_orchestrator: None,
         archived: false,
         problems: vec![],
+        adopted: None,
     }
 }
 

@@ -47,6 +47,7 @@ fn session(name: &str, health: Health, focused_min_ago: Option<i64>) -> Session 
         agent_orchestrator: None,
         archived: false,
         problems: vec![],
+        adopted: None,
     }
 }
 

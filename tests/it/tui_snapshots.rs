@@ -58,6 +58,7 @@ pub(crate) fn session(id: &str, health: Health, agent: Option<&str>, state: Acti
         agent_orchestrator: None,
         archived: false,
         problems: Vec::new(),
+        adopted: None,
     }
 }
 

@@ -72,6 +72,7 @@ fn session(name: &str, cost: Option<f64>) -> Session {
         agent_orchestrator: None,
         archived: false,
         problems: vec![],
+        adopted: None,
     }
 }
 

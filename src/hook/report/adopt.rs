@@ -17,7 +17,7 @@ use crate::tmux::PaneId;
 pub fn pane_from_env(env: &dyn Env) -> Option<(String, PaneId)> {
     let tmux = env.var("TMUX")?;
     let socket = tmux.split(',').next().filter(|s| s.starts_with('/'))?;
-    let pane = PaneId::parse(env.var("TMUX_PANE")?.trim())?;
+    let pane = PaneId::parse(&env.var("TMUX_PANE")?)?;
     Some((socket.to_owned(), pane))
 }
 
