@@ -124,6 +124,9 @@ pub struct Config {
     pub prices: crate::sources::prices::Prices,
     /// The user config file that was read, if any.
     pub config_path: Option<PathBuf>,
+    /// The tmux client whose popup the dashboard runs in (`--popup`): an
+    /// attach switches that client, and the dashboard then quits.
+    pub popup_client: Option<crate::tmux::ClientName>,
 }
 
 /// Values from flags or their environment variables; `None` leaves the file's value.
@@ -309,6 +312,7 @@ impl Config {
                 &file.prices.unwrap_or_default(),
             ),
             config_path,
+            popup_client: None,
         }
     }
 }

@@ -27,7 +27,7 @@ mod pane;
 mod target;
 pub use actions::{escape_trailing_semicolon, exact_window};
 pub use beside::{Beside, host_from_env};
-pub use pane::{Pane, PaneId, Server, pane_of_target_name, pane_target_name};
+pub use pane::{ClientName, Pane, PaneId, Server, pane_of_target_name, pane_target_name};
 pub use target::{MAX_SESSION_NAME, check_session_name, escape_format, exact};
 
 /// Field separator in `-F` formats: a control character tmux prints as is
@@ -431,7 +431,10 @@ mod tests {
         let ids: Vec<&str> = server.panes().iter().map(|p| p.id.as_str()).collect();
         assert_eq!(ids, ["%3"], "dead panes and bad pane ids are left out");
         let p = &server.panes()[0];
-        assert_eq!((p.pid, p.command.as_str(), p.session.as_str()), (4242, "claude", "work"));
+        assert_eq!(
+            (p.pid, p.command.as_str(), p.session.as_str()),
+            (4242, "claude", "work")
+        );
         assert!(server.contains_key("work"));
     }
 }

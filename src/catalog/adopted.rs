@@ -127,7 +127,8 @@ impl Catalog {
         let (records, problems) = sidecar::SidecarStore::new(&self.adopted_dir).load_all();
         self.add_problems(problems);
         for s in records {
-            self.adopted.insert(self.adopted_dir.join(format!("{}.json", s.id)), s);
+            self.adopted
+                .insert(self.adopted_dir.join(format!("{}.json", s.id)), s);
         }
     }
 
@@ -376,8 +377,12 @@ mod tests {
             resume: None,
             launch_with_prompt: None,
         };
-        config.agents.insert("mine".into(), preset("env FOO=1 my-agent --fast"));
-        config.agents.insert("viaNode".into(), preset("node agent.js"));
+        config
+            .agents
+            .insert("mine".into(), preset("env FOO=1 my-agent --fast"));
+        config
+            .agents
+            .insert("viaNode".into(), preset("node agent.js"));
         let k = known_programs(&config);
         for p in ["aider", "claude", "codex", "gemini", "my-agent"] {
             assert!(k.contains(&p.to_owned()), "{p} in {k:?}");

@@ -45,6 +45,11 @@ pub fn ensure_terminal(what: &str) -> Result<(), String> {
 pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
+    /// Run the dashboard in a tmux popup of this client (what prefix G
+    /// passes): attaching switches that client, then the dashboard quits
+    /// and the popup closes
+    #[arg(long, env = "GREENROOM_POPUP", value_name = "CLIENT", hide = true)]
+    pub popup: Option<String>,
     #[command(subcommand)]
     pub command: Option<Command>,
 }

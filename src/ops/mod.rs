@@ -153,6 +153,26 @@ pub fn attach(
     }
 }
 
+/// Attaches from the dashboard's popup (`--popup CLIENT`): the client that
+/// opened the popup is switched to the session (or adopted pane); the
+/// dashboard then quits, which closes the popup over it.
+pub fn attach_in_popup(
+    tmux: &Tmux,
+    store: &SidecarStore,
+    session: &Session,
+    client: &crate::tmux::ClientName,
+) -> Result<Attached, OpsError> {
+    if !session.status.is_live() {
+        return Err(OpsError::NotLive(session.name.clone()));
+    }
+    let name = session
+        .tmux_target()
+        .ok_or_else(|| OpsError::NoTmux(session.name.clone()))?;
+    record_focus(store, session);
+    tmux.switch_client_of(client, &name)?;
+    Ok(Attached::Switched)
+}
+
 /// Whether kill, send and attach may act on this row: its tmux session is
 /// live. The `ensure_*` checks let the dashboard refuse before it opens a
 /// dialog, and the CLI before it asks for confirmation; the actions run

@@ -111,7 +111,37 @@ pub fn pane_of_target_name(name: &str) -> Option<PaneId> {
     name.strip_prefix(':').and_then(PaneId::parse)
 }
 
+/// A tmux client's name (`/dev/pts/3`, `client-1234`): what the popup's
+/// key passes, checked before greenroom hands it to `switch-client -c`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientName(String);
+
+impl ClientName {
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let plain = |c: char| c.is_ascii_alphanumeric() || "/_.-".contains(c);
+        if text.is_empty() || text.len() > 256 || !text.chars().all(plain) || text.starts_with('-')
+        {
+            return Err(format!(
+                "--popup {:?} is not a tmux client name (like /dev/pts/3)",
+                text.chars().take(64).collect::<String>()
+            ));
+        }
+        Ok(Self(text.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
 impl Tmux {
+    /// Moves one client (the popup's) to a session or an adopted pane.
+    pub fn switch_client_of(&self, client: &ClientName, name: &str) -> Result<(), TmuxError> {
+        let target = self.session_target(name)?;
+        self.run(["switch-client", "-c", client.as_str(), "-t", &target])
+            .map(drop)
+    }
+
     /// Closes one pane: the agent's. Its window goes only if that was its
     /// last pane, its session only if that was its last window.
     pub fn kill_pane(&self, pane: &PaneId) -> Result<(), TmuxError> {
@@ -128,8 +158,28 @@ mod tests {
         for ok in ["%0", "%12", "%4294967295"] {
             assert_eq!(PaneId::parse(ok).map(|p| p.0), Some(ok.to_owned()));
         }
-        for bad in ["", "%", "12", "%1a", "%-1", " %1", "%1 ", "%#{pane_id}", "%12345678901"] {
+        for bad in [
+            "",
+            "%",
+            "12",
+            "%1a",
+            "%-1",
+            " %1",
+            "%1 ",
+            "%#{pane_id}",
+            "%12345678901",
+        ] {
             assert_eq!(PaneId::parse(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn client_names_are_checked() {
+        for ok in ["/dev/pts/3", "client-1234", "/dev/ttys001"] {
+            assert!(ClientName::parse(ok).is_ok(), "{ok}");
+        }
+        for bad in ["", "-t", "/dev/pts/3;x", "#{client_name}", "a b", "'x'"] {
+            assert!(ClientName::parse(bad).is_err(), "{bad:?}");
         }
     }
 

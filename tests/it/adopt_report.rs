@@ -239,7 +239,10 @@ fn kill_on_an_adopted_row_closes_only_its_pane() {
     let pane = s.window(&[&claude, "600"]);
     s.report(Some(&pane), &fixture("SessionStart__startup"));
     let shell_pane = s.window(&["sleep", "600"]);
-    let windows = |s: &Setup| s.tmux.run(&["list-windows", "-t", "work", "-F", "#{pane_id}"]);
+    let windows = |s: &Setup| {
+        s.tmux
+            .run(&["list-windows", "-t", "work", "-F", "#{pane_id}"])
+    };
     assert_eq!(windows(&s).lines().count(), 3);
     s.greenroom().ok(&["kill", &pane, "--yes"]);
     let left = windows(&s);

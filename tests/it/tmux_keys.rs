@@ -191,18 +191,14 @@ fn installed_keys_work_in_a_real_client_and_uninstall_takes_them_back() {
         (c.client_session() == "dash").then_some(())
     });
 
-    // prefix G: the dashboard in its own session; q there comes back
-    // (the client is not detached with the session), and the user's own
-    // session was not touched.
+    // prefix G: the dashboard in a popup over the current window; q closes
+    // it, and the client never left the user's own session.
     c.press(&["C-b", "G"]);
-    wait_for(10, "prefix G to open the dashboard", || {
-        (c.client_session() == "greenroom").then_some(())
-    });
-    c.until(20, "the dashboard", |s| s.contains("Sessions"));
+    c.until(20, "the dashboard in a popup", |s| s.contains("Sessions"));
+    assert_eq!(c.client_session(), "dash");
     c.press(&["q"]);
-    wait_for(10, "q to come back", || {
-        (c.client_session() == "dash").then_some(())
-    });
+    c.until(10, "q to close the popup", |s| !s.contains("Sessions"));
+    assert_eq!(c.client_session(), "dash");
     let sessions = c.user.run(&["list-sessions", "-F", "#{session_name}"]);
     assert!(!sessions.contains("greenroom"), "{sessions}");
 
