@@ -37,6 +37,7 @@ mod support;
 mod tmux_keys;
 mod tmux_safety;
 mod transcript_usage;
+mod tui_driver;
 mod tui_form;
 mod tui_layout;
 mod tui_modes;
