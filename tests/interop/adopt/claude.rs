@@ -18,7 +18,7 @@ fn tokens(input: u64, output: u64) -> Tokens {
 }
 
 /// Claude Code in `work`'s first window; the user's other window beside it.
-fn by_hand(api: StandIn) -> (Claude, String) {
+pub(super) fn by_hand(api: StandIn) -> (Claude, String) {
     let c = Claude::prepare(api);
     user::plain_session(&c.tmux, &c.home(), &c.work());
     c.tmux.run(&[

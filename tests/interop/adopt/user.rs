@@ -13,6 +13,11 @@ use crate::it_support::{Pane, TmuxServer, wait_for};
 /// A plain session `work` (a shell in `cwd`) on `tmux`, whose panes see
 /// only the sandboxed HOME; nothing of greenroom's in its environment.
 pub fn plain_session(tmux: &TmuxServer, home: &Path, cwd: &Path) {
+    named_session(tmux, "work", home, cwd);
+}
+
+/// [`plain_session`] under another name.
+pub fn named_session(tmux: &TmuxServer, name: &str, home: &Path, cwd: &Path) {
     let e = |k: &str, v: PathBuf| format!("{k}={}", v.display());
     let out = tmux
         .cmd()
@@ -20,7 +25,7 @@ pub fn plain_session(tmux: &TmuxServer, home: &Path, cwd: &Path) {
         .env_remove("GREENROOM_SIDECAR_DIR")
         .env_remove("GREENROOM_CONFIG")
         .env_remove("TMUX")
-        .args(["new-session", "-d", "-s", "work", "-x", "200", "-y", "50"])
+        .args(["new-session", "-d", "-s", name, "-x", "200", "-y", "50"])
         .arg("-c")
         .arg(cwd)
         .args(["-e", &e("HOME", home.to_path_buf())])
