@@ -6,13 +6,13 @@
 
 // The stand-ins and Claude Code's prepared home, reused as they are.
 #[path = "../gemini/standin.rs"]
-#[allow(dead_code)]
+#[allow(dead_code, clippy::duplicate_mod)]
 mod gemini_standin;
 #[path = "../claude/harness.rs"]
-#[allow(dead_code)]
+#[allow(dead_code, clippy::duplicate_mod)]
 mod harness;
 #[path = "../claude/standin.rs"]
-#[allow(dead_code)]
+#[allow(dead_code, clippy::duplicate_mod)]
 mod standin;
 
 mod claude;
