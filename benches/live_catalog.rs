@@ -1,6 +1,7 @@
 //! The live catalog's budgets (DESIGN §6):
 //! - a sidecar or state file written -> catalog updated and rows rebuilt (p50, p99);
-//! - tmux processes started per poll at 1, 100 and 1,000 sessions (must be 1), and poll time;
+//! - tmux processes started per poll at 1, 100 and 1,000 panes running agents greenroom did
+//!   not start (must be 1: discovery adds no tmux call), poll time and discovery time;
 //! - catalog memory at 1,000 and 10,000 sessions.
 //!
 //! Run: `cargo bench --bench live_catalog` (or `benches/run`).

@@ -205,14 +205,22 @@ impl Catalog {
 
     /// Rows for the agents in panes of sessions no other row has: the
     /// reported ones first, then those found by their program.
-    pub(super) fn adopted_rows(&self, taken: &HashSet<String>, now: DateTime<Utc>) -> Vec<Session> {
+    pub(super) fn adopted_rows(&self, others: &[Session], now: DateTime<Utc>) -> Vec<Session> {
         let Some(ServerState::Running(server)) = &self.tmux else {
             return Vec::new();
         };
+        if server.panes().is_empty() {
+            return Vec::new();
+        }
+        let taken: HashSet<&str> = others
+            .iter()
+            .filter(|r| !r.archived)
+            .filter_map(|r| r.tmux_session.as_deref())
+            .collect();
         let panes: HashMap<&PaneId, &Pane> = server
             .panes()
             .iter()
-            .filter(|p| !taken.contains(&p.session))
+            .filter(|p| !taken.contains(p.session.as_str()))
             .map(|p| (&p.id, p))
             .collect();
         let mut out = Vec::new();

@@ -56,12 +56,8 @@ impl Catalog {
                 rows.push(self.ao_row(a, &facts, now));
             }
         }
-        let taken: HashSet<String> = rows
-            .iter()
-            .filter(|r| !r.archived)
-            .filter_map(|r| r.tmux_session.clone())
-            .collect();
-        rows.extend(self.adopted_rows(&taken, now));
+        let adopted = self.adopted_rows(&rows, now);
+        rows.extend(adopted);
         make_ids_unique(&mut rows);
         sort_by_last_focus(&mut rows);
         rows
