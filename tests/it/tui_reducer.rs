@@ -745,3 +745,32 @@ fn an_adopted_row_s_preview_captures_its_pane() {
         "{effects:?}"
     );
 }
+
+#[test]
+fn killing_an_adopted_row_asks_about_its_pane_only() {
+    let mut adopted = session("claude@work", Health::Idle, Some(0));
+    adopted.id = "%7".into();
+    adopted.source = Source::Tmux;
+    adopted.adopted = Some(greenroom::model::Adopted {
+        pane: greenroom::tmux::PaneId::parse("%7").unwrap(),
+        hooks: true,
+    });
+    for (row, panes) in [
+        (adopted, true),
+        (session("alpha", Health::Idle, Some(0)), false),
+    ] {
+        let mut s = AppState::new(now(), vec![]);
+        update(
+            &mut s,
+            Action::Rows {
+                rows: vec![row],
+                problems: vec![],
+            },
+        );
+        cmd(&mut s, Command::Kill);
+        match &s.mode {
+            Mode::Dialog(Dialog::Confirm { panes_only, .. }) => assert_eq!(*panes_only, panes),
+            other => panic!("{other:?}"),
+        }
+    }
+}

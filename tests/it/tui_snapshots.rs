@@ -582,6 +582,7 @@ fn dialogs_hint_their_own_layer_of_the_keymap() {
             action: Bulk::Kill,
             ids: vec!["id-api-retries".into()],
             names: vec!["api-retries".into()],
+            panes_only: false,
         });
     });
     snap("send_dialog", |s| {
