@@ -196,6 +196,22 @@ impl Catalog {
         self.probes = next;
     }
 
+    /// Records of this server's panes that are gone (start-up removes them:
+    /// a pane's record is worth nothing once its pane has closed).
+    pub fn stale_adopted(&self) -> Vec<PathBuf> {
+        let live: HashSet<&PaneId> = match &self.tmux {
+            Some(ServerState::Running(server)) => server.panes().iter().map(|p| &p.id).collect(),
+            Some(ServerState::NoServer) => HashSet::new(),
+            _ => return Vec::new(),
+        };
+        self.adopted
+            .iter()
+            .filter(|(_, s)| self.on_this_server(s))
+            .filter(|(_, s)| records::pane_of(s).is_none_or(|p| !live.contains(&p)))
+            .map(|(path, _)| path.clone())
+            .collect()
+    }
+
     /// Whether an adopted record's server is the one greenroom follows.
     fn on_this_server(&self, s: &Sidecar) -> bool {
         records::server_of(s).is_some_and(|server| {

@@ -259,3 +259,22 @@ fn kill_on_an_adopted_row_closes_only_its_pane() {
         assert!(err.contains("adopted"), "{verb}: {err}");
     }
 }
+
+#[test]
+fn start_up_removes_the_records_of_closed_panes_only() {
+    let s = Setup::new();
+    let gone = s.window(&["sleep", "600"]);
+    let kept = s.window(&["sleep", "600"]);
+    let start = fixture("SessionStart__startup");
+    s.report(Some(&gone), &start);
+    s.report(Some(&kept), &start);
+    assert_eq!(s.adopted_files(), 2);
+    s.tmux.run(&["kill-pane", "-t", &gone]);
+    let config = s.world.config(Some(&s.tmux), &[]);
+    let mut engine = greenroom::engine::Engine::load(&config, false, |_| {}).unwrap();
+    engine.recover();
+    assert_eq!(s.adopted_files(), 1);
+    let rows = engine.catalog.rows(chrono::Utc::now());
+    let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(ids, [kept.as_str()]);
+}
