@@ -157,6 +157,19 @@ pub fn rows(s: &Session, state: &AppState, max: usize, theme: &Theme) -> Rows {
         out.push(Keep::Extra, row("branch", plain(b)));
     }
     match &s.tmux_session {
+        // Not greenroom's session: the agent's own pane in it.
+        Some(t) if s.adopted.is_some() => {
+            let pane = s.adopted.as_ref().map(|a| a.pane.as_str()).unwrap_or("");
+            let hooks = match s.adopted.as_ref().is_some_and(|a| a.hooks) {
+                true => " · not started by greenroom",
+                false => " · not started by greenroom · no hooks",
+            };
+            let v = vec![
+                Span::raw(format!("{t} (pane {pane})")),
+                Span::styled(hooks, theme.dim),
+            ];
+            out.push(Keep::Extra, row("tmux", v));
+        }
         Some(t) if s.status.is_live() => out.push(Keep::Extra, row("tmux", plain(t))),
         Some(t) => {
             let v = vec![
