@@ -23,6 +23,17 @@ pub const KNOWN_AGENTS: &[&str] = &["claude", "gemini", "codex", "aider"];
 const RUNNERS: &[&str] = &[
     "node", "nodejs", "bun", "deno", "npx", "npm", "python", "python3", "uv", "uvx", "env",
 ];
+/// Shells: a pane back at one has no agent in front any more.
+const SHELLS: &[&str] = &[
+    "sh", "bash", "zsh", "fish", "dash", "ksh", "tcsh", "csh", "nu",
+];
+
+/// Whether the pane's program is a shell: its agent has exited (or was
+/// killed without its SessionEnd hook), so its reported row ends.
+fn at_a_shell(pane: &Pane) -> bool {
+    SHELLS.contains(&program_name(pane.command.trim_start_matches('-')))
+}
+
 /// What a discovered row says about itself.
 pub const NO_HOOKS: &str = "no hooks: install them with `greenroom hooks install`";
 
@@ -249,7 +260,7 @@ impl Catalog {
             if s.status != Status::Running || !self.on_this_server(s) {
                 continue;
             }
-            if let Some(p) = panes.get(&pane) {
+            if let Some(p) = panes.get(&pane).filter(|p| !at_a_shell(p)) {
                 reported.insert(&p.id);
                 out.push(self.reported_row(s, p, now));
             }

@@ -278,3 +278,22 @@ fn start_up_removes_the_records_of_closed_panes_only() {
     let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
     assert_eq!(ids, [kept.as_str()]);
 }
+
+#[test]
+fn an_agent_that_exits_without_its_hook_ends_its_row_at_the_shell() {
+    let s = Setup::new();
+    let claude = fake_agent(s.world.dir.path(), "claude");
+    // A shell, then the agent started from it, as a person would.
+    let pane = s.window(&["sh"]);
+    s.tmux
+        .run(&["send-keys", "-t", &pane, &format!("{claude} 600"), "Enter"]);
+    s.report(Some(&pane), &fixture("SessionStart__startup"));
+    wait_for(10, "the agent in front", || {
+        s.row(&pane).filter(|r| r["adopted"]["hooks"] == true)
+    });
+    // Killed: no SessionEnd; the pane is back at its shell.
+    s.tmux.run(&["send-keys", "-t", &pane, "C-c", ""]);
+    wait_for(10, "the row to end", || {
+        s.row(&pane).is_none().then_some(())
+    });
+}
