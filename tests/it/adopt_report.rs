@@ -297,3 +297,21 @@ fn an_agent_that_exits_without_its_hook_ends_its_row_at_the_shell() {
         s.row(&pane).is_none().then_some(())
     });
 }
+
+#[test]
+fn send_types_into_the_adopted_pane_not_the_session_s_current_one() {
+    let s = Setup::new();
+    let dir = s.world.dir.path();
+    let claude = dir.join("claude");
+    std::fs::copy("/bin/cat", &claude).unwrap();
+    let pane = s.window(&[claude.to_str().unwrap()]);
+    // The user is looking at another window of the same session.
+    s.tmux.run(&["select-window", "-t", "=work:0"]);
+    wait_for(10, "the agent discovered", || s.row(&pane));
+    s.greenroom().ok(&["send", &pane, "hello from greenroom"]);
+    let text = |t: &str| s.tmux.run(&["capture-pane", "-p", "-t", t]);
+    wait_for(10, "the text in the agent's pane", || {
+        text(&pane).contains("hello from greenroom").then_some(())
+    });
+    assert!(!text("=work:0").contains("hello from greenroom"));
+}
