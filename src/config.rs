@@ -30,6 +30,7 @@ struct ConfigFile {
     poll_interval_ms: Option<u64>,
     alerts: Option<bool>,
     sidebar_cost: Option<bool>,
+    tmux_events: Option<bool>,
     keys: Option<BTreeMap<String, Vec<String>>>,
     name_prefix: Option<String>,
     agents: Option<BTreeMap<String, AgentPreset>>,
@@ -114,6 +115,8 @@ pub struct Config {
     pub alerts: bool,
     /// Show each session's spend in the sidebar.
     pub sidebar_cost: bool,
+    /// Listen to tmux's control-mode events rather than poll every interval.
+    pub tmux_events: bool,
     /// Key overrides: command name -> keys.
     pub keys: BTreeMap<String, Vec<String>>,
     /// Default session names are `<name_prefix>-<n>`.
@@ -305,6 +308,7 @@ impl Config {
             poll_interval: Duration::from_millis(file.poll_interval_ms.unwrap_or(1000).max(50)),
             alerts: file.alerts.unwrap_or(true),
             sidebar_cost: file.sidebar_cost.unwrap_or(true),
+            tmux_events: file.tmux_events.unwrap_or(true),
             keys: file.keys.unwrap_or_default(),
             name_prefix: nonempty(file.name_prefix).unwrap_or_else(|| "agent".into()),
             agents: file.agents.unwrap_or_default(),
@@ -337,6 +341,7 @@ impl ConfigFile {
             poll_interval_ms,
             alerts,
             sidebar_cost,
+            tmux_events,
             name_prefix
         );
         if let Some(prices) = other.prices {

@@ -22,11 +22,13 @@ use crate::health::TmuxFacts;
 
 mod actions;
 mod beside;
+mod events;
 mod messages;
 mod pane;
 mod target;
 pub use actions::{escape_trailing_semicolon, exact_window};
 pub use beside::{Beside, host_from_env};
+pub use events::{EVENTS_SESSION, Event, EventClient, ListenError, supports_events};
 pub use pane::{ClientName, Pane, PaneId, Server, pane_of_target_name, pane_target_name};
 pub use target::{MAX_SESSION_NAME, check_session_name, escape_format, exact};
 

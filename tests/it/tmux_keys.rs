@@ -99,15 +99,24 @@ impl Client {
         })
     }
 
-    /// The session the real client shows ("" once it is gone).
+    /// The session the real client shows ("" once it is gone); the
+    /// dashboard's control-mode event client is not the user's.
     fn client_session(&self) -> String {
         let out = self
             .user
             .cmd()
-            .args(["list-clients", "-F", "#{client_session}"])
+            .args([
+                "list-clients",
+                "-F",
+                "#{client_control_mode} #{client_session}",
+            ])
             .output()
             .unwrap();
-        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| l.strip_prefix("0 "))
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     fn conf(&self) -> PathBuf {
@@ -199,8 +208,12 @@ fn installed_keys_work_in_a_real_client_and_uninstall_takes_them_back() {
     c.press(&["q"]);
     c.until(10, "q to close the popup", |s| !s.contains("Sessions"));
     assert_eq!(c.client_session(), "dash");
-    let sessions = c.user.run(&["list-sessions", "-F", "#{session_name}"]);
-    assert!(!sessions.contains("greenroom"), "{sessions}");
+    // Nothing of the dashboard is left once greenroom has quit (its event
+    // client's session, greenroom-events, ends with it).
+    wait_for(10, "the dashboard's sessions to end", || {
+        let sessions = c.user.run(&["list-sessions", "-F", "#{session_name}"]);
+        (!sessions.lines().any(|l| l.starts_with("greenroom"))).then_some(())
+    });
 
     let said = c.greenroom_tmux(&["uninstall", "--apply"]);
     assert!(said.contains("removed from"), "{said}");

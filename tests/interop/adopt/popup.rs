@@ -43,11 +43,18 @@ fn the_popup_opens_attaches_to_an_adopted_agent_and_closes() {
         "-t",
         "=desk",
     ]);
+    // The user's client, not the dashboard's control-mode event client.
     let client = || {
         c.tmux
-            .run(&["list-clients", "-F", "#{client_session} #{pane_id}"])
-            .trim()
-            .to_owned()
+            .run(&[
+                "list-clients",
+                "-F",
+                "#{client_control_mode} #{client_session} #{pane_id}",
+            ])
+            .lines()
+            .filter_map(|l| l.strip_prefix("0 "))
+            .collect::<Vec<_>>()
+            .join("\n")
     };
     wait_for(10, "the user's client", || {
         client().starts_with("desk").then_some(())
