@@ -315,3 +315,50 @@ fn send_types_into_the_adopted_pane_not_the_session_s_current_one() {
     });
     assert!(!text("=work:0").contains("hello from greenroom"));
 }
+
+/// The dashboard learns of changes from tmux's events rather than a poll
+/// every second: an agent started in a plain pane, silently, must still
+/// show at once (not at the 30 s reconcile).
+#[test]
+fn the_dashboard_shows_an_agent_started_in_a_plain_pane_at_once() {
+    let s = Setup::new();
+    let claude = s.world.path("claude");
+    std::fs::copy("/bin/cat", &claude).unwrap();
+    let pane = s.window(&["sh"]);
+    let home = s.world.dir.path().to_string_lossy().into_owned();
+    // On a server of its own: its own redraws must not be what moves.
+    let driver = TmuxServer::new();
+    driver.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "dash",
+        "-x",
+        "160",
+        "-y",
+        "40",
+        "-e",
+        &format!("HOME={home}"),
+        "-e",
+        &format!("GREENROOM_LOG={}", s.world.path("greenroom.log").display()),
+        &s.world.greenroom_line(&s.tmux.name),
+    ]);
+    let dash = crate::support::Pane::new(&driver, "dash");
+    dash.until(15, "the dashboard", |t| t.contains("Sessions"));
+    wait_for(10, "the dashboard's event client", || {
+        let clients = s
+            .tmux
+            .run(&["list-clients", "-F", "#{client_control_mode}"]);
+        clients.lines().any(|l| l == "1").then_some(())
+    });
+    // The line typed moves the window at once; the agent starts a second
+    // later and prints nothing: only its program changes.
+    s.tmux.run(&[
+        "send-keys",
+        "-t",
+        &pane,
+        &format!("sleep 1; exec {}", claude.display()),
+        "Enter",
+    ]);
+    dash.until(10, "the agent's row", |t| t.contains("claude@work"));
+}
