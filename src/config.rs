@@ -135,6 +135,9 @@ pub struct Config {
     /// The environment variables read after start-up (`$TMUX`, `$PATH`,
     /// the theme's), from the one snapshot `main` took.
     pub environ: Environ,
+    /// The tmux client whose popup the dashboard runs in (`--popup`): an
+    /// attach switches that client, and the dashboard then quits.
+    pub popup_client: Option<crate::tmux::ClientName>,
 }
 
 /// Values from flags or their environment variables; `None` leaves the file's value.
@@ -286,6 +289,7 @@ impl Config {
             ),
             config_path,
             environ: Environ::kept_from(env),
+            popup_client: None,
         }
     }
 }

@@ -94,7 +94,13 @@ fn run() -> Result<()> {
             greenroom::cli::output::write_stdout(&script).wrap_err("cannot write the script")
         }
         None => {
-            let config = load_config(&cli, &environ);
+            let mut config = load_config(&cli, &environ);
+            if let Some(client) = &cli.popup {
+                match greenroom::tmux::ClientName::parse(client) {
+                    Ok(client) => config.popup_client = Some(client),
+                    Err(e) => return refuse_on_error(Err(e)),
+                }
+            }
             refuse_on_error(greenroom::cli::ensure_terminal("the dashboard"))?;
             greenroom::tui::launch(config)
         }

@@ -65,7 +65,7 @@ mod session;
 pub use orchestration::{
     Orchestration, Phase, PhaseError, PhaseId, PhaseStatus, TokenCounts, TokenUsage,
 };
-pub use session::{ActivityView, AoDetails, ModelUsage, Session, Usage};
+pub use session::{ActivityView, Adopted, AoDetails, ModelUsage, Session, Usage};
 
 open_enum! {
     /// The life of a session's tmux session, as the sidecar records it.
@@ -218,6 +218,8 @@ pub enum Source {
     Greenroom,
     Maestro,
     AgentOrchestrator,
+    /// An agent in a tmux pane greenroom did not start (adopted).
+    Tmux,
 }
 
 impl Source {
@@ -226,6 +228,7 @@ impl Source {
             Source::Greenroom => "greenroom",
             Source::Maestro => "maestro",
             Source::AgentOrchestrator => "agent-orchestrator",
+            Source::Tmux => "tmux",
         }
     }
 }

@@ -90,6 +90,7 @@ impl Catalog {
             }),
             archived: a.archived,
             problems,
+            adopted: None,
         }
     }
 
@@ -153,6 +154,7 @@ impl Catalog {
             agent_orchestrator: None,
             archived: o.archived,
             problems: Vec::new(),
+            adopted: None,
         }
     }
 }

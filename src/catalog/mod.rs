@@ -5,6 +5,7 @@
 //! ([`Catalog::apply`]): only the file that changed is read again. Building
 //! rows ([`Catalog::rows`]) does no IO.
 
+mod adopted;
 mod apply;
 mod foreign;
 mod maestro_state;
@@ -69,6 +70,13 @@ pub struct Catalog {
     transcript_paths: HashMap<uuid::Uuid, PathBuf>,
     /// Whether token usage is followed (see [`Catalog::load_usage`]).
     usage_on: bool,
+    /// `<sidecar dir>/adopted/`: records of agents greenroom did not start.
+    adopted_dir: PathBuf,
+    adopted: BTreeMap<PathBuf, Sidecar>,
+    /// What each pane outside greenroom's sessions was found to run.
+    probes: HashMap<crate::tmux::PaneId, adopted::Probe>,
+    /// The programs discovery recognises as agents.
+    known_programs: Vec<String>,
 }
 
 impl Catalog {
@@ -95,7 +103,12 @@ impl Catalog {
             transcripts: usage::Transcripts::default(),
             transcript_paths: HashMap::new(),
             usage_on: false,
+            adopted_dir: crate::sources::adopted::adopted_dir(&config.sidecar_dir),
+            adopted: BTreeMap::new(),
+            probes: HashMap::new(),
+            known_programs: adopted::known_programs(config),
         };
+        c.load_adopted();
         let (live, problems) = c.store.load_all();
         c.add_problems(problems);
         for s in live {
@@ -188,7 +201,12 @@ impl Catalog {
     /// commands that show no usage skip it.
     pub fn load_usage(&mut self) -> bool {
         self.usage_on = true;
-        let live: Vec<Sidecar> = self.sidecars.values().cloned().collect();
+        let live: Vec<Sidecar> = self
+            .sidecars
+            .values()
+            .chain(self.adopted_records())
+            .cloned()
+            .collect();
         let mut changed = false;
         for s in &live {
             changed |= self.track_transcript(s);
@@ -236,6 +254,9 @@ impl Catalog {
             return false;
         }
         let changed = self.tmux.as_ref() != Some(&state);
+        if changed {
+            self.probe_panes(&state);
+        }
         self.tmux = Some(state);
         changed
     }
@@ -246,7 +267,7 @@ impl Catalog {
 
     fn tmux_facts(&self) -> Option<BTreeMap<String, TmuxFacts>> {
         match &self.tmux {
-            Some(ServerState::Running(map)) => Some(map.clone()),
+            Some(ServerState::Running(server)) => Some(server.sessions().clone()),
             Some(ServerState::NoServer) => Some(BTreeMap::new()),
             Some(ServerState::NotInstalled | ServerState::Error(_)) | None => None,
         }

@@ -53,6 +53,8 @@ impl Catalog {
                 rows.push(self.ao_row(a, &facts, now));
             }
         }
+        let adopted = self.adopted_rows(&rows, now);
+        rows.extend(adopted);
         make_ids_unique(&mut rows);
         sort_by_last_focus(&mut rows);
         rows
@@ -164,6 +166,7 @@ impl Catalog {
             agent_orchestrator: None,
             archived,
             problems,
+            adopted: None,
         }
     }
 

@@ -125,7 +125,16 @@ fn run_with(command: &SessionCommand, config: &Config, tmux: &Tmux) -> Result<()
             let rows = rows(config, tmux);
             let session = ops::resolve(&rows, &a.id)?;
             ops::ensure_killable(session)?;
-            confirm(&format!("Kill {}?", session.name), a.yes, "kill", session)?;
+            let question = match &session.adopted {
+                // Not greenroom's session: say that only the agent's pane goes.
+                Some(adopted) => format!(
+                    "Kill pane {} ({}; its session's other panes and windows stay)?",
+                    adopted.pane,
+                    crate::display::safe(&session.name)
+                ),
+                None => format!("Kill {}?", session.name),
+            };
+            confirm(&question, a.yes, "kill", session)?;
             ops::kill(tmux, &store, session)?;
             println!("killed {}", session.name);
             Ok(())

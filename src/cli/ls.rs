@@ -65,6 +65,16 @@ struct SessionJson<'a> {
     branch: Option<&'a str>,
     /// Additive: Agent Orchestrator's own account of its sessions.
     agent_orchestrator: Option<AoJson<'a>>,
+    /// Additive: for an agent greenroom did not start (`source: "tmux"`),
+    /// its pane and whether its hooks report.
+    adopted: Option<AdoptedJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct AdoptedJson<'a> {
+    pane: &'a str,
+    agent: Option<&'a str>,
+    hooks: bool,
 }
 
 /// AO's words as AO spells them (`pr_open`, `ci_failed`, ...).
@@ -194,6 +204,11 @@ fn session_json(s: &Session) -> SessionJson<'_> {
             issue: a.issue.as_deref(),
             pr: a.pr.as_deref(),
             summary: a.summary.as_deref(),
+        }),
+        adopted: s.adopted.as_ref().map(|a| AdoptedJson {
+            pane: a.pane.as_str(),
+            agent: s.agent.as_deref(),
+            hooks: a.hooks,
         }),
     }
 }

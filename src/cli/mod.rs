@@ -45,6 +45,11 @@ pub fn ensure_terminal(what: &str) -> Result<(), String> {
 pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
+    /// Run the dashboard in a tmux popup of this client (what prefix G
+    /// passes): attaching switches that client, then the dashboard quits
+    /// and the popup closes
+    #[arg(long, env = "GREENROOM_POPUP", value_name = "CLIENT", hide = true)]
+    pub popup: Option<String>,
     #[command(subcommand)]
     pub command: Option<CliCommand>,
 }
@@ -121,8 +126,10 @@ pub enum CliCommand {
     ///
     /// Agent hooks call this; it finds its session through
     /// GREENROOM_SESSION_ID and GREENROOM_SIDECAR_DIR, which `greenroom spawn`
-    /// sets. It never fails the agent: it prints nothing and exits 0, logging
-    /// any error to greenroom's log file.
+    /// sets; an agent greenroom did not start is recorded against its tmux
+    /// pane (TMUX_PANE), or not at all outside tmux. It never fails the
+    /// agent: it prints nothing and exits 0, logging any error to
+    /// greenroom's log file.
     Report {
         /// Force this activity instead of reading it from the payload:
         /// active, idle, awaiting_input, error or exited

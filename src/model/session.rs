@@ -94,9 +94,30 @@ pub struct Session {
     pub archived: bool,
     /// What is wrong with this session's own files.
     pub problems: Vec<String>,
+    /// For an agent greenroom did not start: the pane it runs in.
+    pub adopted: Option<Adopted>,
+}
+
+/// An agent found in a tmux pane greenroom did not start: through its
+/// hooks' reports, or from the pane's program alone (no hooks).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Adopted {
+    pub pane: crate::tmux::PaneId,
+    /// Whether its hooks report to greenroom; without them the activity is
+    /// inferred from tmux.
+    pub hooks: bool,
 }
 
 impl Session {
+    /// What greenroom hands tmux to act on this row: the adopted agent's
+    /// pane, else the row's tmux session.
+    pub fn tmux_target(&self) -> Option<String> {
+        match &self.adopted {
+            Some(a) => Some(crate::tmux::pane_target_name(&a.pane)),
+            None => self.tmux_session.clone(),
+        }
+    }
+
     /// Attach, send and kill act on a live tmux session only.
     pub fn can_attach(&self) -> bool {
         self.status.is_live() && self.tmux_session.is_some()

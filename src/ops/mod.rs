@@ -26,7 +26,7 @@ use crate::tmux::{Tmux, TmuxError};
 
 /// Quoting lives with tmux, which runs the commands; callers of ops use it too.
 pub use crate::tmux::shell_quote;
-pub use command::valid_agent_session_id;
+pub use command::{program_of, valid_agent_session_id};
 pub use manage::{dismiss, kill};
 pub use resolve::{MIN_PREFIX, dismissable, resolve};
 pub use restore::{Restored, restore};
@@ -140,18 +140,38 @@ pub fn attach(
     if !session.status.is_live() {
         return Err(OpsError::NotLive(session.name.clone()));
     }
+    // An adopted agent's pane: tmux selects its window and pane too.
     let name = session
-        .tmux_session
-        .as_deref()
+        .tmux_target()
         .ok_or_else(|| OpsError::NoTmux(session.name.clone()))?;
     record_focus(store, session);
     if tmux.is_current_server(tmux_env) {
-        tmux.switch_client(name)?;
+        tmux.switch_client(&name)?;
         Ok(Attached::Switched)
     } else {
-        tmux.attach_here(name)?;
+        tmux.attach_here(&name)?;
         Ok(Attached::Returned)
     }
+}
+
+/// Attaches from the dashboard's popup (`--popup CLIENT`): the client that
+/// opened the popup is switched to the session (or adopted pane); the
+/// dashboard then quits, which closes the popup over it.
+pub fn attach_in_popup(
+    tmux: &Tmux,
+    store: &SidecarStore,
+    session: &Session,
+    client: &crate::tmux::ClientName,
+) -> Result<Attached, OpsError> {
+    if !session.status.is_live() {
+        return Err(OpsError::NotLive(session.name.clone()));
+    }
+    let name = session
+        .tmux_target()
+        .ok_or_else(|| OpsError::NoTmux(session.name.clone()))?;
+    record_focus(store, session);
+    tmux.switch_client_of(client, &name)?;
+    Ok(Attached::Switched)
 }
 
 /// Whether kill, send and attach may act on this row: its tmux session is
@@ -223,11 +243,11 @@ pub fn ensure_restorable(session: &Session) -> Result<(), OpsError> {
     Ok(())
 }
 
-/// The tmux session of a live row, for actions that need one running.
-fn live_tmux_name(session: &Session) -> Result<&str, OpsError> {
+/// What tmux is handed for a live row, for actions that need one running:
+/// its tmux session, or for an adopted agent its pane alone.
+fn live_tmux_name(session: &Session) -> Result<String, OpsError> {
     let name = session
-        .tmux_session
-        .as_deref()
+        .tmux_target()
         .ok_or_else(|| OpsError::NoTmux(session.name.clone()))?;
     if !session.status.is_live() {
         return Err(OpsError::NotLive(session.name.clone()));
@@ -243,6 +263,7 @@ fn own_id(session: &Session, action: &'static str) -> Result<Uuid, OpsError> {
             Source::Greenroom => "a greenroom",
             Source::Maestro => "a Maestro",
             Source::AgentOrchestrator => "an Agent Orchestrator",
+            Source::Tmux => "an adopted",
         },
         action,
     };

@@ -2,11 +2,13 @@
 //! Readers never panic and never fail the whole catalog: a bad file becomes
 //! a [`Problem`](crate::model::Problem) and every other session keeps working.
 
+pub mod adopted;
 pub mod ao;
 pub mod gemini;
 pub mod jsonl;
 pub mod maestro;
 pub mod prices;
+pub mod procs;
 pub mod rate;
 pub mod sidecar;
 pub mod tmux_conf;

@@ -119,7 +119,12 @@ impl Tmux {
         }
     }
 
+    /// Kills a session; an adopted pane's target name kills that pane only
+    /// (never the user's session around it).
     pub fn kill_session(&self, name: &str) -> Result<(), TmuxError> {
+        if let Some(pane) = super::pane::pane_of_target_name(name) {
+            return self.kill_pane(&pane);
+        }
         let target = self.session_target(name)?;
         self.run(["kill-session", "-t", &target]).map(drop)
     }

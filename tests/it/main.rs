@@ -4,6 +4,7 @@
 //! shared fixtures.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
 
+mod adopt_report;
 mod ao_lifecycle;
 mod ao_sessions;
 mod cli_actions;

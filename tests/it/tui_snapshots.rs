@@ -558,6 +558,7 @@ fn dialogs_hint_their_own_layer_of_the_keymap() {
             action: Bulk::Kill,
             ids: vec!["id-api-retries".into()],
             names: vec!["api-retries".into()],
+            panes_only: false,
         });
     });
     snap("send_dialog", |s| {
@@ -566,5 +567,30 @@ fn dialogs_hint_their_own_layer_of_the_keymap() {
             name: "api-retries".into(),
             text: "run the tests again".into(),
         });
+    });
+}
+
+#[test]
+fn an_agent_greenroom_did_not_start() {
+    snap("adopted_overview", |s| {
+        let mut row = s.rows[0].clone();
+        row.id = "%7".into();
+        row.name = "gemini@work".into();
+        row.source = Source::Tmux;
+        row.agent = Some("gemini".into());
+        row.tmux_session = Some("work".into());
+        row.agent_session_id = None;
+        row.orchestration = None;
+        row.branch = None;
+        row.adopted = Some(greenroom::model::Adopted {
+            pane: greenroom::tmux::PaneId::parse("%7").unwrap(),
+            hooks: false,
+        });
+        row.health = Health::Idle;
+        row.activity.state = Activity::Idle;
+        row.activity.detail = Some("no hooks: install them with `greenroom hooks install`".into());
+        s.rows.insert(0, row);
+        s.refresh_visible();
+        s.selected = Some("%7".into());
     });
 }

@@ -246,6 +246,19 @@ fn usage_rows(out: &mut Rows, u: &Usage, max: usize, theme: &Theme) {
 }
 
 /// Where the session lives: folder, branch, tmux session, agent.
+/// An agent greenroom did not start: its pane, and whether it has hooks.
+fn adopted_pane(s: &Session, t: &str, theme: &Theme) -> Vec<Span<'static>> {
+    let pane = s.adopted.as_ref().map(|a| a.pane.as_str()).unwrap_or("");
+    let hooks = match s.adopted.as_ref().is_some_and(|a| a.hooks) {
+        true => " · not started by greenroom",
+        false => " · not started by greenroom · no hooks",
+    };
+    vec![
+        Span::raw(format!("{t} (pane {pane})")),
+        Span::styled(hooks, theme.dim),
+    ]
+}
+
 fn where_it_lives(out: &mut Rows, s: &Session, state: &AppState, max: usize, theme: &Theme) {
     let row = |label: &str, value: Vec<Span<'static>>| kv(label, value, theme.dim, LABEL_W, max);
     let plain = |t: &str| vec![Span::raw(t.to_owned())];
@@ -256,6 +269,10 @@ fn where_it_lives(out: &mut Rows, s: &Session, state: &AppState, max: usize, the
         out.push(Keep::Extra, row("branch", plain(b)));
     }
     match &s.tmux_session {
+        // Not greenroom's session: the agent's own pane in it.
+        Some(t) if s.adopted.is_some() => {
+            out.push(Keep::Extra, row("tmux", adopted_pane(s, t, theme)))
+        }
         Some(t) if s.status.is_live() => out.push(Keep::Extra, row("tmux", plain(t))),
         Some(t) => {
             let v = vec![

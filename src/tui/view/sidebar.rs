@@ -109,6 +109,7 @@ fn agent_label(s: &Session) -> &str {
         (Some(a), _) => a,
         (None, Source::Maestro) => "maestro",
         (None, Source::AgentOrchestrator) => "ao",
+        (None, Source::Tmux) => "tmux",
         (None, Source::Greenroom) => "",
     }
 }

@@ -41,6 +41,7 @@ pub fn session(name: &str) -> SessionBuilder {
         agent_orchestrator: None,
         archived: false,
         problems: Vec::new(),
+        adopted: None,
     })
 }
 
