@@ -46,7 +46,7 @@ const DEADLINE: Duration = Duration::from_secs(8);
 /// never read as key names.
 pub fn send(tmux: &Tmux, session: &Session, text: &str) -> Result<(), OpsError> {
     let name = live_tmux_name(session)?;
-    type_text(tmux, name, text).map_err(not_live_if_missing(session))
+    type_text(tmux, &name, text).map_err(not_live_if_missing(session))
 }
 
 /// [`send`] without the checks: spawn types a first prompt with it.

@@ -125,8 +125,19 @@ pub(super) fn confirm(state: &mut AppState, action: Bulk) -> Vec<Effect> {
         });
         return Vec::new();
     }
-    let (ids, names) = ok.into_iter().unzip();
-    state.mode = Mode::Dialog(Dialog::Confirm { action, ids, names });
+    let (ids, names): (Vec<String>, Vec<String>) = ok.into_iter().unzip();
+    let panes_only = ids.iter().all(|id| {
+        state
+            .rows
+            .iter()
+            .any(|r| &r.id == id && r.adopted.is_some())
+    });
+    state.mode = Mode::Dialog(Dialog::Confirm {
+        action,
+        ids,
+        names,
+        panes_only,
+    });
     Vec::new()
 }
 

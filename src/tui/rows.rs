@@ -6,11 +6,7 @@ use std::collections::HashMap;
 
 use super::action::Effect;
 use super::state::AppState;
-use crate::model::{Health, Session};
-
-fn needs_operator(h: Health) -> bool {
-    matches!(h, Health::Errored | Health::Waiting | Health::Stuck)
-}
+use crate::model::Session;
 
 /// Installs new rows; marks sessions that just turned waiting, errored or
 /// stuck, and returns the alerts for them.
@@ -20,7 +16,7 @@ pub(super) fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effe
     for r in &rows {
         let before = state.last_health.get(&r.id).copied();
         // Archived rows are finished business: they never call for the operator.
-        let turned = needs_operator(r.health) && !r.archived && before != Some(r.health);
+        let turned = r.health.needs_operator() && !r.archived && before != Some(r.health);
         if turned && !first_load {
             if state.selected.as_deref() != Some(r.id.as_str()) {
                 state.attention.insert(r.id.clone());
@@ -31,7 +27,7 @@ pub(super) fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effe
                 body: detail,
             });
         }
-        if !needs_operator(r.health) {
+        if !r.health.needs_operator() {
             state.attention.remove(&r.id);
         }
     }

@@ -223,6 +223,9 @@ pub struct AppState {
     pub show_archived: bool,
     /// Help's page: 0 the list's keys, 1 the dialogs' and the filter's.
     pub help_page: usize,
+    /// The dashboard runs in a tmux popup (`--popup`): once an attach has
+    /// switched the client, it quits, and the popup closes.
+    pub popup: bool,
     pub poll: PollState,
     pub events: TmuxEvents,
     /// The selected session's pane activity the preview last followed: new
@@ -259,6 +262,7 @@ impl AppState {
             show_cost: true,
             show_archived: false,
             help_page: 0,
+            popup: false,
             poll: PollState::default(),
             events: TmuxEvents::default(),
             seen_activity: None,
