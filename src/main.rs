@@ -9,7 +9,6 @@ use greenroom::cli::tmux_install::{self, TmuxCommand};
 use greenroom::cli::{Cli, Command, HooksArgs, HooksCommand, ls};
 use greenroom::config::{Config, ConfigError, Env, ProcessEnv};
 use greenroom::hook::{install, report};
-use greenroom::model::Health;
 use greenroom::tmux::Tmux;
 
 /// An error a command returns is something about the world (a missing
@@ -71,7 +70,10 @@ fn run() -> Result<()> {
         Some(Command::Ls(a)) => run_ls(&load_config(&cli), a),
         Some(Command::Status(a)) => {
             let (_, sessions) = live_rows(&load_config(&cli), false);
-            println!("{}", greenroom::cli::status::line(&sessions, a.tmux));
+            println!(
+                "{}",
+                greenroom::cli::status::line(&sessions, a.tmux, chrono::Utc::now())
+            );
             Ok(())
         }
         Some(Command::Next) => refuse_on_error(run_next(&load_config(&cli))),
@@ -220,13 +222,11 @@ fn run_next(config: &Config) -> std::result::Result<(), String> {
         }
         None => println!("{message}"),
     };
-    let (_, mut sessions) = live_rows(config, false);
-    greenroom::catalog::sort_for_triage(&mut sessions);
-    let urgent = sessions.iter().find(|s| {
-        s.status.is_live()
-            && s.tmux_session.is_some()
-            && matches!(s.health, Health::Errored | Health::Waiting | Health::Stuck)
-    });
+    let (_, sessions) = live_rows(config, false);
+    // The dashboard's queue order: waiting, errored, stuck, oldest first.
+    let urgent = greenroom::attention::queue(&sessions)
+        .into_iter()
+        .find(|s| s.status.is_live() && s.tmux_session.is_some());
     let Some(session) = urgent else {
         say("nothing needs you right now");
         return Ok(());

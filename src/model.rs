@@ -379,6 +379,43 @@ pub struct AoDetails {
     pub summary: Option<String>,
 }
 
+/// Where a row's activity comes from: the agent's own hook, greenroom's
+/// reading of tmux, or another tool's record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub enum ActivitySource {
+    Hook,
+    Tmux,
+    Maestro,
+    AgentOrchestrator,
+    /// Nothing has said anything yet.
+    #[default]
+    Nothing,
+}
+
+impl ActivitySource {
+    /// The spelling of `ls --json`'s `activity.source`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ActivitySource::Hook => "hook",
+            ActivitySource::Tmux => "tmux",
+            ActivitySource::Maestro => "maestro",
+            ActivitySource::AgentOrchestrator => "agent-orchestrator",
+            ActivitySource::Nothing => "none",
+        }
+    }
+
+    /// The short word the dashboard shows beside a status.
+    pub fn label(self) -> &'static str {
+        match self {
+            ActivitySource::Hook => "hook",
+            ActivitySource::Tmux => "tmux",
+            ActivitySource::Maestro => "Maestro",
+            ActivitySource::AgentOrchestrator => "AO",
+            ActivitySource::Nothing => "no report",
+        }
+    }
+}
+
 /// The activity a row shows, with where it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ActivityView {
@@ -387,6 +424,32 @@ pub struct ActivityView {
     pub since: Option<DateTime<Utc>>,
     /// True while a hook's report is fresher than `report_ttl`.
     pub reported: bool,
+    pub source: ActivitySource,
+}
+
+/// What a waiting agent asks, in its own words where it says them: Claude
+/// Code's Notification message, the tool and command of the call it holds.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct WaitingFor {
+    pub question: Option<String>,
+    pub tool: Option<String>,
+    pub command: Option<String>,
+}
+
+impl WaitingFor {
+    /// One line: `Claude needs your permission to use Bash: touch x`.
+    pub fn line(&self) -> Option<String> {
+        let question = self
+            .question
+            .clone()
+            .or_else(|| self.tool.as_ref().map(|t| format!("permission to use {t}")));
+        match (question, &self.command) {
+            (Some(q), Some(c)) if !q.contains(c.as_str()) => Some(format!("{q}: {c}")),
+            (Some(q), _) => Some(q),
+            (None, Some(c)) => Some(c.clone()),
+            (None, None) => None,
+        }
+    }
 }
 
 /// One row of the catalog: a session from any source, merged and classified.
@@ -418,4 +481,11 @@ pub struct Session {
     pub archived: bool,
     /// What is wrong with this session's own files.
     pub problems: Vec<String>,
+    /// Set while the operator has snoozed it (and nothing new happened):
+    /// out of the queue, the counts and the alerts until then.
+    pub snoozed_until: Option<DateTime<Utc>>,
+    /// What a waiting session asks, where the agent said it.
+    pub waiting_for: Option<WaitingFor>,
+    /// Which rule decided the health, in words (`health::explain`).
+    pub why: String,
 }

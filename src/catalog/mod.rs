@@ -65,6 +65,8 @@ pub struct Catalog {
     transcript_paths: HashMap<uuid::Uuid, PathBuf>,
     /// Whether token usage is followed (see [`Catalog::load_usage`]).
     usage_on: bool,
+    /// Snoozes of the rows greenroom does not own (Maestro, AO), by row id.
+    snoozes: BTreeMap<String, crate::sources::snooze::Snooze>,
 }
 
 impl Catalog {
@@ -91,7 +93,9 @@ impl Catalog {
             transcripts: usage::Transcripts::default(),
             transcript_paths: HashMap::new(),
             usage_on: false,
+            snoozes: BTreeMap::new(),
         };
+        c.read_snoozes();
         let (live, problems) = c.store.load_all();
         c.add_problems(problems);
         for s in live {

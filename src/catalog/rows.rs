@@ -9,12 +9,14 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 
 use super::Catalog;
+use crate::attention;
 use crate::health::{self, HealthInputs, Report, TmuxFacts};
 use crate::model::{
-    Activity, ActivityView, AoDetails, Health, Orchestration, Session, Source, Status,
+    Activity, ActivitySource, ActivityView, AoDetails, Health, Orchestration, Session, Source,
+    Status, WaitingFor,
 };
 use crate::sources::ao::{self, AoSession};
-use crate::sources::sidecar::Sidecar;
+use crate::sources::sidecar::{Sidecar, ToolCall};
 
 type Facts = Option<BTreeMap<String, TmuxFacts>>;
 
@@ -138,17 +140,22 @@ impl Catalog {
         .into_iter()
         .flatten()
         .max();
-        let health = health::health(
-            HealthInputs {
-                status: &status,
-                exit_status,
-                activity: &activity.state,
-                orchestration: orchestration.as_deref(),
-                last_signal_at,
-            },
-            now,
-            t,
-        );
+        let inputs = HealthInputs {
+            status: &status,
+            exit_status,
+            activity: &activity.state,
+            orchestration: orchestration.as_deref(),
+            last_signal_at,
+        };
+        let (health, rule) = health::decide(inputs, now, t);
+        let why = health::explain(rule, health, &inputs, &activity, now, t);
+        let snoozed_until = s
+            .snooze
+            .filter(|z| attention::snooze_holds(z, health, s.activity_reported_at, now))
+            .map(|z| z.until);
+        let waiting_for = (health == Health::Waiting)
+            .then(|| waiting_for(&activity, s.activity_tool.as_ref()))
+            .flatten();
         if let Some(err) = self.problems.get(path) {
             problems.push(format!("{}: {err}", path.display()));
         }
@@ -191,6 +198,9 @@ impl Catalog {
             agent_orchestrator: None,
             archived,
             problems,
+            snoozed_until,
+            waiting_for,
+            why,
         }
     }
 
@@ -215,32 +225,41 @@ impl Catalog {
             since: a.last_transition_at,
             reported_at: None,
         };
-        let activity = health::effective_activity(Some(report), live.as_ref(), now, t);
+        let mut activity = health::effective_activity(Some(report), live.as_ref(), now, t);
+        if activity.source == ActivitySource::Hook {
+            activity.source = ActivitySource::AgentOrchestrator;
+        }
         let last_signal_at = live
             .as_ref()
             .and_then(|f| f.window_activity)
             .max(a.last_transition_at);
         // AO's own judgement of the session (it asked, stalled, failed CI,
         // finished) decides; otherwise tmux does, as for any session.
-        let health = a
+        let ao_health = a
             .state
             .as_deref()
             .and_then(ao::lifecycle_health)
             // An archived record is history: nobody waits on it any more.
-            .filter(|h| !a.archived || !matches!(h, Health::Waiting | Health::Stuck))
-            .unwrap_or_else(|| {
-                health::health(
-                    HealthInputs {
-                        status: &status,
-                        exit_status: live.as_ref().and_then(|f| f.exit_status),
-                        activity: &activity.state,
-                        orchestration: None,
-                        last_signal_at,
-                    },
-                    now,
-                    t,
-                )
-            });
+            .filter(|h| !a.archived || !matches!(h, Health::Waiting | Health::Stuck));
+        let inputs = HealthInputs {
+            status: &status,
+            exit_status: live.as_ref().and_then(|f| f.exit_status),
+            activity: &activity.state,
+            orchestration: None,
+            last_signal_at,
+        };
+        let (health, why) = match (ao_health, a.state.as_deref()) {
+            (Some(h), Some(word)) => (h, format!("AO says {word}: {h}")),
+            _ => {
+                let (h, rule) = health::decide(inputs, now, t);
+                (h, health::explain(rule, h, &inputs, &activity, now, t))
+            }
+        };
+        let snoozed_until = self
+            .snoozes
+            .get(&a.id)
+            .filter(|z| attention::snooze_holds(z, health, a.last_transition_at, now))
+            .map(|z| z.until);
         Session {
             id: a.id.clone(),
             name: a.name().to_owned(),
@@ -270,6 +289,10 @@ impl Catalog {
             }),
             archived: a.archived,
             problems,
+            snoozed_until,
+            // AO's needs_input names no question greenroom could show.
+            waiting_for: None,
+            why,
         }
     }
 
@@ -283,17 +306,23 @@ impl Catalog {
         };
         let updated = orchestration_updated(o);
         let status = Status::Unknown("Unknown".into());
-        let health = health::health(
-            HealthInputs {
-                status: &status,
-                exit_status: None,
-                activity: &state,
-                orchestration: Some(o),
-                last_signal_at: updated,
-            },
-            now,
-            &self.config.thresholds,
-        );
+        let inputs = HealthInputs {
+            status: &status,
+            exit_status: None,
+            activity: &state,
+            orchestration: Some(o),
+            last_signal_at: updated,
+        };
+        let t = &self.config.thresholds;
+        let (health, rule) = health::decide(inputs, now, t);
+        let activity = ActivityView {
+            state: state.clone(),
+            detail: None,
+            since: updated,
+            reported: false,
+            source: ActivitySource::Maestro,
+        };
+        let why = health::explain(rule, health, &inputs, &activity, now, t);
         let name = o
             .session_id
             .clone()
@@ -304,11 +333,17 @@ impl Catalog {
                     .map(|n| n.to_string_lossy().into_owned())
             })
             .unwrap_or_else(|| o.path.display().to_string());
+        let id = o
+            .session_id
+            .clone()
+            .unwrap_or_else(|| o.path.display().to_string());
+        let snoozed_until = self
+            .snoozes
+            .get(&id)
+            .filter(|z| attention::snooze_holds(z, health, updated, now))
+            .map(|z| z.until);
         Session {
-            id: o
-                .session_id
-                .clone()
-                .unwrap_or_else(|| o.path.display().to_string()),
+            id,
             name,
             source: Source::Maestro,
             status,
@@ -320,12 +355,7 @@ impl Catalog {
             last_focused_at: None,
             last_activity_at: updated,
             agent_session_id: None,
-            activity: ActivityView {
-                state,
-                detail: None,
-                since: updated,
-                reported: false,
-            },
+            activity,
             orchestration: Some(o.clone()),
             active_agent: None,
             usage: None,
@@ -333,8 +363,26 @@ impl Catalog {
             agent_orchestrator: None,
             archived: o.archived,
             problems: Vec::new(),
+            snoozed_until,
+            waiting_for: None,
+            why,
         }
     }
+}
+
+/// What a waiting session asks: the hook's words (Claude Code's
+/// Notification message, Gemini CLI's command) and the tool call it holds.
+fn waiting_for(a: &ActivityView, tool: Option<&ToolCall>) -> Option<WaitingFor> {
+    let question = a
+        .detail
+        .clone()
+        .filter(|_| a.source == ActivitySource::Hook);
+    let w = WaitingFor {
+        question,
+        tool: tool.and_then(|t| t.tool.clone()),
+        command: tool.and_then(|t| t.command.clone()),
+    };
+    (w != WaitingFor::default()).then_some(w)
 }
 
 /// Row ids must be unique (the dashboard selects by id), but two Maestro

@@ -12,6 +12,7 @@ mod manage;
 mod resolve;
 mod restore;
 mod send;
+mod snooze;
 mod spawn;
 mod worktree;
 
@@ -29,7 +30,8 @@ pub use command::{shell_quote, valid_agent_session_id};
 pub use manage::{dismiss, kill};
 pub use resolve::{MIN_PREFIX, dismissable, resolve};
 pub use restore::{Restored, restore};
-pub use send::{clean_text, send};
+pub use send::{AnswerKey, clean_text, send, send_key};
+pub use snooze::{snooze, wake};
 pub use spawn::{Launch, SpawnRequest, Spawned, default_name, spawn};
 pub use worktree::worktree_path;
 

@@ -238,3 +238,90 @@ mod tests {
         assert_eq!(visible_tail(" \n "), "");
     }
 }
+
+/// The keys an answer may press: a closed list, so nothing from a script
+/// or a config reaches tmux as a key name it would read otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AnswerKey {
+    Enter,
+    Escape,
+    CtrlC,
+    Tab,
+    /// A numbered choice, 1 to 9.
+    Digit(u8),
+}
+
+impl AnswerKey {
+    /// The names `--key` accepts, for messages.
+    pub const NAMES: &'static str = "Enter, Escape (Esc), C-c, Tab, 1 to 9";
+
+    /// Parses a key name (case does not matter for the words).
+    pub fn parse(name: &str) -> Result<Self, String> {
+        let key = match name.trim().to_ascii_lowercase().as_str() {
+            "enter" | "return" => AnswerKey::Enter,
+            "escape" | "esc" => AnswerKey::Escape,
+            "c-c" | "ctrl-c" | "^c" => AnswerKey::CtrlC,
+            "tab" => AnswerKey::Tab,
+            d if d.len() == 1 && matches!(d.as_bytes()[0], b'1'..=b'9') => {
+                AnswerKey::Digit(d.as_bytes()[0] - b'0')
+            }
+            _ => {
+                return Err(format!(
+                    "unknown key {:?}; one of {}",
+                    crate::display::safe(name),
+                    Self::NAMES
+                ));
+            }
+        };
+        Ok(key)
+    }
+
+    /// tmux's name for the key (`send-keys` reads it as a key, not text).
+    pub fn tmux_name(self) -> String {
+        match self {
+            AnswerKey::Enter => "Enter".into(),
+            AnswerKey::Escape => "Escape".into(),
+            AnswerKey::CtrlC => "C-c".into(),
+            AnswerKey::Tab => "Tab".into(),
+            AnswerKey::Digit(d) => d.to_string(),
+        }
+    }
+}
+
+impl std::fmt::Display for AnswerKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.tmux_name())
+    }
+}
+
+/// Presses one key in a live session's pane (its exact target): the answer
+/// to a prompt without attaching.
+pub fn send_key(tmux: &Tmux, session: &Session, key: AnswerKey) -> Result<(), OpsError> {
+    let name = live_tmux_name(session)?;
+    tmux.send_key(name, &key.tmux_name())
+        .map_err(not_live_if_missing(session))
+}
+
+#[cfg(test)]
+mod answer_tests {
+    use super::AnswerKey;
+
+    #[test]
+    fn the_closed_list_of_keys() {
+        for (name, key, tmux) in [
+            ("Enter", AnswerKey::Enter, "Enter"),
+            ("esc", AnswerKey::Escape, "Escape"),
+            ("Escape", AnswerKey::Escape, "Escape"),
+            ("C-c", AnswerKey::CtrlC, "C-c"),
+            ("tab", AnswerKey::Tab, "Tab"),
+            ("1", AnswerKey::Digit(1), "1"),
+            ("9", AnswerKey::Digit(9), "9"),
+        ] {
+            assert_eq!(AnswerKey::parse(name), Ok(key), "{name}");
+            assert_eq!(key.tmux_name(), tmux);
+        }
+        for bad in ["0", "10", "C-x", "Enter;kill-server", "", "a"] {
+            assert!(AnswerKey::parse(bad).is_err(), "{bad}");
+        }
+    }
+}

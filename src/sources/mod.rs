@@ -9,6 +9,7 @@ pub mod maestro;
 pub mod prices;
 pub mod rate;
 pub mod sidecar;
+pub mod snooze;
 pub mod tmux_conf;
 pub mod transcript;
 

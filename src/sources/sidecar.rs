@@ -23,6 +23,7 @@ mod atomic;
 use atomic::{lock_within, replace_atomic, sync_dir};
 pub use atomic::{remove_stale_temps, write_atomic};
 
+use super::snooze::Snooze;
 use super::{NOT_REGULAR, O_NOFOLLOW, O_NONBLOCK, read_text_file};
 use crate::model::{Activity, Problem, Status};
 
@@ -30,6 +31,16 @@ use crate::model::{Activity, Problem, Status};
 pub const MAX_DETAIL_CHARS: usize = 500;
 pub const ARCHIVE_DIR: &str = "archive";
 pub const SIDECAR_VERSION: u32 = 1;
+
+/// A tool call as a hook payload named it; both parts cleaned and bounded
+/// by the report that wrote them.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct ToolCall {
+    #[serde(default)]
+    pub tool: Option<String>,
+    #[serde(default)]
+    pub command: Option<String>,
+}
 
 /// A git worktree a session was spawned in.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -86,6 +97,13 @@ pub struct Sidecar {
     pub env: BTreeMap<String, String>,
     #[serde(default)]
     pub metadata: BTreeMap<String, String>,
+    /// The operator's snooze, while one is set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snooze: Option<Snooze>,
+    /// The tool call the agent holds (PreToolUse, PermissionRequest): what
+    /// a waiting session asks about.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub activity_tool: Option<ToolCall>,
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
@@ -125,6 +143,8 @@ impl Sidecar {
             worktree: None,
             env: BTreeMap::new(),
             metadata: BTreeMap::new(),
+            snooze: None,
+            activity_tool: None,
             extra: serde_json::Map::new(),
         }
     }
@@ -144,10 +164,12 @@ impl Sidecar {
     }
 
     fn cap_detail(&mut self) {
-        if let Some(detail) = &mut self.activity_detail
-            && let Some((cut, _)) = detail.char_indices().nth(MAX_DETAIL_CHARS)
-        {
-            detail.truncate(cut);
+        let tool = self.activity_tool.as_mut();
+        let parts = tool.into_iter().flat_map(|t| [&mut t.tool, &mut t.command]);
+        for text in parts.chain([&mut self.activity_detail]).flatten() {
+            if let Some((cut, _)) = text.char_indices().nth(MAX_DETAIL_CHARS) {
+                text.truncate(cut);
+            }
         }
     }
 }

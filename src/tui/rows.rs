@@ -6,11 +6,8 @@ use std::collections::HashMap;
 
 use super::action::Effect;
 use super::state::AppState;
-use crate::model::{Health, Session};
-
-fn needs_operator(h: Health) -> bool {
-    matches!(h, Health::Errored | Health::Waiting | Health::Stuck)
-}
+use crate::attention::{self, needs_operator};
+use crate::model::Session;
 
 /// Installs new rows; marks sessions that just turned waiting, errored or
 /// stuck, and returns the alerts for them.
@@ -20,18 +17,28 @@ pub(super) fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effe
     for r in &rows {
         let before = state.last_health.get(&r.id).copied();
         // Archived rows are finished business: they never call for the operator.
-        let turned = needs_operator(r.health) && !r.archived && before != Some(r.health);
+        // A snoozed one neither: the operator said "not now".
+        let turned = needs_operator(r.health)
+            && !r.archived
+            && r.snoozed_until.is_none()
+            && before != Some(r.health);
         if turned && !first_load {
             if state.selected.as_deref() != Some(r.id.as_str()) {
                 state.attention.insert(r.id.clone());
             }
-            let detail = r.activity.detail.clone().unwrap_or_default();
+            // What it asks, in the agent's words, else its detail.
+            let detail = r
+                .waiting_for
+                .as_ref()
+                .and_then(|w| w.line())
+                .or_else(|| r.activity.detail.clone())
+                .unwrap_or_default();
             alerts.push(Effect::Alert {
                 title: format!("greenroom: {} is {}", r.name, r.health),
                 body: detail,
             });
         }
-        if !needs_operator(r.health) {
+        if !needs_operator(r.health) || r.snoozed_until.is_some() {
             state.attention.remove(&r.id);
         }
     }
@@ -67,4 +74,21 @@ pub(super) fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effe
         state.clamp_offset();
     }
     alerts
+}
+
+/// The pinned group: the sessions in the attention queue move to the top
+/// of the list, in queue order; every other keeps its place relative to
+/// the rest. Moving through the list changes neither order.
+#[allow(dead_code)] // wired once AppState carries the setting
+pub fn pin_attention(rows: &[Session], visible: &mut [usize]) {
+    visible.sort_by(|&a, &b| {
+        let (ra, rb) = (&rows[a], &rows[b]);
+        match (attention::in_queue(ra), attention::in_queue(rb)) {
+            (true, true) => attention::queue_order(ra, rb),
+            (true, false) => std::cmp::Ordering::Less,
+            (false, true) => std::cmp::Ordering::Greater,
+            // Stable sort: the rest keep the order they came in.
+            (false, false) => std::cmp::Ordering::Equal,
+        }
+    });
 }

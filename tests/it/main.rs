@@ -36,6 +36,7 @@ mod support;
 mod tmux_keys;
 mod tmux_safety;
 mod transcript_usage;
+mod triage;
 mod tui_form;
 mod tui_layout;
 mod tui_modes;

@@ -40,6 +40,7 @@ fn session(name: &str, health: Health) -> Session {
             detail: None,
             since: None,
             reported: false,
+            source: greenroom::model::ActivitySource::Tmux,
         },
         orchestration: None,
         active_agent: None,
@@ -48,6 +49,9 @@ fn session(name: &str, health: Health) -> Session {
         agent_orchestrator: None,
         archived: false,
         problems: vec![],
+        snoozed_until: None,
+        waiting_for: None,
+        why: String::new(),
     }
 }
 

@@ -39,6 +39,7 @@ fn session(name: &str, health: Health, focused_min_ago: Option<i64>) -> Session 
             detail: None,
             since: None,
             reported: false,
+            source: greenroom::model::ActivitySource::Tmux,
         },
         orchestration: None,
         active_agent: None,
@@ -47,6 +48,9 @@ fn session(name: &str, health: Health, focused_min_ago: Option<i64>) -> Session 
         agent_orchestrator: None,
         archived: false,
         problems: vec![],
+        snoozed_until: None,
+        waiting_for: None,
+        why: String::new(),
     }
 }
 

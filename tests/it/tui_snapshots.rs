@@ -50,6 +50,7 @@ pub(crate) fn session(id: &str, health: Health, agent: Option<&str>, state: Acti
             detail: None,
             since: ago(1),
             reported: false,
+            source: greenroom::model::ActivitySource::Tmux,
         },
         orchestration: None,
         active_agent: None,
@@ -58,6 +59,9 @@ pub(crate) fn session(id: &str, health: Health, agent: Option<&str>, state: Acti
         agent_orchestrator: None,
         archived: false,
         problems: Vec::new(),
+        snoozed_until: None,
+        waiting_for: None,
+        why: String::new(),
     }
 }
 

@@ -55,6 +55,7 @@ fn session(name: &str, cost: Option<f64>) -> Session {
             detail: None,
             since: None,
             reported: true,
+            source: greenroom::model::ActivitySource::Hook,
         },
         orchestration: None,
         active_agent: None,
@@ -72,6 +73,9 @@ fn session(name: &str, cost: Option<f64>) -> Session {
         agent_orchestrator: None,
         archived: false,
         problems: vec![],
+        snoozed_until: None,
+        waiting_for: None,
+        why: String::new(),
     }
 }
 

@@ -1,0 +1,169 @@
+//! Triage from the command line: answering a prompt with one key
+//! (`send --key`), snoozing a session out of the queue and what wakes it,
+//! what a waiting session asks, and where each status comes from — the
+//! real binary on a private tmux server, reports through `greenroom
+//! report` as the agents' hooks send them.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+use crate::support::World;
+use crate::support::actions::{Greenroom, assert_contents, cat_to, server};
+
+const PAYLOADS: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/real/claude-hook-payloads"
+);
+
+fn fixture(name: &str) -> Vec<u8> {
+    let path = std::fs::read_dir(PAYLOADS)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.file_name().unwrap().to_string_lossy().contains(name))
+        .unwrap_or_else(|| panic!("no fixture {name}"));
+    std::fs::read(path).unwrap()
+}
+
+fn row(gr: &Greenroom, name: &str) -> Value {
+    let doc: Value = serde_json::from_str(&gr.ok(&["ls", "--json"])).unwrap();
+    doc["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == name)
+        .cloned()
+        .unwrap_or_else(|| panic!("no row {name}: {doc:#}"))
+}
+
+/// Sends one hook payload for a session, as its agent's hook would.
+fn report(world: &World, id: &str, args: &[&str], payload: &[u8]) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_greenroom"))
+        .arg("report")
+        .args(args)
+        .env_clear()
+        .env("GREENROOM_SESSION_ID", id)
+        .env("GREENROOM_SIDECAR_DIR", world.path("sessions"))
+        .env("GREENROOM_LOG", world.path("greenroom.log"))
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(payload).unwrap();
+    assert!(child.wait().unwrap().success());
+}
+
+#[test]
+fn send_key_presses_exactly_one_key_from_a_closed_list() {
+    let world = World::new();
+    let tmux = server();
+    let gr = Greenroom::new(&world, &tmux);
+    let out = world.path("keys.txt");
+    let cwd = world.dir.path().to_str().unwrap();
+    gr.ok(&["spawn", "-n", "keys", "--cwd", cwd, "--", &cat_to(&out)]);
+    for key in ["1", "Tab", "Escape", "Enter"] {
+        let said = gr.ok(&["send", "keys", "--key", key]);
+        assert_eq!(said.trim(), format!("sent {key} to keys"));
+    }
+    // The terminal hands cat one line: the digit, the tab, the escape.
+    assert_contents(&out, "1\t\u{1b}\n");
+    for bad in ["C-x", "Enter;kill-server", "0", "enter enter"] {
+        let o = gr.run(&["send", "keys", "--key", bad]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            !o.status.success() && err.contains("unknown key"),
+            "{bad}: {err}"
+        );
+    }
+    let o = gr.run(&["send", "keys", "--key", "Enter", "text too"]);
+    assert!(!o.status.success(), "a key and text at once is refused");
+    assert!(
+        tmux.run(&["list-sessions"]).contains("gr-keys"),
+        "server still up"
+    );
+}
+
+#[test]
+fn a_waiting_session_says_what_it_asks_and_where_its_status_comes_from() {
+    let world = World::new();
+    let tmux = server();
+    let gr = Greenroom::new(&world, &tmux);
+    gr.sleeper("ask", world.dir.path());
+    let id = row(&gr, "ask")["id"].as_str().unwrap().to_owned();
+    report(&world, &id, &[], &fixture("PreToolUse__Bash"));
+    report(
+        &world,
+        &id,
+        &[],
+        &fixture("Notification__permission_prompt"),
+    );
+    let r = row(&gr, "ask");
+    assert_eq!(r["health"], "waiting", "{r:#}");
+    let a = &r["activity"];
+    assert_eq!(a["source"], "hook");
+    assert!(a["age_seconds"].as_i64().unwrap() >= 0, "{a:#}");
+    assert_eq!(
+        a["waiting_for"],
+        serde_json::json!({
+            "question": "Claude needs your permission to use Bash",
+            "tool": "Bash",
+            "command": "ls -la",
+        })
+    );
+    let why = a["why"].as_str().unwrap();
+    assert!(
+        why.starts_with("the hook reported AwaitingInput") && why.ends_with(": waiting"),
+        "{why}"
+    );
+    // The tool ran: the question is over.
+    report(&world, &id, &[], &fixture("PostToolUse__Bash"));
+    let r = row(&gr, "ask");
+    assert_eq!(r["activity"]["waiting_for"], Value::Null, "{r:#}");
+    assert_eq!(r["health"], "active");
+}
+
+#[test]
+fn snooze_leaves_the_queue_until_a_newer_report_and_wake_ends_it() {
+    let world = World::new();
+    let tmux = server();
+    let gr = Greenroom::new(&world, &tmux);
+    gr.sleeper("quiet", world.dir.path());
+    gr.sleeper("asks", world.dir.path());
+    let id = row(&gr, "asks")["id"].as_str().unwrap().to_owned();
+
+    let refused = gr.run(&["snooze", "quiet"]);
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        err.contains("only a waiting, errored or stuck session"),
+        "{err}"
+    );
+
+    report(&world, &id, &["awaiting_input"], b"");
+    assert!(gr.ok(&["status"]).contains("1 waiting"));
+    let said = gr.ok(&["snooze", "asks", "--for", "10m"]);
+    assert!(said.starts_with("snoozed asks until "), "{said}");
+    assert!(said.contains("(z 10m)"), "{said}");
+    let r = row(&gr, "asks");
+    assert!(r["snoozed_until"].is_string(), "{r:#}");
+    assert_eq!(r["health"], "waiting", "the health is unchanged");
+    assert!(!gr.ok(&["status"]).contains("waiting"), "not counted");
+    assert_eq!(gr.ok(&["next"]).trim(), "nothing needs you right now");
+    // Kept in the sidecar, so it survives a restart.
+    let sidecar = std::fs::read_to_string(world.path(&format!("sessions/{id}.json"))).unwrap();
+    assert!(sidecar.contains("\"snooze\""), "{sidecar}");
+
+    // A newer report (a second question) wakes it, whatever the time left.
+    report(&world, &id, &["awaiting_input"], b"");
+    let r = row(&gr, "asks");
+    assert_eq!(r["snoozed_until"], Value::Null, "woken: {r:#}");
+    assert!(gr.ok(&["status"]).contains("1 waiting"));
+
+    gr.ok(&["snooze", "asks"]);
+    assert!(row(&gr, "asks")["snoozed_until"].is_string());
+    assert_eq!(gr.ok(&["snooze", "asks", "--wake"]).trim(), "woke asks");
+    assert_eq!(row(&gr, "asks")["snoozed_until"], Value::Null);
+    let bad = gr.run(&["snooze", "asks", "--for", "3 weeks"]);
+    assert!(!bad.status.success());
+}
