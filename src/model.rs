@@ -384,6 +384,9 @@ pub struct AoDetails {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub enum ActivitySource {
     Hook,
+    /// greenroom recorded it after answering a prompt (`send --key`): the
+    /// agents fire no hook when a tool is refused.
+    Answer,
     Tmux,
     Maestro,
     AgentOrchestrator,
@@ -397,6 +400,7 @@ impl ActivitySource {
     pub fn as_str(self) -> &'static str {
         match self {
             ActivitySource::Hook => "hook",
+            ActivitySource::Answer => "answer",
             ActivitySource::Tmux => "tmux",
             ActivitySource::Maestro => "maestro",
             ActivitySource::AgentOrchestrator => "agent-orchestrator",
@@ -408,6 +412,7 @@ impl ActivitySource {
     pub fn label(self) -> &'static str {
         match self {
             ActivitySource::Hook => "hook",
+            ActivitySource::Answer => "answered",
             ActivitySource::Tmux => "tmux",
             ActivitySource::Maestro => "Maestro",
             ActivitySource::AgentOrchestrator => "AO",
@@ -437,17 +442,23 @@ pub struct WaitingFor {
 }
 
 impl WaitingFor {
-    /// One line: `Claude needs your permission to use Bash: touch x`.
+    /// One line: `Claude needs your permission · Bash: touch x`; a part
+    /// the question already says is not repeated.
     pub fn line(&self) -> Option<String> {
-        let question = self
-            .question
-            .clone()
-            .or_else(|| self.tool.as_ref().map(|t| format!("permission to use {t}")));
-        match (question, &self.command) {
-            (Some(q), Some(c)) if !q.contains(c.as_str()) => Some(format!("{q}: {c}")),
-            (Some(q), _) => Some(q),
-            (None, Some(c)) => Some(c.clone()),
+        let question = self.question.as_deref();
+        let said = |t: &str| question.is_some_and(|q| q.contains(t));
+        let tool = self.tool.as_deref().filter(|t| !said(t));
+        let command = self.command.as_deref().filter(|c| !said(c));
+        let call = match (tool, command) {
+            (Some(t), Some(c)) => Some(format!("{t}: {c}")),
+            (Some(t), None) => Some(t.to_owned()),
+            (None, Some(c)) => Some(c.to_owned()),
             (None, None) => None,
+        };
+        match (question, call) {
+            (Some(q), Some(c)) => Some(format!("{q} · {c}")),
+            (Some(q), None) => Some(q.to_owned()),
+            (None, call) => call,
         }
     }
 }

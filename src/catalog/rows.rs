@@ -127,6 +127,9 @@ impl Catalog {
                 reported_at: s.activity_reported_at,
             });
         let mut activity = health::effective_activity(report, live.as_ref(), now, t);
+        if activity.source == ActivitySource::Hook && s.answered_with.is_some() {
+            activity.source = ActivitySource::Answer;
+        }
         // How a kept dead pane ended is the news, unless a report says more.
         if let (Status::Exited, Some(code), None) = (&status, exit_status, &activity.detail) {
             activity.detail = Some(format!("exited with status {code}"));

@@ -11,7 +11,7 @@ use clap::{Args, Subcommand};
 
 use crate::catalog::Catalog;
 use crate::config::Config;
-use crate::model::Session;
+use crate::model::{Health, Session};
 use crate::ops::{self, Launch, OpsError, SpawnRequest};
 use crate::sources::sidecar::SidecarStore;
 use crate::tmux::Tmux;
@@ -221,8 +221,18 @@ fn run_with(command: &ActionCommand, config: &Config, tmux: &Tmux) -> Result<(),
             let session = ops::resolve(&rows, &a.id)?;
             match a.key {
                 Some(key) => {
-                    ops::send_key(tmux, session, key)?;
-                    println!("sent {key} to {}", session.name);
+                    ops::send_key(tmux, &store, session, key)?;
+                    match key
+                        .state_after()
+                        .filter(|_| session.health == Health::Waiting)
+                    {
+                        Some(after) => println!(
+                            "sent {key} to {} (it was waiting; now {})",
+                            session.name,
+                            after.contract_name()
+                        ),
+                        None => println!("sent {key} to {}", session.name),
+                    }
                 }
                 None => ops::send(tmux, session, &a.text.join(" "))?,
             }

@@ -22,6 +22,7 @@ fn span(d: std::time::Duration) -> String {
 fn said_by(a: &ActivityView) -> &'static str {
     match a.source {
         ActivitySource::Hook => "the hook reported",
+        ActivitySource::Answer => "greenroom's answer left it",
         ActivitySource::Tmux => "tmux shows",
         ActivitySource::Maestro => "Maestro says",
         ActivitySource::AgentOrchestrator => "AO says",

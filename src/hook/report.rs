@@ -250,6 +250,7 @@ pub fn apply(s: &mut Sidecar, change: &Change, ids: &PayloadIds, now: DateTime<U
     s.activity = Some(activity);
     s.activity_detail = detail;
     s.activity_reported_at = Some(now);
+    s.answered_with = None;
     s.last_activity_at = Some(now);
     true
 }

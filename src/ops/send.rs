@@ -18,8 +18,12 @@
 
 use std::time::{Duration, Instant};
 
+use chrono::Utc;
+use uuid::Uuid;
+
 use super::{OpsError, live_tmux_name, not_live_if_missing};
-use crate::model::Session;
+use crate::model::{Activity, Health, Session, Source};
+use crate::sources::sidecar::SidecarStore;
 use crate::tmux::{Tmux, TmuxError};
 
 /// Longer text is pasted, never typed: well under tmux's command size.
@@ -294,12 +298,56 @@ impl std::fmt::Display for AnswerKey {
     }
 }
 
+impl AnswerKey {
+    /// What the agent does once a waiting prompt is answered with this key:
+    /// Enter or a numbered choice goes on working, Escape and C-c refuse
+    /// and end the turn (Claude Code 2.1.328 and Gemini CLI 0.61.0 fire no
+    /// hook then, so greenroom records it); Tab changes nothing yet.
+    pub fn state_after(self) -> Option<Activity> {
+        match self {
+            AnswerKey::Enter | AnswerKey::Digit(_) => Some(Activity::Active),
+            AnswerKey::Escape | AnswerKey::CtrlC => Some(Activity::Idle),
+            AnswerKey::Tab => None,
+        }
+    }
+}
+
 /// Presses one key in a live session's pane (its exact target): the answer
-/// to a prompt without attaching.
-pub fn send_key(tmux: &Tmux, session: &Session, key: AnswerKey) -> Result<(), OpsError> {
+/// to a prompt without attaching. On a waiting session of greenroom's own,
+/// the state the answer leads to is recorded, unless a hook reported
+/// something newer meanwhile; the next hook report replaces it.
+pub fn send_key(
+    tmux: &Tmux,
+    store: &SidecarStore,
+    session: &Session,
+    key: AnswerKey,
+) -> Result<(), OpsError> {
     let name = live_tmux_name(session)?;
+    let before = Utc::now();
     tmux.send_key(name, &key.tmux_name())
-        .map_err(not_live_if_missing(session))
+        .map_err(not_live_if_missing(session))?;
+    let (Some(after), Health::Waiting, Source::Greenroom) =
+        (key.state_after(), session.health, session.source)
+    else {
+        return Ok(());
+    };
+    let Ok(id) = Uuid::parse_str(&session.id) else {
+        return Ok(());
+    };
+    store.update(id, super::LOCK_WAIT, |s| {
+        if s.activity_reported_at.is_some_and(|at| at > before) {
+            return false;
+        }
+        let now = Utc::now();
+        s.activity_since = Some(now);
+        s.activity = Some(after);
+        s.activity_detail = Some(format!("answered with {key}"));
+        s.activity_reported_at = Some(now);
+        s.activity_tool = None;
+        s.answered_with = Some(key.tmux_name());
+        true
+    })?;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -323,5 +371,15 @@ mod answer_tests {
         for bad in ["0", "10", "C-x", "Enter;kill-server", "", "a"] {
             assert!(AnswerKey::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn the_state_an_answer_leads_to() {
+        use crate::model::Activity;
+        assert_eq!(AnswerKey::Enter.state_after(), Some(Activity::Active));
+        assert_eq!(AnswerKey::Digit(2).state_after(), Some(Activity::Active));
+        assert_eq!(AnswerKey::Escape.state_after(), Some(Activity::Idle));
+        assert_eq!(AnswerKey::CtrlC.state_after(), Some(Activity::Idle));
+        assert_eq!(AnswerKey::Tab.state_after(), None);
     }
 }

@@ -104,6 +104,11 @@ pub struct Sidecar {
     /// a waiting session asks about.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub activity_tool: Option<ToolCall>,
+    /// Set when the activity was recorded by greenroom after it answered a
+    /// prompt with this key (the agents fire no hook on a refusal);
+    /// cleared by the next hook report.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answered_with: Option<String>,
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
@@ -145,6 +150,7 @@ impl Sidecar {
             metadata: BTreeMap::new(),
             snooze: None,
             activity_tool: None,
+            answered_with: None,
             extra: serde_json::Map::new(),
         }
     }

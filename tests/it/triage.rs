@@ -167,3 +167,77 @@ fn snooze_leaves_the_queue_until_a_newer_report_and_wake_ends_it() {
     let bad = gr.run(&["snooze", "asks", "--for", "3 weeks"]);
     assert!(!bad.status.success());
 }
+
+/// Escape on a waiting session: the agents fire no hook on a refusal, so
+/// greenroom records the state its answer leads to (idle) and says so;
+/// the next hook report takes over again.
+#[test]
+fn an_answer_to_a_waiting_session_records_the_state_it_leads_to() {
+    let world = World::new();
+    let tmux = server();
+    let gr = Greenroom::new(&world, &tmux);
+    gr.sleeper("asks", world.dir.path());
+    let id = row(&gr, "asks")["id"].as_str().unwrap().to_owned();
+    report(
+        &world,
+        &id,
+        &[],
+        &fixture("Notification__permission_prompt"),
+    );
+    assert_eq!(row(&gr, "asks")["health"], "waiting");
+    let said = gr.ok(&["send", "asks", "--key", "Escape"]);
+    assert_eq!(
+        said.trim(),
+        "sent Escape to asks (it was waiting; now idle)"
+    );
+    let r = row(&gr, "asks");
+    assert_eq!(r["health"], "idle", "{r:#}");
+    let a = &r["activity"];
+    assert_eq!(a["source"], "answer");
+    assert_eq!(a["detail"], "answered with Escape");
+    assert!(
+        a["why"]
+            .as_str()
+            .unwrap()
+            .starts_with("greenroom's answer left it Idle"),
+        "{a:#}"
+    );
+    // Not waiting any more: a second key is just a key.
+    assert_eq!(
+        gr.ok(&["send", "asks", "--key", "Enter"]).trim(),
+        "sent Enter to asks"
+    );
+    report(&world, &id, &[], &fixture("UserPromptSubmit"));
+    let r = row(&gr, "asks");
+    assert_eq!(r["activity"]["source"], "hook", "{r:#}");
+    assert_eq!(r["health"], "active");
+}
+
+/// Claude Code 2.1.328's own payloads for its permission dialog (recorded
+/// by the interop suite): the row asks what the dialog asks.
+#[test]
+fn the_real_permission_payloads_make_the_question() {
+    let world = World::new();
+    let tmux = server();
+    let gr = Greenroom::new(&world, &tmux);
+    gr.sleeper("real", world.dir.path());
+    let id = row(&gr, "real")["id"].as_str().unwrap().to_owned();
+    report(
+        &world,
+        &id,
+        &[],
+        &fixture("2.1.328__PermissionRequest__bash"),
+    );
+    let r = row(&gr, "real");
+    assert_eq!(
+        r["activity"]["waiting_for"]["question"],
+        "permission to use Bash"
+    );
+    report(&world, &id, &[], &fixture("2.1.328__Notification__bash"));
+    let w = &row(&gr, "real")["activity"]["waiting_for"];
+    assert_eq!(
+        *w,
+        serde_json::json!({"question": "Claude needs your permission",
+                           "tool": "Bash", "command": "touch allowed-by-key"})
+    );
+}
