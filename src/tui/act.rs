@@ -1,11 +1,43 @@
 //! The reducer's part for acting on sessions: which sessions an action
-//! applies to, refusing up front what the action would refuse, and what a
-//! finished spawn does to the form, and the pane beside.
+//! applies to, refusing up front what the action would refuse, wording what
+//! a finished effect did, what a finished spawn does to the form, and the
+//! pane beside.
 
-use super::action::Effect;
+use super::action::{Effect, Finished};
 use super::dialog::{Bulk, Dialog};
 use super::state::{AppState, BesidePane, Mode};
-use super::update::say;
+
+/// Words what an effect on sessions did for the status line.
+pub(super) fn finished(state: &mut AppState, done: Finished) {
+    let text = match done {
+        Finished::Killed { ok, failed } => each("killed", &ok, &failed),
+        Finished::Dismissed { ok, failed } => each("dismissed", &ok, &failed),
+        Finished::Restored {
+            name,
+            resumed: true,
+        } => {
+            format!("restored {name} (resumed its conversation)")
+        }
+        Finished::Restored { name, .. } => format!("restored {name}"),
+        Finished::Sent { name } => format!("sent to {name}"),
+        Finished::Switched { name } => format!("switched to {name}"),
+        Finished::Returned { name } => format!("back from {name}"),
+        Finished::Failed(why) => why,
+    };
+    if !text.is_empty() {
+        state.say(text);
+    }
+}
+
+/// "killed a, b; c: why": the sessions done, then why the others were not.
+fn each(done: &str, ok: &[String], failed: &[String]) -> String {
+    let mut parts = Vec::new();
+    if !ok.is_empty() {
+        parts.push(format!("{done} {}", ok.join(", ")));
+    }
+    parts.extend(failed.iter().cloned());
+    parts.join("; ")
+}
 
 pub(super) fn spawned(state: &mut AppState, result: Result<String, String>) -> Vec<Effect> {
     match result {
@@ -13,7 +45,7 @@ pub(super) fn spawned(state: &mut AppState, result: Result<String, String>) -> V
             if matches!(state.mode, Mode::Dialog(Dialog::Spawn(_))) {
                 state.mode = Mode::Normal;
             }
-            say(state, "session started");
+            state.say("session started");
             // Its row arrives with the sidecar's file event: select it then.
             state.select_when_seen = Some(id);
             Vec::new()
@@ -23,7 +55,7 @@ pub(super) fn spawned(state: &mut AppState, result: Result<String, String>) -> V
                 form.busy = false;
                 form.error = Some(e);
             } else {
-                say(state, e);
+                state.say(e);
             }
             Vec::new()
         }
@@ -50,7 +82,7 @@ fn targets(state: &AppState) -> Vec<(String, String)> {
 pub(super) fn confirm(state: &mut AppState, action: Bulk) -> Vec<Effect> {
     let targets = targets(state);
     if targets.is_empty() {
-        say(state, "no session selected");
+        state.say("no session selected");
         return Vec::new();
     }
     // Refuse up front what the action would refuse, so the dialog only
@@ -71,11 +103,11 @@ pub(super) fn confirm(state: &mut AppState, action: Bulk) -> Vec<Effect> {
         }
     }
     if ok.is_empty() {
-        say(state, refused.join("; "));
+        state.say(refused.join("; "));
         return Vec::new();
     }
     if !refused.is_empty() {
-        say(state, format!("skipped: {}", refused.join("; ")));
+        state.say(format!("skipped: {}", refused.join("; ")));
     }
     let (ids, names) = ok.into_iter().unzip();
     state.mode = Mode::Dialog(Dialog::Confirm { action, ids, names });
@@ -94,7 +126,7 @@ pub(super) fn with_selected(
     match result {
         Ok(effect) => vec![effect],
         Err(message) => {
-            say(state, message);
+            state.say(message);
             Vec::new()
         }
     }
@@ -119,7 +151,7 @@ pub(super) fn quit(state: &mut AppState) -> Vec<Effect> {
 pub(super) fn beside(state: &mut AppState) -> Vec<Effect> {
     match std::mem::replace(&mut state.beside, BesidePane::Closed) {
         BesidePane::Open(pane) => {
-            say(state, "closed the pane beside");
+            state.say("closed the pane beside");
             vec![Effect::CloseBeside { pane }]
         }
         BesidePane::Opening => {

@@ -32,6 +32,22 @@ pub enum Command {
     ShowProblems,
     Help,
     Quit,
+    /// Esc in the list: clear a kept filter (text and health).
+    ClearFilter,
+    // The dialogs' and the filter's layers.
+    Keep,
+    Cancel,
+    Yes,
+    Submit,
+    NextField,
+    PrevField,
+    NextChoice,
+    PrevChoice,
+    Complete,
+    /// Close the overlay.
+    Close,
+    /// Help's other page.
+    NextPage,
 }
 
 impl Command {
@@ -61,6 +77,18 @@ impl Command {
             Command::ShowProblems => "problems",
             Command::Help => "help",
             Command::Quit => "quit",
+            Command::ClearFilter => "clear_filter",
+            Command::Keep => "keep",
+            Command::Cancel => "cancel",
+            Command::Yes => "yes",
+            Command::Submit => "submit",
+            Command::NextField => "next_field",
+            Command::PrevField => "previous_field",
+            Command::NextChoice => "next_choice",
+            Command::PrevChoice => "previous_choice",
+            Command::Complete => "complete",
+            Command::Close => "close",
+            Command::NextPage => "next_page",
         }
     }
 }
@@ -78,8 +106,14 @@ pub enum Action {
         rows: Vec<Session>,
         problems: Vec<Problem>,
     },
-    /// What tmux said at the last poll.
-    Tmux(ServerState),
+    /// The poll interval came round.
+    PollDue,
+    /// What tmux said at a poll, and how many effects had finished when it
+    /// started (an older answer may describe a world they changed).
+    Polled {
+        server: ServerState,
+        generation: u64,
+    },
     /// The clock moved (ages, stuck detection, status-line expiry).
     Tick(DateTime<Utc>),
     /// A pane capture for the preview.
@@ -87,9 +121,10 @@ pub enum Action {
         id: String,
         text: String,
     },
-    /// A key for the mode's input: text for the filter or a dialog; Esc
-    /// in every mode (it closes, cancels or clears whatever the mode holds).
-    Input(InputKey),
+    /// A character typed into the mode's input (the filter, a dialog's field).
+    Type(char),
+    /// Backspace in the mode's input.
+    Erase,
     /// Text the terminal pasted (bracketed paste): input for the focused
     /// field, never commands. Untrusted: the reducer cleans it.
     Paste(String),
@@ -102,10 +137,12 @@ pub enum Action {
         width: u16,
         height: u16,
     },
-    /// An effect finished with a message for the status line.
+    /// A message for the status line.
     Status(String),
-    /// The new-session form, filled with defaults (run.rs asked the world).
-    OpenSpawnForm(super::dialog::SpawnForm),
+    /// An effect that acted on sessions finished: what it did.
+    Finished(Finished),
+    /// What the new-session form starts with (the driver asked the world).
+    OpenSpawnForm(SpawnDefaults),
     /// The form's spawn finished: the new session's id, or why it failed.
     Spawned(Result<String, String>),
     /// A folder completion for the form.
@@ -126,24 +163,51 @@ pub struct Completion {
     pub candidates: Vec<String>,
 }
 
-/// Keys an input field understands.
+/// What an effect on sessions did, for the reducer to word.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum InputKey {
-    Char(char),
-    Backspace,
-    Enter,
-    Esc,
-    Tab,
-    BackTab,
-    Up,
-    Down,
-    Left,
-    Right,
+pub enum Finished {
+    /// Sessions killed (by name), and why the others were not.
+    Killed {
+        ok: Vec<String>,
+        failed: Vec<String>,
+    },
+    Dismissed {
+        ok: Vec<String>,
+        failed: Vec<String>,
+    },
+    /// `resumed`: the agent's own conversation was resumed.
+    Restored {
+        name: String,
+        resumed: bool,
+    },
+    Sent {
+        name: String,
+    },
+    /// The client switched to the session (greenroom inside tmux).
+    Switched {
+        name: String,
+    },
+    /// The operator detached and is back in the dashboard.
+    Returned {
+        name: String,
+    },
+    /// The effect failed: why, in one line.
+    Failed(String),
+}
+
+/// The new-session form's defaults: the first free name, a folder, the
+/// presets and which of them are not installed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpawnDefaults {
+    pub name: String,
+    pub cwd: String,
+    pub agents: Vec<String>,
+    pub missing: Vec<String>,
 }
 
 /// What the new-session form submits.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SpawnForm {
+pub struct NewSession {
     pub name: String,
     pub cwd: String,
     pub agent: Option<String>,
@@ -151,10 +215,17 @@ pub struct SpawnForm {
     pub prompt: Option<String>,
 }
 
-/// Work the reducer asks for; run.rs does it and reports back as actions.
+/// Work the reducer asks for; the driver's `Runner` does it and reports
+/// back as actions.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Effect {
-    /// Capture the selected session's pane for the preview.
+    /// Ask tmux for its sessions; `generation` comes back with the answer.
+    Poll {
+        generation: u64,
+    },
+    /// Hand an accepted poll to the catalog (statuses, rows).
+    ApplyPoll(ServerState),
+    /// Capture the selected session's pane for the preview (at most four a second).
     CapturePreview {
         id: String,
         tmux_session: String,
@@ -170,7 +241,7 @@ pub enum Effect {
     },
     /// Fill the new-session form with defaults and open it.
     OpenSpawnForm,
-    Spawn(SpawnForm),
+    Spawn(NewSession),
     Kill {
         ids: Vec<String>,
     },

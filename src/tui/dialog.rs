@@ -2,7 +2,7 @@
 //! and the new-session form. Plain data and pure key handling; what a
 //! dialog decides comes back as an [`Effect`].
 
-use super::action::{Completion, Effect, InputKey, SpawnForm as SpawnSubmit};
+use super::action::{Command, Completion, Effect, NewSession, SpawnDefaults};
 
 /// Actions that apply to one or several sessions after a confirmation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,6 +95,13 @@ impl SpawnForm {
         }
     }
 
+    /// The form as the driver filled it in.
+    pub fn from_defaults(d: SpawnDefaults) -> Self {
+        let mut form = Self::new(d.name, d.cwd, d.agents);
+        form.missing = d.missing;
+        form
+    }
+
     fn field_mut(&mut self) -> Option<&mut String> {
         match self.focus {
             SpawnField::Name => Some(&mut self.name),
@@ -140,37 +147,61 @@ pub enum Outcome {
     Done(Vec<Effect>),
 }
 
-/// Handles a key for the open dialog.
-pub fn key(dialog: &mut Dialog, key: InputKey) -> Outcome {
+/// What a command of the dialog's keymap layer does to it.
+pub fn command(dialog: &mut Dialog, command: Command) -> Outcome {
     match dialog {
-        Dialog::Confirm { action, ids, .. } => match key {
-            InputKey::Char('y' | 'Y') => Outcome::Done(vec![match action {
+        Dialog::Confirm { action, ids, .. } => match command {
+            Command::Yes => Outcome::Done(vec![match action {
                 Bulk::Kill => Effect::Kill { ids: ids.clone() },
                 Bulk::Dismiss => Effect::Dismiss { ids: ids.clone() },
             }]),
-            InputKey::Char('n' | 'N' | 'q') | InputKey::Esc | InputKey::Enter => Outcome::Close,
+            Command::Cancel => Outcome::Close,
             _ => Outcome::Keep,
         },
-        Dialog::Send { id, text, .. } => match key {
-            InputKey::Char(c) => {
-                text.push(c);
-                Outcome::Keep
-            }
-            InputKey::Backspace => {
-                text.pop();
-                Outcome::Keep
-            }
-            InputKey::Enter if text.trim().is_empty() => Outcome::Keep,
+        Dialog::Send { id, text, .. } => match command {
+            Command::Submit if text.trim().is_empty() => Outcome::Keep,
             // A pasted block's last line break is not a line of its own:
             // the Enter that sends it follows.
-            InputKey::Enter => Outcome::Done(vec![Effect::Send {
+            Command::Submit => Outcome::Done(vec![Effect::Send {
                 id: id.clone(),
                 text: text.trim_end_matches('\n').to_owned(),
             }]),
-            InputKey::Esc => Outcome::Close,
+            Command::Cancel => Outcome::Close,
             _ => Outcome::Keep,
         },
-        Dialog::Spawn(form) => spawn_key(form, key),
+        Dialog::Spawn(form) => spawn_command(form, command),
+    }
+}
+
+/// Backspace in the open dialog's focused input.
+pub fn erase(dialog: &mut Dialog) {
+    match dialog {
+        Dialog::Confirm { .. } => {}
+        Dialog::Send { text, .. } => drop(text.pop()),
+        Dialog::Spawn(form) if form.busy => {}
+        Dialog::Spawn(form) => {
+            form.candidates.clear();
+            if let Some(field) = form.field_mut() {
+                field.pop();
+            }
+        }
+    }
+}
+
+/// A character typed into the open dialog's focused input.
+pub fn typed(dialog: &mut Dialog, c: char) {
+    match dialog {
+        Dialog::Confirm { .. } => {}
+        Dialog::Send { text, .. } => text.push(c),
+        Dialog::Spawn(form) if form.busy => {}
+        Dialog::Spawn(form) => {
+            form.candidates.clear();
+            if let Some(field) = form.field_mut() {
+                field.push(c);
+            } else if c == ' ' {
+                form.agent = (form.agent + 1) % form.agents.len().max(1);
+            }
+        }
     }
 }
 
@@ -239,23 +270,23 @@ pub fn completed(form: &mut SpawnForm, done: Completion) {
     }
 }
 
-fn spawn_key(form: &mut SpawnForm, key: InputKey) -> Outcome {
-    if key != InputKey::Tab {
+fn spawn_command(form: &mut SpawnForm, command: Command) -> Outcome {
+    if command != Command::Complete {
         form.candidates.clear();
     }
     if form.busy {
-        return if key == InputKey::Esc {
+        return if command == Command::Cancel {
             Outcome::Close
         } else {
             Outcome::Keep
         };
     }
-    match key {
-        InputKey::Esc => return Outcome::Close,
-        InputKey::Enter => {
+    match command {
+        Command::Cancel => return Outcome::Close,
+        Command::Submit => {
             form.busy = true;
             form.error = None;
-            return Outcome::Effects(vec![Effect::Spawn(SpawnSubmit {
+            return Outcome::Effects(vec![Effect::Spawn(NewSession {
                 name: form.name.trim().to_owned(),
                 cwd: form.cwd.trim().to_owned(),
                 agent: form.agent_name().map(str::to_owned),
@@ -263,37 +294,22 @@ fn spawn_key(form: &mut SpawnForm, key: InputKey) -> Outcome {
                 prompt: Some(form.prompt.clone()).filter(|p| !p.trim().is_empty()),
             })]);
         }
-        InputKey::Down | InputKey::Tab
-            if !(form.focus == SpawnField::Cwd && key == InputKey::Tab) =>
-        {
-            form.focus = form.focus.step(1);
-        }
-        // Tab in the folder field completes the path (run.rs answers).
-        InputKey::Tab => {
+        // In the folder field the driver completes the path; elsewhere
+        // completing is moving on.
+        Command::Complete if form.focus == SpawnField::Cwd => {
             return Outcome::Effects(vec![Effect::CompletePath {
                 text: form.cwd.clone(),
             }]);
         }
-        InputKey::Up | InputKey::BackTab => form.focus = form.focus.step(-1),
-        InputKey::Left | InputKey::Right if form.focus == SpawnField::Agent => {
+        Command::NextField | Command::Complete => form.focus = form.focus.step(1),
+        Command::PrevField => form.focus = form.focus.step(-1),
+        Command::NextChoice | Command::PrevChoice if form.focus == SpawnField::Agent => {
             let n = form.agents.len().max(1);
-            form.agent = if key == InputKey::Left {
+            form.agent = if command == Command::PrevChoice {
                 (form.agent + n - 1) % n
             } else {
                 (form.agent + 1) % n
             };
-        }
-        InputKey::Char(c) => {
-            if let Some(field) = form.field_mut() {
-                field.push(c);
-            } else if c == ' ' {
-                form.agent = (form.agent + 1) % form.agents.len().max(1);
-            }
-        }
-        InputKey::Backspace => {
-            if let Some(field) = form.field_mut() {
-                field.pop();
-            }
         }
         _ => {}
     }

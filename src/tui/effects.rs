@@ -1,11 +1,11 @@
-//! Carrying out the reducer's effects that act on sessions: each runs off
-//! the event loop (tmux and git can be slow) and reports back as an
-//! [`Action`]. Attaching outside tmux needs the terminal and lives in run.rs.
+//! The work behind the reducer's effects that act on sessions: each runs
+//! off the event loop (tmux and git can be slow) and reports back as an
+//! [`Action`], with a typed [`Finished`] the reducer words. Attaching
+//! outside tmux needs the terminal and lives in the runner.
 
 use std::path::{Path, PathBuf};
 
-use super::action::{Action, Completion, SpawnForm as Submitted};
-use super::dialog::SpawnForm;
+use super::action::{Action, Completion, Finished, NewSession, SpawnDefaults};
 use crate::config::Config;
 use crate::model::Session;
 use crate::ops::{self, Launch, SpawnRequest};
@@ -47,8 +47,7 @@ impl Context {
             agents.push("shell".into());
         }
         let path = std::env::var_os("PATH");
-        let mut form = SpawnForm::new(name, cwd, agents);
-        form.missing = self
+        let missing = self
             .config
             .agents
             .iter()
@@ -57,10 +56,15 @@ impl Context {
             })
             .map(|(name, _)| name.clone())
             .collect();
-        Action::OpenSpawnForm(form)
+        Action::OpenSpawnForm(SpawnDefaults {
+            name,
+            cwd,
+            agents,
+            missing,
+        })
     }
 
-    pub fn spawn(&self, form: &Submitted) -> Action {
+    pub fn spawn(&self, form: &NewSession) -> Action {
         let cwd = expand_home(&form.cwd);
         let request = SpawnRequest {
             name: Some(form.name.clone()).filter(|n| !n.is_empty()),
@@ -77,67 +81,45 @@ impl Context {
     }
 
     pub fn kill(&self, sessions: &[Session]) -> Action {
-        self.each(sessions, "killed", |s| {
-            ops::kill(&self.tmux, &self.store, s)
-        })
+        let (ok, failed) = each(sessions, |s| ops::kill(&self.tmux, &self.store, s));
+        Action::Finished(Finished::Killed { ok, failed })
     }
 
     pub fn dismiss(&self, sessions: &[Session]) -> Action {
-        self.each(sessions, "dismissed", |s| {
+        let (ok, failed) = each(sessions, |s| {
             ops::dismiss(&self.tmux, &self.store, s).map(drop)
-        })
-    }
-
-    /// Runs `act` on every session; one status line says what happened.
-    fn each(
-        &self,
-        sessions: &[Session],
-        done: &str,
-        act: impl Fn(&Session) -> Result<(), ops::OpsError>,
-    ) -> Action {
-        let mut ok = Vec::new();
-        let mut failed = Vec::new();
-        for s in sessions {
-            match act(s) {
-                Ok(()) => ok.push(s.name.clone()),
-                Err(e) => failed.push(e.to_string()),
-            }
-        }
-        let mut text = String::new();
-        if !ok.is_empty() {
-            text = format!("{done} {}", ok.join(", "));
-        }
-        if !failed.is_empty() {
-            if !text.is_empty() {
-                text.push_str("; ");
-            }
-            text.push_str(&failed.join("; "));
-        }
-        Action::Status(text)
+        });
+        Action::Finished(Finished::Dismissed { ok, failed })
     }
 
     pub fn restore(&self, s: &Session) -> Action {
-        Action::Status(match ops::restore(&self.tmux, &self.config, s) {
-            Ok(r) if r.resumed => format!("restored {} (resumed its conversation)", s.name),
-            Ok(_) => format!("restored {}", s.name),
-            Err(e) => e.to_string(),
+        Action::Finished(match ops::restore(&self.tmux, &self.config, s) {
+            Ok(r) => Finished::Restored {
+                name: s.name.clone(),
+                resumed: r.resumed,
+            },
+            Err(e) => Finished::Failed(e.to_string()),
         })
     }
 
     pub fn send(&self, s: &Session, text: &str) -> Action {
-        Action::Status(match ops::send(&self.tmux, s, text) {
-            Ok(()) => format!("sent to {}", s.name),
-            Err(e) => e.to_string(),
+        Action::Finished(match ops::send(&self.tmux, s, text) {
+            Ok(()) => Finished::Sent {
+                name: s.name.clone(),
+            },
+            Err(e) => Finished::Failed(e.to_string()),
         })
     }
 
     /// `switch-client` when greenroom runs inside the same tmux server.
     pub fn switch_to(&self, s: &Session) -> Action {
         let tmux_env = std::env::var("TMUX").ok();
-        Action::Status(
+        Action::Finished(
             match ops::attach(&self.tmux, &self.store, s, tmux_env.as_deref()) {
-                Ok(_) => format!("switched to {}", s.name),
-                Err(e) => e.to_string(),
+                Ok(_) => Finished::Switched {
+                    name: s.name.clone(),
+                },
+                Err(e) => Finished::Failed(e.to_string()),
             },
         )
     }
@@ -188,6 +170,23 @@ impl Context {
             Err(_) => Some(Action::BesideClosed),
         }
     }
+}
+
+/// Runs `act` on every session: the names it succeeded for, and why it
+/// failed for the others.
+fn each(
+    sessions: &[Session],
+    act: impl Fn(&Session) -> Result<(), ops::OpsError>,
+) -> (Vec<String>, Vec<String>) {
+    let mut ok = Vec::new();
+    let mut failed = Vec::new();
+    for s in sessions {
+        match act(s) {
+            Ok(()) => ok.push(s.name.clone()),
+            Err(e) => failed.push(e.to_string()),
+        }
+    }
+    (ok, failed)
 }
 
 /// The program a preset's launch line runs: its first word after `exec`,

@@ -1,12 +1,12 @@
 //! Terminal events to actions. What a key means depends only on the mode
-//! ([`key_action`], pure): the keymap's commands in normal mode and under an
-//! overlay, text for the focused input in the filter and dialogs; Esc is
-//! the mode's own key everywhere. A paste is always text, never keys.
+//! and the keymap ([`key_action`], pure): each mode has its keymap layer;
+//! characters no layer binds are text where the mode has an input. A paste
+//! is always text, never keys.
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEventKind};
 
-use super::action::{Action, Command, InputKey};
-use super::keymap::{Key, Keymap};
+use super::action::Action;
+use super::keymap::{Key, Keymap, Layer};
 use super::state::Mode;
 use super::view;
 
@@ -47,34 +47,26 @@ pub fn terminal_action(
     }
 }
 
-/// What a key means in `mode`.
+/// What a key means in `mode`: a command of the mode's keymap layer (or
+/// of the keys every mode shares), else a typed character where the mode
+/// takes text. Under an overlay the main layer's keys still arrive, so the
+/// key that opened it closes it.
 pub fn key_action(k: &KeyEvent, mode: &Mode, keymap: &Keymap) -> Option<Action> {
-    let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
-    match mode {
-        Mode::Filter | Mode::Dialog(_) => {
-            let input = match k.code {
-                // Ctrl-C still quits from anywhere.
-                KeyCode::Char('c') if ctrl => return Some(Action::Command(Command::Quit)),
-                KeyCode::Char(c) if !ctrl => InputKey::Char(c),
-                KeyCode::Backspace => InputKey::Backspace,
-                KeyCode::Enter => InputKey::Enter,
-                KeyCode::Esc => InputKey::Esc,
-                KeyCode::Tab => InputKey::Tab,
-                KeyCode::BackTab => InputKey::BackTab,
-                KeyCode::Up => InputKey::Up,
-                KeyCode::Down => InputKey::Down,
-                KeyCode::Left => InputKey::Left,
-                KeyCode::Right => InputKey::Right,
-                _ => return None,
-            };
-            Some(Action::Input(input))
-        }
-        Mode::Normal | Mode::Overlay(_) => {
-            let key = Key::from_event(k);
-            if let Some(c) = keymap.lookup(key) {
-                return Some(Action::Command(c));
-            }
-            (k.code == KeyCode::Esc).then_some(Action::Input(InputKey::Esc))
-        }
+    let layer = mode.layer();
+    let key = Key::from_event(k);
+    if let Some(c) = keymap.lookup_in(layer, key) {
+        return Some(Action::Command(c));
+    }
+    if layer == Layer::Overlay {
+        return keymap.lookup(key).map(Action::Command);
+    }
+    let plain = !k
+        .modifiers
+        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+    match k.code {
+        KeyCode::Char(c) if plain && layer.takes_text() => Some(Action::Type(c)),
+        // Editing, like typing: no layer binds it.
+        KeyCode::Backspace if layer.takes_text() => Some(Action::Erase),
+        _ => None,
     }
 }

@@ -1,14 +1,18 @@
 //! The dashboard. Data flows one way: catalog rows -> [`state::AppState`]
-//! (changed only by [`update::update`]) -> the views; effects run in `run`.
+//! (changed only by [`update::update`]) -> the views; the driver (`run`)
+//! feeds the reducer and its `Runner` carries out the effects.
 
 mod act;
 pub mod action;
+mod commands;
 pub mod dialog;
 pub mod effects;
 pub mod input;
 pub mod keymap;
+mod navigate;
 mod rows;
 pub mod run;
+mod runner;
 pub mod state;
 mod terminal;
 pub mod update;

@@ -5,8 +5,13 @@ use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
 
+use super::dialog::Dialog;
+use super::keymap::Layer;
 use crate::catalog::{focus_order, triage_order};
 use crate::model::{Health, Problem, Session};
+
+/// How long a status-line message stays.
+const STATUS_SECONDS: i64 = 6;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SortMode {
@@ -74,7 +79,37 @@ pub enum Mode {
     /// Help or problems over the body: their own key, `q` or Esc close it.
     Overlay(Overlay),
     /// A dialog: keys and pastes are its input.
-    Dialog(super::dialog::Dialog),
+    Dialog(Dialog),
+}
+
+impl Mode {
+    /// The keymap layer that says what keys mean in this mode.
+    pub fn layer(&self) -> Layer {
+        match self {
+            Mode::Normal => Layer::Normal,
+            Mode::Filter => Layer::Filter,
+            Mode::Overlay(_) => Layer::Overlay,
+            Mode::Dialog(d) => Self::layer_of(d),
+        }
+    }
+
+    pub fn layer_of(dialog: &Dialog) -> Layer {
+        match dialog {
+            Dialog::Confirm { .. } => Layer::Confirm,
+            Dialog::Send { .. } => Layer::Send,
+            Dialog::Spawn(_) => Layer::Spawn,
+        }
+    }
+}
+
+/// Where the tmux poll stands. Effects that change tmux count as
+/// generations: a poll started before the latest one finished may describe
+/// a world that effect changed, so its answer is dropped and tmux asked again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PollState {
+    pub in_flight: bool,
+    /// Effects on sessions finished so far.
+    pub generation: u64,
 }
 
 /// The pane beside the dashboard (follow mode): at most one.
@@ -149,6 +184,12 @@ pub struct AppState {
     pub show_cost: bool,
     /// Show archived and dismissed sessions too (`A`).
     pub show_archived: bool,
+    /// Help's page: 0 the list's keys, 1 the dialogs' and the filter's.
+    pub help_page: usize,
+    pub poll: PollState,
+    /// The selected session's pane activity the preview last followed: new
+    /// activity in tmux means a fresh capture.
+    pub seen_activity: Option<(String, Option<DateTime<Utc>>)>,
 }
 
 impl AppState {
@@ -178,11 +219,22 @@ impl AppState {
             select_when_seen: None,
             show_cost: true,
             show_archived: false,
+            help_page: 0,
+            poll: PollState::default(),
+            seen_activity: None,
         }
     }
 
+    /// Shows `text` in the status line for a few seconds.
+    pub fn say(&mut self, text: impl Into<String>) {
+        self.status = Some(StatusLine {
+            text: text.into(),
+            until: self.now + chrono::Duration::seconds(STATUS_SECONDS),
+        });
+    }
+
     /// The open dialog, if a dialog has the keys.
-    pub fn dialog(&self) -> Option<&super::dialog::Dialog> {
+    pub fn dialog(&self) -> Option<&Dialog> {
         match &self.mode {
             Mode::Dialog(d) => Some(d),
             _ => None,

@@ -1,24 +1,22 @@
 //! The reducer: `update(state, action) -> effects`. No IO: everything the
-//! dashboard does to the world is an [`Effect`] that run.rs carries out.
+//! dashboard does to the world is an [`Effect`] the driver's `Runner`
+//! carries out, and everything it learns comes back as an [`Action`].
 
-use chrono::Duration;
-
-use super::act::{beside, confirm, live_check, quit, spawned, with_selected};
-use super::action::{Action, Command, Effect, InputKey};
-use super::dialog::{self, Bulk, Dialog, Outcome};
+use super::act::{finished, quit, spawned};
+use super::action::{Action, Effect};
+use super::commands::{command, typed};
+use super::dialog::{self, Dialog, SpawnForm};
+use super::navigate::{follow_activity, move_by, preview_request, select};
 use super::rows::replace_rows;
-use super::state::{
-    AppState, BesidePane, DetailTab, Mode, Overlay, Preview, SortMode, StatusLine, TmuxStatus,
-};
-use crate::model::Health;
+use super::state::{AppState, BesidePane, Mode, Preview, TmuxStatus};
 use crate::tmux::ServerState;
-
-/// How long a status-line message stays.
-const STATUS_SECONDS: i64 = 6;
 
 pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
     match action {
         Action::Command(c) => command(state, c),
+        Action::Type(c) => typed(state, Some(c)),
+        Action::Erase => typed(state, None),
+        Action::Paste(text) => paste(state, &text),
         Action::Shutdown => quit(state),
         Action::Rows { rows, problems } => {
             state.problems = problems;
@@ -27,18 +25,8 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
             effects.extend(preview_request(state));
             effects
         }
-        Action::Tmux(server) => {
-            state.tmux = match server {
-                ServerState::Running(_) => TmuxStatus::Running,
-                ServerState::NoServer => TmuxStatus::NoServer,
-                ServerState::NotInstalled => TmuxStatus::NotInstalled,
-                ServerState::Error(e) => {
-                    say(state, format!("tmux: {e}"));
-                    return Vec::new();
-                }
-            };
-            Vec::new()
-        }
+        Action::PollDue => poll(state),
+        Action::Polled { server, generation } => polled(state, server, generation),
         Action::Tick(now) => {
             state.now = now;
             if state.status.as_ref().is_some_and(|s| s.until <= now) {
@@ -52,16 +40,7 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
             }
             Vec::new()
         }
-        Action::Input(key) => input(state, key),
-        Action::Paste(text) => paste(state, &text),
-        Action::ClickRow(line) => {
-            let index = state.offset + line;
-            if let Some(&i) = state.visible.get(index) {
-                select(state, Some(state.rows[i].id.clone()))
-            } else {
-                Vec::new()
-            }
-        }
+        Action::ClickRow(line) => click(state, line),
         Action::ScrollUp => move_by(state, -3),
         Action::ScrollDown => move_by(state, 3),
         Action::Resize { width, height } => {
@@ -73,29 +52,39 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
         }
         Action::Status(text) => {
             if !text.is_empty() {
-                say(state, text);
+                state.say(text);
             }
             Vec::new()
         }
-        Action::OpenSpawnForm(form) => {
-            state.mode = Mode::Dialog(Dialog::Spawn(form));
+        Action::Finished(done) => {
+            finished(state, done);
+            // The effect changed tmux: look now rather than at the next tick.
+            state.poll.generation += 1;
+            poll(state)
+        }
+        Action::OpenSpawnForm(defaults) => {
+            state.mode = Mode::Dialog(Dialog::Spawn(SpawnForm::from_defaults(defaults)));
             Vec::new()
         }
-        Action::Spawned(result) => spawned(state, result),
+        Action::Spawned(result) => {
+            state.poll.generation += 1;
+            let mut effects = spawned(state, result);
+            effects.extend(poll(state));
+            effects
+        }
         Action::PathCompleted(done) => {
             if let Mode::Dialog(Dialog::Spawn(form)) = &mut state.mode {
                 dialog::completed(form, done);
             }
             Vec::new()
         }
-        Action::BesideOpened(result) => {
-            match result {
-                Ok(pane) => state.beside = BesidePane::Open(pane),
-                Err(e) => {
-                    state.beside = BesidePane::Closed;
-                    say(state, e);
-                }
-            }
+        Action::BesideOpened(Ok(pane)) => {
+            state.beside = BesidePane::Open(pane);
+            Vec::new()
+        }
+        Action::BesideOpened(Err(e)) => {
+            state.beside = BesidePane::Closed;
+            state.say(e);
             Vec::new()
         }
         Action::BesideClosed => {
@@ -105,216 +94,46 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
     }
 }
 
-pub(super) fn say(state: &mut AppState, text: impl Into<String>) {
-    state.status = Some(StatusLine {
-        text: text.into(),
-        until: state.now + Duration::seconds(STATUS_SECONDS),
-    });
-}
-
-fn command(state: &mut AppState, c: Command) -> Vec<Effect> {
-    match state.mode {
-        Mode::Normal => {}
-        // Keys go to the input as text; a command here is Ctrl-C.
-        Mode::Dialog(_) | Mode::Filter => {
-            return if c == Command::Quit {
-                quit(state)
-            } else {
-                Vec::new()
-            };
-        }
-        // An open overlay takes the keys that would close it; the rest are ignored.
-        Mode::Overlay(_) => {
-            if matches!(c, Command::Quit | Command::Help | Command::ShowProblems) {
-                state.mode = Mode::Normal;
-            }
-            return Vec::new();
-        }
-    }
-    match c {
-        Command::Up => move_by(state, -1),
-        Command::Down => move_by(state, 1),
-        Command::PageUp => move_by(state, -(state.page as isize)),
-        Command::PageDown => move_by(state, state.page as isize),
-        Command::Top => move_to(state, 0),
-        Command::Bottom => move_to(state, state.visible.len().saturating_sub(1)),
-        Command::ToggleTriage => {
-            state.sort = match state.sort {
-                SortMode::LastFocus => SortMode::Triage,
-                SortMode::Triage => SortMode::LastFocus,
-            };
-            state.refresh_visible();
-            say(state, format!("sorted by {}", state.sort.label()));
-            Vec::new()
-        }
-        Command::Filter => {
-            state.mode = Mode::Filter;
-            Vec::new()
-        }
-        Command::CycleHealthFilter => {
-            state.health_filter = next_health_filter(state.health_filter);
-            state.refresh_visible();
-            preview_request(state)
-        }
-        Command::ToggleArchived => {
-            state.show_archived = !state.show_archived;
-            state.refresh_visible();
-            let n = state.rows.iter().filter(|r| r.archived).count();
-            let message = match state.show_archived {
-                true => format!("showing {n} archived session(s); r restores one, A hides them"),
-                false => "archived sessions hidden".to_owned(),
-            };
-            say(state, message);
-            preview_request(state)
-        }
-        Command::NextTab => {
-            state.tab = state.tab.next();
-            preview_request(state)
-        }
-        Command::TogglePreview => {
-            state.tab = if state.tab == DetailTab::Preview {
-                DetailTab::Overview
-            } else {
-                DetailTab::Preview
-            };
-            preview_request(state)
-        }
-        Command::Help => {
-            state.mode = Mode::Overlay(Overlay::Help);
-            Vec::new()
-        }
-        Command::ShowProblems => {
-            state.mode = Mode::Overlay(Overlay::Problems);
-            Vec::new()
-        }
-        Command::Quit => quit(state),
-        Command::Attach
-        | Command::New
-        | Command::Kill
-        | Command::Restore
-        | Command::Send
-        | Command::OpenBeside
-            if state.tmux == TmuxStatus::NotInstalled =>
-        {
-            say(
-                state,
-                "tmux is not installed: greenroom is read-only (install tmux, e.g. apt install tmux)",
-            );
-            Vec::new()
-        }
-        Command::Attach => with_selected(state, |s| {
-            live_check(s)?;
-            Ok(Effect::Attach { id: s.id.clone() })
-        }),
-        Command::New => vec![Effect::OpenSpawnForm],
-        Command::Kill => confirm(state, Bulk::Kill),
-        Command::Dismiss => confirm(state, Bulk::Dismiss),
-        Command::Restore => with_selected(state, |s| {
-            crate::ops::ensure_restorable(s).map_err(|e| e.to_string())?;
-            Ok(Effect::Restore { id: s.id.clone() })
-        }),
-        Command::Send => {
-            let dialog = match state.selected_session() {
-                Some(s) => live_check(s).map(|()| Dialog::Send {
-                    id: s.id.clone(),
-                    name: s.name.clone(),
-                    text: String::new(),
-                }),
-                None => Err("no session selected".into()),
-            };
-            match dialog {
-                Ok(d) => state.mode = Mode::Dialog(d),
-                Err(e) => say(state, e),
-            }
-            Vec::new()
-        }
-        Command::OpenBeside => beside(state),
-        Command::Mark => {
-            if let Some(id) = state.selected.clone()
-                && !state.marked.remove(&id)
-            {
-                state.marked.insert(id);
-            }
-            let n = state.marked.len();
-            if n > 0 {
-                say(
-                    state,
-                    format!("{n} marked: x kills, D dismisses them all; Space unmarks"),
-                );
-            }
-            move_by(state, 1)
-        }
+fn click(state: &mut AppState, line: usize) -> Vec<Effect> {
+    match state.visible.get(state.offset + line) {
+        Some(&i) => select(state, Some(state.rows[i].id.clone())),
+        None => Vec::new(),
     }
 }
 
-fn next_health_filter(current: Option<Health>) -> Option<Health> {
-    match current {
-        None => Some(Health::ALL[0]),
-        Some(h) => {
-            let i = Health::ALL.iter().position(|x| *x == h).unwrap_or(0);
-            Health::ALL.get(i + 1).copied()
-        }
+/// One poll at a time; one that is due while another runs waits for it.
+fn poll(state: &mut AppState) -> Vec<Effect> {
+    if state.poll.in_flight {
+        return Vec::new();
     }
+    state.poll.in_flight = true;
+    vec![Effect::Poll {
+        generation: state.poll.generation,
+    }]
 }
 
-/// A key for the current mode's input. Esc reaches here in every mode.
-fn input(state: &mut AppState, key: InputKey) -> Vec<Effect> {
-    match &mut state.mode {
-        Mode::Dialog(open) => {
-            let outcome = dialog::key(open, key);
-            dialog_outcome(state, outcome)
-        }
-        Mode::Filter => {
-            match key {
-                InputKey::Char(c) => state.filter.push(c),
-                InputKey::Backspace => {
-                    state.filter.pop();
-                }
-                InputKey::Enter => state.mode = Mode::Normal,
-                InputKey::Esc => {
-                    state.filter.clear();
-                    state.mode = Mode::Normal;
-                }
-                _ => {}
-            }
-            state.refresh_visible();
-            preview_request(state)
-        }
-        // Esc closes the overlay; a kept filter stays for the list under it.
-        Mode::Overlay(_) => {
-            if key == InputKey::Esc {
-                state.mode = Mode::Normal;
-            }
-            Vec::new()
-        }
-        // Esc clears a kept filter (text and health), showing every row again.
-        Mode::Normal => {
-            if key != InputKey::Esc || (state.filter.is_empty() && state.health_filter.is_none()) {
-                return Vec::new();
-            }
-            state.filter.clear();
-            state.health_filter = None;
-            state.refresh_visible();
-            say(state, "filter cleared");
-            preview_request(state)
-        }
+/// A poll's answer. One that started before the latest effect on sessions
+/// finished may describe the world before it (a session just killed still
+/// running): it is dropped and tmux asked again.
+fn polled(state: &mut AppState, server: ServerState, generation: u64) -> Vec<Effect> {
+    state.poll.in_flight = false;
+    if generation < state.poll.generation {
+        return poll(state);
     }
-}
-
-fn dialog_outcome(state: &mut AppState, outcome: Outcome) -> Vec<Effect> {
-    match outcome {
-        Outcome::Keep => Vec::new(),
-        Outcome::Close => {
-            state.mode = Mode::Normal;
-            Vec::new()
+    state.tmux = match &server {
+        ServerState::Running(_) => TmuxStatus::Running,
+        ServerState::NoServer => TmuxStatus::NoServer,
+        ServerState::NotInstalled => TmuxStatus::NotInstalled,
+        // What greenroom knew of tmux stands; the catalog decides what a
+        // failed poll means for the rows.
+        ServerState::Error(e) => {
+            state.say(format!("tmux: {e}"));
+            return vec![Effect::ApplyPoll(server)];
         }
-        Outcome::Effects(effects) => effects,
-        Outcome::Done(effects) => {
-            state.mode = Mode::Normal;
-            state.marked.clear();
-            effects
-        }
-    }
+    };
+    let mut effects = follow_activity(state, &server);
+    effects.push(Effect::ApplyPoll(server));
+    effects
 }
 
 /// A paste is text for the focused input, never commands: a confirmation
@@ -331,67 +150,5 @@ fn paste(state: &mut AppState, text: &str) -> Vec<Effect> {
             preview_request(state)
         }
         Mode::Normal | Mode::Overlay(_) => Vec::new(),
-    }
-}
-
-fn move_to(state: &mut AppState, line: usize) -> Vec<Effect> {
-    let id = state.visible.get(line).map(|&i| state.rows[i].id.clone());
-    select(state, id)
-}
-
-fn move_by(state: &mut AppState, delta: isize) -> Vec<Effect> {
-    if state.visible.is_empty() {
-        return Vec::new();
-    }
-    let current = state.cursor().unwrap_or(0) as isize;
-    let last = state.visible.len() as isize - 1;
-    move_to(state, (current + delta).clamp(0, last) as usize)
-}
-
-fn select(state: &mut AppState, id: Option<String>) -> Vec<Effect> {
-    let changed = state.selected != id;
-    state.selected = id;
-    if let Some(id) = &state.selected {
-        // Looking at a session is what clears its attention mark.
-        state.attention.remove(id);
-    }
-    state.clamp_offset();
-    if !changed {
-        return Vec::new();
-    }
-    state.preview = None;
-    let mut effects = preview_request(state);
-    // Follow mode: the pane beside shows whatever is selected.
-    if let Some(pane) = state.beside_pane()
-        && let Some(s) = state.selected_session()
-        && s.status.is_live()
-    {
-        effects.push(Effect::Follow {
-            id: s.id.clone(),
-            pane: pane.clone(),
-        });
-    }
-    effects
-}
-
-/// Asks for a fresh capture when the preview is on screen and the selected
-/// session has a pane (run.rs throttles how often).
-pub fn preview_request(state: &AppState) -> Vec<Effect> {
-    if state.tab != DetailTab::Preview {
-        return Vec::new();
-    }
-    match state.selected_session() {
-        // An exited session's dead pane is kept: its last lines are the news.
-        Some(s) if s.status.is_live() || s.status == crate::model::Status::Exited => s
-            .tmux_session
-            .clone()
-            .map(|t| {
-                vec![Effect::CapturePreview {
-                    id: s.id.clone(),
-                    tmux_session: t,
-                }]
-            })
-            .unwrap_or_default(),
-        _ => Vec::new(),
     }
 }

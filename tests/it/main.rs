@@ -37,6 +37,7 @@ mod tmux_keys;
 mod tmux_safety;
 mod transcript_usage;
 mod triage;
+mod tui_driver;
 mod tui_form;
 mod tui_layout;
 mod tui_modes;

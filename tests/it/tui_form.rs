@@ -4,10 +4,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
 
+use crate::support::key_in;
 use chrono::TimeZone;
-use greenroom::tui::action::{Action, Completion, InputKey};
+use crossterm::event::KeyCode;
+use greenroom::tui::action::{Action, Completion};
 use greenroom::tui::dialog::{Dialog, SpawnField, SpawnForm};
-use greenroom::tui::state::AppState;
+use greenroom::tui::state::{AppState, Mode};
 use greenroom::tui::update::update;
 
 fn loaded() -> AppState {
@@ -24,7 +26,7 @@ fn an_ambiguous_tab_completes_the_common_part_lists_and_stays() {
     let mut s = loaded();
     let mut form = SpawnForm::new("a".into(), "/work/pro".into(), vec!["claude".into()]);
     form.focus = SpawnField::Cwd;
-    update(&mut s, Action::OpenSpawnForm(form));
+    s.mode = Mode::Dialog(Dialog::Spawn(form));
     let ambiguous = Completion {
         text: Some("/work/project-".into()),
         candidates: vec!["project-a".into(), "project-b".into()],
@@ -42,7 +44,7 @@ fn an_ambiguous_tab_completes_the_common_part_lists_and_stays() {
     assert_eq!(f(&s).focus, SpawnField::Cwd);
     assert_eq!(f(&s).candidates.len(), 2);
     // Typing narrows it and hides the list; a unique match completes.
-    update(&mut s, Action::Input(InputKey::Char('a')));
+    key_in(&mut s, KeyCode::Char('a'));
     assert!(f(&s).candidates.is_empty());
     update(
         &mut s,

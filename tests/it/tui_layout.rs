@@ -187,7 +187,8 @@ fn a_pasted_message_shows_its_lines_in_the_send_dialog() {
 #[test]
 fn the_form_lists_folder_candidates_and_marks_a_missing_agent() {
     use greenroom::tui::action::{Action, Completion};
-    use greenroom::tui::dialog::{SpawnField, SpawnForm};
+    use greenroom::tui::dialog::{Dialog, SpawnField, SpawnForm};
+    use greenroom::tui::state::Mode;
     use greenroom::tui::update::update;
     let mut s = state(100, 30, "id-api-retries");
     let mut form = SpawnForm::new(
@@ -198,7 +199,7 @@ fn the_form_lists_folder_candidates_and_marks_a_missing_agent() {
     form.missing = vec!["gemini".into()];
     form.agent = 1;
     form.focus = SpawnField::Cwd;
-    update(&mut s, Action::OpenSpawnForm(form));
+    s.mode = Mode::Dialog(Dialog::Spawn(form));
     update(
         &mut s,
         Action::PathCompleted(Completion {

@@ -4,20 +4,21 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
 
+use crate::support::key_in;
 use std::path::PathBuf;
 
 use chrono::{DateTime, TimeZone, Utc};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use greenroom::model::{Activity, ActivityView, Health, Session, Source, Status};
 use greenroom::tmux::Beside;
-use greenroom::tui::action::{Action, Command, Effect, InputKey};
+use greenroom::tui::action::{Action, Command, Effect};
 use greenroom::tui::dialog::{Dialog, SpawnField, SpawnForm};
 use greenroom::tui::input::{key_action, terminal_action};
 use greenroom::tui::keymap::Keymap;
 use greenroom::tui::state::{AppState, BesidePane, Mode, Overlay};
 use greenroom::tui::update::update;
 
-fn now() -> DateTime<Utc> {
+pub(crate) fn now() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 29, 12, 0, 0).unwrap()
 }
 
@@ -55,7 +56,7 @@ fn session(name: &str, health: Health) -> Session {
     }
 }
 
-fn loaded() -> AppState {
+pub(crate) fn loaded() -> AppState {
     let mut s = AppState::new(now(), vec![]);
     let rows = vec![
         session("alpha", Health::Idle),
@@ -77,7 +78,7 @@ fn cmd(s: &mut AppState, c: Command) -> Vec<Effect> {
 }
 
 fn esc(s: &mut AppState) -> Vec<Effect> {
-    update(s, Action::Input(InputKey::Esc))
+    key_in(s, KeyCode::Esc)
 }
 
 fn shown(s: &AppState) -> usize {
@@ -86,7 +87,7 @@ fn shown(s: &AppState) -> usize {
 
 fn typed(s: &mut AppState, text: &str) {
     for c in text.chars() {
-        update(s, Action::Input(InputKey::Char(c)));
+        key_in(s, KeyCode::Char(c));
     }
 }
 
@@ -103,28 +104,22 @@ fn what_a_key_means_depends_only_on_the_mode() {
         key_action(&x, &Mode::Normal, &km),
         Some(Action::Command(Command::Kill))
     );
-    assert_eq!(
-        key_action(&x, &Mode::Filter, &km),
-        Some(Action::Input(InputKey::Char('x')))
-    );
+    assert_eq!(key_action(&x, &Mode::Filter, &km), Some(Action::Type('x')));
     let send = Mode::Dialog(Dialog::Send {
         id: "id-alpha".into(),
         name: "alpha".into(),
         text: String::new(),
     });
-    assert_eq!(
-        key_action(&x, &send, &km),
-        Some(Action::Input(InputKey::Char('x')))
-    );
-    for mode in [
-        Mode::Normal,
-        Mode::Filter,
-        Mode::Overlay(Overlay::Help),
-        send.clone(),
+    assert_eq!(key_action(&x, &send, &km), Some(Action::Type('x')));
+    for (mode, own) in [
+        (Mode::Normal, Command::ClearFilter),
+        (Mode::Filter, Command::Cancel),
+        (Mode::Overlay(Overlay::Help), Command::Close),
+        (send.clone(), Command::Cancel),
     ] {
         assert_eq!(
             key_action(&esc_key, &mode, &km),
-            Some(Action::Input(InputKey::Esc)),
+            Some(Action::Command(own)),
             "Esc is the mode's own key in {mode:?}"
         );
     }
@@ -148,7 +143,7 @@ fn esc_in_normal_mode_clears_a_kept_filter() {
     let mut s = loaded();
     cmd(&mut s, Command::Filter);
     typed(&mut s, "alp");
-    update(&mut s, Action::Input(InputKey::Enter));
+    key_in(&mut s, KeyCode::Enter);
     assert_eq!((s.mode.clone(), shown(&s)), (Mode::Normal, 1), "kept");
     cmd(&mut s, Command::CycleHealthFilter);
     esc(&mut s);
@@ -178,7 +173,7 @@ fn esc_closes_help_and_problems_even_with_a_kept_filter() {
     let mut s = loaded();
     cmd(&mut s, Command::Filter);
     typed(&mut s, "alp");
-    update(&mut s, Action::Input(InputKey::Enter));
+    key_in(&mut s, KeyCode::Enter);
     for (open, overlay) in [
         (Command::Help, Overlay::Help),
         (Command::ShowProblems, Overlay::Problems),
@@ -207,7 +202,7 @@ fn esc_cancels_every_dialog() {
     assert!(esc(&mut s).is_empty());
     assert_eq!(s.mode, Mode::Normal);
     let form = SpawnForm::new("agent-1".into(), "/work".into(), vec!["claude".into()]);
-    update(&mut s, Action::OpenSpawnForm(form));
+    s.mode = Mode::Dialog(Dialog::Spawn(form));
     assert!(esc(&mut s).is_empty());
     assert_eq!(s.mode, Mode::Normal);
 }
@@ -227,7 +222,7 @@ fn a_paste_is_text_for_the_send_dialog_never_commands() {
         "{:?}",
         s.mode
     );
-    let sent = update(&mut s, Action::Input(InputKey::Enter));
+    let sent = key_in(&mut s, KeyCode::Enter);
     assert_eq!(
         sent,
         vec![Effect::Send {
@@ -262,12 +257,12 @@ fn a_paste_into_a_one_line_input_is_one_line_and_clean() {
     update(&mut s, Action::Paste("bra\r".into()));
     assert_eq!(s.filter, "bra");
     assert_eq!(shown(&s), 1);
-    update(&mut s, Action::Input(InputKey::Esc));
+    key_in(&mut s, KeyCode::Esc);
 
     let form = SpawnForm::new(String::new(), "/work".into(), vec!["claude".into()]);
-    update(&mut s, Action::OpenSpawnForm(form));
+    s.mode = Mode::Dialog(Dialog::Spawn(form));
     update(&mut s, Action::Paste("fix\r\nthe\x1b[31m bug\r".into()));
-    update(&mut s, Action::Input(InputKey::Up)); // prompt (wraps round)
+    key_in(&mut s, KeyCode::Up); // prompt (wraps round)
     update(&mut s, Action::Paste("step one\rstep two\r".into()));
     let Some(Dialog::Spawn(f)) = s.dialog() else {
         panic!("{:?}", s.mode)
@@ -339,12 +334,12 @@ fn quitting_closes_the_pane_beside_first() {
 fn ctrl_c_quits_from_the_filter_and_dialogs_but_q_is_text_there() {
     let mut s = loaded();
     cmd(&mut s, Command::Filter);
-    assert!(update(&mut s, Action::Input(InputKey::Char('q'))).is_empty());
+    assert!(key_in(&mut s, KeyCode::Char('q')).is_empty());
     assert_eq!(s.filter, "q", "q is text while typing");
     assert_eq!(cmd(&mut s, Command::Quit), vec![Effect::Quit], "Ctrl-C");
     let mut s = loaded();
     cmd(&mut s, Command::Send);
-    assert!(update(&mut s, Action::Input(InputKey::Char('q'))).is_empty());
+    assert!(key_in(&mut s, KeyCode::Char('q')).is_empty());
     assert!(matches!(s.dialog(), Some(Dialog::Send { text, .. }) if text == "q"));
     assert_eq!(cmd(&mut s, Command::Quit), vec![Effect::Quit], "Ctrl-C");
 }

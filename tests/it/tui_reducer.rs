@@ -3,6 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
 
+use crate::support::key_in;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -10,7 +11,7 @@ use chrono::{DateTime, Duration, TimeZone, Utc};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use greenroom::model::{Activity, ActivityView, Health, Session, Source, Status};
 use greenroom::tmux::Beside;
-use greenroom::tui::action::{Action, Command, Completion, Effect, InputKey};
+use greenroom::tui::action::{Action, Command, Completion, Effect};
 use greenroom::tui::dialog::{Dialog, SpawnForm};
 use greenroom::tui::keymap::{BINDINGS, Key, Keymap};
 use greenroom::tui::state::{AppState, BesidePane, DetailTab, Mode, Overlay, SortMode};
@@ -168,20 +169,20 @@ fn the_filter_matches_name_folder_branch_and_clears_on_escape() {
     cmd(&mut s, Command::Filter);
     assert_eq!(s.mode, Mode::Filter);
     for c in "feat/ch".chars() {
-        update(&mut s, Action::Input(InputKey::Char(c)));
+        key_in(&mut s, KeyCode::Char(c));
     }
     assert_eq!(names(&s), ["charlie"]);
     assert_eq!(s.selected.as_deref(), Some("id-charlie"));
-    update(&mut s, Action::Input(InputKey::Backspace));
-    update(&mut s, Action::Input(InputKey::Backspace));
+    key_in(&mut s, KeyCode::Backspace);
+    key_in(&mut s, KeyCode::Backspace);
     assert_eq!(names(&s).len(), 4);
-    update(&mut s, Action::Input(InputKey::Char('d')));
-    update(&mut s, Action::Input(InputKey::Enter));
+    key_in(&mut s, KeyCode::Char('d'));
+    key_in(&mut s, KeyCode::Enter);
     assert_eq!(s.mode, Mode::Normal);
     assert_eq!(names(&s), ["delta"]);
     // Keys are commands again once the filter is set.
     cmd(&mut s, Command::Filter);
-    update(&mut s, Action::Input(InputKey::Esc));
+    key_in(&mut s, KeyCode::Esc);
     assert_eq!(s.filter, "");
     assert_eq!(names(&s).len(), 4);
 }
@@ -331,8 +332,8 @@ fn status_lines_expire() {
     assert!(s.status.is_none());
 }
 
-fn key(s: &mut AppState, k: InputKey) -> Vec<Effect> {
-    update(s, Action::Input(k))
+fn key(s: &mut AppState, k: KeyCode) -> Vec<Effect> {
+    crate::support::key_in(s, k)
 }
 
 #[test]
@@ -342,15 +343,12 @@ fn kill_and_dismiss_ask_first_and_apply_to_marked_rows() {
     assert!(matches!(s.dialog(), Some(Dialog::Confirm { names, .. }) if names == &["alpha"]));
     // Keys go to the dialog, not to the sidebar.
     assert!(cmd(&mut s, Command::Down).is_empty());
-    assert!(key(&mut s, InputKey::Char('j')).is_empty());
+    assert!(key(&mut s, KeyCode::Char('j')).is_empty());
     assert_eq!(s.cursor(), Some(0));
-    key(&mut s, InputKey::Char('n'));
+    key(&mut s, KeyCode::Char('n'));
     assert!(s.dialog().is_none(), "n cancels");
     cmd(&mut s, Command::Kill);
-    assert!(
-        key(&mut s, InputKey::Enter).is_empty(),
-        "Enter is not a yes"
-    );
+    assert!(key(&mut s, KeyCode::Enter).is_empty(), "Enter is not a yes");
     assert!(s.dialog().is_none());
 
     cmd(&mut s, Command::Mark); // alpha, moves to bravo
@@ -360,7 +358,7 @@ fn kill_and_dismiss_ask_first_and_apply_to_marked_rows() {
     assert!(s.dialog().is_none(), "live sessions cannot be dismissed");
     assert!(s.status.is_some(), "the refusal is said");
     cmd(&mut s, Command::Kill);
-    let effects = key(&mut s, InputKey::Char('y'));
+    let effects = key(&mut s, KeyCode::Char('y'));
     assert_eq!(
         effects,
         vec![Effect::Kill {
@@ -375,10 +373,10 @@ fn send_types_a_line_and_refuses_a_stopped_session() {
     let mut s = loaded();
     cmd(&mut s, Command::Send);
     for c in "yes, go $(on)".chars() {
-        key(&mut s, InputKey::Char(c));
+        key(&mut s, KeyCode::Char(c));
     }
-    key(&mut s, InputKey::Backspace);
-    let effects = key(&mut s, InputKey::Enter);
+    key(&mut s, KeyCode::Backspace);
+    let effects = key(&mut s, KeyCode::Enter);
     assert_eq!(
         effects,
         vec![Effect::Send {
@@ -426,11 +424,11 @@ fn the_new_session_form_edits_fields_and_submits() {
         "/work".into(),
         vec!["claude".into(), "shell".into()],
     );
-    update(&mut s, Action::OpenSpawnForm(form));
-    key(&mut s, InputKey::Backspace);
-    key(&mut s, InputKey::Char('9'));
-    key(&mut s, InputKey::Down); // folder
-    let completion = key(&mut s, InputKey::Tab);
+    s.mode = Mode::Dialog(Dialog::Spawn(form));
+    key(&mut s, KeyCode::Backspace);
+    key(&mut s, KeyCode::Char('9'));
+    key(&mut s, KeyCode::Down); // folder
+    let completion = key(&mut s, KeyCode::Tab);
     assert_eq!(
         completion,
         vec![Effect::CompletePath {
@@ -444,16 +442,16 @@ fn the_new_session_form_edits_fields_and_submits() {
             candidates: vec![],
         }),
     );
-    key(&mut s, InputKey::Char('x'));
-    key(&mut s, InputKey::Down); // agent
-    key(&mut s, InputKey::Right);
-    key(&mut s, InputKey::Down);
-    key(&mut s, InputKey::Down); // prompt
-    key(&mut s, InputKey::Char('h'));
-    let effects = key(&mut s, InputKey::Enter);
+    key(&mut s, KeyCode::Char('x'));
+    key(&mut s, KeyCode::Down); // agent
+    key(&mut s, KeyCode::Right);
+    key(&mut s, KeyCode::Down);
+    key(&mut s, KeyCode::Down); // prompt
+    key(&mut s, KeyCode::Char('h'));
+    let effects = key(&mut s, KeyCode::Enter);
     assert_eq!(
         effects,
-        vec![Effect::Spawn(greenroom::tui::action::SpawnForm {
+        vec![Effect::Spawn(greenroom::tui::action::NewSession {
             name: "agent-9".into(),
             cwd: "/work/x".into(),
             agent: Some("shell".into()),
@@ -468,7 +466,7 @@ fn the_new_session_form_edits_fields_and_submits() {
     assert!(
         matches!(s.dialog(), Some(Dialog::Spawn(f)) if f.error.as_deref() == Some("a session named agent-9 already exists") && !f.busy)
     );
-    key(&mut s, InputKey::Enter);
+    key(&mut s, KeyCode::Enter);
     update(&mut s, Action::Spawned(Ok("id-new".into())));
     assert!(s.dialog().is_none());
     let mut more = rows();
@@ -658,7 +656,20 @@ fn every_binding_is_described_and_no_default_key_is_taken_twice() {
     for b in BINDINGS {
         assert!(!b.description.is_empty());
         for k in b.defaults {
-            assert!(seen.insert(Key::parse(k).unwrap()), "{k} bound twice");
+            let key = Key::parse(k).unwrap();
+            assert!(
+                seen.insert((b.layer, key)),
+                "{k} bound twice in {:?}",
+                b.layer
+            );
+            // A layer with an input types characters: binding one would
+            // make it impossible to type.
+            let typed = matches!(key.code, KeyCode::Char(_)) && !key.ctrl && !key.alt;
+            assert!(
+                !(b.layer.takes_text() && typed),
+                "{k} is text in {:?}",
+                b.layer
+            );
         }
     }
 }

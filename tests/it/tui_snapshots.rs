@@ -568,3 +568,30 @@ fn health_glyphs_are_distinct_and_one_cell_wide() {
         assert_eq!(ratatui::text::Span::raw(g).width(), 1, "{g}");
     }
 }
+
+#[test]
+fn help_second_page_lists_the_filter_and_dialog_keys() {
+    snap("help_dialogs", |s| {
+        s.mode = Mode::Overlay(Overlay::Help);
+        s.help_page = 1;
+    });
+}
+
+#[test]
+fn dialogs_hint_their_own_layer_of_the_keymap() {
+    use greenroom::tui::dialog::{Bulk, Dialog};
+    snap("confirm_kill", |s| {
+        s.mode = Mode::Dialog(Dialog::Confirm {
+            action: Bulk::Kill,
+            ids: vec!["id-api-retries".into()],
+            names: vec!["api-retries".into()],
+        });
+    });
+    snap("send_dialog", |s| {
+        s.mode = Mode::Dialog(Dialog::Send {
+            id: "id-api-retries".into(),
+            name: "api-retries".into(),
+            text: "run the tests again".into(),
+        });
+    });
+}

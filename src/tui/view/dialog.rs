@@ -7,12 +7,24 @@ use ratatui::widgets::{Clear, Paragraph, Wrap};
 use super::text::fit;
 use super::{Theme, overlay_area, pane};
 use crate::tui::dialog::{Dialog, SpawnField, SpawnForm};
+use crate::tui::keymap::Keymap;
+use crate::tui::state::Mode;
 
-pub fn render(frame: &mut Frame, body: Rect, full: Rect, dialog: &Dialog, theme: &Theme) {
+pub fn render(
+    frame: &mut Frame,
+    body: Rect,
+    full: Rect,
+    dialog: &Dialog,
+    keymap: &Keymap,
+    theme: &Theme,
+) {
+    // The hint line comes from the dialog's keymap layer, as help does.
+    let hints = keymap.hints(Mode::layer_of(dialog));
+    let hint = keys(&hints, theme);
     let (title, lines, width) = match dialog {
-        Dialog::Confirm { action, names, .. } => confirm(action.verb(), names, theme),
-        Dialog::Send { name, text, .. } => send(name, text, theme),
-        Dialog::Spawn(form) => spawn(form, theme),
+        Dialog::Confirm { action, names, .. } => confirm(action.verb(), names, hint, theme),
+        Dialog::Send { name, text, .. } => send(name, text, hint, theme),
+        Dialog::Spawn(form) => spawn(form, hint, theme),
     };
     let height = u16::try_from(lines.len() + 2).unwrap_or(u16::MAX);
     let area = overlay_area(width, height, body, full);
@@ -45,19 +57,24 @@ fn candidates(names: &[String], theme: &Theme) -> Line<'static> {
     ])
 }
 
-fn keys<'a>(parts: &[(&'a str, &'a str)], theme: &Theme) -> Line<'a> {
+fn keys(parts: &[(String, &'static str)], theme: &Theme) -> Line<'static> {
     let mut spans = vec![Span::raw(" ")];
     for (i, (key, what)) in parts.iter().enumerate() {
         if i > 0 {
             spans.push(Span::styled("  ", theme.dim));
         }
-        spans.push(Span::styled(*key, theme.key));
+        spans.push(Span::styled(key.clone(), theme.key));
         spans.push(Span::styled(format!(" {what}"), theme.dim));
     }
     Line::from(spans)
 }
 
-fn confirm(verb: &str, names: &[String], theme: &Theme) -> (String, Vec<Line<'static>>, u16) {
+fn confirm(
+    verb: &str,
+    names: &[String],
+    hint: Line<'static>,
+    theme: &Theme,
+) -> (String, Vec<Line<'static>>, u16) {
     let what = match names {
         [one] => one.clone(),
         many => format!("{} sessions", many.len()),
@@ -80,14 +97,19 @@ fn confirm(verb: &str, names: &[String], theme: &Theme) -> (String, Vec<Line<'st
     };
     lines.push(Line::from(Span::styled(note, theme.dim)));
     lines.push(Line::default());
-    lines.push(keys(&[("y", "yes"), ("n/Esc", "no")], theme));
+    lines.push(hint);
     (format!("{verb}?"), lines, 64)
 }
 
 /// A message's lines shown at most; a longer paste shows its end.
 const SEND_LINES: usize = 10;
 
-fn send(name: &str, text: &str, theme: &Theme) -> (String, Vec<Line<'static>>, u16) {
+fn send(
+    name: &str,
+    text: &str,
+    hint: Line<'static>,
+    theme: &Theme,
+) -> (String, Vec<Line<'static>>, u16) {
     let all: Vec<&str> = text.split('\n').collect();
     let hidden = all.len().saturating_sub(SEND_LINES);
     let mut lines = Vec::new();
@@ -110,11 +132,15 @@ fn send(name: &str, text: &str, theme: &Theme) -> (String, Vec<Line<'static>>, u
         lines.push(Line::from(spans));
     }
     lines.push(Line::default());
-    lines.push(keys(&[("Enter", "send"), ("Esc", "cancel")], theme));
+    lines.push(hint);
     (format!("Send to {name}"), lines, 72)
 }
 
-fn spawn(form: &SpawnForm, theme: &Theme) -> (String, Vec<Line<'static>>, u16) {
+fn spawn(
+    form: &SpawnForm,
+    hint: Line<'static>,
+    theme: &Theme,
+) -> (String, Vec<Line<'static>>, u16) {
     let mut lines = Vec::new();
     for field in SpawnField::ALL {
         let focused = form.focus == field;
@@ -167,16 +193,7 @@ fn spawn(form: &SpawnForm, theme: &Theme) -> (String, Vec<Line<'static>>, u16) {
     if form.busy {
         lines.push(Line::from(Span::styled(" starting…", theme.dim)));
     } else {
-        lines.push(keys(
-            &[
-                ("Enter", "start"),
-                ("↑↓", "field"),
-                ("←→", "agent"),
-                ("Tab", "complete folder"),
-                ("Esc", "cancel"),
-            ],
-            theme,
-        ));
+        lines.push(hint);
     }
     ("New session".into(), lines, 84)
 }

@@ -10,7 +10,7 @@ use super::sidebar::first_key;
 use super::text::{pad, width, wrap};
 use super::{Theme, overlay_area, pane};
 use crate::tui::action::Command;
-use crate::tui::keymap::{BINDINGS, Keymap};
+use crate::tui::keymap::{BINDINGS, Key, Keymap, Layer};
 
 /// Space between a key and its description, and between columns (wider
 /// when nothing needs to wrap).
@@ -38,9 +38,18 @@ struct Layout {
     height: usize,
 }
 
-pub fn render(frame: &mut Frame, body: Rect, full: Rect, keymap: &Keymap, theme: &Theme) {
-    let full_sections = sections(keymap, false);
-    let short_sections = sections(keymap, true);
+/// `page` 0 lists the list's keys, 1 the filter's, the dialogs' and the
+/// overlays' (the keymap's other layers).
+pub fn render(
+    frame: &mut Frame,
+    body: Rect,
+    full: Rect,
+    keymap: &Keymap,
+    page: usize,
+    theme: &Theme,
+) {
+    let full_sections = sections(keymap, page, false);
+    let short_sections = sections(keymap, page, true);
     // The most the overlay can take: the whole screen, less borders and padding.
     let max_w = usize::from(full.width).saturating_sub(4);
     let max_h = usize::from(full.height).saturating_sub(2);
@@ -55,12 +64,27 @@ pub fn render(frame: &mut Frame, body: Rect, full: Rect, keymap: &Keymap, theme:
     let h = u16::try_from(layout.height + 2).unwrap_or(u16::MAX);
     let area = overlay_area(w, h, body, full);
     let close = first_key(keymap, Command::Help);
+    let other = keymap
+        .keys_in(Layer::Overlay, Command::NextPage)
+        .first()
+        .map(Key::label)
+        .unwrap_or_default();
+    let title = match page {
+        0 => " Keys ",
+        _ => " Keys in the filter and dialogs ",
+    };
+    let more = match page {
+        0 => format!(" {other}: dialogs "),
+        _ => format!(" {other}: the list "),
+    };
     let mut block = pane(theme)
-        .title(Span::styled(" Keys ", theme.title))
+        .title(Span::styled(title, theme.title))
+        .title(Line::from(Span::styled(more, theme.dim)).right_aligned())
         .title_bottom(
             Line::from(Span::styled(format!(" {close} closes "), theme.dim)).right_aligned(),
         );
-    if area.width >= 60 {
+    // Only the list's keys are rebound in config.toml.
+    if area.width >= 60 && page == 0 {
         let note = Span::styled(" rebind keys in config.toml [keys] ", theme.dim);
         block = block.title_bottom(Line::from(note));
     }
@@ -91,13 +115,14 @@ pub fn render(frame: &mut Frame, body: Rect, full: Rect, keymap: &Keymap, theme:
     }
 }
 
-fn sections(keymap: &Keymap, short: bool) -> Vec<Section> {
+fn sections(keymap: &Keymap, page: usize, short: bool) -> Vec<Section> {
     let mut out: Vec<Section> = Vec::new();
-    for b in BINDINGS {
+    for b in BINDINGS.iter().filter(|b| b.help_page() == page) {
+        let keys = keymap.keys_in(b.layer, b.command);
         let key = if short {
-            first_key(keymap, b.command)
+            keys.first().map(Key::label).unwrap_or_default()
         } else {
-            keymap.label(b.command)
+            keymap.label_in(b.layer, b.command)
         };
         let key = if key.is_empty() { "-".into() } else { key };
         match out.iter_mut().find(|s| s.name == b.section) {
@@ -176,90 +201,17 @@ fn partitions(n: usize) -> Vec<Vec<Vec<usize>>> {
 /// Picks the layout that fits `max_w` x `max_h`, preferring natural widths,
 /// full key labels, blank lines between sections, then the lowest height.
 fn choose(full: &[Section], short: &[Section], max_w: usize, max_h: usize) -> Layout {
-    let none = no_theme();
     let mut candidates = Vec::new();
     for (is_short, secs) in [(false, full), (true, short)] {
         for cols in partitions(secs.len()) {
             for blank in [true, false] {
-                let pick = |c: &Vec<usize>| c.iter().map(|&i| &secs[i]).collect::<Vec<_>>();
-                let k = cols.len();
-                let gaps = COL_GAP * k.saturating_sub(1);
-                // Natural widths first.
-                let measured: Vec<(usize, usize)> = cols
-                    .iter()
-                    .map(|c| {
-                        let (l, w) = column(&pick(c), None, blank, &none);
-                        (l.len(), w)
-                    })
-                    .collect();
-                let natural: usize = measured.iter().map(|m| m.1).sum();
-                let height = measured.iter().map(|m| m.0).max().unwrap_or(0);
-                if natural + gaps <= max_w {
-                    let wide = COL_GAP_WIDE * k.saturating_sub(1);
-                    let gap = if natural + wide <= max_w {
-                        COL_GAP_WIDE
-                    } else {
-                        COL_GAP
-                    };
-                    candidates.push(Layout {
-                        columns: cols.clone(),
-                        short: is_short,
-                        desc_w: None,
-                        blank,
-                        gap,
-                        width: natural + gap * k.saturating_sub(1),
-                        height,
-                    });
-                    continue;
-                }
-                // Descriptions wrapped: two columns try every split of the
-                // width (the lowest wins); more columns share it equally.
-                let room = max_w.saturating_sub(gaps);
-                let splits: Vec<Vec<usize>> = match k {
-                    2 => (1..room).map(|w1| vec![w1, room - w1]).collect(),
-                    _ => vec![vec![room / k.max(1); k]],
+                let shape = Shape {
+                    secs,
+                    cols: &cols,
+                    short: is_short,
+                    blank,
                 };
-                let key_ws: Vec<usize> = cols
-                    .iter()
-                    .map(|c| {
-                        pick(c)
-                            .iter()
-                            .flat_map(|s| s.entries.iter().map(|(k, _)| width(k)))
-                            .max()
-                            .unwrap_or(0)
-                    })
-                    .collect();
-                let best = splits
-                    .iter()
-                    .filter_map(|widths| {
-                        let descs: Vec<usize> = widths
-                            .iter()
-                            .zip(&key_ws)
-                            .map(|(w, key_w)| w.saturating_sub(key_w + KEY_GAP))
-                            .collect();
-                        if descs.iter().any(|d| *d < MIN_DESC) {
-                            return None;
-                        }
-                        let height = cols
-                            .iter()
-                            .zip(&descs)
-                            .map(|(c, d)| column(&pick(c), Some(*d), blank, &none).0.len())
-                            .max()
-                            .unwrap_or(0);
-                        Some((height, descs))
-                    })
-                    .min_by_key(|(height, _)| *height);
-                if let Some((height, descs)) = best {
-                    candidates.push(Layout {
-                        columns: cols.clone(),
-                        short: is_short,
-                        desc_w: Some(descs),
-                        blank,
-                        gap: COL_GAP,
-                        width: room + gaps,
-                        height,
-                    });
-                }
+                candidates.extend(natural(&shape, max_w).or_else(|| wrapped(&shape, max_w)));
             }
         }
     }
@@ -297,6 +249,111 @@ fn choose(full: &[Section], short: &[Section], max_w: usize, max_h: usize) -> La
             height: max_h,
         },
     }
+}
+
+/// One way of splitting the sections into columns, before widths.
+struct Shape<'a> {
+    secs: &'a [Section],
+    cols: &'a [Vec<usize>],
+    short: bool,
+    blank: bool,
+}
+
+impl Shape<'_> {
+    fn pick(&self, c: &[usize]) -> Vec<&Section> {
+        c.iter().map(|&i| &self.secs[i]).collect()
+    }
+
+    fn gaps(&self) -> usize {
+        COL_GAP * self.cols.len().saturating_sub(1)
+    }
+}
+
+/// The shape at its natural widths, when they fit.
+fn natural(shape: &Shape, max_w: usize) -> Option<Layout> {
+    let none = no_theme();
+    let k = shape.cols.len();
+    let measured: Vec<(usize, usize)> = shape
+        .cols
+        .iter()
+        .map(|c| {
+            let (l, w) = column(&shape.pick(c), None, shape.blank, &none);
+            (l.len(), w)
+        })
+        .collect();
+    let natural: usize = measured.iter().map(|m| m.1).sum();
+    if natural + shape.gaps() > max_w {
+        return None;
+    }
+    let wide = COL_GAP_WIDE * k.saturating_sub(1);
+    let gap = if natural + wide <= max_w {
+        COL_GAP_WIDE
+    } else {
+        COL_GAP
+    };
+    Some(Layout {
+        columns: shape.cols.to_vec(),
+        short: shape.short,
+        desc_w: None,
+        blank: shape.blank,
+        gap,
+        width: natural + gap * k.saturating_sub(1),
+        height: measured.iter().map(|m| m.0).max().unwrap_or(0),
+    })
+}
+
+/// The shape with descriptions wrapped: two columns try every split of the
+/// width (the lowest wins); more columns share it equally.
+fn wrapped(shape: &Shape, max_w: usize) -> Option<Layout> {
+    let none = no_theme();
+    let k = shape.cols.len();
+    let room = max_w.saturating_sub(shape.gaps());
+    let splits: Vec<Vec<usize>> = match k {
+        2 => (1..room).map(|w1| vec![w1, room - w1]).collect(),
+        _ => vec![vec![room / k.max(1); k]],
+    };
+    let key_ws: Vec<usize> = shape
+        .cols
+        .iter()
+        .map(|c| {
+            shape
+                .pick(c)
+                .iter()
+                .flat_map(|s| s.entries.iter().map(|(k, _)| width(k)))
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let (height, descs) = splits
+        .iter()
+        .filter_map(|widths| {
+            let descs: Vec<usize> = widths
+                .iter()
+                .zip(&key_ws)
+                .map(|(w, key_w)| w.saturating_sub(key_w + KEY_GAP))
+                .collect();
+            if descs.iter().any(|d| *d < MIN_DESC) {
+                return None;
+            }
+            let height = shape
+                .cols
+                .iter()
+                .zip(&descs)
+                .map(|(c, d)| column(&shape.pick(c), Some(*d), shape.blank, &none).0.len())
+                .max()
+                .unwrap_or(0);
+            Some((height, descs))
+        })
+        .min_by_key(|(height, _)| *height)?;
+    Some(Layout {
+        columns: shape.cols.to_vec(),
+        short: shape.short,
+        desc_w: Some(descs),
+        blank: shape.blank,
+        gap: COL_GAP,
+        width: room + shape.gaps(),
+        height,
+    })
 }
 
 /// Measuring needs no colours.

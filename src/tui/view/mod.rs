@@ -141,11 +141,13 @@ pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap, theme: &Them
     status::render(frame, a.status, state, keymap, theme);
     match &state.mode {
         Mode::Normal | Mode::Filter => {}
-        Mode::Overlay(Overlay::Help) => help::render(frame, a.body, full, keymap, theme),
+        Mode::Overlay(Overlay::Help) => {
+            help::render(frame, a.body, full, keymap, state.help_page, theme)
+        }
         Mode::Overlay(Overlay::Problems) => {
             problems::render(frame, a.body, full, state, keymap, theme)
         }
-        Mode::Dialog(d) => dialog::render(frame, a.body, full, d, theme),
+        Mode::Dialog(d) => dialog::render(frame, a.body, full, d, keymap, theme),
     }
 }
 

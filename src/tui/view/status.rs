@@ -8,7 +8,7 @@ use super::sidebar::first_key;
 use super::text::{fit, width};
 use crate::model::{Source, Status};
 use crate::tui::action::Command;
-use crate::tui::keymap::Keymap;
+use crate::tui::keymap::{Keymap, Layer};
 use crate::tui::state::{AppState, Mode, Overlay, SortMode, TmuxStatus};
 
 pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, theme: &Theme) {
@@ -22,17 +22,23 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, 
             Span::styled(fit(&status.text, max.saturating_sub(2)), theme.accent),
         ])
     } else if state.mode == Mode::Filter {
-        filter_prompt(state, max, theme)
+        filter_prompt(state, keymap, max, theme)
     } else {
         hint_line(&hints(state), keymap, max, theme)
     };
     frame.render_widget(line, area);
 }
 
-fn filter_prompt(state: &AppState, max: usize, theme: &Theme) -> Line<'static> {
+fn filter_prompt(state: &AppState, keymap: &Keymap, max: usize, theme: &Theme) -> Line<'static> {
     let n = state.visible.len();
+    let keys: Vec<String> = keymap
+        .hints(Layer::Filter)
+        .into_iter()
+        .map(|(key, word)| format!("{key} {word}"))
+        .collect();
     let tail = format!(
-        "  Enter keeps · Esc clears · {n} {}",
+        "  {} · {n} {}",
+        keys.join(" · "),
         if n == 1 { "match" } else { "matches" }
     );
     // Keep the end of what is typed in view, as an input field does.

@@ -174,3 +174,17 @@ impl World {
         )
     }
 }
+
+/// A key pressed in the dashboard: read through the default keymap in the
+/// state's mode, as the terminal's key would be, then reduced.
+pub fn key_in(
+    state: &mut greenroom::tui::state::AppState,
+    code: crossterm::event::KeyCode,
+) -> Vec<greenroom::tui::action::Effect> {
+    let event = crossterm::event::KeyEvent::new(code, crossterm::event::KeyModifiers::NONE);
+    let keymap = greenroom::tui::keymap::Keymap::default();
+    match greenroom::tui::input::key_action(&event, &state.mode, &keymap) {
+        Some(action) => greenroom::tui::update::update(state, action),
+        None => Vec::new(),
+    }
+}

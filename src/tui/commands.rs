@@ -1,0 +1,248 @@
+//! The reducer's part for commands: what a command of the keymap means in
+//! each input mode. `(mode, command)` is matched here and nowhere else.
+
+use super::act::{beside, confirm, live_check, quit, with_selected};
+use super::action::{Command, Effect};
+use super::dialog::{self, Dialog, Outcome};
+use super::navigate::{move_by, move_to, preview_request};
+use super::state::{AppState, DetailTab, Mode, Overlay, SortMode, TmuxStatus};
+use crate::model::Health;
+
+pub(super) fn command(state: &mut AppState, c: Command) -> Vec<Effect> {
+    match &mut state.mode {
+        Mode::Normal => normal(state, c),
+        Mode::Filter => filter(state, c),
+        Mode::Overlay(Overlay::Help) if c == Command::NextPage => {
+            state.help_page = (state.help_page + 1) % 2;
+            Vec::new()
+        }
+        Mode::Overlay(_) => {
+            // Its own Close, or the key that opened it (or quit) closes it;
+            // the list's other commands wait until it is closed.
+            if matches!(
+                c,
+                Command::Close | Command::Quit | Command::Help | Command::ShowProblems
+            ) {
+                state.mode = Mode::Normal;
+            }
+            Vec::new()
+        }
+        // Ctrl-C quits from a dialog too (the keys every mode shares).
+        Mode::Dialog(_) if c == Command::Quit => quit(state),
+        Mode::Dialog(open) => {
+            let outcome = dialog::command(open, c);
+            dialog_outcome(state, outcome)
+        }
+    }
+}
+
+/// A typed character, or `None` for Backspace: the filter's or the open
+/// dialog's text.
+pub(super) fn typed(state: &mut AppState, c: Option<char>) -> Vec<Effect> {
+    match &mut state.mode {
+        Mode::Dialog(open) => {
+            match c {
+                Some(c) => dialog::typed(open, c),
+                None => dialog::erase(open),
+            }
+            Vec::new()
+        }
+        Mode::Filter => {
+            match c {
+                Some(c) => state.filter.push(c),
+                None => drop(state.filter.pop()),
+            }
+            state.refresh_visible();
+            preview_request(state)
+        }
+        Mode::Normal | Mode::Overlay(_) => Vec::new(),
+    }
+}
+
+fn filter(state: &mut AppState, c: Command) -> Vec<Effect> {
+    match c {
+        Command::Keep => state.mode = Mode::Normal,
+        Command::Cancel => {
+            state.filter.clear();
+            state.mode = Mode::Normal;
+        }
+        Command::Quit => return quit(state),
+        _ => return Vec::new(),
+    }
+    state.refresh_visible();
+    preview_request(state)
+}
+
+fn dialog_outcome(state: &mut AppState, outcome: Outcome) -> Vec<Effect> {
+    match outcome {
+        Outcome::Keep => Vec::new(),
+        Outcome::Close => {
+            state.mode = Mode::Normal;
+            Vec::new()
+        }
+        Outcome::Effects(effects) => effects,
+        Outcome::Done(effects) => {
+            state.mode = Mode::Normal;
+            state.marked.clear();
+            effects
+        }
+    }
+}
+
+/// Commands that act through tmux, refused up front when it is missing.
+fn needs_tmux(c: Command) -> bool {
+    matches!(
+        c,
+        Command::Attach
+            | Command::New
+            | Command::Kill
+            | Command::Restore
+            | Command::Send
+            | Command::OpenBeside
+    )
+}
+
+fn normal(state: &mut AppState, c: Command) -> Vec<Effect> {
+    if needs_tmux(c) && state.tmux == TmuxStatus::NotInstalled {
+        state.say(
+            "tmux is not installed: greenroom is read-only (install tmux, e.g. apt install tmux)",
+        );
+        return Vec::new();
+    }
+    match c {
+        Command::Up => move_by(state, -1),
+        Command::Down => move_by(state, 1),
+        Command::PageUp => move_by(state, -(state.page as isize)),
+        Command::PageDown => move_by(state, state.page as isize),
+        Command::Top => move_to(state, 0),
+        Command::Bottom => move_to(state, state.visible.len().saturating_sub(1)),
+        Command::Filter => {
+            state.mode = Mode::Filter;
+            Vec::new()
+        }
+        Command::Help => {
+            state.help_page = 0;
+            state.mode = Mode::Overlay(Overlay::Help);
+            Vec::new()
+        }
+        Command::ShowProblems => {
+            state.mode = Mode::Overlay(Overlay::Problems);
+            Vec::new()
+        }
+        Command::Quit => quit(state),
+        Command::Attach => with_selected(state, |s| {
+            live_check(s)?;
+            Ok(Effect::Attach { id: s.id.clone() })
+        }),
+        Command::New => vec![Effect::OpenSpawnForm],
+        Command::Kill => confirm(state, dialog::Bulk::Kill),
+        Command::Dismiss => confirm(state, dialog::Bulk::Dismiss),
+        Command::Restore => with_selected(state, |s| {
+            crate::ops::ensure_restorable(s).map_err(|e| e.to_string())?;
+            Ok(Effect::Restore { id: s.id.clone() })
+        }),
+        Command::Send => open_send(state),
+        Command::OpenBeside => beside(state),
+        Command::Mark => mark(state),
+        _ => view(state, c),
+    }
+}
+
+/// The commands that change what the list and the detail pane show.
+fn view(state: &mut AppState, c: Command) -> Vec<Effect> {
+    match c {
+        Command::ToggleTriage => {
+            state.sort = match state.sort {
+                SortMode::LastFocus => SortMode::Triage,
+                SortMode::Triage => SortMode::LastFocus,
+            };
+            state.refresh_visible();
+            state.say(format!("sorted by {}", state.sort.label()));
+            Vec::new()
+        }
+        Command::CycleHealthFilter => {
+            state.health_filter = next_health_filter(state.health_filter);
+            state.refresh_visible();
+            preview_request(state)
+        }
+        Command::ClearFilter => clear_filter(state),
+        Command::ToggleArchived => {
+            state.show_archived = !state.show_archived;
+            state.refresh_visible();
+            let n = state.rows.iter().filter(|r| r.archived).count();
+            let message = match state.show_archived {
+                true => format!("showing {n} archived session(s); r restores one, A hides them"),
+                false => "archived sessions hidden".to_owned(),
+            };
+            state.say(message);
+            preview_request(state)
+        }
+        Command::NextTab => {
+            state.tab = state.tab.next();
+            preview_request(state)
+        }
+        Command::TogglePreview => {
+            state.tab = if state.tab == DetailTab::Preview {
+                DetailTab::Overview
+            } else {
+                DetailTab::Preview
+            };
+            preview_request(state)
+        }
+        // Other layers' commands mean nothing in the list.
+        _ => Vec::new(),
+    }
+}
+
+/// Esc in the list clears a kept filter (text and health), showing every row again.
+fn clear_filter(state: &mut AppState) -> Vec<Effect> {
+    if state.filter.is_empty() && state.health_filter.is_none() {
+        return Vec::new();
+    }
+    state.filter.clear();
+    state.health_filter = None;
+    state.refresh_visible();
+    state.say("filter cleared");
+    preview_request(state)
+}
+
+fn open_send(state: &mut AppState) -> Vec<Effect> {
+    let dialog = match state.selected_session() {
+        Some(s) => live_check(s).map(|()| Dialog::Send {
+            id: s.id.clone(),
+            name: s.name.clone(),
+            text: String::new(),
+        }),
+        None => Err("no session selected".into()),
+    };
+    match dialog {
+        Ok(d) => state.mode = Mode::Dialog(d),
+        Err(e) => state.say(e),
+    }
+    Vec::new()
+}
+
+fn mark(state: &mut AppState) -> Vec<Effect> {
+    if let Some(id) = state.selected.clone()
+        && !state.marked.remove(&id)
+    {
+        state.marked.insert(id);
+    }
+    let n = state.marked.len();
+    if n > 0 {
+        state.say(format!(
+            "{n} marked: x kills, D dismisses them all; Space unmarks"
+        ));
+    }
+    move_by(state, 1)
+}
+
+fn next_health_filter(current: Option<Health>) -> Option<Health> {
+    match current {
+        None => Some(Health::ALL[0]),
+        Some(h) => {
+            let i = Health::ALL.iter().position(|x| *x == h).unwrap_or(0);
+            Health::ALL.get(i + 1).copied()
+        }
+    }
+}

@@ -1,0 +1,89 @@
+//! The reducer's part for moving through the list: selection follows the
+//! session, the preview and the pane beside follow the selection.
+
+use super::action::Effect;
+use super::state::{AppState, DetailTab};
+use crate::model::Status;
+use crate::tmux::ServerState;
+
+pub(super) fn move_to(state: &mut AppState, line: usize) -> Vec<Effect> {
+    let id = state.visible.get(line).map(|&i| state.rows[i].id.clone());
+    select(state, id)
+}
+
+pub(super) fn move_by(state: &mut AppState, delta: isize) -> Vec<Effect> {
+    if state.visible.is_empty() {
+        return Vec::new();
+    }
+    let current = state.cursor().unwrap_or(0) as isize;
+    let last = state.visible.len() as isize - 1;
+    move_to(state, (current + delta).clamp(0, last) as usize)
+}
+
+pub(super) fn select(state: &mut AppState, id: Option<String>) -> Vec<Effect> {
+    let changed = state.selected != id;
+    state.selected = id;
+    if let Some(id) = &state.selected {
+        // Looking at a session is what clears its attention mark.
+        state.attention.remove(id);
+    }
+    state.clamp_offset();
+    if !changed {
+        return Vec::new();
+    }
+    state.preview = None;
+    let mut effects = preview_request(state);
+    // Follow mode: the pane beside shows whatever is selected.
+    if let Some(pane) = state.beside_pane()
+        && let Some(s) = state.selected_session()
+        && s.status.is_live()
+    {
+        effects.push(Effect::Follow {
+            id: s.id.clone(),
+            pane: pane.clone(),
+        });
+    }
+    effects
+}
+
+/// Asks for a fresh capture when the preview is on screen and the selected
+/// session has a pane (the driver throttles how often).
+pub fn preview_request(state: &AppState) -> Vec<Effect> {
+    if state.tab != DetailTab::Preview {
+        return Vec::new();
+    }
+    match state.selected_session() {
+        // An exited session's dead pane is kept: its last lines are the news.
+        Some(s) if s.status.is_live() || s.status == Status::Exited => s
+            .tmux_session
+            .clone()
+            .map(|t| {
+                vec![Effect::CapturePreview {
+                    id: s.id.clone(),
+                    tmux_session: t,
+                }]
+            })
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    }
+}
+
+/// The preview follows the pane: a poll that shows new activity in the
+/// selected session's window asks for a fresh capture.
+pub(super) fn follow_activity(state: &mut AppState, server: &ServerState) -> Vec<Effect> {
+    let ServerState::Running(map) = server else {
+        return Vec::new();
+    };
+    let Some(s) = state.selected_session() else {
+        return Vec::new();
+    };
+    let Some(name) = &s.tmux_session else {
+        return Vec::new();
+    };
+    let seen = (s.id.clone(), map.get(name).and_then(|f| f.window_activity));
+    if state.seen_activity.as_ref() == Some(&seen) {
+        return Vec::new();
+    }
+    state.seen_activity = Some(seen);
+    preview_request(state)
+}

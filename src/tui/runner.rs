@@ -1,0 +1,305 @@
+//! The driver's hands: the [`Runner`] owns the world the dashboard acts on
+//! (the terminal, the engine, tmux through [`Context`], the channel work
+//! done off the loop reports back on) and has one method per [`Effect`].
+//! It decides nothing: what to do and what the results mean is the
+//! reducer's; the runner only does it, throttling pane captures and keeping
+//! one status write in flight.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use chrono::Utc;
+use color_eyre::eyre::{Result, WrapErr};
+use crossterm::event::EventStream;
+use tokio::sync::mpsc;
+
+use super::action::{Action, Effect, Finished};
+use super::effects::{Context, alert, capture, complete_path};
+use super::keymap::Keymap;
+use super::state::AppState;
+use super::terminal::Screen;
+use super::view::{self, theme::Theme};
+use crate::engine::Engine;
+use crate::model::Session;
+use crate::tmux::ServerState;
+
+/// At most four pane captures a second for the preview.
+const PREVIEW_EVERY: Duration = Duration::from_millis(250);
+
+/// Work done off the loop, reporting back.
+pub enum Done {
+    Action(Action),
+    /// A batch of statuses reached the sidecars; the next may start.
+    StatusesWritten,
+}
+
+/// What carrying out an effect leaves for the loop.
+pub enum Step {
+    /// Go on, reducing these actions next.
+    Then(Vec<Action>),
+    Quit,
+}
+
+pub struct Runner {
+    pub screen: Screen,
+    pub events: EventStream,
+    pub engine: Engine,
+    pub done_rx: mpsc::UnboundedReceiver<Done>,
+    done_tx: mpsc::UnboundedSender<Done>,
+    ctx: Context,
+    keymap: Keymap,
+    theme: Theme,
+    /// The preview's next capture, waiting for the throttle.
+    pending_capture: Option<(String, String)>,
+    last_capture: Instant,
+    writing_statuses: bool,
+    /// Something changed since the last frame.
+    dirty: bool,
+}
+
+impl Runner {
+    pub fn new(screen: Screen, engine: Engine, ctx: Context, keymap: Keymap, theme: Theme) -> Self {
+        let (done_tx, done_rx) = mpsc::unbounded_channel();
+        Self {
+            screen,
+            events: EventStream::new(),
+            engine,
+            done_rx,
+            done_tx,
+            ctx,
+            keymap,
+            theme,
+            pending_capture: None,
+            last_capture: Instant::now() - PREVIEW_EVERY,
+            writing_statuses: false,
+            dirty: true,
+        }
+    }
+
+    pub fn keymap(&self) -> &Keymap {
+        &self.keymap
+    }
+
+    /// Draws a frame when something changed since the last one.
+    pub fn draw(&mut self, state: &AppState) -> Result<()> {
+        if !self.dirty {
+            return Ok(());
+        }
+        let (keymap, theme) = (&self.keymap, &self.theme);
+        self.screen
+            .terminal
+            .draw(|frame| view::render(frame, state, keymap, theme))
+            .wrap_err("cannot draw")?;
+        self.dirty = false;
+        Ok(())
+    }
+
+    /// Reduces `actions` and carries out their effects, and the effects of
+    /// what those report at once, in order. `true`: the dashboard ends.
+    pub fn dispatch(&mut self, state: &mut AppState, actions: Vec<Action>) -> Result<bool> {
+        let mut queue = std::collections::VecDeque::from(actions);
+        while let Some(action) = queue.pop_front() {
+            self.dirty = true;
+            for effect in super::update::update(state, action) {
+                match self.execute(effect, state)? {
+                    Step::Quit => return Ok(true),
+                    Step::Then(more) => queue.extend(more),
+                }
+            }
+        }
+        Ok(false)
+    }
+
+    /// The catalog's rows now (ages move with the clock).
+    pub fn rows(&self) -> Action {
+        Action::Rows {
+            rows: self.engine.catalog.rows(Utc::now()),
+            problems: self.engine.catalog.problems(),
+        }
+    }
+
+    /// A burst of file changes, read at once.
+    pub fn files(
+        &mut self,
+        first: PathBuf,
+        rx: &mut mpsc::UnboundedReceiver<PathBuf>,
+    ) -> Vec<Action> {
+        let mut batch = vec![first];
+        while let Ok(p) = rx.try_recv() {
+            batch.push(p);
+        }
+        match self.engine.apply_changes(batch) {
+            true => vec![self.rows()],
+            false => Vec::new(),
+        }
+    }
+
+    /// What finished off the loop, as actions.
+    pub fn finished(&mut self, done: Done) -> Vec<Action> {
+        match done {
+            Done::Action(action) => vec![action],
+            Done::StatusesWritten => {
+                self.writing_statuses = false;
+                Vec::new()
+            }
+        }
+    }
+
+    /// How long until the waiting capture may run, if one waits.
+    pub fn capture_wait(&self) -> Option<Duration> {
+        self.pending_capture
+            .as_ref()
+            .map(|_| PREVIEW_EVERY.saturating_sub(self.last_capture.elapsed()))
+    }
+
+    /// Runs the waiting capture off the loop.
+    pub fn capture_now(&mut self) {
+        if let Some((id, name)) = self.pending_capture.take() {
+            self.last_capture = Instant::now();
+            let tmux = self.ctx.tmux.clone();
+            self.off_loop(move |_| Action::Preview {
+                text: capture(&tmux, &name),
+                id,
+            });
+        }
+    }
+
+    /// Carries out one effect.
+    pub fn execute(&mut self, effect: Effect, state: &AppState) -> Result<Step> {
+        match effect {
+            Effect::Quit => return Ok(Step::Quit),
+            Effect::Poll { generation } => self.poll(generation),
+            Effect::ApplyPoll(server) => return Ok(Step::Then(self.apply_poll(server))),
+            Effect::CapturePreview { id, tmux_session } => {
+                self.pending_capture = Some((id, tmux_session));
+            }
+            Effect::Alert { title, body } => alert(&title, &body),
+            Effect::Attach { id } => return self.attach(find(state, &id)),
+            Effect::OpenSpawnForm => {
+                let cwd = state.selected_session().map(|s| s.cwd.clone());
+                self.off_loop(move |c| c.spawn_form(cwd));
+            }
+            Effect::Spawn(form) => self.off_loop(move |c| c.spawn(&form)),
+            Effect::Kill { ids } => {
+                let sessions = find_all(state, &ids);
+                self.off_loop(move |c| c.kill(&sessions));
+            }
+            Effect::Dismiss { ids } => {
+                let sessions = find_all(state, &ids);
+                self.off_loop(move |c| c.dismiss(&sessions));
+            }
+            Effect::Restore { id } => {
+                if let Some(s) = find(state, &id) {
+                    self.off_loop(move |c| c.restore(&s));
+                }
+            }
+            Effect::Send { id, text } => {
+                if let Some(s) = find(state, &id) {
+                    self.off_loop(move |c| c.send(&s, &text));
+                }
+            }
+            // Reading a folder can stall on a slow disk: off the loop.
+            Effect::CompletePath { text } => {
+                self.off_loop(move |_| Action::PathCompleted(complete_path(&text)));
+            }
+            Effect::OpenBeside { id } => match find(state, &id) {
+                Some(s) => self.off_loop(move |c| c.open_beside(&s)),
+                None => return Ok(Step::Then(vec![Action::BesideClosed])),
+            },
+            // On the loop: quitting follows at once, and the pane must be
+            // gone before greenroom is.
+            Effect::CloseBeside { pane } => self.ctx.close_beside(&pane),
+            Effect::Follow { id, pane } => {
+                if let Some(s) = find(state, &id) {
+                    self.off_loop(move |c| {
+                        c.follow(&pane, &s).unwrap_or(Action::Status(String::new()))
+                    });
+                }
+            }
+        }
+        Ok(Step::Then(Vec::new()))
+    }
+
+    fn poll(&mut self, generation: u64) {
+        let tmux = self.ctx.tmux.clone();
+        self.off_loop(move |_| Action::Polled {
+            server: tmux.poll(),
+            generation,
+        });
+    }
+
+    /// The catalog takes the poll; statuses tmux contradicts are written
+    /// back, one batch at a time (the next is decided from what the files
+    /// say once this one has landed).
+    fn apply_poll(&mut self, server: ServerState) -> Vec<Action> {
+        let (changed, updates) = self.engine.set_tmux_deferred(server);
+        if !updates.is_empty() && !self.writing_statuses {
+            self.writing_statuses = true;
+            let (store, tx) = (self.engine.store().clone(), self.done_tx.clone());
+            tokio::task::spawn_blocking(move || {
+                crate::engine::write_statuses(&store, &updates);
+                let _ = tx.send(Done::StatusesWritten);
+            });
+        }
+        if changed {
+            vec![self.rows()]
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Inside the same tmux server: switch the client. Outside: hand the
+    /// terminal to tmux until the operator detaches; the event stream goes
+    /// first so it does not read keys meant for tmux.
+    fn attach(&mut self, session: Option<Session>) -> Result<Step> {
+        let Some(s) = session else {
+            return Ok(Step::Then(Vec::new()));
+        };
+        let tmux_env = std::env::var("TMUX").ok();
+        if self.ctx.tmux.is_current_server(tmux_env.as_deref()) {
+            self.off_loop(move |c| c.switch_to(&s));
+            return Ok(Step::Then(Vec::new()));
+        }
+        drop(std::mem::replace(&mut self.events, EventStream::new()));
+        self.screen.suspend();
+        let result = crate::ops::attach(&self.ctx.tmux, &self.ctx.store, &s, None);
+        self.screen
+            .resume()
+            .wrap_err("cannot take the terminal back")?;
+        self.events = EventStream::new();
+        let done = match result {
+            Ok(_) => Finished::Returned { name: s.name },
+            Err(e) => Finished::Failed(e.to_string()),
+        };
+        Ok(Step::Then(vec![Action::Finished(done)]))
+    }
+
+    /// Runs a job on a blocking thread; its result comes back as an action.
+    fn off_loop(&self, job: impl FnOnce(&Context) -> Action + Send + 'static) {
+        let (tx, ctx) = (self.done_tx.clone(), self.ctx.clone());
+        tokio::task::spawn_blocking(move || {
+            let _ = tx.send(Done::Action(job(&ctx)));
+        });
+    }
+
+    /// Closes the pane beside when the dashboard ends on an error (quitting
+    /// has closed it already).
+    pub fn close_beside(&self, state: &AppState) {
+        if let Some(pane) = state.beside_pane() {
+            self.ctx.close_beside(pane);
+        }
+    }
+}
+
+fn find(state: &AppState, id: &str) -> Option<Session> {
+    state.rows.iter().find(|r| r.id == id).cloned()
+}
+
+fn find_all(state: &AppState, ids: &[String]) -> Vec<Session> {
+    state
+        .rows
+        .iter()
+        .filter(|r| ids.contains(&r.id))
+        .cloned()
+        .collect()
+}
