@@ -99,6 +99,9 @@ fn needs_tmux(c: Command) -> bool {
             | Command::Restore
             | Command::Send
             | Command::OpenBeside
+            | Command::Allow
+            | Command::Deny
+            | Command::Choice(_)
     )
 }
 
@@ -144,6 +147,13 @@ fn normal(state: &mut AppState, c: Command) -> Vec<Effect> {
         Command::Send => open_send(state),
         Command::OpenBeside => beside(state),
         Command::Mark => mark(state),
+        Command::NextInQueue => super::triage::step_queue(state, false),
+        Command::PrevInQueue => super::triage::step_queue(state, true),
+        Command::JumpBack => super::triage::jump_back(state),
+        Command::Snooze => super::triage::snooze(state),
+        Command::Allow => super::triage::answer(state, crate::ops::AnswerKey::Enter),
+        Command::Deny => super::triage::answer(state, crate::ops::AnswerKey::Escape),
+        Command::Choice(n) => super::triage::answer(state, crate::ops::AnswerKey::Digit(n)),
         _ => view(state, c),
     }
 }

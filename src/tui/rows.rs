@@ -46,6 +46,10 @@ pub(super) fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effe
     state
         .attention
         .retain(|id| state.last_health.contains_key(id));
+    // Handled until its health changes: then `w` visits it again.
+    state
+        .handled
+        .retain(|id, h| state.last_health.get(id) == Some(h));
     let line = state.cursor();
     // While the pane beside follows the selection, tmux records every switch
     // as an attach; the list keeps its order so moving down it works.
@@ -79,7 +83,6 @@ pub(super) fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effe
 /// The pinned group: the sessions in the attention queue move to the top
 /// of the list, in queue order; every other keeps its place relative to
 /// the rest. Moving through the list changes neither order.
-#[allow(dead_code)] // wired once AppState carries the setting
 pub fn pin_attention(rows: &[Session], visible: &mut [usize]) {
     visible.sort_by(|&a, &b| {
         let (ra, rb) = (&rows[a], &rows[b]);

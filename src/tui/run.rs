@@ -67,6 +67,8 @@ fn start_state(config: &Config, engine: &mut Engine) -> AppState {
     let mut state = AppState::new(Utc::now(), engine.catalog.looked_in());
     state.alerts = config.alerts;
     state.show_cost = config.sidebar_cost;
+    state.pin_attention = config.pin_attention;
+    state.snooze = config.snooze;
     let mut start = Vec::new();
     if let Some(server) = engine.catalog.tmux_state().cloned() {
         // Already in the catalog: the reducer only learns what tmux said.

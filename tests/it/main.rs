@@ -43,5 +43,6 @@ mod tui_layout;
 mod tui_modes;
 mod tui_reducer;
 mod tui_snapshots;
+mod tui_triage;
 mod tui_usage;
 mod watch_new_folders;
