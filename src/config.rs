@@ -32,6 +32,7 @@ struct ConfigFile {
     sidebar_cost: Option<bool>,
     snooze_minutes: Option<u64>,
     pin_attention: Option<bool>,
+    tmux_events: Option<bool>,
     keys: Option<BTreeMap<String, Vec<String>>>,
     name_prefix: Option<String>,
     agents: Option<BTreeMap<String, AgentPreset>>,
@@ -120,6 +121,8 @@ pub struct Config {
     pub snooze: Duration,
     /// Sessions that need the operator are pinned on top of the sidebar.
     pub pin_attention: bool,
+    /// Listen to tmux's control-mode events rather than poll every interval.
+    pub tmux_events: bool,
     /// Key overrides: command name -> keys.
     pub keys: BTreeMap<String, Vec<String>>,
     /// Default session names are `<name_prefix>-<n>`.
@@ -310,6 +313,7 @@ impl Config {
             sidebar_cost: file.sidebar_cost.unwrap_or(true),
             snooze: Duration::from_secs(file.snooze_minutes.unwrap_or(30).clamp(1, 24 * 60) * 60),
             pin_attention: file.pin_attention.unwrap_or(true),
+            tmux_events: file.tmux_events.unwrap_or(true),
             keys: file.keys.unwrap_or_default(),
             name_prefix: nonempty(file.name_prefix).unwrap_or_else(|| "agent".into()),
             agents: file.agents.unwrap_or_default(),
@@ -343,6 +347,7 @@ impl ConfigFile {
             sidebar_cost,
             snooze_minutes,
             pin_attention,
+            tmux_events,
             name_prefix
         );
         if let Some(prices) = other.prices {

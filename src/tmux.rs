@@ -22,10 +22,12 @@ use crate::health::TmuxFacts;
 
 mod actions;
 mod beside;
+mod events;
 mod messages;
 mod target;
 pub use actions::{escape_trailing_semicolon, exact_window};
 pub use beside::{Beside, host_from_env};
+pub use events::{EVENTS_SESSION, Event, EventClient, ListenError, supports_events};
 pub use target::{MAX_SESSION_NAME, check_session_name, escape_format, exact};
 
 /// Field separator in `-F` formats: a control character tmux prints as is

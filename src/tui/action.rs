@@ -145,6 +145,8 @@ pub enum Action {
         server: ServerState,
         generation: u64,
     },
+    /// What tmux's control client said.
+    TmuxEvent(crate::tmux::Event),
     /// The clock moved (ages, stuck detection, status-line expiry).
     Tick(DateTime<Utc>),
     /// A pane capture for the preview.
@@ -268,6 +270,8 @@ pub enum Effect {
     Poll {
         generation: u64,
     },
+    /// Start (or restart) the control client that pushes tmux's changes.
+    ListenToTmux,
     /// Hand an accepted poll to the catalog (statuses, rows).
     ApplyPoll(ServerState),
     /// Capture the selected session's pane for the preview (at most four a second).

@@ -10,6 +10,7 @@ pub mod effects;
 pub mod input;
 pub mod keymap;
 mod navigate;
+mod polling;
 mod rows;
 pub mod run;
 mod runner;

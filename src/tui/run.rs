@@ -18,7 +18,6 @@ use super::keymap::Keymap;
 use super::runner::Runner;
 use super::state::AppState;
 use super::terminal::Screen;
-use super::update::update;
 use super::view::theme::Theme;
 use crate::config::Config;
 use crate::engine::Engine;
@@ -42,19 +41,19 @@ async fn run_async(config: Config) -> Result<()> {
         let _ = file_tx.send(p);
     })
     .wrap_err("cannot watch the session folders")?;
-    let mut state = start_state(&config, &mut engine);
+    let (mut state, start) = start_state(&config, &mut engine);
     let screen = Screen::enter().wrap_err("cannot set up the terminal")?;
     let ctx = Context::new(&config, engine.tmux().clone());
     let mut runner = Runner::new(screen, engine, ctx, keymap, theme);
-    let result = event_loop(&mut runner, &mut state, &config, &mut file_rx).await;
+    let result = event_loop(&mut runner, &mut state, start, &config, &mut file_rx).await;
     runner.close_beside(&state);
     // Dropping the runner's screen restores the terminal, on every way out.
     result
 }
 
-/// The state before the first frame: what the catalog and tmux said at load,
-/// and what start-up recovery did.
-fn start_state(config: &Config, engine: &mut Engine) -> AppState {
+/// The state before the first frame, and the actions that bring it what
+/// the catalog and tmux said at load and what start-up recovery did.
+fn start_state(config: &Config, engine: &mut Engine) -> (AppState, Vec<Action>) {
     let recovery = engine.recover();
     // greenroom's own archived records too (after recovery, which may have
     // just archived some); the sidebar shows them under `A`.
@@ -69,6 +68,9 @@ fn start_state(config: &Config, engine: &mut Engine) -> AppState {
     state.show_cost = config.sidebar_cost;
     state.pin_attention = config.pin_attention;
     state.snooze = config.snooze;
+    if !config.tmux_events {
+        state.events = super::state::TmuxEvents::Disabled;
+    }
     let mut start = Vec::new();
     if let Some(server) = engine.catalog.tmux_state().cloned() {
         // Already in the catalog: the reducer only learns what tmux said.
@@ -87,17 +89,13 @@ fn start_state(config: &Config, engine: &mut Engine) -> AppState {
             "{n} session(s) whose folder is gone were archived (A shows them, r restores)"
         )));
     }
-    for action in start {
-        // Effects of the loaded state wait for the loop (the first poll
-        // comes at once).
-        drop(update(&mut state, action));
-    }
-    state
+    (state, start)
 }
 
 async fn event_loop(
     runner: &mut Runner,
     state: &mut AppState,
+    start: Vec<Action>,
     config: &Config,
     file_rx: &mut mpsc::UnboundedReceiver<std::path::PathBuf>,
 ) -> Result<()> {
@@ -106,13 +104,15 @@ async fn event_loop(
     poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut term = signal(SignalKind::terminate()).wrap_err("cannot watch SIGTERM")?;
     let mut hup = signal(SignalKind::hangup()).wrap_err("cannot watch SIGHUP")?;
-    let size = runner.screen.terminal.size().ok();
-    if let Some(s) = size {
-        let resize = Action::Resize {
+    let mut start = start;
+    if let Ok(s) = runner.screen.terminal.size() {
+        start.push(Action::Resize {
             width: s.width,
             height: s.height,
-        };
-        runner.dispatch(state, vec![resize])?;
+        });
+    }
+    if runner.dispatch(state, start)? {
+        return Ok(());
     }
     // The first frame comes before the watches are armed; arming them takes
     // a moment with many folders, and anything changed meanwhile is re-read.

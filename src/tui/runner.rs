@@ -21,7 +21,7 @@ use super::terminal::Screen;
 use super::view::{self, theme::Theme};
 use crate::engine::Engine;
 use crate::model::Session;
-use crate::tmux::ServerState;
+use crate::tmux::{Event, EventClient, ListenError, ServerState};
 
 /// At most four pane captures a second for the preview.
 const PREVIEW_EVERY: Duration = Duration::from_millis(250);
@@ -29,6 +29,11 @@ const PREVIEW_EVERY: Duration = Duration::from_millis(250);
 /// Work done off the loop, reporting back.
 pub enum Done {
     Action(Action),
+    /// What control client number `client` said.
+    Event {
+        client: u64,
+        event: Event,
+    },
     /// A batch of statuses reached the sidecars; the next may start.
     StatusesWritten,
 }
@@ -55,6 +60,10 @@ pub struct Runner {
     writing_statuses: bool,
     /// Something changed since the last frame.
     dirty: bool,
+    /// tmux's control client, and its number: a replaced client's last
+    /// words (its pipe closing) are not news.
+    tmux_client: Option<EventClient>,
+    client: u64,
 }
 
 impl Runner {
@@ -73,6 +82,8 @@ impl Runner {
             last_capture: Instant::now() - PREVIEW_EVERY,
             writing_statuses: false,
             dirty: true,
+            tmux_client: None,
+            client: 0,
         }
     }
 
@@ -138,6 +149,13 @@ impl Runner {
     pub fn finished(&mut self, done: Done) -> Vec<Action> {
         match done {
             Done::Action(action) => vec![action],
+            Done::Event { client, event } if client == self.client => {
+                if matches!(event, Event::Lost(_)) {
+                    self.tmux_client = None;
+                }
+                vec![Action::TmuxEvent(event)]
+            }
+            Done::Event { .. } => Vec::new(),
             Done::StatusesWritten => {
                 self.writing_statuses = false;
                 Vec::new()
@@ -170,6 +188,7 @@ impl Runner {
             Effect::Quit => return Ok(Step::Quit),
             Effect::Poll { generation } => self.poll(generation),
             Effect::ApplyPoll(server) => return Ok(Step::Then(self.apply_poll(server))),
+            Effect::ListenToTmux => return Ok(Step::Then(self.listen())),
             Effect::CapturePreview { id, tmux_session } => {
                 self.pending_capture = Some((id, tmux_session));
             }
@@ -233,6 +252,25 @@ impl Runner {
             }
         }
         Ok(Step::Then(Vec::new()))
+    }
+
+    /// (Re)starts the control client; its events come back through the
+    /// loop, numbered so a replaced client's end is not mistaken for news.
+    fn listen(&mut self) -> Vec<Action> {
+        self.tmux_client = None;
+        self.client += 1;
+        let (tx, client) = (self.done_tx.clone(), self.client);
+        let started = self.ctx.tmux.listen(move |event| {
+            let _ = tx.send(Done::Event { client, event });
+        });
+        match started {
+            Ok(events) => {
+                self.tmux_client = Some(events);
+                Vec::new()
+            }
+            Err(ListenError::Unsupported(why)) => vec![Action::TmuxEvent(Event::Unsupported(why))],
+            Err(ListenError::Tmux(e)) => vec![Action::TmuxEvent(Event::Lost(e.to_string()))],
+        }
     }
 
     fn poll(&mut self, generation: u64) {

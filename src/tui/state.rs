@@ -102,6 +102,29 @@ impl Mode {
     }
 }
 
+/// Whether tmux pushes its changes (a control client) or greenroom polls.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum TmuxEvents {
+    /// Not asked for yet: the first poll that finds a server connects.
+    #[default]
+    Waiting,
+    Connecting,
+    /// tmux pushes changes; polls only reconcile, rarely.
+    Live,
+    /// Lost since `since`, why; retried after `retry`.
+    Lost {
+        why: String,
+        since: DateTime<Utc>,
+        retry: DateTime<Utc>,
+        /// Seconds to wait after the next failure (doubling, at most a minute).
+        backoff: i64,
+    },
+    /// Never: this tmux cannot push them (its `tmux -V`, for the header).
+    Off(String),
+    /// Never: `tmux_events = false` in config.toml.
+    Disabled,
+}
+
 /// Where the tmux poll stands. Effects that change tmux count as
 /// generations: a poll started before the latest one finished may describe
 /// a world that effect changed, so its answer is dropped and tmux asked again.
@@ -110,6 +133,10 @@ pub struct PollState {
     pub in_flight: bool,
     /// Effects on sessions finished so far.
     pub generation: u64,
+    /// tmux said something changed while a poll ran: poll again after it.
+    pub again: bool,
+    /// When the last poll was asked for.
+    pub last: Option<DateTime<Utc>>,
 }
 
 /// The pane beside the dashboard (follow mode): at most one.
@@ -196,6 +223,7 @@ pub struct AppState {
     /// Help's page: 0 the list's keys, 1 the dialogs' and the filter's.
     pub help_page: usize,
     pub poll: PollState,
+    pub events: TmuxEvents,
     /// The selected session's pane activity the preview last followed: new
     /// activity in tmux means a fresh capture.
     pub seen_activity: Option<(String, Option<DateTime<Utc>>)>,
@@ -234,6 +262,7 @@ impl AppState {
             handled: HashMap::new(),
             help_page: 0,
             poll: PollState::default(),
+            events: TmuxEvents::default(),
             seen_activity: None,
         }
     }

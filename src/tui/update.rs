@@ -6,10 +6,10 @@ use super::act::{finished, quit, spawned};
 use super::action::{Action, Effect};
 use super::commands::{command, typed};
 use super::dialog::{self, Dialog, SpawnForm};
-use super::navigate::{follow_activity, move_by, preview_request, select};
+use super::navigate::{move_by, preview_request, select};
+use super::polling;
 use super::rows::replace_rows;
-use super::state::{AppState, BesidePane, Mode, Preview, TmuxStatus};
-use crate::tmux::ServerState;
+use super::state::{AppState, BesidePane, Mode, Preview};
 
 pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
     match action {
@@ -25,8 +25,9 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
             effects.extend(preview_request(state));
             effects
         }
-        Action::PollDue => poll(state),
-        Action::Polled { server, generation } => polled(state, server, generation),
+        Action::PollDue => polling::due(state),
+        Action::Polled { server, generation } => polling::polled(state, server, generation),
+        Action::TmuxEvent(event) => polling::event(state, event),
         Action::Tick(now) => {
             state.now = now;
             if state.status.as_ref().is_some_and(|s| s.until <= now) {
@@ -60,7 +61,7 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
             finished(state, done);
             // The effect changed tmux: look now rather than at the next tick.
             state.poll.generation += 1;
-            poll(state)
+            polling::poll(state)
         }
         Action::OpenSpawnForm(defaults) => {
             state.mode = Mode::Dialog(Dialog::Spawn(SpawnForm::from_defaults(defaults)));
@@ -69,7 +70,7 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::Spawned(result) => {
             state.poll.generation += 1;
             let mut effects = spawned(state, result);
-            effects.extend(poll(state));
+            effects.extend(polling::poll(state));
             effects
         }
         Action::PathCompleted(done) => {
@@ -99,41 +100,6 @@ fn click(state: &mut AppState, line: usize) -> Vec<Effect> {
         Some(&i) => select(state, Some(state.rows[i].id.clone())),
         None => Vec::new(),
     }
-}
-
-/// One poll at a time; one that is due while another runs waits for it.
-fn poll(state: &mut AppState) -> Vec<Effect> {
-    if state.poll.in_flight {
-        return Vec::new();
-    }
-    state.poll.in_flight = true;
-    vec![Effect::Poll {
-        generation: state.poll.generation,
-    }]
-}
-
-/// A poll's answer. One that started before the latest effect on sessions
-/// finished may describe the world before it (a session just killed still
-/// running): it is dropped and tmux asked again.
-fn polled(state: &mut AppState, server: ServerState, generation: u64) -> Vec<Effect> {
-    state.poll.in_flight = false;
-    if generation < state.poll.generation {
-        return poll(state);
-    }
-    state.tmux = match &server {
-        ServerState::Running(_) => TmuxStatus::Running,
-        ServerState::NoServer => TmuxStatus::NoServer,
-        ServerState::NotInstalled => TmuxStatus::NotInstalled,
-        // What greenroom knew of tmux stands; the catalog decides what a
-        // failed poll means for the rows.
-        ServerState::Error(e) => {
-            state.say(format!("tmux: {e}"));
-            return vec![Effect::ApplyPoll(server)];
-        }
-    };
-    let mut effects = follow_activity(state, &server);
-    effects.push(Effect::ApplyPoll(server));
-    effects
 }
 
 /// A paste is text for the focused input, never commands: a confirmation

@@ -203,8 +203,12 @@ fn installed_keys_work_in_a_real_client_and_uninstall_takes_them_back() {
     wait_for(10, "q to come back", || {
         (c.client_session() == "dash").then_some(())
     });
-    let sessions = c.user.run(&["list-sessions", "-F", "#{session_name}"]);
-    assert!(!sessions.contains("greenroom"), "{sessions}");
+    // The dashboard's session ends once greenroom has (its event client's
+    // session, greenroom-events, with it).
+    wait_for(10, "the dashboard's session to end", || {
+        let sessions = c.user.run(&["list-sessions", "-F", "#{session_name}"]);
+        (!sessions.lines().any(|l| l.starts_with("greenroom"))).then_some(())
+    });
 
     let said = c.greenroom_tmux(&["uninstall", "--apply"]);
     assert!(said.contains("removed from"), "{said}");

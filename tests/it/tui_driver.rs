@@ -56,7 +56,10 @@ fn one_poll_at_a_time_and_an_answer_older_than_an_effect_is_dropped() {
     );
     // The fresh answer reaches the catalog.
     let effects = update(&mut s, polled(1, 0));
-    assert!(matches!(effects.as_slice(), [Effect::ApplyPoll(_)]));
+    assert!(
+        matches!(effects.first(), Some(Effect::ApplyPoll(_))),
+        "{effects:?}"
+    );
     assert!(!s.poll.in_flight);
 }
 
@@ -150,4 +153,117 @@ fn help_has_two_pages_and_opens_on_the_first() {
     assert_eq!(s.mode, Mode::Normal);
     update(&mut s, Action::Command(Command::Help));
     assert_eq!(s.help_page, 0, "help opens on the list's keys");
+}
+
+mod tmux_events {
+    use super::*;
+    use greenroom::tmux::Event;
+    use greenroom::tui::state::{AppState, TmuxEvents, TmuxStatus};
+
+    /// A dashboard that has seen a server and whose control client connected.
+    fn live() -> AppState {
+        let mut s = loaded();
+        update(&mut s, Action::PollDue);
+        let effects = update(&mut s, polled(0, 0));
+        assert!(effects.contains(&Effect::ListenToTmux), "{effects:?}");
+        assert_eq!(s.events, TmuxEvents::Connecting);
+        // Connected: one poll for whatever changed before the subscription.
+        let effects = update(&mut s, Action::TmuxEvent(Event::Connected));
+        assert_eq!(effects, vec![Effect::Poll { generation: 0 }]);
+        update(&mut s, polled(0, 0));
+        assert_eq!(s.events, TmuxEvents::Live);
+        s
+    }
+
+    fn at(s: &mut AppState, secs: i64) {
+        update(s, Action::Tick(now() + Duration::seconds(secs)));
+    }
+
+    #[test]
+    fn with_events_live_the_interval_polls_only_to_reconcile() {
+        let mut s = live();
+        for secs in 1..30 {
+            at(&mut s, secs);
+            assert!(update(&mut s, Action::PollDue).is_empty(), "at {secs} s");
+        }
+        at(&mut s, 30);
+        assert_eq!(
+            update(&mut s, Action::PollDue),
+            vec![Effect::Poll { generation: 0 }]
+        );
+    }
+
+    #[test]
+    fn a_change_polls_at_once_and_one_during_a_poll_polls_again_after_it() {
+        let mut s = live();
+        assert_eq!(
+            update(&mut s, Action::TmuxEvent(Event::Changed)),
+            vec![Effect::Poll { generation: 0 }]
+        );
+        // Two more changes while it runs: one more poll, after this one.
+        assert!(update(&mut s, Action::TmuxEvent(Event::Changed)).is_empty());
+        assert!(update(&mut s, Action::TmuxEvent(Event::Changed)).is_empty());
+        assert_eq!(
+            update(&mut s, polled(0, 1)),
+            vec![Effect::Poll { generation: 0 }]
+        );
+        let effects = update(&mut s, polled(0, 1));
+        assert!(
+            matches!(effects.as_slice(), [Effect::ApplyPoll(_)]),
+            "{effects:?}"
+        );
+    }
+
+    #[test]
+    fn a_lost_client_falls_back_to_polling_and_retries_with_backoff() {
+        let mut s = live();
+        let effects = update(&mut s, Action::TmuxEvent(Event::Lost("server gone".into())));
+        assert_eq!(effects, vec![Effect::Poll { generation: 0 }]);
+        update(&mut s, polled(0, 0));
+        assert!(matches!(s.events, TmuxEvents::Lost { .. }));
+        // Polling every interval again; the retry comes after a second.
+        at(&mut s, 0);
+        assert_eq!(
+            update(&mut s, Action::PollDue),
+            vec![Effect::Poll { generation: 0 }]
+        );
+        update(&mut s, polled(0, 0));
+        at(&mut s, 1);
+        let effects = update(&mut s, Action::PollDue);
+        assert!(effects.contains(&Effect::ListenToTmux), "{effects:?}");
+        // It fails again: the next retry waits twice as long.
+        update(&mut s, polled(0, 0));
+        update(&mut s, Action::TmuxEvent(Event::Lost("refused".into())));
+        update(&mut s, polled(0, 0));
+        let TmuxEvents::Lost { retry, .. } = &s.events else {
+            panic!("{:?}", s.events)
+        };
+        assert_eq!(*retry, now() + Duration::seconds(3));
+        // Back: live, and the interval stops polling.
+        update(&mut s, Action::TmuxEvent(Event::Connected));
+        update(&mut s, polled(0, 0));
+        assert_eq!(s.events, TmuxEvents::Live);
+    }
+
+    #[test]
+    fn an_old_tmux_or_the_config_means_polling_for_good() {
+        let mut s = loaded();
+        s.tmux = TmuxStatus::Running;
+        update(
+            &mut s,
+            Action::TmuxEvent(Event::Unsupported("tmux 3.1c".into())),
+        );
+        assert_eq!(s.events, TmuxEvents::Off("tmux 3.1c".into()));
+        for secs in 1..5 {
+            at(&mut s, secs * 60);
+            let effects = update(&mut s, Action::PollDue);
+            assert_eq!(effects, vec![Effect::Poll { generation: 0 }]);
+            update(&mut s, polled(0, secs));
+        }
+        let mut off = loaded();
+        off.events = TmuxEvents::Disabled;
+        update(&mut off, Action::PollDue);
+        let effects = update(&mut off, polled(0, 0));
+        assert!(!effects.contains(&Effect::ListenToTmux));
+    }
 }

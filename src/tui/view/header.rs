@@ -13,7 +13,7 @@ use super::theme::health_glyph;
 use crate::attention;
 use crate::display::age;
 use crate::model::Health;
-use crate::tui::state::{AppState, SortMode, TmuxStatus};
+use crate::tui::state::{AppState, SortMode, TmuxEvents, TmuxStatus};
 
 /// A right-side part in its long and short forms, and how much it matters
 /// (higher stays longer when space runs out).
@@ -274,5 +274,23 @@ fn right_parts(state: &AppState, theme: &Theme) -> Vec<Part> {
             keep: 2,
         });
     }
+    parts.extend(polling_part(state, theme));
     parts
+}
+
+/// Polling where tmux could push its changes: the header says so.
+fn polling_part(state: &AppState, theme: &Theme) -> Option<Part> {
+    if state.tmux != TmuxStatus::Running {
+        return None;
+    }
+    let long = match &state.events {
+        TmuxEvents::Lost { .. } => "tmux events lost: polling".to_owned(),
+        TmuxEvents::Off(version) => format!("{version}: polling"),
+        _ => return None,
+    };
+    Some(Part {
+        long: vec![Span::styled(long, theme.dim)],
+        short: vec![Span::styled("polling", theme.dim)],
+        keep: 1,
+    })
 }

@@ -1,0 +1,296 @@
+//! Told, not polling: the dashboard at 1,000 live tmux sessions, run as a
+//! user runs it (the release binary in a pseudo-terminal this benchmark
+//! owns, through `script`), with tmux's control client and with polling
+//! (`tmux_events = false`):
+//! - idle CPU: greenroom (with the tmux clients it ran and reaped, and its
+//!   live control client) plus the tmux server's extra work over its own idle;
+//! - a session killed outside greenroom -> the header's count changes in the
+//!   bytes greenroom writes;
+//! - a sidecar written -> the new name in the bytes greenroom writes (the
+//!   frame leaving greenroom, not a capture of it).
+//!
+//! `GREENROOM_BENCH_QUICK=1` shortens the idle window to 5 s.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a bench that cannot run should stop loudly
+
+mod common;
+
+use std::io::Read;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use greenroom::sources::sidecar::SidecarStore;
+
+const SESSIONS: usize = 1000;
+
+/// Clock ticks of a process: user + system, and with `children` its reaped
+/// children's too.
+fn ticks(pid: u32, children: bool) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let after = stat.rsplit(')').next().unwrap_or("");
+    let f: Vec<u64> = after
+        .split_whitespace()
+        .map(|v| v.parse().unwrap_or(0))
+        .collect();
+    let own = f.get(11).unwrap_or(&0) + f.get(12).unwrap_or(&0);
+    let reaped = f.get(13).unwrap_or(&0) + f.get(14).unwrap_or(&0);
+    if children { own + reaped } else { own }
+}
+
+fn children_of(pid: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    for task in std::fs::read_dir(format!("/proc/{pid}/task"))
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
+        let list = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
+        out.extend(
+            list.split_whitespace()
+                .filter_map(|p| p.parse::<u32>().ok()),
+        );
+    }
+    out
+}
+
+/// greenroom and what it runs: its own ticks with reaped children, plus
+/// the live children (the control client).
+fn family_ticks(pid: u32) -> u64 {
+    ticks(pid, true)
+        + children_of(pid)
+            .iter()
+            .map(|c| ticks(*c, false))
+            .sum::<u64>()
+}
+
+struct Agents {
+    socket: String,
+}
+
+impl Agents {
+    fn start(n: usize) -> Self {
+        let socket = format!("greenroom-bench-events-{}", std::process::id());
+        let a = Agents { socket };
+        for i in 0..n {
+            a.tmux(&[
+                "new-session",
+                "-d",
+                "-s",
+                &format!("gr-agent-{i}"),
+                "sleep",
+                "3600",
+            ]);
+        }
+        a
+    }
+
+    fn tmux(&self, args: &[&str]) -> std::process::Output {
+        Command::new("tmux")
+            .args(["-L", &self.socket, "-f", "/dev/null"])
+            .args(args)
+            .output()
+            .unwrap()
+    }
+
+    fn server_pid(&self) -> u32 {
+        let out = self.tmux(&["display-message", "-p", "#{pid}"]);
+        String::from_utf8_lossy(&out.stdout).trim().parse().unwrap()
+    }
+}
+
+impl Drop for Agents {
+    fn drop(&mut self) {
+        let path = self
+            .tmux(&["display-message", "-p", "#{socket_path}"])
+            .stdout;
+        common::stop_server(&path, || {
+            self.tmux(&["kill-server"]);
+        });
+    }
+}
+
+/// The dashboard in a pseudo-terminal of 160x48, its output timestamped.
+struct Dashboard {
+    script: Child,
+    output: Arc<Mutex<Vec<(Instant, Vec<u8>)>>>,
+}
+
+impl Dashboard {
+    fn start(dir: &std::path::Path, socket: &str, events: bool) -> Self {
+        let config = dir.join(format!("config-{events}.toml"));
+        std::fs::write(&config, format!("tmux_events = {events}\n")).unwrap();
+        let bin = env!("CARGO_BIN_EXE_greenroom");
+        let line = format!(
+            "stty cols 160 rows 48; exec {bin} --config {c} --sidecar-dir {d}/sessions --ao-dir {d}/ao --claude-dir {d}/claude --tmux-socket {socket}",
+            c = config.display(),
+            d = dir.display()
+        );
+        let mut script = Command::new("script")
+            .args(["-qfc", &line, "/dev/null"])
+            .env("TERM", "xterm-256color")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("script(1) runs (bsdutils)");
+        let mut stdout = script.stdout.take().unwrap();
+        let output = Arc::new(Mutex::new(Vec::new()));
+        let sink = output.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 65536];
+            while let Ok(n) = stdout.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock()
+                    .unwrap()
+                    .push((Instant::now(), buf[..n].to_vec()));
+            }
+        });
+        Dashboard { script, output }
+    }
+
+    /// greenroom itself: the child of `script`.
+    fn pid(&self) -> u32 {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            if let Some(p) = children_of(self.script.id()).first() {
+                return *p;
+            }
+            assert!(Instant::now() < deadline, "greenroom did not start");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// When bytes containing `needle` first left greenroom after `since`.
+    fn wait_for(&self, needle: &str, since: Instant, secs: u64) -> Option<Instant> {
+        let deadline = Instant::now() + Duration::from_secs(secs);
+        while Instant::now() < deadline {
+            {
+                let out = self.output.lock().unwrap();
+                let mut text = Vec::new();
+                let mut first = None;
+                for (t, bytes) in out.iter().filter(|(t, _)| *t >= since) {
+                    first.get_or_insert(*t);
+                    text.extend_from_slice(bytes);
+                    if String::from_utf8_lossy(&text).contains(needle) {
+                        return Some(*t);
+                    }
+                }
+            }
+            std::thread::sleep(Duration::from_micros(500));
+        }
+        None
+    }
+}
+
+impl Drop for Dashboard {
+    fn drop(&mut self) {
+        let _ = self.script.kill();
+        let _ = self.script.wait();
+    }
+}
+
+fn median(mut v: Vec<Duration>) -> f64 {
+    v.sort();
+    common::pct(&v, 0.5)
+}
+
+fn run(events: bool, idle_window: u64, rows: &mut Vec<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    let sidecars = common::populate(dir.path(), SESSIONS);
+    let agents = Agents::start(SESSIONS);
+    let server = agents.server_pid();
+    // The server's own idle, before greenroom.
+    std::thread::sleep(Duration::from_secs(1));
+    let (t0, s0) = (Instant::now(), ticks(server, false));
+    std::thread::sleep(Duration::from_secs(idle_window));
+    let server_idle = (ticks(server, false) - s0) as f64 / t0.elapsed().as_secs_f64();
+
+    let dash = Dashboard::start(dir.path(), &agents.socket, events);
+    let pid = dash.pid();
+    dash.wait_for("agent-0", Instant::now() - Duration::from_secs(60), 30)
+        .expect("the first frame");
+    // Start-up settles: watches armed, usage read, the client connected.
+    std::thread::sleep(Duration::from_secs(4));
+    let (t0, g0, s0) = (Instant::now(), family_ticks(pid), ticks(server, false));
+    std::thread::sleep(Duration::from_secs(idle_window));
+    let secs = t0.elapsed().as_secs_f64();
+    let own = (family_ticks(pid) - g0) as f64 / secs;
+    let extra = ((ticks(server, false) - s0) as f64 / secs - server_idle).max(0.0);
+    let how = if events {
+        "tmux events"
+    } else {
+        "polling (tmux_events = false)"
+    };
+    let budget = if events { "≤ 1.5%" } else { "(fallback)" };
+    rows.push(format!(
+        "| idle CPU, {SESSIONS} live sessions, {how}: greenroom + its tmux clients + the server's extra work | {:.2}% + {:.2}% = {:.2}% of one core | {budget} |",
+        own,
+        extra,
+        own + extra
+    ));
+
+    // Sessions killed outside greenroom: the header counts them (dormant).
+    let mut kills = Vec::new();
+    for k in 1..=15 {
+        std::thread::sleep(Duration::from_millis(300));
+        let target = format!("=gr-agent-{}", SESSIONS - k);
+        let start = Instant::now();
+        agents.tmux(&["kill-session", "-t", &target]);
+        match dash.wait_for(&format!("{k} dormant"), start, 5) {
+            Some(t) => kills.push(t - start),
+            None => kills.push(Duration::from_secs(5)),
+        }
+    }
+    let budget = if events {
+        "p50 ≤ 50 ms"
+    } else {
+        "(fallback: up to the poll)"
+    };
+    rows.push(format!(
+        "| session killed outside greenroom -> its row changes (bytes out), {how} | p50 {:.1} ms, max {:.1} ms | {budget} |",
+        median(kills.clone()),
+        kills.iter().max().unwrap().as_secs_f64() * 1e3
+    ));
+
+    if events {
+        let store = SidecarStore::new(dir.path().join("sessions"));
+        let mut frames = Vec::new();
+        for i in 0..40 {
+            std::thread::sleep(Duration::from_millis(100));
+            let name = format!("renamed-{i}x");
+            let start = Instant::now();
+            store
+                .update(sidecars[0].id, Duration::from_secs(1), |s| {
+                    s.name = name.clone();
+                    true
+                })
+                .unwrap();
+            if let Some(t) = dash.wait_for(&name, start, 5) {
+                frames.push(t - start);
+            }
+        }
+        rows.push(format!(
+            "| sidecar written -> frame bytes out of greenroom, {SESSIONS} sessions | p50 {:.2} ms ({} of 40 seen) | p50 ≤ 3 ms |",
+            median(frames.clone()),
+            frames.len()
+        ));
+    }
+}
+
+fn main() {
+    let window = if std::env::var("GREENROOM_BENCH_QUICK").is_ok() {
+        5
+    } else {
+        30
+    };
+    let mut rows = Vec::new();
+    run(true, window, &mut rows);
+    run(false, window, &mut rows);
+    println!("| measure | measured | budget |");
+    println!("|---|---|---|");
+    for r in rows {
+        println!("{r}");
+    }
+}

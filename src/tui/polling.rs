@@ -1,0 +1,131 @@
+//! The reducer's part for knowing tmux: when to poll, which answers to
+//! drop, and the control client that makes polling rare. With events live,
+//! tmux says when something changed and the poll runs then (plus one every
+//! [`RECONCILE_SECONDS`] in case a notification was missed); without them
+//! (old tmux, the client lost, `tmux_events = false`) greenroom polls at
+//! `poll_interval_ms` as before, and retries the client with backoff.
+
+use chrono::Duration;
+
+use super::action::Effect;
+use super::navigate::follow_activity;
+use super::state::{AppState, TmuxEvents, TmuxStatus};
+use crate::tmux::{Event, ServerState};
+
+/// With events live, a poll this often anyway.
+pub const RECONCILE_SECONDS: i64 = 30;
+/// The longest wait before retrying a lost control client.
+const MAX_BACKOFF_SECONDS: i64 = 60;
+
+/// One poll at a time; a change tmux reports meanwhile polls again after it.
+pub fn poll(state: &mut AppState) -> Vec<Effect> {
+    if state.poll.in_flight {
+        state.poll.again = true;
+        return Vec::new();
+    }
+    state.poll.in_flight = true;
+    state.poll.again = false;
+    state.poll.last = Some(state.now);
+    vec![Effect::Poll {
+        generation: state.poll.generation,
+    }]
+}
+
+/// The poll interval came round: poll unless tmux pushes its changes (then
+/// only to reconcile), and retry a lost control client when it is time.
+pub fn due(state: &mut AppState) -> Vec<Effect> {
+    let mut effects = listen_if_due(state);
+    let quiet = match state.poll.last {
+        Some(last) => state.now - last >= Duration::seconds(RECONCILE_SECONDS),
+        None => true,
+    };
+    if state.events != TmuxEvents::Live || quiet {
+        effects.extend(poll(state));
+    }
+    effects
+}
+
+fn listen_if_due(state: &mut AppState) -> Vec<Effect> {
+    if state.tmux != TmuxStatus::Running {
+        return Vec::new();
+    }
+    let due = match &state.events {
+        TmuxEvents::Waiting => true,
+        TmuxEvents::Lost { retry, .. } => state.now >= *retry,
+        TmuxEvents::Connecting | TmuxEvents::Live | TmuxEvents::Off(_) | TmuxEvents::Disabled => {
+            false
+        }
+    };
+    if !due {
+        return Vec::new();
+    }
+    match &mut state.events {
+        // Still lost until it connects (the header keeps saying polling);
+        // the next retry waits for this one.
+        TmuxEvents::Lost { retry, backoff, .. } => {
+            *retry = state.now + Duration::seconds(*backoff);
+        }
+        other => *other = TmuxEvents::Connecting,
+    }
+    vec![Effect::ListenToTmux]
+}
+
+/// A poll's answer. One that started before the latest effect on sessions
+/// finished may describe the world before it (a session just killed still
+/// running): it is dropped and tmux asked again, as it is when tmux
+/// reported a change while the poll ran.
+pub fn polled(state: &mut AppState, server: ServerState, generation: u64) -> Vec<Effect> {
+    state.poll.in_flight = false;
+    if generation < state.poll.generation || state.poll.again {
+        return poll(state);
+    }
+    state.tmux = match &server {
+        ServerState::Running(_) => TmuxStatus::Running,
+        ServerState::NoServer => TmuxStatus::NoServer,
+        ServerState::NotInstalled => TmuxStatus::NotInstalled,
+        // What greenroom knew of tmux stands; the catalog decides what a
+        // failed poll means for the rows.
+        ServerState::Error(e) => {
+            state.say(format!("tmux: {e}"));
+            return vec![Effect::ApplyPoll(server)];
+        }
+    };
+    let mut effects = follow_activity(state, &server);
+    effects.push(Effect::ApplyPoll(server));
+    // The first server seen: listen to it from now on.
+    if state.events == TmuxEvents::Waiting {
+        effects.extend(listen_if_due(state));
+    }
+    effects
+}
+
+/// What the control client said.
+pub fn event(state: &mut AppState, event: Event) -> Vec<Effect> {
+    match event {
+        Event::Connected => {
+            state.events = TmuxEvents::Live;
+            // Whatever changed before the subscription was in place.
+            poll(state)
+        }
+        Event::Changed => poll(state),
+        Event::Lost(why) => {
+            let backoff = match &state.events {
+                TmuxEvents::Lost { backoff, .. } => *backoff,
+                _ => 1,
+            };
+            tracing::info!(%why, backoff, "tmux events lost: polling");
+            state.events = TmuxEvents::Lost {
+                why,
+                since: state.now,
+                retry: state.now + Duration::seconds(backoff),
+                backoff: (backoff * 2).min(MAX_BACKOFF_SECONDS),
+            };
+            // Whatever ended the client (a server gone, say) is news.
+            poll(state)
+        }
+        Event::Unsupported(why) => {
+            state.events = TmuxEvents::Off(why);
+            Vec::new()
+        }
+    }
+}

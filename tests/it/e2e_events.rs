@@ -1,0 +1,120 @@
+//! The built dashboard and tmux's control client, read back with
+//! capture-pane: a session killed by hand shows without a poll, the client
+//! lost is said in the header and comes back, and an old tmux is polled.
+
+use std::os::unix::fs::PermissionsExt;
+
+use chrono::Utc;
+use greenroom::sources::sidecar::{Sidecar, SidecarStore};
+
+use crate::support::{Pane, TmuxServer, World, wait_for};
+
+fn start(world: &World, tmux: &TmuxServer, path_prefix: Option<&std::path::Path>) -> String {
+    let store = SidecarStore::new(world.path("sessions"));
+    let cwd = world.path("work");
+    std::fs::create_dir_all(&cwd).unwrap();
+    for name in ["first", "second"] {
+        let mut s = Sidecar::new(name, &cwd, "sleep 600", Utc::now());
+        s.tmux_session = Some(format!("gr-{name}"));
+        store.create(&s).unwrap();
+        tmux.spawn(&format!("gr-{name}"), &["sleep", "600"]);
+    }
+    std::fs::write(world.path("config.toml"), "").unwrap();
+    let mut command = world.greenroom_line(&tmux.name);
+    if let Some(dir) = path_prefix {
+        command = format!("PATH={}:$PATH {command}", dir.display());
+    }
+    let home = world.dir.path().to_string_lossy().into_owned();
+    tmux.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "dash",
+        "-x",
+        "160",
+        "-y",
+        "30",
+        "-e",
+        &format!("HOME={home}"),
+        "sh",
+        "-c",
+        &command,
+    ]);
+    Pane::new(tmux, "dash").until(15, "the dashboard", |s| s.contains("second"))
+}
+
+fn control_clients(tmux: &TmuxServer) -> usize {
+    tmux.run(&["list-clients", "-F", "#{client_flags}"])
+        .lines()
+        .filter(|l| l.contains("control-mode"))
+        .count()
+}
+
+#[test]
+fn a_lost_control_client_is_said_and_comes_back() {
+    let world = World::new();
+    let tmux = TmuxServer::new();
+    start(&world, &tmux, None);
+    let dash = Pane::new(&tmux, "dash");
+    wait_for(10, "the control client", || {
+        (control_clients(&tmux) == 1).then_some(())
+    });
+
+    // Killed by hand: the row shows it (tmux told greenroom).
+    tmux.run(&["kill-session", "-t", "=gr-second"]);
+    dash.until(5, "second dormant", |s| s.contains("gr-second · not running"));
+
+    // Its session killed by hand: the client ends, the header says polling,
+    // and greenroom listens again.
+    tmux.run(&["kill-session", "-t", "=greenroom-events"]);
+    dash.until(5, "the header saying so", |s| {
+        s.contains("tmux events lost: polling")
+    });
+    dash.until(10, "listening again", |s| !s.contains("polling"));
+    wait_for(10, "the control client back", || {
+        (control_clients(&tmux) == 1).then_some(())
+    });
+
+    // Quitting ends the client and its session.
+    dash.keys(&["q"]);
+    wait_for(10, "the events session gone", || {
+        let sessions = tmux.run(&["list-sessions", "-F", "#{session_name}"]);
+        (!sessions.lines().any(|l| l == "greenroom-events")).then_some(())
+    });
+}
+
+#[test]
+fn an_old_tmux_is_polled_and_the_header_says_so() {
+    let world = World::new();
+    let tmux = TmuxServer::new();
+    let bin = world.path("old-tmux");
+    std::fs::create_dir_all(&bin).unwrap();
+    let real = String::from_utf8(
+        std::process::Command::new("sh")
+            .args(["-c", "command -v tmux"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    // tmux 3.1c to greenroom's -V; the real tmux for everything else.
+    let fake = bin.join("tmux");
+    std::fs::write(
+        &fake,
+        format!(
+            "#!/bin/sh\ncase \" $* \" in *' -V '*) echo 'tmux 3.1c'; exit 0;; esac\nexec '{}' \"$@\"\n",
+            real.trim()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    start(&world, &tmux, Some(&bin));
+    let dash = Pane::new(&tmux, "dash");
+    dash.until(10, "the header saying so", |s| {
+        s.contains("tmux 3.1c: polling")
+    });
+    assert_eq!(control_clients(&tmux), 0);
+    // Polling still sees a session killed by hand.
+    tmux.run(&["kill-session", "-t", "=gr-second"]);
+    dash.until(5, "second dormant", |s| s.contains("gr-second · not running"));
+}
