@@ -47,5 +47,6 @@ mod tui_modes;
 mod tui_reducer;
 mod tui_snapshots;
 mod tui_triage;
+mod tui_triage_snapshots;
 mod tui_usage;
 mod watch_new_folders;

@@ -142,6 +142,9 @@ fn snooze_leaves_the_queue_until_a_newer_report_and_wake_ends_it() {
 
     report(&world, &id, &["awaiting_input"], b"");
     assert!(gr.ok(&["status"]).contains("1 waiting"));
+    // The tmux form names the session `next` goes to, and its wait.
+    let tmux_line = gr.ok(&["status", "--tmux"]);
+    assert!(tmux_line.trim_end().ends_with("→ asks 0s"), "{tmux_line}");
     let said = gr.ok(&["snooze", "asks", "--for", "10m"]);
     assert!(said.starts_with("snoozed asks until "), "{said}");
     assert!(said.contains("(z 10m)"), "{said}");
@@ -149,6 +152,7 @@ fn snooze_leaves_the_queue_until_a_newer_report_and_wake_ends_it() {
     assert!(r["snoozed_until"].is_string(), "{r:#}");
     assert_eq!(r["health"], "waiting", "the health is unchanged");
     assert!(!gr.ok(&["status"]).contains("waiting"), "not counted");
+    assert!(!gr.ok(&["status", "--tmux"]).contains("→"), "not next");
     assert_eq!(gr.ok(&["next"]).trim(), "nothing needs you right now");
     // Kept in the sidecar, so it survives a restart.
     let sidecar = std::fs::read_to_string(world.path(&format!("sessions/{id}.json"))).unwrap();

@@ -69,11 +69,12 @@ pub fn rows(s: &Session, state: &AppState, max: usize, theme: &Theme) -> Rows {
     };
     activity.push(Span::styled(source, theme.dim));
     out.push(Keep::Must, row("activity", activity));
+    // The question is on the `asks` line already.
     if let Some(d) = s
         .activity
         .detail
         .as_deref()
-        .filter(|d| !d.trim().is_empty())
+        .filter(|d| !d.trim().is_empty() && s.waiting_for.is_none())
     {
         out.push(Keep::Must, row("", plain(d.trim())));
     }
