@@ -109,10 +109,13 @@ impl Drop for Agents {
     }
 }
 
+/// What greenroom wrote, chunk by chunk, with when it arrived.
+type Output = Arc<Mutex<Vec<(Instant, Vec<u8>)>>>;
+
 /// The dashboard in a pseudo-terminal of 160x48, its output timestamped.
 struct Dashboard {
     script: Child,
-    output: Arc<Mutex<Vec<(Instant, Vec<u8>)>>>,
+    output: Output,
 }
 
 impl Dashboard {
@@ -134,7 +137,7 @@ impl Dashboard {
             .spawn()
             .expect("script(1) runs (bsdutils)");
         let mut stdout = script.stdout.take().unwrap();
-        let output = Arc::new(Mutex::new(Vec::new()));
+        let output: Output = Arc::new(Mutex::new(Vec::new()));
         let sink = output.clone();
         std::thread::spawn(move || {
             let mut buf = [0u8; 65536];

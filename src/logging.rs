@@ -30,19 +30,29 @@ pub fn log_path(env: &dyn Env) -> Option<PathBuf> {
 
 /// Installs the tracing subscriber. The file is opened per event, lazily,
 /// so a run that logs nothing touches no file (the report path stays fast).
-/// `RUST_LOG` filters; the default is `info`.
+/// `RUST_LOG` filters (`debug`, `greenroom=trace,warn`: levels by target,
+/// no regular expressions, which would cost a regex engine in every build);
+/// the default is `info`.
 pub fn init(path: Option<PathBuf>) {
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
     let Some(path) = path else {
         return;
     };
     let writer = move || Quiet(open_log(&path));
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
+    let filter: tracing_subscriber::filter::Targets = std::env::var("RUST_LOG")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| {
+            tracing_subscriber::filter::Targets::new().with_default(tracing::Level::INFO)
+        });
+    let layer = tracing_subscriber::fmt::layer()
         .with_ansi(false)
         .with_writer(writer)
-        .log_internal_errors(false)
+        .log_internal_errors(false);
+    let _ = tracing_subscriber::registry()
+        .with(layer)
+        .with(filter)
         .try_init();
 }
 
