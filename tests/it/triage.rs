@@ -245,3 +245,48 @@ fn the_real_permission_payloads_make_the_question() {
                            "tool": "Bash", "command": "touch allowed-by-key"})
     );
 }
+
+/// An Agent Orchestrator row's snooze lives in greenroom's own state file
+/// (greenroom never writes AO's files): read at load, followed when the
+/// file changes, and woken when AO reports another state.
+#[test]
+fn an_ao_rows_snooze_is_kept_in_greenrooms_state_file() {
+    use greenroom::catalog::Catalog;
+    use greenroom::sources::sidecar::SidecarStore;
+    let world = World::new();
+    let write = |status: &str| {
+        let path = world.path("ao/0123456789ab-my-app/sessions/ma-1");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(
+            path,
+            format!("worktree=/tmp/w/ma-1\nstatus={status}\nproject=my-app\n"),
+        )
+        .unwrap();
+    };
+    write("needs_input");
+    let config = world.config(None, &[]);
+    let now = chrono::Utc::now();
+    let mut catalog = Catalog::load(&config, false);
+    let row = catalog.rows(now).pop().unwrap();
+    assert_eq!(greenroom::health::provenance(&row, now), "needs_input · AO");
+    assert_eq!(row.why, "AO says needs_input: waiting");
+    let store = SidecarStore::new(&config.sidecar_dir);
+    greenroom::ops::snooze(&store, &row, std::time::Duration::from_secs(600), now).unwrap();
+    let file = world.path("sessions/.snoozes.json");
+    assert!(file.is_file());
+    assert!(catalog.apply(&file), "the file's change reaches the rows");
+    let snoozed = catalog.rows(now).pop().unwrap();
+    assert!(snoozed.snoozed_until.is_some());
+    assert!(greenroom::attention::queue(&catalog.rows(now)).is_empty());
+    // Read again at start-up.
+    let fresh = Catalog::load(&config, false);
+    assert!(fresh.rows(now).pop().unwrap().snoozed_until.is_some());
+    // AO says something else: the snooze no longer holds.
+    write("stuck");
+    let moved = Catalog::load(&config, false).rows(now).pop().unwrap();
+    assert_eq!(moved.health, greenroom::model::Health::Stuck);
+    assert_eq!(moved.snoozed_until, None);
+    greenroom::ops::wake(&store, &snoozed, now).unwrap();
+    assert!(catalog.apply(&file));
+    assert_eq!(catalog.rows(now).pop().unwrap().snoozed_until, None);
+}
