@@ -1,6 +1,7 @@
 //! The live catalog's budgets (DESIGN §6):
 //! - a sidecar or state file written -> catalog updated and rows rebuilt (p50, p99);
-//! - tmux processes started per poll at 1, 100 and 1,000 sessions (must be 1), and poll time;
+//! - tmux processes started per poll at 1, 100 and 1,000 panes running agents greenroom did
+//!   not start (must be 1: discovery adds no tmux call), poll time and discovery time;
 //! - catalog memory at 1,000 and 10,000 sessions.
 //!
 //! Run: `cargo bench --bench live_catalog` (or `benches/run`).
@@ -101,6 +102,10 @@ fn file_to_catalog(rows: &mut Vec<String>) {
     }
 }
 
+/// The one `list-panes -a` per poll, with every pane running an agent
+/// greenroom did not start: half a program named `claude` (known by
+/// name), half a program tmux calls `node` (its processes' argv are read
+/// once, when the pane first appears). Discovery must add no tmux call.
 fn tmux_calls(rows: &mut Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
     let socket = format!("greenroom-bench-{}", std::process::id());
@@ -112,17 +117,29 @@ fn tmux_calls(rows: &mut Vec<String>) {
             .unwrap()
     };
     let bin = common::counting_tmux(dir.path());
+    let claude = dir.path().join("claude");
+    std::fs::copy("/bin/sleep", &claude).unwrap();
+    let claude = claude.to_string_lossy().into_owned();
+    let mut config = common::config(dir.path(), &socket);
+    config.tmux_socket = TmuxSocket::Name(socket.clone());
+    let mut catalog = Catalog::load(&config, false);
     let mut started = 0;
     for n in [1usize, 100, 1000] {
         while started < n {
-            real(&[
-                "new-session",
-                "-d",
-                "-s",
-                &format!("gr-agent-{started}"),
-                "sleep",
-                "3600",
-            ]);
+            let name = format!("gr-agent-{started}");
+            if started % 2 == 0 {
+                real(&["new-session", "-d", "-s", &name, &claude, "3600"]);
+            } else {
+                real(&[
+                    "new-session",
+                    "-d",
+                    "-s",
+                    &name,
+                    "bash",
+                    "-c",
+                    "exec -a node sleep 3600",
+                ]);
+            }
             started += 1;
         }
         let tmux = Tmux::with_program(TmuxSocket::Name(socket.clone()), bin.join("tmux"));
@@ -130,24 +147,37 @@ fn tmux_calls(rows: &mut Vec<String>) {
         let _ = std::fs::remove_file(&count);
         let polls = 10;
         let mut times = Vec::new();
+        let mut discover = Vec::new();
+        let mut adopted = 0;
         for _ in 0..polls {
             let start = Instant::now();
             let state = tmux.poll();
             times.push(start.elapsed());
-            let ServerState::Running(map) = state else {
+            let ServerState::Running(server) = &state else {
                 panic!("no server")
             };
-            assert_eq!(map.len(), n);
+            assert_eq!(server.len(), n);
+            assert_eq!(server.panes().len(), n);
+            let start = Instant::now();
+            catalog.set_tmux(state);
+            let rows = catalog.rows(Utc::now());
+            discover.push(start.elapsed());
+            adopted = rows.iter().filter(|r| r.adopted.is_some()).count();
         }
+        assert_eq!(adopted, n.div_ceil(2), "every `claude` pane is a row");
         let calls = std::fs::read_to_string(&count)
             .unwrap_or_default()
             .lines()
             .count();
         times.sort();
+        let first = discover[0];
+        discover.sort();
         rows.push(format!(
-            "| tmux processes per poll, {n} sessions | {} (poll {:.1} ms median) | 1 |",
-            calls / polls,
-            common::pct(&times, 0.5)
+            "| tmux processes per poll, {n} panes running agents | {} (poll {:.1} ms median; discovery + rows: first poll {:.1} ms, then {:.2} ms median) | 1 |",
+            calls as f64 / polls as f64,
+            common::pct(&times, 0.5),
+            first.as_secs_f64() * 1e3,
+            common::pct(&discover, 0.5),
         ));
     }
     common::stop_server(

@@ -11,15 +11,10 @@ use chrono::{DateTime, Utc};
 use crate::model::{Health, Session};
 use crate::sources::snooze::Snooze;
 
-/// Waiting, errored or stuck: someone has to look.
-pub fn needs_operator(h: Health) -> bool {
-    matches!(h, Health::Errored | Health::Waiting | Health::Stuck)
-}
-
 /// Whether a session is in the queue: it needs the operator, is not
 /// archived history and is not snoozed.
 pub fn in_queue(s: &Session) -> bool {
-    needs_operator(s.health) && !s.archived && s.snoozed_until.is_none()
+    s.health.needs_operator() && !s.archived && s.snoozed_until.is_none()
 }
 
 /// Waiting first (an agent stands still until answered), then errored,

@@ -9,7 +9,10 @@ use serde::Deserialize;
 
 use crate::sources::{maestro, read_linked_text_file};
 
+mod environ;
 mod wording;
+
+pub use environ::Environ;
 
 const DEFAULTS: &str = include_str!("../assets/default-config.toml");
 
@@ -79,7 +82,9 @@ impl TmuxSocket {
     }
 }
 
-/// Thresholds for activity inference and health (DESIGN §2).
+/// Thresholds for activity inference and health: how long a hook's report
+/// wins over tmux, how recent tmux output counts as active, and how long
+/// an active session may show no sign of life before it is stuck.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Thresholds {
     pub report_ttl: Duration,
@@ -133,6 +138,12 @@ pub struct Config {
     pub prices: crate::sources::prices::Prices,
     /// The user config file that was read, if any.
     pub config_path: Option<PathBuf>,
+    /// The environment variables read after start-up (`$TMUX`, `$PATH`,
+    /// the theme's), from the one snapshot `main` took.
+    pub environ: Environ,
+    /// The tmux client whose popup the dashboard runs in (`--popup`): an
+    /// attach switches that client, and the dashboard then quits.
+    pub popup_client: Option<crate::tmux::ClientName>,
 }
 
 /// Values from flags or their environment variables; `None` leaves the file's value.
@@ -149,15 +160,6 @@ pub struct Overrides {
 /// The process environment greenroom consults, passed in so tests stay pure.
 pub trait Env {
     fn var(&self, key: &str) -> Option<String>;
-}
-
-/// The real environment; empty values count as unset.
-pub struct ProcessEnv;
-
-impl Env for ProcessEnv {
-    fn var(&self, key: &str) -> Option<String> {
-        std::env::var(key).ok().filter(|v| !v.is_empty())
-    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -246,52 +248,25 @@ impl Config {
             .map(|p| expand_home(&p.to_string_lossy(), env))
             .collect();
         state_dirs.extend(overrides.state_dirs.iter().cloned());
-        // Maestro's server keeps its state in MAESTRO_WORKSPACE_PATH when
-        // set (an unexpanded `${...}` template does not count, as for Maestro).
-        if let Some(ws) = env
-            .var("MAESTRO_WORKSPACE_PATH")
-            .filter(|w| !w.contains("${") && Path::new(w).is_absolute())
-        {
-            state_dirs.push(PathBuf::from(ws));
-        }
+        state_dirs.extend(maestro_workspace(env));
         let maestro_state_dir = env
             .var("MAESTRO_STATE_DIR")
             .or_else(|| nonempty(file.maestro_state_dir))
             .unwrap_or_else(|| maestro::DEFAULT_STATE_DIR.to_owned());
-        let maestro_hooks_legacy = (nonempty(file.maestro_hooks_dir.clone()).is_none()
-            && env.var("MAESTRO_HOOKS_DIR").is_none())
-        .then(|| PathBuf::from(maestro::LEGACY_HOOKS_DIR));
-        let maestro_hooks_dir = nonempty(file.maestro_hooks_dir)
-            .map(|s| expand_home(&s, env))
-            .unwrap_or_else(maestro::default_hooks_dir);
+        let (maestro_hooks_dir, maestro_hooks_legacy) =
+            maestro_hooks(nonempty(file.maestro_hooks_dir), env);
         let ao_dir = overrides
             .ao_dir
             .clone()
             .or_else(|| nonempty(file.ao_dir).map(|s| expand_home(&s, env)))
-            .or_else(|| home(env).map(|h| h.join(".agent-orchestrator")));
+            .or_else(|| crate::sources::ao::default_root(env));
         let claude_dir = overrides
             .claude_dir
             .clone()
             .or_else(|| nonempty(file.claude_dir).map(|s| expand_home(&s, env)))
             .or_else(|| env.var("CLAUDE_CONFIG_DIR").map(PathBuf::from))
             .or_else(|| home(env).map(|h| h.join(".claude")));
-        let tmux_socket = TmuxSocket::parse(
-            &overrides
-                .tmux_socket
-                .clone()
-                .or(file.tmux_socket)
-                .unwrap_or_default(),
-        );
-        // Inside tmux, "the default server" is the one this client is on:
-        // pin it, so attaching from here and polling reach the same server.
-        let tmux_socket = match (tmux_socket, env.var("TMUX")) {
-            (TmuxSocket::Default, Some(t)) => t
-                .split(',')
-                .next()
-                .filter(|p| !p.is_empty())
-                .map_or(TmuxSocket::Default, |p| TmuxSocket::Path(PathBuf::from(p))),
-            (socket, _) => socket,
-        };
+        let tmux_socket = tmux_socket(overrides.tmux_socket.clone().or(file.tmux_socket), env);
         let secs = |v: Option<u64>, d: Duration| v.map(Duration::from_secs).unwrap_or(d);
         let defaults = Thresholds::default();
         Self {
@@ -321,6 +296,8 @@ impl Config {
                 &file.prices.unwrap_or_default(),
             ),
             config_path,
+            environ: Environ::kept_from(env),
+            popup_client: None,
         }
     }
 }
@@ -367,6 +344,43 @@ fn parse_layer(text: &str, path: &Path) -> Result<ConfigFile, ConfigError> {
         path: path.to_path_buf(),
         reason: wording::describe(text, &e),
     })
+}
+
+/// The tmux server: the flag's or file's socket; inside tmux, "the
+/// default server" is the one this client is on, pinned so attaching from
+/// here and polling reach the same server.
+fn tmux_socket(named: Option<String>, env: &dyn Env) -> TmuxSocket {
+    match (
+        TmuxSocket::parse(&named.unwrap_or_default()),
+        env.var("TMUX"),
+    ) {
+        (TmuxSocket::Default, Some(t)) => t
+            .split(',')
+            .next()
+            .filter(|p| !p.is_empty())
+            .map_or(TmuxSocket::Default, |p| TmuxSocket::Path(PathBuf::from(p))),
+        (socket, _) => socket,
+    }
+}
+
+/// Maestro's server keeps its state in MAESTRO_WORKSPACE_PATH when set
+/// (an unexpanded `${...}` template does not count, as for Maestro).
+fn maestro_workspace(env: &dyn Env) -> Option<PathBuf> {
+    env.var("MAESTRO_WORKSPACE_PATH")
+        .filter(|w| !w.contains("${") && Path::new(w).is_absolute())
+        .map(PathBuf::from)
+}
+
+/// Maestro's hooks folder (the file's, else MAESTRO_HOOKS_DIR or the
+/// per-user default), and Maestro 1.4.0's fixed one when neither the file
+/// nor the environment names a folder.
+fn maestro_hooks(from_file: Option<String>, env: &dyn Env) -> (PathBuf, Option<PathBuf>) {
+    let legacy = (from_file.is_none() && env.var("MAESTRO_HOOKS_DIR").is_none())
+        .then(|| PathBuf::from(maestro::LEGACY_HOOKS_DIR));
+    let dir = from_file
+        .map(|s| expand_home(&s, env))
+        .unwrap_or_else(|| maestro::default_hooks_dir(env));
+    (dir, legacy)
 }
 
 fn home(env: &dyn Env) -> Option<PathBuf> {

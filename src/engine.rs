@@ -39,7 +39,9 @@ pub fn write_statuses(store: &SidecarStore, updates: &[StatusUpdate]) {
     STATUS_RETRY.store(retry, Ordering::Relaxed);
 }
 
-/// What start-up recovery did (DESIGN §3).
+/// What start-up recovery did: records whose tmux session still runs
+/// (adopted), records of sessions that are gone (now dormant), and records
+/// whose folder is gone (archived, where they went).
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Recovery {
     pub adopted: usize,
@@ -262,6 +264,16 @@ impl Engine {
         }
         // Adopted and dormant statuses are written by the regular path.
         self.set_tmux(state);
+        // Records of agents greenroom did not start, whose pane has closed.
+        for path in self.catalog.stale_adopted() {
+            if let Err(e) = std::fs::remove_file(&path) {
+                tracing::warn!(path = %path.display(), error = %e, "cannot remove a stale record");
+            }
+            if let (Some(dir), Some(stem)) = (path.parent(), path.file_stem()) {
+                let _ = std::fs::remove_file(dir.join(format!(".{}.lock", stem.to_string_lossy())));
+            }
+            gone.push(path);
+        }
         self.apply_changes(gone);
         report
     }

@@ -1,4 +1,4 @@
-//! Activity and health (DESIGN §2): which activity a session shows, and how
+//! Activity and health: which activity a session shows, and how
 //! urgently the operator should look at it. Pure: the clock is passed in.
 
 use chrono::{DateTime, Utc};
@@ -186,8 +186,8 @@ pub enum Rule {
     /// Nothing to do.
     Resting,
 }
-
-/// The health class, most urgent first (DESIGN §2).
+/// The health class. The first rule that holds wins, most urgent first:
+/// an unresolved failure, then waiting, stuck, and so on down to done.
 pub fn health(i: HealthInputs<'_>, now: DateTime<Utc>, t: &Thresholds) -> Health {
     decide(i, now, t).0
 }

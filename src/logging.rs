@@ -33,15 +33,15 @@ pub fn log_path(env: &dyn Env) -> Option<PathBuf> {
 /// `RUST_LOG` filters (`debug`, `greenroom=trace,warn`: levels by target,
 /// no regular expressions, which would cost a regex engine in every build);
 /// the default is `info`.
-pub fn init(path: Option<PathBuf>) {
+pub fn init(path: Option<PathBuf>, env: &dyn Env) {
     use tracing_subscriber::layer::SubscriberExt;
     use tracing_subscriber::util::SubscriberInitExt;
     let Some(path) = path else {
         return;
     };
     let writer = move || Quiet(open_log(&path));
-    let filter: tracing_subscriber::filter::Targets = std::env::var("RUST_LOG")
-        .ok()
+    let filter: tracing_subscriber::filter::Targets = env
+        .var("RUST_LOG")
         .and_then(|v| v.parse().ok())
         .unwrap_or_else(|| {
             tracing_subscriber::filter::Targets::new().with_default(tracing::Level::INFO)

@@ -6,8 +6,8 @@ use color_eyre::eyre::{Result, WrapErr};
 
 use greenroom::catalog::Catalog;
 use greenroom::cli::tmux_install::{self, TmuxCommand};
-use greenroom::cli::{Cli, Command, HooksArgs, HooksCommand, ls};
-use greenroom::config::{Config, ConfigError, Env, ProcessEnv};
+use greenroom::cli::{Cli, CliCommand, HooksArgs, HooksCommand, ls};
+use greenroom::config::{Config, ConfigError, Env, Environ};
 use greenroom::hook::{install, report};
 use greenroom::tmux::Tmux;
 
@@ -23,6 +23,8 @@ fn main() {
 }
 
 fn run() -> Result<()> {
+    // The one read of the environment; everything below is handed it.
+    let environ = Environ::from_process();
     // Hooks run `greenroom report` on every agent event: it takes a path of
     // its own, before clap and config, so that no argument or settings error
     // can print to the agent or exit non-zero, and so that it starts fast.
@@ -30,25 +32,29 @@ fn run() -> Result<()> {
     if args.get(1).is_some_and(|a| a == "report")
         && !args.iter().any(|a| a == "--help" || a == "-h")
     {
-        run_report(args.get(2).and_then(|a| a.to_str()));
+        run_report(args.get(2).and_then(|a| a.to_str()), &environ);
         return Ok(());
     }
     color_eyre::install()?;
     greenroom::cli::output::quiet_on_closed_stdout();
     let cli = Cli::parse();
     // The demo logs into its own temporary folder, never the operator's log.
-    if !matches!(cli.command, Some(Command::Demo(_))) {
-        greenroom::logging::init(greenroom::logging::log_path(&ProcessEnv));
+    if !matches!(cli.command, Some(CliCommand::Demo(_))) {
+        greenroom::logging::init(greenroom::logging::log_path(&environ), &environ);
     }
     match &cli.command {
-        Some(Command::Hooks(HooksCommand::Install(a))) => refuse_on_error(run_hooks(a, true)),
-        Some(Command::Hooks(HooksCommand::Uninstall(a))) => refuse_on_error(run_hooks(a, false)),
-        Some(Command::Tmux(c)) => {
+        Some(CliCommand::Hooks(HooksCommand::Install(a))) => {
+            refuse_on_error(run_hooks(a, true, &environ))
+        }
+        Some(CliCommand::Hooks(HooksCommand::Uninstall(a))) => {
+            refuse_on_error(run_hooks(a, false, &environ))
+        }
+        Some(CliCommand::Tmux(c)) => {
             let (args, installing) = match c {
                 TmuxCommand::Install(a) => (a, true),
                 TmuxCommand::Uninstall(a) => (a, false),
             };
-            let config = load_config(&cli);
+            let config = load_config(&cli, &environ);
             refuse_on_error(
                 std::env::current_exe()
                     .map_err(|e| e.to_string())
@@ -57,31 +63,33 @@ fn run() -> Result<()> {
                             args,
                             installing,
                             &exe,
-                            &ProcessEnv,
+                            &environ,
                             &Tmux::new(config.tmux_socket.clone()),
                         )
                     }),
             )
         }
-        Some(Command::Report { state }) => {
-            run_report(state.as_deref());
+        Some(CliCommand::Report { state }) => {
+            run_report(state.as_deref(), &environ);
             Ok(())
         }
-        Some(Command::Ls(a)) => run_ls(&load_config(&cli), a),
-        Some(Command::Status(a)) => {
-            let (_, sessions) = live_rows(&load_config(&cli), false);
+        Some(CliCommand::Ls(a)) => run_ls(&load_config(&cli, &environ), a),
+        Some(CliCommand::Status(a)) => {
+            let (_, sessions) = live_rows(&load_config(&cli, &environ), false);
             println!(
                 "{}",
                 greenroom::cli::status::line(&sessions, a.tmux, chrono::Utc::now())
             );
             Ok(())
         }
-        Some(Command::Next) => refuse_on_error(run_next(&load_config(&cli))),
-        Some(Command::Actions(a)) => {
-            refuse_on_error(greenroom::cli::actions::run(a, &load_config(&cli)))
-        }
-        Some(Command::Demo(a)) => greenroom::cli::demo::run(a),
-        Some(Command::Completions { shell }) => {
+        Some(CliCommand::Next) => refuse_on_error(run_next(&load_config(&cli, &environ))),
+        Some(CliCommand::Actions(a)) => refuse_on_error(greenroom::cli::actions::run(
+            a,
+            &load_config(&cli, &environ),
+        )),
+        Some(CliCommand::Demo(a)) => greenroom::cli::demo::run(a, &environ),
+        Some(CliCommand::DemoAgent(a)) => greenroom::cli::demo::agent::run(a, &environ),
+        Some(CliCommand::Completions { shell }) => {
             // Generated into memory: clap_complete panics when it cannot
             // write, and a reader that stops early (`| head`) is normal.
             let command = <Cli as clap::CommandFactory>::command();
@@ -89,7 +97,13 @@ fn run() -> Result<()> {
             greenroom::cli::output::write_stdout(&script).wrap_err("cannot write the script")
         }
         None => {
-            let config = load_config(&cli);
+            let mut config = load_config(&cli, &environ);
+            if let Some(client) = &cli.popup {
+                match greenroom::tmux::ClientName::parse(client) {
+                    Ok(client) => config.popup_client = Some(client),
+                    Err(e) => return refuse_on_error(Err(e)),
+                }
+            }
             refuse_on_error(greenroom::cli::ensure_terminal("the dashboard"))?;
             greenroom::tui::launch(config)
         }
@@ -99,8 +113,8 @@ fn run() -> Result<()> {
 /// The settings, checked whole (`[keys]` included) whatever the command
 /// needs of them. A mistake in them is the user's to fix: one line naming
 /// the file, the key and what to do, and exit code 1; never a report.
-fn load_config(cli: &Cli) -> Config {
-    let checked = Config::load(&cli.global.overrides(), &ProcessEnv).and_then(|config| {
+fn load_config(cli: &Cli, environ: &Environ) -> Config {
+    let checked = Config::load(&cli.global.overrides(), environ).and_then(|config| {
         greenroom::tui::keymap::check(&config.keys)
             .map_err(|reason| ConfigError::keys(&config, reason))?;
         Ok(config)
@@ -114,15 +128,15 @@ fn load_config(cli: &Cli) -> Config {
     }
 }
 
-fn run_report(state: Option<&str>) {
+fn run_report(state: Option<&str>, environ: &Environ) {
     let result = report::run(
         state,
         report::payload_input(state.is_some()),
-        &ProcessEnv,
+        environ,
         chrono::Utc::now(),
     );
     if let Err(e) = result {
-        greenroom::logging::init(greenroom::logging::log_path(&ProcessEnv));
+        greenroom::logging::init(greenroom::logging::log_path(environ), environ);
         tracing::warn!(error = %e, "report ignored");
     }
 }
@@ -138,18 +152,18 @@ fn refuse_on_error(result: std::result::Result<(), String>) -> Result<()> {
     Ok(())
 }
 
-fn run_hooks(args: &HooksArgs, installing: bool) -> std::result::Result<(), String> {
+fn run_hooks(args: &HooksArgs, installing: bool, env: &Environ) -> std::result::Result<(), String> {
     // Gemini CLI reads its settings under GEMINI_CLI_HOME when that is set.
     let gemini_home = match args.agent {
-        install::HookAgent::Gemini => ProcessEnv.var("GEMINI_CLI_HOME"),
+        install::HookAgent::Gemini => env.var("GEMINI_CLI_HOME"),
         install::HookAgent::Claude => None,
     };
     let home = gemini_home
         .filter(|h| !h.is_empty())
-        .or_else(|| ProcessEnv.var("HOME"))
+        .or_else(|| env.var("HOME"))
         .map(PathBuf::from)
         .ok_or("HOME is not set; cannot find the agent's settings")?;
-    let claude_dir = ProcessEnv.var("CLAUDE_CONFIG_DIR").map(PathBuf::from);
+    let claude_dir = env.var("CLAUDE_CONFIG_DIR").map(PathBuf::from);
     let project =
         std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))?;
     let path = install::settings_path(
@@ -211,9 +225,9 @@ fn live_rows(config: &Config, all: bool) -> (Catalog, Vec<greenroom::model::Sess
 /// must close with `q`, so the answer goes to the status line instead.
 fn run_next(config: &Config) -> std::result::Result<(), String> {
     use std::io::IsTerminal;
-    let tmux_env = std::env::var("TMUX").ok();
-    let status_line = greenroom::tmux::host_from_env(tmux_env.as_deref())
-        .filter(|_| !std::io::stdout().is_terminal());
+    let tmux_env = config.environ.tmux();
+    let status_line =
+        greenroom::tmux::host_from_env(tmux_env).filter(|_| !std::io::stdout().is_terminal());
     let say = |message: &str| match &status_line {
         Some(host) => {
             if let Err(e) = host.display_message(&format!("greenroom: {message}")) {
@@ -226,14 +240,14 @@ fn run_next(config: &Config) -> std::result::Result<(), String> {
     // The dashboard's queue order: waiting, errored, stuck, oldest first.
     let urgent = greenroom::attention::queue(&sessions)
         .into_iter()
-        .find(|s| s.status.is_live() && s.tmux_session.is_some());
+        .find(|s| s.can_attach());
     let Some(session) = urgent else {
         say("nothing needs you right now");
         return Ok(());
     };
     let tmux = Tmux::new(config.tmux_socket.clone());
     let store = greenroom::sources::sidecar::SidecarStore::new(&config.sidecar_dir);
-    match greenroom::ops::attach(&tmux, &store, session, tmux_env.as_deref()) {
+    match greenroom::ops::attach(&tmux, &store, session, tmux_env) {
         Ok(_) => Ok(()),
         // The exit code would make run-shell open a view too.
         Err(e) if status_line.is_some() => {
@@ -263,6 +277,7 @@ fn run_ls(config: &Config, args: &ls::LsArgs) -> Result<()> {
         &catalog.problems(),
         &catalog.looked_in(),
         now,
+        config.environ.home().as_deref(),
     )
     .or_else(greenroom::cli::output::closed_stdout_is_fine)
     .wrap_err("cannot write the list")

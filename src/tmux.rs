@@ -20,14 +20,18 @@ use chrono::{DateTime, TimeZone, Utc};
 use crate::config::TmuxSocket;
 use crate::health::TmuxFacts;
 
-mod actions;
 mod beside;
 mod events;
 mod messages;
+mod ops;
+mod pane;
+mod shell;
 mod target;
-pub use actions::{escape_trailing_semicolon, exact_window};
 pub use beside::{Beside, host_from_env};
 pub use events::{EVENTS_SESSION, Event, EventClient, ListenError, supports_events};
+pub use ops::{escape_trailing_semicolon, exact_window};
+pub use pane::{ClientName, Pane, PaneId, Server, pane_of_target_name, pane_target_name};
+pub use shell::shell_quote;
 pub use target::{MAX_SESSION_NAME, check_session_name, escape_format, exact};
 
 /// Field separator in `-F` formats: a control character tmux prints as is
@@ -37,8 +41,9 @@ const SEP: char = '\x1f';
 /// What greenroom knows about the tmux server at one poll.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ServerState {
-    /// tmux answered: facts for every live session, by name.
-    Running(BTreeMap<String, TmuxFacts>),
+    /// tmux answered: facts for every live session, by name (and every
+    /// pane, for the agents greenroom did not start).
+    Running(Server),
     /// tmux is installed but no server runs: every session is dormant.
     NoServer,
     /// tmux is not installed: greenroom runs read-only.
@@ -133,15 +138,18 @@ impl Tmux {
             "#{pane_dead_status}",
             "#{window_activity}",
             "#{session_last_attached}",
+            "#{pane_id}",
+            "#{pane_pid}",
+            "#{pane_current_command}",
             "#{session_name}",
         ]
         .join(&SEP.to_string());
         match self.run(["list-panes", "-a", "-F", &format]) {
-            Ok(text) => ServerState::Running(parse_panes(&text)),
+            Ok(text) => ServerState::Running(parse_server(&text)),
             Err(TmuxError::NotInstalled) => ServerState::NotInstalled,
             Err(TmuxError::NoServer) => ServerState::NoServer,
             // A server kept up with no sessions answers this to `-a`.
-            Err(TmuxError::NoSession(_)) => ServerState::Running(BTreeMap::new()),
+            Err(TmuxError::NoSession(_)) => ServerState::Running(Server::default()),
             Err(e) => {
                 tracing::warn!(error = %e, "tmux poll failed");
                 ServerState::Error(e.to_string())
@@ -284,6 +292,10 @@ fn check(args: &[std::ffi::OsString], out: Output) -> Result<String, TmuxError> 
             name.trim_start_matches('=').to_owned(),
         ));
     }
+    // An adopted agent's pane that closed since the row was read.
+    if let Some(pane) = message.strip_prefix("can't find pane: ") {
+        return Err(TmuxError::NoSession(pane.trim().to_owned()));
+    }
     // A server with no sessions at all answers this for any target.
     if message.starts_with("no current target") {
         return Err(TmuxError::NoSession(String::new()));
@@ -310,18 +322,20 @@ fn epoch(text: &str) -> Option<DateTime<Utc>> {
 
 /// Folds `list-panes -a` lines into one fact set per session: dead only
 /// when every pane is dead, the latest activity of any window, the first
-/// non-zero exit status.
-pub fn parse_panes(text: &str) -> BTreeMap<String, TmuxFacts> {
+/// non-zero exit status. Each live pane is kept too, with its program.
+///
+/// The fixed-form fields (`%12`, a pid) come first; of the two free-form
+/// ones the session name is last, as before, so a name holding the
+/// separator is still read whole. A line with more separators than fields
+/// (a name, or a program: a process may call itself anything) cannot say
+/// which program its pane runs: that pane is left out of discovery.
+pub fn parse_server(text: &str) -> Server {
     let mut out: BTreeMap<String, (TmuxFacts, bool)> = BTreeMap::new();
+    let mut panes = Vec::new();
     for line in text.lines() {
-        let mut fields = line.splitn(5, SEP);
-        let (Some(dead), Some(status), Some(activity), Some(attached), Some(name)) = (
-            fields.next(),
-            fields.next(),
-            fields.next(),
-            fields.next(),
-            fields.next(),
-        ) else {
+        let fields: Vec<&str> = line.splitn(8, SEP).collect();
+        let clear = line.matches(SEP).count() == 7;
+        let [dead, status, activity, attached, pane, pid, command, name] = fields[..] else {
             continue;
         };
         let dead = dead == "1";
@@ -345,15 +359,29 @@ pub fn parse_panes(text: &str) -> BTreeMap<String, TmuxFacts> {
             facts.exit_status = Some(s);
             *seen_status = true;
         }
+        if let (false, true, Some(id), Ok(pid)) =
+            (dead, clear, PaneId::parse(pane), pid.parse::<u32>())
+        {
+            panes.push(Pane {
+                id,
+                pid,
+                command: command.to_owned(),
+                session: name.to_owned(),
+                window_activity: epoch(activity),
+                last_attached: epoch(attached),
+            });
+        }
     }
-    out.into_iter()
+    let sessions = out
+        .into_iter()
         .map(|(name, (mut facts, _))| {
             if !facts.pane_dead {
                 facts.exit_status = None;
             }
             (name, facts)
         })
-        .collect()
+        .collect();
+    Server::new(sessions, panes)
 }
 
 #[cfg(test)]
@@ -361,7 +389,8 @@ mod tests {
     use super::*;
 
     fn line(fields: [&str; 5]) -> String {
-        fields.join(&SEP.to_string())
+        let [dead, status, activity, attached, name] = fields;
+        [dead, status, activity, attached, "%1", "100", "bash", name].join(&SEP.to_string())
     }
 
     #[test]
@@ -375,7 +404,7 @@ mod tests {
             "garbage line".into(),
         ]
         .join("\n");
-        let m = parse_panes(&text);
+        let m = parse_server(&text);
         assert_eq!(m.len(), 4);
         let api1 = &m["api-1"];
         assert!(!api1.pane_dead);
@@ -390,5 +419,26 @@ mod tests {
         assert_eq!(two.exit_status, None);
         assert_eq!(two.window_activity, epoch("1700000300"));
         assert!(m.contains_key("name\u{1f}with sep"));
+    }
+
+    #[test]
+    fn live_panes_are_kept_with_their_program() {
+        let sep = SEP.to_string();
+        let text = [
+            ["0", "", "1700000000", "0", "%3", "4242", "claude", "work"].join(&sep),
+            ["1", "0", "1700000000", "0", "%4", "4243", "claude", "work"].join(&sep),
+            ["0", "", "1700000000", "0", "%x", "4244", "gemini", "work"].join(&sep),
+            ["0", "", "1700000000", "0", "%5", "4245", "no\u{1f}de", "w"].join(&sep),
+        ]
+        .join("\n");
+        let server = parse_server(&text);
+        let ids: Vec<&str> = server.panes().iter().map(|p| p.id.as_str()).collect();
+        assert_eq!(ids, ["%3"], "dead panes and bad pane ids are left out");
+        let p = &server.panes()[0];
+        assert_eq!(
+            (p.pid, p.command.as_str(), p.session.as_str()),
+            (4242, "claude", "work")
+        );
+        assert!(server.contains_key("work"));
     }
 }

@@ -8,7 +8,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use chrono::Utc;
-use greenroom::config::{Config, Overrides, ProcessEnv};
+use greenroom::config::{Config, Environ, Overrides};
 use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 
 pub const STATE: &str = include_str!("../../assets/example/docs/maestro/state/active-session.md");
@@ -43,7 +43,7 @@ pub fn config(root: &Path, socket: &str) -> Config {
         tmux_socket: Some(socket.into()),
         ..Overrides::default()
     };
-    let mut c = Config::load(&o, &ProcessEnv).unwrap();
+    let mut c = Config::load(&o, &Environ::from_process()).unwrap();
     c.maestro_hooks_dir = root.join("hooks");
     c.maestro_hooks_legacy = None;
     c

@@ -43,6 +43,7 @@ fn row(name: &str, health: Health, since_min_ago: i64) -> Session {
         agent_orchestrator: None,
         archived: false,
         problems: Vec::new(),
+        adopted: None,
         snoozed_until: None,
         waiting_for: None,
         why: String::new(),

@@ -27,6 +27,9 @@ impl Catalog {
         if parent == self.store.archive_dir() && sidecar::is_sidecar_name(&name) {
             return self.sidecar_archive && self.apply_sidecar(path, true);
         }
+        if parent == self.adopted_dir && sidecar::is_sidecar_name(&name) {
+            return self.apply_adopted(path);
+        }
         if path == self.store.dir() {
             return self.rescan_sidecars();
         }

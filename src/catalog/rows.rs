@@ -1,7 +1,6 @@
 //! Building the rows: each source's record merged with tmux facts and
 //! classified by the pure health rules. No IO happens here.
 
-use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -9,16 +8,15 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 
 use super::Catalog;
+use super::order::sort_by_last_focus;
 use crate::attention;
 use crate::health::{self, HealthInputs, Report, TmuxFacts};
 use crate::model::{
-    Activity, ActivitySource, ActivityView, AoDetails, Health, Orchestration, Session, Source,
-    Status, WaitingFor,
+    ActivitySource, ActivityView, Health, Orchestration, Session, Source, Status, WaitingFor,
 };
-use crate::sources::ao::{self, AoSession};
 use crate::sources::sidecar::{Sidecar, ToolCall};
 
-type Facts = Option<BTreeMap<String, TmuxFacts>>;
+pub(super) type Facts = Option<BTreeMap<String, TmuxFacts>>;
 
 impl Catalog {
     /// The rows, in sidebar order (last focus, newest first).
@@ -58,6 +56,8 @@ impl Catalog {
                 rows.push(self.ao_row(a, &facts, now));
             }
         }
+        let adopted = self.adopted_rows(&rows, now);
+        rows.extend(adopted);
         make_ids_unique(&mut rows);
         sort_by_last_focus(&mut rows);
         rows
@@ -115,25 +115,7 @@ impl Catalog {
             true => None,
             false => live.as_ref().and_then(|f| f.exit_status).or(s.exit_status),
         };
-        // An archived record's last report is over, like its status.
-        let report = s
-            .activity
-            .as_ref()
-            .filter(|_| !archived)
-            .map(|state| Report {
-                state,
-                detail: self.error_words(s).or(s.activity_detail.as_deref()),
-                since: s.activity_since,
-                reported_at: s.activity_reported_at,
-            });
-        let mut activity = health::effective_activity(report, live.as_ref(), now, t);
-        if activity.source == ActivitySource::Hook && s.answered_with.is_some() {
-            activity.source = ActivitySource::Answer;
-        }
-        // How a kept dead pane ended is the news, unless a report says more.
-        if let (Status::Exited, Some(code), None) = (&status, exit_status, &activity.detail) {
-            activity.detail = Some(format!("exited with status {code}"));
-        }
+        let activity = self.sidecar_activity(s, &status, exit_status, live.as_ref(), archived, now);
         let last_signal_at = [
             live.as_ref().and_then(|f| f.window_activity),
             s.activity_reported_at,
@@ -159,16 +141,7 @@ impl Catalog {
         let waiting_for = (health == Health::Waiting)
             .then(|| waiting_for(&activity, s.activity_tool.as_ref()))
             .flatten();
-        if let Some(err) = self.problems.get(path) {
-            problems.push(format!("{}: {err}", path.display()));
-        }
-        for cwd in super::sidecar_cwds(s) {
-            if let Some(file) = self.active_state_file(&cwd)
-                && let Some(err) = self.problems.get(file)
-            {
-                problems.push(format!("{}: {err}", file.display()));
-            }
-        }
+        self.sidecar_problems(path, s, &mut problems);
         Session {
             id: s.id.to_string(),
             name: s.display_name(),
@@ -201,174 +174,56 @@ impl Catalog {
             agent_orchestrator: None,
             archived,
             problems,
+            adopted: None,
             snoozed_until,
             waiting_for,
             why,
         }
     }
 
-    fn ao_row(&self, a: &AoSession, facts: &Facts, now: DateTime<Utc>) -> Session {
-        let t = &self.config.thresholds;
-        let recorded_status = a.status();
-        let mut problems: Vec<String> = self
-            .problems
-            .get(&a.path)
-            .map(|e| vec![format!("{}: {e}", a.path.display())])
-            .unwrap_or_default();
-        let tmux_session = checked_tmux_name(a.tmux_name.as_deref(), &a.path, &mut problems);
-        let (status, live) = if a.archived {
-            (recorded_status, None)
-        } else {
-            live_status(facts, &recorded_status, tmux_session.as_deref())
-        };
-        let recorded = a.activity();
-        let report = Report {
-            state: &recorded,
-            detail: None,
-            since: a.last_transition_at,
-            reported_at: None,
-        };
-        let mut activity = health::effective_activity(Some(report), live.as_ref(), now, t);
-        if activity.source == ActivitySource::Hook {
-            activity.source = ActivitySource::AgentOrchestrator;
-        }
-        let last_signal_at = live
+    /// What the row shows the agent doing: its last report (an archived
+    /// record's is over, like its status) against what tmux shows.
+    fn sidecar_activity(
+        &self,
+        s: &Sidecar,
+        status: &Status,
+        exit_status: Option<i32>,
+        live: Option<&TmuxFacts>,
+        archived: bool,
+        now: DateTime<Utc>,
+    ) -> ActivityView {
+        let report = s
+            .activity
             .as_ref()
-            .and_then(|f| f.window_activity)
-            .max(a.last_transition_at);
-        // AO's own judgement of the session (it asked, stalled, failed CI,
-        // finished) decides; otherwise tmux does, as for any session.
-        let ao_health = a
-            .state
-            .as_deref()
-            .and_then(ao::lifecycle_health)
-            // An archived record is history: nobody waits on it any more.
-            .filter(|h| !a.archived || !matches!(h, Health::Waiting | Health::Stuck));
-        let inputs = HealthInputs {
-            status: &status,
-            exit_status: live.as_ref().and_then(|f| f.exit_status),
-            activity: &activity.state,
-            orchestration: None,
-            last_signal_at,
-        };
-        let (health, why) = match (ao_health, a.state.as_deref()) {
-            (Some(h), Some(word)) => (h, format!("AO says {word}: {h}")),
-            _ => {
-                let (h, rule) = health::decide(inputs, now, t);
-                (h, health::explain(rule, h, &inputs, &activity, now, t))
-            }
-        };
-        let snoozed_until = self
-            .snoozes
-            .get(&a.id)
-            .filter(|z| attention::snooze_holds(z, health, a.last_transition_at, now))
-            .map(|z| z.until);
-        Session {
-            id: a.id.clone(),
-            name: a.name().to_owned(),
-            source: Source::AgentOrchestrator,
-            status,
-            health,
-            cwd: a.worktree.clone().unwrap_or_default(),
-            agent: a.agent.clone(),
-            tmux_session,
-            created_at: a.created_at,
-            last_focused_at: live.as_ref().and_then(|f| f.last_attached),
-            last_activity_at: last_signal_at,
-            agent_session_id: None,
-            activity,
-            orchestration: None,
-            active_agent: None,
-            usage: None,
-            branch: a.branch.clone(),
-            agent_orchestrator: Some(AoDetails {
-                status: a.state.clone(),
-                reason: a.reason.clone(),
-                activity: a.activity.clone(),
-                project: a.project.clone(),
-                issue: a.issue.clone(),
-                pr: a.pr.clone(),
-                summary: a.summary.clone(),
-            }),
-            archived: a.archived,
-            problems,
-            snoozed_until,
-            // AO's needs_input names no question greenroom could show.
-            waiting_for: None,
-            why,
+            .filter(|_| !archived)
+            .map(|state| Report {
+                state,
+                detail: self.error_words(s).or(s.activity_detail.as_deref()),
+                since: s.activity_since,
+                reported_at: s.activity_reported_at,
+            });
+        let mut activity = health::effective_activity(report, live, now, &self.config.thresholds);
+        if activity.source == ActivitySource::Hook && s.answered_with.is_some() {
+            activity.source = ActivitySource::Answer;
         }
+        // How a kept dead pane ended is the news, unless a report says more.
+        if let (Status::Exited, Some(code), None) = (status, exit_status, &activity.detail) {
+            activity.detail = Some(format!("exited with status {code}"));
+        }
+        activity
     }
 
-    /// A Maestro session no greenroom session claims: no tmux, no actions.
-    fn maestro_row(&self, o: &Arc<Orchestration>, now: DateTime<Utc>) -> Session {
-        let working = !o.archived && !o.is_completed() && o.has_phase_in_progress();
-        let state = if working {
-            Activity::Active
-        } else {
-            Activity::Idle
-        };
-        let updated = orchestration_updated(o);
-        let status = Status::Unknown("Unknown".into());
-        let inputs = HealthInputs {
-            status: &status,
-            exit_status: None,
-            activity: &state,
-            orchestration: Some(o),
-            last_signal_at: updated,
-        };
-        let t = &self.config.thresholds;
-        let (health, rule) = health::decide(inputs, now, t);
-        let activity = ActivityView {
-            state: state.clone(),
-            detail: None,
-            since: updated,
-            reported: false,
-            source: ActivitySource::Maestro,
-        };
-        let why = health::explain(rule, health, &inputs, &activity, now, t);
-        let name = o
-            .session_id
-            .clone()
-            .filter(|s| !s.is_empty())
-            .or_else(|| {
-                o.workspace
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-            })
-            .unwrap_or_else(|| o.path.display().to_string());
-        let id = o
-            .session_id
-            .clone()
-            .unwrap_or_else(|| o.path.display().to_string());
-        let snoozed_until = self
-            .snoozes
-            .get(&id)
-            .filter(|z| attention::snooze_holds(z, health, updated, now))
-            .map(|z| z.until);
-        Session {
-            id,
-            name,
-            source: Source::Maestro,
-            status,
-            health,
-            cwd: o.workspace.clone(),
-            agent: None,
-            tmux_session: None,
-            created_at: o.created.as_deref().and_then(parse_time),
-            last_focused_at: None,
-            last_activity_at: updated,
-            agent_session_id: None,
-            activity,
-            orchestration: Some(o.clone()),
-            active_agent: None,
-            usage: None,
-            branch: None,
-            agent_orchestrator: None,
-            archived: o.archived,
-            problems: Vec::new(),
-            snoozed_until,
-            waiting_for: None,
-            why,
+    /// What is wrong with the record's own file and its Maestro state file.
+    fn sidecar_problems(&self, path: &Path, s: &Sidecar, problems: &mut Vec<String>) {
+        if let Some(err) = self.problems.get(path) {
+            problems.push(format!("{}: {err}", path.display()));
+        }
+        for cwd in super::sidecar_cwds(s) {
+            if let Some(file) = self.active_state_file(&cwd)
+                && let Some(err) = self.problems.get(file)
+            {
+                problems.push(format!("{}: {err}", file.display()));
+            }
         }
     }
 }
@@ -417,7 +272,7 @@ fn make_ids_unique(rows: &mut [Session]) {
 /// A tmux session name from a file, if tmux may be handed it: a refused
 /// one (see [`crate::tmux::check_session_name`]) leaves the row without a
 /// tmux session, with the reason among its problems.
-fn checked_tmux_name(
+pub(super) fn checked_tmux_name(
     name: Option<&str>,
     path: &Path,
     problems: &mut Vec<String>,
@@ -433,7 +288,7 @@ fn checked_tmux_name(
 }
 
 /// Status from tmux once tmux has been asked, else as the file says.
-fn live_status(
+pub(super) fn live_status(
     facts: &Facts,
     recorded: &Status,
     tmux_name: Option<&str>,
@@ -463,29 +318,6 @@ pub(crate) fn parse_time(text: &str) -> Option<DateTime<Utc>> {
         })
 }
 
-fn orchestration_updated(o: &Orchestration) -> Option<DateTime<Utc>> {
+pub(super) fn orchestration_updated(o: &Orchestration) -> Option<DateTime<Utc>> {
     o.updated.as_deref().and_then(parse_time)
-}
-
-/// Sidebar order: last focus, newest first; never-focused sessions after
-/// every focused one, newest created first; then by name for stability.
-pub fn focus_order(a: &Session, b: &Session) -> Ordering {
-    b.last_focused_at
-        .cmp(&a.last_focused_at)
-        .then_with(|| b.created_at.cmp(&a.created_at))
-        .then_with(|| a.name.cmp(&b.name))
-        .then_with(|| a.id.cmp(&b.id))
-}
-
-/// Triage order: most urgent health first, then sidebar order.
-pub fn triage_order(a: &Session, b: &Session) -> Ordering {
-    a.health.cmp(&b.health).then_with(|| focus_order(a, b))
-}
-
-pub fn sort_by_last_focus(rows: &mut [Session]) {
-    rows.sort_by(focus_order);
-}
-
-pub fn sort_for_triage(rows: &mut [Session]) {
-    rows.sort_by(triage_order);
 }

@@ -34,7 +34,10 @@ impl Catalog {
     /// Every folder the catalog's files live in, whether or not it exists
     /// yet (the watcher waits for missing ones to appear).
     pub fn watch_targets(&self) -> Vec<WatchTarget> {
-        let mut out = vec![WatchTarget::folder(self.store.dir())];
+        let mut out = vec![
+            WatchTarget::folder(self.store.dir()),
+            WatchTarget::folder(&self.adopted_dir),
+        ];
         if self.sidecar_archive {
             out.push(WatchTarget::folder(self.store.archive_dir()));
         }

@@ -17,7 +17,7 @@ use crate::sources::sidecar::SidecarStore;
 use crate::tmux::Tmux;
 
 #[derive(Debug, Subcommand)]
-pub enum ActionCommand {
+pub enum SessionCommand {
     /// Start a new session in tmux (a shell unless --agent or -- COMMAND)
     Spawn(SpawnArgs),
     /// Attach to a session: switch to it inside tmux, else attach this terminal until you detach
@@ -143,39 +143,48 @@ pub struct SendArgs {
 }
 
 /// Runs one action; the error is the one-line message for stderr.
-pub fn run(command: &ActionCommand, config: &Config) -> Result<(), String> {
+pub fn run(command: &SessionCommand, config: &Config) -> Result<(), String> {
     let tmux = Tmux::new(config.tmux_socket.clone());
     run_with(command, config, &tmux).map_err(|e| e.to_string())
 }
 
-fn run_with(command: &ActionCommand, config: &Config, tmux: &Tmux) -> Result<(), Refusal> {
+fn run_with(command: &SessionCommand, config: &Config, tmux: &Tmux) -> Result<(), Refusal> {
     let store = SidecarStore::new(&config.sidecar_dir);
     match command {
-        ActionCommand::Spawn(a) => spawn(a, config, tmux),
-        ActionCommand::Attach(a) => {
+        SessionCommand::Spawn(a) => spawn(a, config, tmux),
+        SessionCommand::Attach(a) => {
             let rows = rows(config, tmux);
             let session = ops::resolve(&rows, &a.id)?;
             ops::ensure_live(session)?;
-            let tmux_env = std::env::var("TMUX").ok();
-            if !tmux.is_current_server(tmux_env.as_deref()) && !std::io::stdin().is_terminal() {
+            let tmux_env = config.environ.tmux();
+            if !tmux.is_current_server(tmux_env) && !std::io::stdin().is_terminal() {
                 return Err(Refusal::Other(format!(
                     "cannot attach to {}: stdin is not a terminal",
                     session.name
                 )));
             }
-            ops::attach(tmux, &store, session, tmux_env.as_deref())?;
+            ops::attach(tmux, &store, session, tmux_env)?;
             Ok(())
         }
-        ActionCommand::Kill(a) => {
+        SessionCommand::Kill(a) => {
             let rows = rows(config, tmux);
             let session = ops::resolve(&rows, &a.id)?;
             ops::ensure_killable(session)?;
-            confirm(&format!("Kill {}?", session.name), a.yes, "kill", session)?;
+            let question = match &session.adopted {
+                // Not greenroom's session: say that only the agent's pane goes.
+                Some(adopted) => format!(
+                    "Kill pane {} ({}; its session's other panes and windows stay)?",
+                    adopted.pane,
+                    crate::display::safe(&session.name)
+                ),
+                None => format!("Kill {}?", session.name),
+            };
+            confirm(&question, a.yes, "kill", session)?;
             ops::kill(tmux, &store, session)?;
             println!("killed {}", session.name);
             Ok(())
         }
-        ActionCommand::Restore(a) => {
+        SessionCommand::Restore(a) => {
             // A live record first; else an archived one (dismissed, or
             // archived at start-up because its folder was gone).
             let rows = rows_with(config, tmux, true);
@@ -196,8 +205,8 @@ fn run_with(command: &ActionCommand, config: &Config, tmux: &Tmux) -> Result<(),
             }
             Ok(())
         }
-        ActionCommand::Dismiss(a) if a.all_dormant => dismiss_all(config, tmux, &store, a.yes),
-        ActionCommand::Dismiss(a) => {
+        SessionCommand::Dismiss(a) if a.all_dormant => dismiss_all(config, tmux, &store, a.yes),
+        SessionCommand::Dismiss(a) => {
             let rows = rows(config, tmux);
             let id = a.id.as_deref().unwrap_or_default();
             let session = ops::resolve(&rows, id)?;
@@ -216,7 +225,7 @@ fn run_with(command: &ActionCommand, config: &Config, tmux: &Tmux) -> Result<(),
             );
             Ok(())
         }
-        ActionCommand::Send(a) => {
+        SessionCommand::Send(a) => {
             let rows = rows(config, tmux);
             let session = ops::resolve(&rows, &a.id)?;
             match a.key {
@@ -238,7 +247,7 @@ fn run_with(command: &ActionCommand, config: &Config, tmux: &Tmux) -> Result<(),
             }
             Ok(())
         }
-        ActionCommand::Snooze(a) => {
+        SessionCommand::Snooze(a) => {
             let rows = rows(config, tmux);
             let session = ops::resolve(&rows, &a.id)?;
             let now = chrono::Utc::now();

@@ -14,11 +14,12 @@
 //! (SIGKILL, an abort), a watchdog in the demo's tmux server notices within
 //! a second and does the same.
 //!
-//! The agents are one POSIX sh script (assets/demo/agent.sh, embedded here
-//! and written into the folder, so an installed binary has it) run with a
-//! role: it prints work, writes Maestro state and reports through
-//! `greenroom report` like a real agent's hooks.
+//! The agents are this binary's hidden `greenroom demo-agent <role>`
+//! (`demo/agent.rs`): each plays its role's table of steps, prints work,
+//! and writes Maestro state, Claude transcript records and hook reports
+//! through greenroom's own writers and `greenroom report`'s code.
 
+pub mod agent;
 mod agents;
 
 use std::io::Write;
@@ -30,13 +31,9 @@ use agents::{AGENTS, start_agent, start_server};
 use clap::Args;
 use color_eyre::eyre::{Result, WrapErr, eyre};
 
-use crate::config::{AgentPreset, Config, Overrides, ProcessEnv};
-use crate::ops::shell_quote;
+use crate::config::{AgentPreset, Config, Environ, Overrides};
 use crate::sources::maestro;
-use crate::tmux::{ServerState, Tmux, TmuxError};
-
-/// The simulated agent, embedded so `cargo install` users have it.
-const AGENT_SCRIPT: &str = include_str!("../../assets/demo/agent.sh");
+use crate::tmux::{ServerState, Tmux, TmuxError, shell_quote};
 
 /// A session with no sign of life for this long is stuck. The default is
 /// ten minutes; the demo's silent agent should turn stuck within seconds.
@@ -128,7 +125,7 @@ impl Drop for Guard<'_> {
 }
 
 /// Runs the demo and returns when the operator quits the dashboard.
-pub fn run(args: &DemoArgs) -> Result<()> {
+pub fn run(args: &DemoArgs, environ: &Environ) -> Result<()> {
     super::ensure_terminal("greenroom demo").map_err(|e| eyre!(e))?;
     let probe = Tmux::new(crate::config::TmuxSocket::Name(
         "greenroom-demo-probe".into(),
@@ -139,20 +136,19 @@ pub fn run(args: &DemoArgs) -> Result<()> {
              (e.g. `apt install tmux` or `brew install tmux`)"
         ));
     }
-    let place = make_place(args.root.as_deref())?;
+    let place = make_place(args.root.as_deref(), environ)?;
     let guard = Guard(&place);
-    crate::logging::init(Some(place.root.join("greenroom.log")));
-    let config = set_up(&place)?;
+    crate::logging::init(Some(place.root.join("greenroom.log")), environ);
+    let config = set_up(&place, environ)?;
 
     // Writes to the terminal may fail (it may be gone): never a reason to panic.
     let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{}", banner(&place));
+    let _ = writeln!(out, "{}", banner(&place, environ.inside_tmux()));
     let _ = out.flush();
     let tmux = place.tmux();
-    let script = place.root.join("agent.sh");
     // Newest first in the sidebar: start the last agent first.
     for agent in AGENTS.iter().rev() {
-        start_agent(&tmux, &config, &place.root, &script, agent)
+        start_agent(&tmux, &config, &place.root, agent)
             .wrap_err_with(|| format!("cannot start the simulated agent {}", agent.name))?;
     }
     for agent in &AGENTS {
@@ -181,8 +177,8 @@ pub fn run(args: &DemoArgs) -> Result<()> {
     result
 }
 
-fn banner(place: &Place) -> String {
-    let back = if agents::inside_tmux() {
+fn banner(place: &Place, inside_tmux: bool) -> String {
+    let back = if inside_tmux {
         // C-b would reach the operator's own tmux first (see BACK_KEY).
         format!("{} comes back", agents::BACK_KEY)
     } else {
@@ -190,8 +186,8 @@ fn banner(place: &Place) -> String {
     };
     format!(
         "greenroom demo: eight simulated agents in a private tmux server.\n\n\
-         They are shell scripts that act like coding agents: they print work, write\n\
-         Maestro state and report through `greenroom report`. Within seconds one waits\n\
+         They are simulated coding agents (no model, no network): they print work,\n\
+         write Maestro state and report like real agents' hooks. Within seconds one waits\n\
          for you, one errors, one goes quiet and turns stuck (after {STUCK_AFTER_SECONDS} s here, 10 min\n\
          by default) and one finishes. Try j/k, Tab, / to filter, t for triage order,\n\
          s to answer the waiting one, Enter to attach ({back}), ? for every key,\n\
@@ -206,7 +202,7 @@ fn banner(place: &Place) -> String {
 
 /// Creates the demo's folder (never an existing one: it is removed at the
 /// end) and picks a tmux socket no server answers on.
-fn make_place(root: Option<&Path>) -> Result<Place> {
+fn make_place(root: Option<&Path>, environ: &Environ) -> Result<Place> {
     if let Some(root) = root {
         let socket = socket_name(root);
         if server_answers(&socket) {
@@ -219,7 +215,9 @@ fn make_place(root: Option<&Path>) -> Result<Place> {
             socket,
         });
     }
-    let base = std::env::temp_dir();
+    let base = environ
+        .os("TMPDIR")
+        .map_or_else(|| PathBuf::from("/tmp"), PathBuf::from);
     let pid = std::process::id();
     for n in 0..100u32 {
         let name = match n {
@@ -290,17 +288,14 @@ fn server_answers(socket: &str) -> bool {
     )
 }
 
-/// Writes the script and settings, starts the private tmux server, and
+/// Writes the settings, starts the private tmux server, and
 /// returns the settings the dashboard runs with.
-fn set_up(place: &Place) -> Result<Config> {
+fn set_up(place: &Place, environ: &Environ) -> Result<Config> {
     let root = &place.root;
     for dir in ["work", "sessions", "maestro-hooks", "transcripts"] {
         create_private_dir(&root.join(dir))
             .wrap_err_with(|| format!("cannot create {}", root.join(dir).display()))?;
     }
-    let script = root.join("agent.sh");
-    std::fs::write(&script, AGENT_SCRIPT)
-        .wrap_err_with(|| format!("cannot write {}", script.display()))?;
     let config_file = root.join("config.toml");
     std::fs::write(&config_file, DEMO_CONFIG)
         .wrap_err_with(|| format!("cannot write {}", config_file.display()))?;
@@ -313,7 +308,7 @@ fn set_up(place: &Place) -> Result<Config> {
         claude_dir: Some(root.join("claude")),
         tmux_socket: Some(place.socket.clone()),
     };
-    let mut config = Config::load(&overrides, &ProcessEnv).wrap_err("demo settings")?;
+    let mut config = Config::load(&overrides, environ).wrap_err("demo settings")?;
     // Environment variables must not point the demo at the operator's files.
     config.maestro_state_dir = maestro::DEFAULT_STATE_DIR.to_owned();
     config.maestro_hooks_dir = root.join("maestro-hooks");
@@ -324,7 +319,7 @@ fn set_up(place: &Place) -> Result<Config> {
     config.agents.insert(
         "demo".into(),
         AgentPreset {
-            launch: format!("sh {} general", shell_quote(&script.to_string_lossy())),
+            launch: agents::agent_command(root, "general")?,
             resume: None,
             launch_with_prompt: None,
         },
@@ -332,7 +327,7 @@ fn set_up(place: &Place) -> Result<Config> {
     debug_assert_eq!(config.thresholds.stuck_after.as_secs(), STUCK_AFTER_SECONDS);
     debug_assert_eq!(config.thresholds.report_ttl.as_secs(), REPORT_TTL_SECONDS);
 
-    start_server(place)?;
+    start_server(place, config.environ.inside_tmux())?;
     Ok(config)
 }
 
@@ -350,13 +345,10 @@ mod tests {
     }
 
     #[test]
-    fn the_script_knows_every_role() {
-        for agent in &AGENTS {
-            assert!(
-                AGENT_SCRIPT.contains(&format!("role_{}()", agent.role)),
-                "{}",
-                agent.role
-            );
+    fn every_agent_has_a_role_to_play() {
+        let roles: Vec<&str> = agent::role_names().collect();
+        for a in &AGENTS {
+            assert!(roles.contains(&a.role), "{}", a.role);
         }
     }
 
@@ -370,7 +362,7 @@ mod tests {
                 config: Some(file),
                 ..Overrides::default()
             },
-            &ProcessEnv,
+            &Environ::default(),
         )
         .unwrap();
         assert_eq!(config.thresholds.stuck_after.as_secs(), STUCK_AFTER_SECONDS);

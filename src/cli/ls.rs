@@ -1,5 +1,6 @@
 //! `greenroom ls`: the sessions as an aligned table, or as the stable JSON
-//! of DESIGN §5 that scripts and tests rely on.
+//! that scripts and tests rely on (fields are only ever added; see
+//! ARCHITECTURE.md, "The `ls --json` contract").
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -66,6 +67,16 @@ struct SessionJson<'a> {
     agent_orchestrator: Option<AoJson<'a>>,
     /// Additive: set while the operator has snoozed the session.
     snoozed_until: Option<DateTime<Utc>>,
+    /// Additive: for an agent greenroom did not start (`source: "tmux"`),
+    /// its pane and whether its hooks report.
+    adopted: Option<AdoptedJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct AdoptedJson<'a> {
+    pane: &'a str,
+    agent: Option<&'a str>,
+    hooks: bool,
 }
 
 /// AO's words as AO spells them (`pr_open`, `ci_failed`, ...).
@@ -223,6 +234,11 @@ fn session_json(s: &Session, now: DateTime<Utc>) -> SessionJson<'_> {
             pr: a.pr.as_deref(),
             summary: a.summary.as_deref(),
         }),
+        adopted: s.adopted.as_ref().map(|a| AdoptedJson {
+            pane: a.pane.as_str(),
+            agent: s.agent.as_deref(),
+            hooks: a.hooks,
+        }),
     }
 }
 
@@ -327,6 +343,7 @@ pub fn print(
     problems: &[Problem],
     looked_in: &[PathBuf],
     now: DateTime<Utc>,
+    home: Option<&Path>,
 ) -> std::io::Result<()> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -335,18 +352,17 @@ pub fn print(
         writeln!(out, "{text}")?;
         return Ok(());
     }
-    let home = std::env::var_os("HOME").map(PathBuf::from);
     if sessions.is_empty() {
         writeln!(out, "No sessions found. greenroom looked in:")?;
         for dir in looked_in {
-            writeln!(out, "  {}", safe(&tilde(dir, home.as_deref())))?;
+            writeln!(out, "  {}", safe(&tilde(dir, home)))?;
         }
         writeln!(
             out,
             "Start one with `greenroom spawn`, or point --state-dir at a Maestro workspace."
         )?;
     } else {
-        write!(out, "{}", to_table(sessions, now, home.as_deref()))?;
+        write!(out, "{}", to_table(sessions, now, home))?;
     }
     if !problems.is_empty() {
         let mut err = std::io::stderr().lock();
@@ -357,7 +373,7 @@ pub fn print(
         )?;
         for p in problems {
             // Names and reasons come from files: escaped, never acted on.
-            let path = safe(&tilde(&p.path, home.as_deref()));
+            let path = safe(&tilde(&p.path, home));
             writeln!(err, "  {path}: {}", safe(&p.error))?;
         }
     }

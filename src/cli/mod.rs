@@ -45,8 +45,13 @@ pub fn ensure_terminal(what: &str) -> Result<(), String> {
 pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
+    /// Run the dashboard in a tmux popup of this client (what prefix G
+    /// passes): attaching switches that client, then the dashboard quits
+    /// and the popup closes
+    #[arg(long, env = "GREENROOM_POPUP", value_name = "CLIENT", hide = true)]
+    pub popup: Option<String>,
     #[command(subcommand)]
-    pub command: Option<Command>,
+    pub command: Option<CliCommand>,
 }
 
 /// Where greenroom looks. Each flag has an environment variable, and each
@@ -104,7 +109,7 @@ impl GlobalArgs {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub enum CliCommand {
     /// List sessions, most recently focused first
     #[command(alias = "list")]
     Ls(ls::LsArgs),
@@ -121,8 +126,10 @@ pub enum Command {
     ///
     /// Agent hooks call this; it finds its session through
     /// GREENROOM_SESSION_ID and GREENROOM_SIDECAR_DIR, which `greenroom spawn`
-    /// sets. It never fails the agent: it prints nothing and exits 0, logging
-    /// any error to greenroom's log file.
+    /// sets; an agent greenroom did not start is recorded against its tmux
+    /// pane (TMUX_PANE), or not at all outside tmux. It never fails the
+    /// agent: it prints nothing and exits 0, logging any error to
+    /// greenroom's log file.
     Report {
         /// Force this activity instead of reading it from the payload:
         /// active, idle, awaiting_input, error or exited
@@ -141,7 +148,7 @@ pub enum Command {
     #[command(subcommand)]
     Tmux(tmux_install::TmuxCommand),
     #[command(flatten)]
-    Actions(actions::ActionCommand),
+    Actions(actions::SessionCommand),
     /// Try greenroom on eight simulated agents (no agent or network needed)
     ///
     /// Starts simulated agents in a private tmux server and a temporary
@@ -150,6 +157,9 @@ pub enum Command {
     /// server and removes the folder. Your settings, sessions and tmux server
     /// are not read or changed (global flags are ignored).
     Demo(demo::DemoArgs),
+    /// One of the demo's simulated agents (run by `greenroom demo`)
+    #[command(hide = true)]
+    DemoAgent(demo::agent::AgentArgs),
     /// Print a shell completion script
     ///
     /// Install it where your shell looks, e.g.:

@@ -17,13 +17,17 @@ pub struct StatusArgs {
     pub tmux: bool,
 }
 
-/// The classes shown, most urgent first, with a glyph and a tmux colour.
-const SHOWN: [(Health, &str, &str); 4] = [
-    (Health::Errored, "✖", "red"),
-    (Health::Waiting, "◆", "yellow"),
-    (Health::Stuck, "⧗", "magenta"),
-    (Health::Active, "●", "green"),
-];
+/// The tmux colour of a class the line counts: those that need the
+/// operator, and active ones; the rest are not counted.
+fn tmux_colour(h: Health) -> Option<&'static str> {
+    match h {
+        Health::Errored => Some("red"),
+        Health::Waiting => Some("yellow"),
+        Health::Stuck => Some("magenta"),
+        Health::Active => Some("green"),
+        Health::Idle | Health::Dormant | Health::Killed | Health::Exited | Health::Done => None,
+    }
+}
 
 /// One line: `✖ 2 errored · ◆ 1 waiting`, or tmux-coloured with `tmux`,
 /// then (tmux) the session `greenroom next` goes to: `→ name 4m`.
@@ -37,10 +41,12 @@ pub fn line(sessions: &[Session], tmux: bool, now: DateTime<Utc>) -> String {
     {
         *counts.entry(s.health).or_insert(0) += 1;
     }
-    let parts: Vec<String> = SHOWN
+    let parts: Vec<String> = Health::ALL
         .iter()
-        .filter_map(|(h, glyph, colour)| {
+        .filter_map(|h| {
+            let colour = tmux_colour(*h)?;
             let n = *counts.get(h)?;
+            let glyph = h.glyph();
             Some(if tmux {
                 format!("#[fg={colour}]{glyph}{n}#[default]")
             } else {

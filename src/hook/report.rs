@@ -17,6 +17,7 @@ use crate::model::{Activity, Status};
 use crate::sources::MAX_FILE_BYTES;
 use crate::sources::sidecar::{Sidecar, SidecarError, SidecarStore};
 
+mod adopt;
 mod defer;
 mod question;
 pub use question::{ToolUpdate, clean, tool_update};
@@ -346,14 +347,21 @@ pub fn run(
     now: DateTime<Utc>,
 ) -> Result<(), String> {
     // Hooks installed for the user run in every agent session, most of
-    // them not greenroom's: nothing to record, and nothing wrong to log.
-    let Some(id) = env.var("GREENROOM_SESSION_ID") else {
-        return Ok(());
+    // them not greenroom's: those inside tmux are adopted by their pane;
+    // the rest have nothing to point at, and nothing wrong to log.
+    let own = match env.var("GREENROOM_SESSION_ID") {
+        Some(id) => Some(
+            Uuid::parse_str(id.trim()).map_err(|e| format!("GREENROOM_SESSION_ID {id:?}: {e}"))?,
+        ),
+        None => None,
     };
-    let id = Uuid::parse_str(id.trim()).map_err(|e| format!("GREENROOM_SESSION_ID {id:?}: {e}"))?;
-    let dir = env
-        .var("GREENROOM_SIDECAR_DIR")
-        .ok_or("GREENROOM_SIDECAR_DIR is not set")?;
+    let adopted = match own {
+        Some(_) => None,
+        None => match adopt::target(env)? {
+            Some(t) => Some(t),
+            None => return Ok(()),
+        },
+    };
     let payload = read_payload(input)?;
     let from_arg = match state_arg {
         Some(arg) => Some(parse_state_arg(arg).ok_or_else(|| format!("unknown STATE {arg:?}"))?),
@@ -367,15 +375,27 @@ pub fn run(
         ),
         (None, Some(arg)) => (arg, PayloadIds::default()),
     };
-    let store = SidecarStore::new(dir);
     let copy_of = defer::deferred_at(env);
     let (now, wait) = match copy_of {
         Some(at) => (at, defer::DEFERRED_LOCK_WAIT),
         None => (now, LOCK_WAIT),
     };
-    let result = store.update(id, wait, |s| {
-        !(copy_of.is_some() && defer::superseded(s, now)) && apply(s, &change, &ids, now)
-    });
+    let superseded = |s: &Sidecar| copy_of.is_some() && defer::superseded(s, now);
+    let result = match (own, &adopted) {
+        (Some(id), _) => {
+            let dir = env
+                .var("GREENROOM_SIDECAR_DIR")
+                .ok_or("GREENROOM_SIDECAR_DIR is not set")?;
+            SidecarStore::new(dir)
+                .update(id, wait, |s| !superseded(s) && apply(s, &change, &ids, now))
+                .map(drop)
+        }
+        (None, Some(t)) => {
+            let agent = adopt::agent_of(payload.as_ref(), &ids, env);
+            adopt::record(t, &change, &ids, &agent, now, wait, superseded)
+        }
+        (None, None) => return Ok(()),
+    };
     match result {
         Err(SidecarError::LockTimeout(..)) if copy_of.is_none() => {
             defer::hand_over(state_arg, payload.as_ref(), now, env)
@@ -384,6 +404,6 @@ pub fn run(
             defer::note(env, "deferred report recorded (unless a newer one was)");
             Ok(())
         }
-        other => other.map(|_| ()).map_err(|e| e.to_string()),
+        other => other.map_err(|e| e.to_string()),
     }
 }

@@ -5,11 +5,7 @@
 //! is always single-quoted, so it stays one literal argument.
 
 use crate::config::AgentPreset;
-
-/// Quotes `text` for a POSIX shell: one argument, taken literally.
-pub fn shell_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
-}
+use crate::tmux::shell_quote;
 
 /// Whether an agent's own session id is safe and plausible:
 /// `[A-Za-z0-9._:-]{1,128}`. Anything else is ignored, never run.
@@ -119,14 +115,6 @@ mod tests {
     }
 
     #[test]
-    fn quoting_keeps_one_literal_argument() {
-        assert_eq!(shell_quote("plain"), "'plain'");
-        assert_eq!(shell_quote("it's"), r"'it'\''s'");
-        assert_eq!(shell_quote("$(rm -rf /); `x`"), "'$(rm -rf /); `x`'");
-        assert_eq!(shell_quote(""), "''");
-    }
-
-    #[test]
     fn agent_session_ids_are_checked() {
         assert!(valid_agent_session_id(
             "0b1c2d3e-aaaa-bbbb-cccc-123456789abc"
@@ -152,11 +140,9 @@ mod tests {
         assert_eq!(program_of("\"my agent\""), None);
         assert_eq!(program_of("~/bin/agent"), None);
         assert_eq!(program_of(""), None);
-        assert!(on_path("sh", std::env::var_os("PATH").as_deref()));
-        assert!(!on_path(
-            "greenroom-no-such-program",
-            std::env::var_os("PATH").as_deref()
-        ));
+        let path = std::ffi::OsStr::new("/usr/bin:/bin");
+        assert!(on_path("sh", Some(path)));
+        assert!(!on_path("greenroom-no-such-program", Some(path)));
         assert!(!on_path("sh", None));
         assert!(on_path("/bin/sh", None));
         assert!(!on_path("/etc/passwd", None));

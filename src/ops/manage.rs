@@ -8,12 +8,14 @@ use crate::sources::sidecar::SidecarStore;
 use crate::tmux::{Tmux, TmuxError};
 
 /// Kills a live session's tmux session (`kill-session -t =name`) and, for
-/// greenroom's own, records status Killed. A worktree is kept. The caller
+/// greenroom's own, records status Killed. An adopted agent's pane is
+/// killed alone (`kill-pane -t %12`): the user's session and its other
+/// windows stay. A worktree is kept. The caller
 /// has confirmed.
 pub fn kill(tmux: &Tmux, store: &SidecarStore, session: &Session) -> Result<(), OpsError> {
     super::ensure_killable(session)?;
     let name = live_tmux_name(session)?;
-    tmux.kill_session(name)
+    tmux.kill_session(&name)
         .map_err(not_live_if_missing(session))?;
     // Agent Orchestrator sessions are killed through tmux; their files are theirs.
     if let Ok(id) = own_id(session, "kill") {

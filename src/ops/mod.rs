@@ -1,6 +1,5 @@
 //! What an operator does to sessions, implemented once for the dashboard
-//! and the command line (DESIGN §3): spawn, attach, kill, restore, dismiss,
-//! send.
+//! and the command line: spawn, attach, kill, restore, dismiss, send.
 //!
 //! Every function takes plain data (the tmux handle, the sidecar store or
 //! the settings, a catalog row) and returns a `Result` whose error is a
@@ -22,11 +21,13 @@ use std::time::Duration;
 use chrono::Utc;
 use uuid::Uuid;
 
-use crate::model::{Session, Source, Status};
+use crate::model::{Session, Source};
 use crate::sources::sidecar::{SidecarError, SidecarStore};
 use crate::tmux::{Tmux, TmuxError};
 
-pub use command::{shell_quote, valid_agent_session_id};
+/// Quoting lives with tmux, which runs the commands; callers of ops use it too.
+pub use crate::tmux::shell_quote;
+pub use command::{program_of, valid_agent_session_id};
 pub use manage::{dismiss, kill};
 pub use resolve::{MIN_PREFIX, dismissable, resolve};
 pub use restore::{Restored, restore};
@@ -141,18 +142,38 @@ pub fn attach(
     if !session.status.is_live() {
         return Err(OpsError::NotLive(session.name.clone()));
     }
+    // An adopted agent's pane: tmux selects its window and pane too.
     let name = session
-        .tmux_session
-        .as_deref()
+        .tmux_target()
         .ok_or_else(|| OpsError::NoTmux(session.name.clone()))?;
     record_focus(store, session);
     if tmux.is_current_server(tmux_env) {
-        tmux.switch_client(name)?;
+        tmux.switch_client(&name)?;
         Ok(Attached::Switched)
     } else {
-        tmux.attach_here(name)?;
+        tmux.attach_here(&name)?;
         Ok(Attached::Returned)
     }
+}
+
+/// Attaches from the dashboard's popup (`--popup CLIENT`): the client that
+/// opened the popup is switched to the session (or adopted pane); the
+/// dashboard then quits, which closes the popup over it.
+pub fn attach_in_popup(
+    tmux: &Tmux,
+    store: &SidecarStore,
+    session: &Session,
+    client: &crate::tmux::ClientName,
+) -> Result<Attached, OpsError> {
+    if !session.status.is_live() {
+        return Err(OpsError::NotLive(session.name.clone()));
+    }
+    let name = session
+        .tmux_target()
+        .ok_or_else(|| OpsError::NoTmux(session.name.clone()))?;
+    record_focus(store, session);
+    tmux.switch_client_of(client, &name)?;
+    Ok(Attached::Switched)
 }
 
 /// Whether kill, send and attach may act on this row: its tmux session is
@@ -160,6 +181,9 @@ pub fn attach(
 /// dialog, and the CLI before it asks for confirmation; the actions run
 /// them again themselves.
 pub fn ensure_live(session: &Session) -> Result<(), OpsError> {
+    if session.can_attach() {
+        return Ok(());
+    }
     live_tmux_name(session).map(drop)
 }
 
@@ -169,6 +193,9 @@ pub fn ensure_live(session: &Session) -> Result<(), OpsError> {
 pub fn ensure_killable(session: &Session) -> Result<(), OpsError> {
     if session.archived {
         return Err(OpsError::AlreadyArchived(session.name.clone()));
+    }
+    if session.can_attach() {
+        return Ok(());
     }
     match live_tmux_name(session) {
         Err(OpsError::NotLive(name)) if session.source == Source::Greenroom => {
@@ -196,20 +223,20 @@ fn folder_problem(dir: &std::path::Path) -> Option<OpsError> {
 /// not archived yet.
 pub fn ensure_dismissable(session: &Session) -> Result<(), OpsError> {
     own_id(session, "dismiss")?;
+    if session.can_dismiss() {
+        return Ok(());
+    }
     if session.archived {
         return Err(OpsError::AlreadyArchived(session.name.clone()));
     }
-    if session.status.is_live() {
-        return Err(OpsError::Live(session.name.clone()));
-    }
-    Ok(())
+    Err(OpsError::Live(session.name.clone()))
 }
 
 /// Whether restore may act on this row: greenroom's own, dormant, killed,
 /// exited or archived.
 pub fn ensure_restorable(session: &Session) -> Result<(), OpsError> {
     own_id(session, "restore")?;
-    if !session.archived && !restorable(&session.status) {
+    if !session.can_restore() {
         return Err(OpsError::NotRestorable {
             name: session.name.clone(),
             status: session.status.as_str().to_lowercase(),
@@ -218,11 +245,11 @@ pub fn ensure_restorable(session: &Session) -> Result<(), OpsError> {
     Ok(())
 }
 
-/// The tmux session of a live row, for actions that need one running.
-fn live_tmux_name(session: &Session) -> Result<&str, OpsError> {
+/// What tmux is handed for a live row, for actions that need one running:
+/// its tmux session, or for an adopted agent its pane alone.
+fn live_tmux_name(session: &Session) -> Result<String, OpsError> {
     let name = session
-        .tmux_session
-        .as_deref()
+        .tmux_target()
         .ok_or_else(|| OpsError::NoTmux(session.name.clone()))?;
     if !session.status.is_live() {
         return Err(OpsError::NotLive(session.name.clone()));
@@ -238,6 +265,7 @@ fn own_id(session: &Session, action: &'static str) -> Result<Uuid, OpsError> {
             Source::Greenroom => "a greenroom",
             Source::Maestro => "a Maestro",
             Source::AgentOrchestrator => "an Agent Orchestrator",
+            Source::Tmux => "an adopted",
         },
         action,
     };
@@ -253,11 +281,6 @@ fn not_live_if_missing(session: &Session) -> impl FnOnce(TmuxError) -> OpsError 
         TmuxError::NoSession(_) | TmuxError::NoServer => OpsError::NotLive(session.name.clone()),
         e => OpsError::Tmux(e),
     }
-}
-
-/// Statuses restore accepts.
-fn restorable(status: &Status) -> bool {
-    matches!(status, Status::Dormant | Status::Killed | Status::Exited)
 }
 
 /// The environment every session greenroom starts gets, so its agent's

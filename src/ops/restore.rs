@@ -7,8 +7,9 @@ use chrono::Utc;
 use super::{LOCK_WAIT, OpsError, command, own_id, start_session, tmux_name, worktree};
 use crate::config::Config;
 use crate::model::{Session, Status, validate_name};
-use crate::sources::sidecar::SidecarStore;
+use crate::sources::sidecar::{Sidecar, SidecarStore, Worktree};
 use crate::tmux::Tmux;
+use uuid::Uuid;
 
 /// How a restore went.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,7 +24,7 @@ pub struct Restored {
     pub worktree_recreated: bool,
 }
 
-/// Restores one of greenroom's sessions (DESIGN §3 restore). The command is
+/// Restores one of greenroom's stopped or archived sessions. The command is
 /// the preset's `resume` with the recorded `agent_session_id` (validated,
 /// quoted) when both exist, else the preset's `launch` (without the first
 /// prompt, which is never sent twice), else the original command. Refuses a live
@@ -35,31 +36,8 @@ pub fn restore(tmux: &Tmux, config: &Config, session: &Session) -> Result<Restor
     super::ensure_restorable(session)?;
     let id = own_id(session, "restore")?;
     let store = SidecarStore::new(&config.sidecar_dir);
-    let sidecar = if session.archived {
-        let s = store.read_archived(id)?;
-        if store
-            .load_all()
-            .0
-            .iter()
-            .any(|live| live.name == s.name && live.id != id)
-        {
-            return Err(OpsError::NameTaken(s.name));
-        }
-        s
-    } else {
-        store.read(id)?
-    };
-    let tmux_session = match &sidecar.tmux_session {
-        // The file is not trusted: a name tmux would expand never reaches it.
-        Some(t) => {
-            crate::tmux::check_session_name(t).map_err(|e| {
-                OpsError::InvalidName(format!("cannot restore {}: {e}", session.name))
-            })?;
-            t.clone()
-        }
-        None if validate_name(&sidecar.name).is_ok() => tmux_name(&sidecar.name),
-        None => return Err(OpsError::NoTmux(session.name.clone())),
-    };
+    let sidecar = record_to_restore(&store, session, id)?;
+    let tmux_session = tmux_session_of(&sidecar, session)?;
     // Only dead panes left (remain-on-exit) are cleared; a live session is
     // not ours to replace.
     if !tmux.clear_dead_session(&tmux_session)? {
@@ -72,22 +50,7 @@ pub fn restore(tmux: &Tmux, config: &Config, session: &Session) -> Result<Restor
         });
     }
 
-    let mut recreated = None;
-    if !sidecar.cwd.is_dir() {
-        match &sidecar.worktree {
-            Some(w) if sidecar.cwd.starts_with(&w.path) && !w.path.exists() => {
-                worktree::recreate(w)?;
-                recreated = Some(w);
-            }
-            _ => {}
-        }
-        if let Some(e) = super::folder_problem(&sidecar.cwd) {
-            if let Some(w) = recreated {
-                worktree::remove_fresh(w);
-            }
-            return Err(e);
-        }
-    }
+    let recreated = folder_back(&sidecar)?;
 
     if session.archived
         && let Err(e) = store.unarchive(id)
@@ -135,4 +98,65 @@ pub fn restore(tmux: &Tmux, config: &Config, session: &Session) -> Result<Restor
         resumed: resumed.is_some(),
         worktree_recreated: recreated.is_some(),
     })
+}
+
+/// The record to restore: from the archive (unless another session took
+/// its name meanwhile) or from the sidecar folder.
+fn record_to_restore(
+    store: &SidecarStore,
+    session: &Session,
+    id: Uuid,
+) -> Result<Sidecar, OpsError> {
+    if !session.archived {
+        return Ok(store.read(id)?);
+    }
+    let s = store.read_archived(id)?;
+    if store
+        .load_all()
+        .0
+        .iter()
+        .any(|live| live.name == s.name && live.id != id)
+    {
+        return Err(OpsError::NameTaken(s.name));
+    }
+    Ok(s)
+}
+
+/// The tmux session to start. The file is not trusted: a name tmux would
+/// expand never reaches it.
+fn tmux_session_of(sidecar: &Sidecar, session: &Session) -> Result<String, OpsError> {
+    match &sidecar.tmux_session {
+        Some(t) => {
+            crate::tmux::check_session_name(t).map_err(|e| {
+                OpsError::InvalidName(format!("cannot restore {}: {e}", session.name))
+            })?;
+            Ok(t.clone())
+        }
+        None if validate_name(&sidecar.name).is_ok() => Ok(tmux_name(&sidecar.name)),
+        None => Err(OpsError::NoTmux(session.name.clone())),
+    }
+}
+
+/// The session's folder, there again: a recorded worktree whose folder is
+/// gone is made again from its branch (and returned, so a later failure
+/// can remove it); any other missing folder is refused.
+fn folder_back(sidecar: &Sidecar) -> Result<Option<&Worktree>, OpsError> {
+    if sidecar.cwd.is_dir() {
+        return Ok(None);
+    }
+    let mut recreated = None;
+    match &sidecar.worktree {
+        Some(w) if sidecar.cwd.starts_with(&w.path) && !w.path.exists() => {
+            worktree::recreate(w)?;
+            recreated = Some(w);
+        }
+        _ => {}
+    }
+    if let Some(e) = super::folder_problem(&sidecar.cwd) {
+        if let Some(w) = recreated {
+            worktree::remove_fresh(w);
+        }
+        return Err(e);
+    }
+    Ok(recreated)
 }

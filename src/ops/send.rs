@@ -50,7 +50,7 @@ const DEADLINE: Duration = Duration::from_secs(8);
 /// never read as key names.
 pub fn send(tmux: &Tmux, session: &Session, text: &str) -> Result<(), OpsError> {
     let name = live_tmux_name(session)?;
-    type_text(tmux, name, text).map_err(not_live_if_missing(session))
+    type_text(tmux, &name, text).map_err(not_live_if_missing(session))
 }
 
 /// [`send`] without the checks: spawn types a first prompt with it.
@@ -324,7 +324,7 @@ pub fn send_key(
 ) -> Result<(), OpsError> {
     let name = live_tmux_name(session)?;
     let before = Utc::now();
-    tmux.send_key(name, &key.tmux_name())
+    tmux.send_key(&name, &key.tmux_name())
         .map_err(not_live_if_missing(session))?;
     let (Some(after), Health::Waiting, Source::Greenroom) =
         (key.state_after(), session.health, session.source)

@@ -20,7 +20,7 @@ pub fn snooze(
     length: Duration,
     now: DateTime<Utc>,
 ) -> Result<DateTime<Utc>, OpsError> {
-    if !attention::needs_operator(session.health) {
+    if !session.health.needs_operator() {
         return Err(OpsError::Prompt(format!(
             "{} is {}: only a waiting, errored or stuck session can be snoozed",
             session.name, session.health

@@ -69,7 +69,8 @@ pub fn default_name(tmux: &Tmux, store: &SidecarStore, prefix: &str) -> Result<S
     Ok(name)
 }
 
-/// Starts a session (DESIGN §3 spawn). The tmux server is started if none runs.
+/// Starts a session: its record first, then its tmux session (the server
+/// is started if none runs).
 pub fn spawn(tmux: &Tmux, config: &Config, req: &SpawnRequest) -> Result<Spawned, OpsError> {
     let store = SidecarStore::new(&config.sidecar_dir);
     let name = match &req.name {
@@ -198,7 +199,7 @@ fn command_for(
     let (command, in_command) = command::launch(preset, prompt);
     // A missing agent would die at once and look like a calm dormant row.
     if let Some(program) = command::program_of(&command)
-        && !command::on_path(program, std::env::var_os("PATH").as_deref())
+        && !command::on_path(program, config.environ.path())
     {
         return Err(OpsError::ProgramMissing {
             preset: preset_name.to_owned(),

@@ -106,9 +106,9 @@ impl AoSession {
     }
 }
 
-/// The default root: `~/.agent-orchestrator` (HOME from the environment; None without one).
-pub fn default_root() -> Option<PathBuf> {
-    let home = std::env::var_os("HOME").filter(|h| !h.is_empty())?;
+/// The default root: `~/.agent-orchestrator` (None without a HOME).
+pub fn default_root(env: &dyn crate::config::Env) -> Option<PathBuf> {
+    let home = env.var("HOME")?;
     Some(PathBuf::from(home).join(".agent-orchestrator"))
 }
 
@@ -137,26 +137,7 @@ pub fn parse_session(text: &str, path: &Path, archived: bool) -> Result<AoSessio
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("json"));
     let stem = &file_name[..file_name.len() - if is_json { 5 } else { 0 }];
-    let mut map = if is_json {
-        match serde_json::from_str::<Value>(text) {
-            Ok(Value::Object(map)) => map,
-            Ok(other) => return Err(format!("holds {}, not a JSON object", kind_of(&other))),
-            Err(e) => return Err(format!("is not valid JSON: {e}")),
-        }
-    } else {
-        legacy_object(text)?
-    };
-    // Meaning is clear when an object arrives as JSON text: accept it.
-    for key in ["lifecycle", "runtimeHandle"] {
-        if let Some(Value::String(s)) = map.get(key) {
-            let parsed = match s.trim() {
-                "" => Value::Null,
-                s => serde_json::from_str(s)
-                    .map_err(|e| format!("`{key}` is text that is not JSON: {e}"))?,
-            };
-            map.insert(key.to_owned(), parsed);
-        }
-    }
+    let map = object_of(text, is_json)?;
     let (project_dir, dir_project) = project_of(path);
     let top = Some(&map);
     let lifecycle = field_object(top, "lifecycle")?;
@@ -179,14 +160,7 @@ pub fn parse_session(text: &str, path: &Path, archived: bool) -> Result<AoSessio
             Some("sessions" | "archive")
         );
     let id = if is_orchestrator {
-        [handle_id.as_ref(), tmux_name.as_ref()]
-            .into_iter()
-            .flatten()
-            // A name with control characters is kept for display but
-            // cannot stand in for the id the operator types.
-            .find(|n| n.len() <= 128 && !n.chars().any(char::is_control))
-            .cloned()
-            .unwrap_or_else(|| format!("{}-orchestrator", project.as_deref().unwrap_or("ao")))
+        orchestrator_id(&[&handle_id, &tmux_name], project.as_deref())
     } else {
         if archived { archived_id(stem) } else { stem }.to_owned()
     };
@@ -215,6 +189,44 @@ pub fn parse_session(text: &str, path: &Path, archived: bool) -> Result<AoSessio
         project,
         archived,
     })
+}
+
+/// The file's fields as one JSON object, whichever format it is in.
+fn object_of(text: &str, is_json: bool) -> Result<Object, String> {
+    let mut map = if is_json {
+        match serde_json::from_str::<Value>(text) {
+            Ok(Value::Object(map)) => map,
+            Ok(other) => return Err(format!("holds {}, not a JSON object", kind_of(&other))),
+            Err(e) => return Err(format!("is not valid JSON: {e}")),
+        }
+    } else {
+        legacy_object(text)?
+    };
+    // Meaning is clear when an object arrives as JSON text: accept it.
+    for key in ["lifecycle", "runtimeHandle"] {
+        if let Some(Value::String(s)) = map.get(key) {
+            let parsed = match s.trim() {
+                "" => Value::Null,
+                s => serde_json::from_str(s)
+                    .map_err(|e| format!("`{key}` is text that is not JSON: {e}"))?,
+            };
+            map.insert(key.to_owned(), parsed);
+        }
+    }
+    Ok(map)
+}
+
+/// A project's orchestrator file is named for its role, not its session:
+/// the id is its runtime handle or tmux name, else `<project>-orchestrator`.
+fn orchestrator_id(names: &[&Option<String>], project: Option<&str>) -> String {
+    names
+        .iter()
+        .filter_map(|n| n.as_ref())
+        // A name with control characters is kept for display but
+        // cannot stand in for the id the operator types.
+        .find(|n| n.len() <= 128 && !n.chars().any(char::is_control))
+        .cloned()
+        .unwrap_or_else(|| format!("{}-orchestrator", project.unwrap_or("ao")))
 }
 
 /// Legacy text as a JSON object, so both formats share one field reader.

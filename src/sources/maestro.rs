@@ -1,5 +1,5 @@
 //! Maestro orchestration state: `<workspace>/<state_dir>/state/active-session.md`
-//! and `.../state/archive/*.md` (DESIGN §1.2), plus the hook state that names
+//! and `.../state/archive/*.md`, plus the hook state that names
 //! the agent working now.
 //!
 //! The files are written by models and by hand, so reading is tolerant: every
@@ -12,6 +12,7 @@ mod frontmatter;
 mod location;
 mod mapping;
 mod values;
+mod write;
 
 use std::fs;
 use std::io::ErrorKind;
@@ -26,12 +27,15 @@ pub use location::{
     LEGACY_HOOKS_DIR, StateLocation, default_hooks_dir, location_for_workspace, read_active_agent,
     resolve_state_dir,
 };
+pub use write::{archive_state, render_state, write_active_agent, write_state};
 
 /// Where Maestro keeps its state under a workspace unless `MAESTRO_STATE_DIR` says otherwise.
 pub const DEFAULT_STATE_DIR: &str = "docs/maestro";
 
 /// The file Maestro keeps the running orchestration in.
 const ACTIVE_FILE: &str = "active-session.md";
+/// The file in a hook state folder that names the agent working now.
+const ACTIVE_AGENT_FILE: &str = "active-agent";
 
 /// Parses a state file's whole text. `Err` is an operator-facing reason.
 pub fn parse_state(

@@ -2,11 +2,13 @@
 //! Readers never panic and never fail the whole catalog: a bad file becomes
 //! a [`Problem`](crate::model::Problem) and every other session keeps working.
 
+pub mod adopted;
 pub mod ao;
 pub mod gemini;
 pub mod jsonl;
 pub mod maestro;
 pub mod prices;
+pub mod procs;
 pub mod rate;
 pub mod sidecar;
 pub mod snooze;
@@ -33,7 +35,8 @@ const ELOOP: i32 = 40;
 const ELOOP: i32 = 62;
 use std::path::Path;
 
-/// The largest file any reader accepts (DESIGN §7).
+/// The largest file any reader accepts: every format greenroom reads is a
+/// small record, so anything bigger is refused rather than held in memory.
 pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
 
 /// Reads a small text file the way every reader must: no symlinks followed,

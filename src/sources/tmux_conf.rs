@@ -17,7 +17,7 @@ pub const KEYS: [(&str, &str); 3] = [
     ),
     (
         "G",
-        "the dashboard, in a tmux session of its own (greenroom, started on first use; q there returns)",
+        "the dashboard, in a popup over the current window (q closes it; attaching switches this client and closes it)",
     ),
     (
         "b",
@@ -30,15 +30,14 @@ const STATUS_MARK: &str = "status --tmux)";
 /// Where the block keeps the status line it found, so uninstall can put it back.
 const SAVED_STATUS: &str = "@greenroom-status-right";
 
-/// The block for the greenroom binary at `exe`. The dashboard gets a
-/// session of its own rather than a popup: attaching from a popup would
-/// switch the client under it and leave it open. When the dashboard quits,
-/// its pane moves the client back (`switch-client -l`) before the session
-/// ends, so tmux does not detach the client with it; an error stays on
-/// screen until Enter. tmux reads it twice over
-/// (its own quoting, then a shell for run-shell, new-session and `#()`), so a
-/// path with characters either would take as syntax is refused rather
-/// than escaped.
+/// The block for the greenroom binary at `exe`. The dashboard opens in a
+/// `display-popup` over the current window; `run-shell` expands the
+/// client's name into it (display-popup itself expands no format), so an
+/// attach from the popup switches this client, not another one, and the
+/// dashboard then quits, which closes the popup. An error stays on screen
+/// until Enter. tmux reads the block twice over (its own quoting, then a
+/// shell for run-shell and `#()`), so a path with characters either would
+/// take as syntax is refused rather than escaped.
 pub fn block(exe: &str) -> Result<String, String> {
     let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+@,:=~ ".contains(c);
     if exe.is_empty() || !exe.chars().all(plain) {
@@ -53,7 +52,7 @@ pub fn block(exe: &str) -> Result<String, String> {
 # prefix g: {g}
 bind-key g run-shell \"{run} next\"
 # prefix G: {big_g}
-bind-key G new-session -A -s greenroom \"{run} || read -r line; tmux switch-client -l\"
+bind-key G run-shell \"tmux display-popup -c '#{{client_name}}' -w 90% -h 90% -E \\\"{run} --popup '#{{client_name}}' || read -r line\\\"\"
 # prefix b: {b}
 bind-key b switch-client -l
 # The counts of sessions that need you, at the end of the status line (once,

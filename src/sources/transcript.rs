@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::jsonl::JsonlTail;
 use super::rate::RateWindow;
@@ -17,7 +17,9 @@ use crate::model::ModelUsage;
 
 mod api_error;
 mod cost_state;
+mod write;
 pub use cost_state::AgentTotal;
+pub use write::usage_line;
 
 /// A longer line (a giant tool result) is skipped rather than held in memory.
 pub const MAX_LINE_BYTES: usize = 8 * 1024 * 1024;
@@ -25,8 +27,12 @@ pub const MAX_LINE_BYTES: usize = 8 * 1024 * 1024;
 /// ids is plenty to catch every repeat while keeping memory bounded.
 const RECENT_IDS: usize = 16;
 
-#[derive(Deserialize)]
+// Serialize too: `usage_line` writes a record through the same types.
+#[derive(Deserialize, Serialize)]
 struct Line<'a> {
+    /// `assistant` on the records that carry usage; not read.
+    #[serde(rename = "type", borrow, default)]
+    kind: Option<&'a str>,
     #[serde(rename = "requestId", borrow)]
     request_id: Option<&'a str>,
     #[serde(borrow)]
@@ -35,7 +41,7 @@ struct Line<'a> {
     message: Option<Message<'a>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 struct Message<'a> {
     #[serde(borrow)]
     id: Option<&'a str>,
@@ -44,7 +50,7 @@ struct Message<'a> {
     usage: Option<RawUsage>,
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Serialize, Default)]
 struct RawUsage {
     #[serde(default)]
     input_tokens: u64,
@@ -53,10 +59,11 @@ struct RawUsage {
     cache_creation_input_tokens: Option<u64>,
     #[serde(default)]
     cache_read_input_tokens: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
     cache_creation: Option<CacheCreation>,
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Serialize, Default)]
 struct CacheCreation {
     #[serde(default)]
     ephemeral_5m_input_tokens: u64,

@@ -25,7 +25,7 @@ impl Tmux {
     /// of this server attached to `name` (by its id). `$TMUX` is unset so
     /// tmux agrees to nest it.
     pub fn attach_command_line(&self, name: &str) -> Result<String, TmuxError> {
-        let quote = crate::ops::shell_quote;
+        let quote = super::shell_quote;
         let socket = match self.socket() {
             TmuxSocket::Default => String::new(),
             TmuxSocket::Name(n) => format!(" -L {}", quote(n)),

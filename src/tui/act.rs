@@ -127,8 +127,19 @@ pub(super) fn confirm(state: &mut AppState, action: Bulk) -> Vec<Effect> {
     if !refused.is_empty() {
         state.say(format!("skipped: {}", refused.join("; ")));
     }
-    let (ids, names) = ok.into_iter().unzip();
-    state.mode = Mode::Dialog(Dialog::Confirm { action, ids, names });
+    let (ids, names): (Vec<String>, Vec<String>) = ok.into_iter().unzip();
+    let panes_only = ids.iter().all(|id| {
+        state
+            .rows
+            .iter()
+            .any(|r| &r.id == id && r.adopted.is_some())
+    });
+    state.mode = Mode::Dialog(Dialog::Confirm {
+        action,
+        ids,
+        names,
+        panes_only,
+    });
     Vec::new()
 }
 

@@ -129,6 +129,9 @@ pub enum Dialog {
         action: Bulk,
         ids: Vec<String>,
         names: Vec<String>,
+        /// Every target is an agent greenroom did not start: a kill closes
+        /// only its pane, and there is no record to restore it from.
+        panes_only: bool,
     },
     Send {
         id: String,

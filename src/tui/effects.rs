@@ -148,16 +148,20 @@ impl Context {
     }
 
     /// `switch-client` when greenroom runs inside the same tmux server.
+    /// `switch-client` when greenroom runs inside the same tmux server;
+    /// in a popup, of the client that opened it.
     pub fn switch_to(&self, s: &Session) -> Action {
         let tmux_env = std::env::var("TMUX").ok();
-        Action::Finished(
-            match ops::attach(&self.tmux, &self.store, s, tmux_env.as_deref()) {
-                Ok(_) => Finished::Switched {
-                    name: s.name.clone(),
-                },
-                Err(e) => Finished::Failed(e.to_string()),
+        let attached = match &self.config.popup_client {
+            Some(client) => ops::attach_in_popup(&self.tmux, &self.store, s, client),
+            None => ops::attach(&self.tmux, &self.store, s, tmux_env.as_deref()),
+        };
+        Action::Finished(match attached {
+            Ok(_) => Finished::Switched {
+                name: s.name.clone(),
             },
-        )
+            Err(e) => Finished::Failed(e.to_string()),
+        })
     }
 
     /// Opens the session in a pane beside the dashboard.
@@ -173,12 +177,12 @@ impl Context {
         ) else {
             return Err("open beside works when greenroom runs inside tmux".into());
         };
-        let Some(name) = s.tmux_session.as_deref() else {
+        let Some(name) = s.tmux_target() else {
             return Err(format!("{} has no tmux session", s.name));
         };
         let beside = self
             .tmux
-            .attach_command_line(name)
+            .attach_command_line(&name)
             .and_then(|line| host.split_beside(&pane, &line))
             .map_err(|e| format!("cannot open a pane beside: {e}"))?;
         ops::record_focus(&self.store, s);
@@ -200,8 +204,8 @@ impl Context {
     /// Browsing is not focusing: no focus is recorded here, or the row
     /// would jump to the top of the list under the cursor.
     pub fn follow(&self, beside: &Beside, s: &Session) -> Option<Action> {
-        let name = s.tmux_session.as_deref()?;
-        match self.tmux.switch_client_on(&beside.tty, name) {
+        let name = s.tmux_target()?;
+        match self.tmux.switch_client_on(&beside.tty, &name) {
             Ok(()) => None,
             Err(_) => Some(Action::BesideClosed),
         }

@@ -54,9 +54,9 @@ pub fn preview_request(state: &AppState) -> Vec<Effect> {
     }
     match state.selected_session() {
         // An exited session's dead pane is kept: its last lines are the news.
+        // An adopted agent's pane, not its session's current one.
         Some(s) if s.status.is_live() || s.status == Status::Exited => s
-            .tmux_session
-            .clone()
+            .tmux_target()
             .map(|t| {
                 vec![Effect::CapturePreview {
                     id: s.id.clone(),

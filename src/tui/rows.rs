@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use super::action::Effect;
 use super::state::AppState;
-use crate::attention::{self, needs_operator};
+use crate::attention;
 use crate::model::Session;
 
 /// Installs new rows; marks sessions that just turned waiting, errored or
@@ -18,7 +18,7 @@ pub(super) fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effe
         let before = state.last_health.get(&r.id).copied();
         // Archived rows are finished business: they never call for the operator.
         // A snoozed one neither: the operator said "not now".
-        let turned = needs_operator(r.health)
+        let turned = r.health.needs_operator()
             && !r.archived
             && r.snoozed_until.is_none()
             && before != Some(r.health);
@@ -38,7 +38,7 @@ pub(super) fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effe
                 body: detail,
             });
         }
-        if !needs_operator(r.health) || r.snoozed_until.is_some() {
+        if !r.health.needs_operator() || r.snoozed_until.is_some() {
             state.attention.remove(&r.id);
         }
     }

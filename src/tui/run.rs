@@ -68,6 +68,7 @@ fn start_state(config: &Config, engine: &mut Engine) -> (AppState, Vec<Action>) 
     state.show_cost = config.sidebar_cost;
     state.pin_attention = config.pin_attention;
     state.snooze = config.snooze;
+    state.popup = config.popup_client.is_some();
     if !config.tmux_events {
         state.events = super::state::TmuxEvents::Disabled;
     }

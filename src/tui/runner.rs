@@ -309,7 +309,8 @@ impl Runner {
             return Ok(Step::Then(Vec::new()));
         };
         let tmux_env = std::env::var("TMUX").ok();
-        if self.ctx.tmux.is_current_server(tmux_env.as_deref()) {
+        let popup = self.ctx.config.popup_client.is_some();
+        if popup || self.ctx.tmux.is_current_server(tmux_env.as_deref()) {
             self.off_loop(move |c| c.switch_to(&s));
             return Ok(Step::Then(Vec::new()));
         }

@@ -222,6 +222,9 @@ pub struct AppState {
     pub handled: HashMap<String, Health>,
     /// Help's page: 0 the list's keys, 1 the dialogs' and the filter's.
     pub help_page: usize,
+    /// The dashboard runs in a tmux popup (`--popup`): once an attach has
+    /// switched the client, it quits, and the popup closes.
+    pub popup: bool,
     pub poll: PollState,
     pub events: TmuxEvents,
     /// The selected session's pane activity the preview last followed: new
@@ -261,6 +264,7 @@ impl AppState {
             jumped_from: None,
             handled: HashMap::new(),
             help_page: 0,
+            popup: false,
             poll: PollState::default(),
             events: TmuxEvents::default(),
             seen_activity: None,

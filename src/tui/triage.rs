@@ -74,7 +74,7 @@ pub(super) fn snooze(state: &mut AppState) -> Vec<Effect> {
         if s.snoozed_until.is_some() {
             return Ok(Effect::Wake { id: s.id.clone() });
         }
-        if !attention::needs_operator(s.health) || s.archived {
+        if !s.health.needs_operator() || s.archived {
             return Err(format!(
                 "{} is {}: only a waiting, errored or stuck session can be snoozed",
                 s.name, s.health

@@ -3,7 +3,7 @@
 //! carries out, and everything it learns comes back as an [`Action`].
 
 use super::act::{finished, quit, spawned};
-use super::action::{Action, Effect};
+use super::action::{Action, Effect, Finished};
 use super::commands::{command, typed};
 use super::dialog::{self, Dialog, SpawnForm};
 use super::navigate::{move_by, preview_request, select};
@@ -58,7 +58,13 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
             Vec::new()
         }
         Action::Finished(done) => {
+            // In a popup, an attach that switched the client is the end:
+            // quitting closes the popup over the session.
+            let switched = matches!(done, Finished::Switched { .. });
             finished(state, done);
+            if switched && state.popup {
+                return quit(state);
+            }
             // The effect changed tmux: look now rather than at the next tick.
             state.poll.generation += 1;
             polling::poll(state)

@@ -17,6 +17,7 @@
 mod it_support;
 mod support;
 
+mod adopt;
 mod ao;
 mod claude;
 mod gemini;

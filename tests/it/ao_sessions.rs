@@ -412,12 +412,13 @@ fn missing_root_is_normal() {
 
 #[test]
 fn default_root_is_under_home() {
-    if let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {
-        assert_eq!(
-            ao::default_root(),
-            Some(Path::new(&home).join(".agent-orchestrator"))
-        );
-    }
+    use greenroom::config::Environ;
+    assert_eq!(
+        ao::default_root(&Environ::from_vars([("HOME", "/home/op")])),
+        Some(Path::new("/home/op/.agent-orchestrator").to_path_buf())
+    );
+    assert_eq!(ao::default_root(&Environ::default()), None);
+    assert_eq!(ao::default_root(&Environ::from_vars([("HOME", "")])), None);
 }
 
 #[test]

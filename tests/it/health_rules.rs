@@ -306,3 +306,90 @@ fn the_silence_rule_leaves_quiet_programs_waiting_and_idle_alone() {
     let v = effective_activity(Some(report(&active, 20)), Some(&dead), now(), &t());
     assert_ne!(v.detail.as_deref(), Some(SILENT_DETAIL));
 }
+
+#[test]
+fn every_class_is_in_all_once_with_its_own_glyph() {
+    // ALL comes from the enum's own list: each class serialises to its name.
+    for h in Health::ALL {
+        let json = serde_json::to_string(h).unwrap();
+        assert_eq!(json, format!("\"{}\"", h.as_str()));
+    }
+    let mut glyphs: Vec<&str> = Health::ALL.iter().map(|h| h.glyph()).collect();
+    glyphs.sort_unstable();
+    glyphs.dedup();
+    assert_eq!(glyphs.len(), Health::ALL.len());
+}
+
+#[test]
+fn the_operator_is_needed_for_errored_waiting_and_stuck_only() {
+    let needed: Vec<Health> = Health::ALL
+        .iter()
+        .copied()
+        .filter(|h| h.needs_operator())
+        .collect();
+    assert_eq!(needed, [Health::Errored, Health::Waiting, Health::Stuck]);
+    let quiet: Vec<Health> = Health::ALL
+        .iter()
+        .copied()
+        .filter(|h| h.is_quiet())
+        .collect();
+    assert_eq!(
+        quiet,
+        [
+            Health::Dormant,
+            Health::Killed,
+            Health::Exited,
+            Health::Done
+        ]
+    );
+}
+
+#[test]
+fn what_may_be_done_with_a_row() {
+    use crate::support::session::session;
+    use greenroom::model::Source;
+    let live = session("a").build();
+    assert!(live.can_attach() && !live.can_restore() && !live.can_dismiss());
+    let no_tmux = session("a").tmux(None).build();
+    assert!(!no_tmux.can_attach());
+    for stopped in [Status::Dormant, Status::Killed, Status::Exited] {
+        let s = session("a").status(stopped.clone()).build();
+        assert!(
+            !s.can_attach() && s.can_restore() && s.can_dismiss(),
+            "{stopped}"
+        );
+        let theirs = session("a").status(stopped).source(Source::Maestro).build();
+        assert!(!theirs.can_restore() && !theirs.can_dismiss());
+    }
+    let archived = session("a").status(Status::Archived).archived().build();
+    assert!(archived.can_restore() && !archived.can_dismiss() && !archived.can_attach());
+}
+
+#[test]
+fn the_status_counts_show_what_needs_the_operator_and_what_works() {
+    use crate::support::session::session;
+    use greenroom::cli::status::line;
+    let rows = [
+        session("a").health(Health::Errored).build(),
+        session("b").health(Health::Errored).build(),
+        session("c").health(Health::Waiting).build(),
+        session("d").health(Health::Active).build(),
+        session("e").health(Health::Idle).build(),
+        session("f").health(Health::Done).build(),
+        // Archived rows are finished business: not counted.
+        session("g").health(Health::Stuck).archived().build(),
+    ];
+    let now = chrono::Utc::now();
+    assert_eq!(
+        line(&rows, false, now),
+        "✖ 2 errored · ◆ 1 waiting · ● 1 active"
+    );
+    assert!(
+        line(&rows, true, now)
+            .starts_with("#[fg=red]✖2#[default] #[fg=yellow]◆1#[default] #[fg=green]●1#[default]"),
+        "{}",
+        line(&rows, true, now)
+    );
+    let calm = [session("e").health(Health::Idle).build()];
+    assert_eq!(line(&calm, false, now), "", "nothing to say");
+}

@@ -809,12 +809,18 @@ fn active_agent_from_hook_state() {
 
 #[test]
 fn default_hooks_dir_is_per_user() {
-    let dir = maestro::default_hooks_dir();
-    if std::env::var_os("MAESTRO_HOOKS_DIR").is_none_or(|v| v.is_empty()) {
-        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let uid = name
-            .strip_prefix("maestro-hooks-")
-            .expect("maestro-hooks-<uid>");
-        assert!(uid.parse::<u32>().is_ok(), "{name}");
-    }
+    use greenroom::config::Environ;
+    // Maestro's own rule: $TMPDIR (else /tmp) / maestro-hooks-<uid>.
+    let dir = maestro::default_hooks_dir(&Environ::from_vars([("TMPDIR", "/var/tmp/x")]));
+    assert_eq!(dir.parent(), Some(Path::new("/var/tmp/x")));
+    let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+    let uid = name
+        .strip_prefix("maestro-hooks-")
+        .expect("maestro-hooks-<uid>");
+    assert!(uid.parse::<u32>().is_ok(), "{name}");
+    let dir = maestro::default_hooks_dir(&Environ::default());
+    assert_eq!(dir, Path::new("/tmp").join(&name));
+    // MAESTRO_HOOKS_DIR, when set, is the folder.
+    let named = Environ::from_vars([("MAESTRO_HOOKS_DIR", "/h"), ("TMPDIR", "/t")]);
+    assert_eq!(maestro::default_hooks_dir(&named), Path::new("/h"));
 }

@@ -4,12 +4,14 @@
 //! shared fixtures.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
 
+mod adopt_report;
 mod ao_lifecycle;
 mod ao_sessions;
 mod cli_actions;
 mod cli_plain_errors;
 mod config_layers;
 mod crashes;
+mod demo_agent;
 mod dismiss_archive;
 mod e2e_actions;
 mod e2e_dashboard;

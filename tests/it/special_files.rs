@@ -9,7 +9,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use chrono::Utc;
-use greenroom::config::{Config, Overrides, ProcessEnv};
+use greenroom::config::{Config, Environ, Overrides};
 use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 
 use crate::hook_report::Session;
@@ -78,7 +78,7 @@ fn load(config: PathBuf) -> Result<Config, String> {
             config: Some(config),
             ..Overrides::default()
         };
-        Config::load(&overrides, &ProcessEnv)
+        Config::load(&overrides, &Environ::from_process())
             .map(|_| ())
             .map_err(|e| e.to_string())
     })
@@ -108,6 +108,6 @@ fn a_fifo_or_a_device_as_config_is_a_clear_error() {
         config: Some(link),
         ..Overrides::default()
     };
-    let config = Config::load(&overrides, &ProcessEnv).unwrap();
+    let config = Config::load(&overrides, &Environ::from_process()).unwrap();
     assert_eq!(config.name_prefix, "linked");
 }

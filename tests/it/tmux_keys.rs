@@ -99,15 +99,24 @@ impl Client {
         })
     }
 
-    /// The session the real client shows ("" once it is gone).
+    /// The session the real client shows ("" once it is gone); the
+    /// dashboard's control-mode event client is not the user's.
     fn client_session(&self) -> String {
         let out = self
             .user
             .cmd()
-            .args(["list-clients", "-F", "#{client_session}"])
+            .args([
+                "list-clients",
+                "-F",
+                "#{client_control_mode} #{client_session}",
+            ])
             .output()
             .unwrap();
-        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| l.strip_prefix("0 "))
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     fn conf(&self) -> PathBuf {
@@ -191,21 +200,17 @@ fn installed_keys_work_in_a_real_client_and_uninstall_takes_them_back() {
         (c.client_session() == "dash").then_some(())
     });
 
-    // prefix G: the dashboard in its own session; q there comes back
-    // (the client is not detached with the session), and the user's own
-    // session was not touched.
+    // prefix G: the dashboard in a popup over the current window; q closes
+    // it, and the client never left the user's own session.
     c.press(&["C-b", "G"]);
-    wait_for(10, "prefix G to open the dashboard", || {
-        (c.client_session() == "greenroom").then_some(())
-    });
-    c.until(20, "the dashboard", |s| s.contains("Sessions"));
+    c.until(20, "the dashboard in a popup", |s| s.contains("Sessions"));
+    assert_eq!(c.client_session(), "dash");
     c.press(&["q"]);
-    wait_for(10, "q to come back", || {
-        (c.client_session() == "dash").then_some(())
-    });
-    // The dashboard's session ends once greenroom has (its event client's
-    // session, greenroom-events, with it).
-    wait_for(10, "the dashboard's session to end", || {
+    c.until(10, "q to close the popup", |s| !s.contains("Sessions"));
+    assert_eq!(c.client_session(), "dash");
+    // Nothing of the dashboard is left once greenroom has quit (its event
+    // client's session, greenroom-events, ends with it).
+    wait_for(10, "the dashboard's sessions to end", || {
         let sessions = c.user.run(&["list-sessions", "-F", "#{session_name}"]);
         (!sessions.lines().any(|l| l.starts_with("greenroom"))).then_some(())
     });

@@ -24,7 +24,7 @@ fn server(activity_secs: i64) -> ServerState {
             },
         );
     }
-    ServerState::Running(map)
+    ServerState::Running(map.into())
 }
 
 fn polled(generation: u64, activity_secs: i64) -> Action {

@@ -5,11 +5,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
 
 use crate::support::key_in;
-use std::path::PathBuf;
 
 use chrono::{DateTime, TimeZone, Utc};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
-use greenroom::model::{Activity, ActivityView, Health, Session, Source, Status};
+use greenroom::model::{Health, Session};
 use greenroom::tmux::Beside;
 use greenroom::tui::action::{Action, Command, Effect};
 use greenroom::tui::dialog::{Dialog, SpawnField, SpawnForm};
@@ -23,37 +22,9 @@ pub(crate) fn now() -> DateTime<Utc> {
 }
 
 fn session(name: &str, health: Health) -> Session {
-    Session {
-        id: format!("id-{name}"),
-        name: name.into(),
-        source: Source::Greenroom,
-        status: Status::Running,
-        health,
-        cwd: PathBuf::from(format!("/work/{name}")),
-        agent: Some("claude".into()),
-        tmux_session: Some(format!("gr-{name}")),
-        created_at: None,
-        last_focused_at: None,
-        last_activity_at: None,
-        agent_session_id: None,
-        activity: ActivityView {
-            state: Activity::Idle,
-            detail: None,
-            since: None,
-            reported: false,
-            source: greenroom::model::ActivitySource::Tmux,
-        },
-        orchestration: None,
-        active_agent: None,
-        usage: None,
-        branch: None,
-        agent_orchestrator: None,
-        archived: false,
-        problems: vec![],
-        snoozed_until: None,
-        waiting_for: None,
-        why: String::new(),
-    }
+    crate::support::session::session(name)
+        .health(health)
+        .build()
 }
 
 pub(crate) fn loaded() -> AppState {

@@ -5,11 +5,10 @@
 
 use crate::support::key_in;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use greenroom::model::{Activity, ActivityView, Health, Session, Source, Status};
+use greenroom::model::{Health, Session, Status};
 use greenroom::tmux::Beside;
 use greenroom::tui::action::{Action, Command, Completion, Effect};
 use greenroom::tui::dialog::{Dialog, SpawnForm};
@@ -22,37 +21,12 @@ fn now() -> DateTime<Utc> {
 }
 
 fn session(name: &str, health: Health, focused_min_ago: Option<i64>) -> Session {
-    Session {
-        id: format!("id-{name}"),
-        name: name.into(),
-        source: Source::Greenroom,
-        status: Status::Running,
-        health,
-        cwd: PathBuf::from(format!("/work/{name}")),
-        agent: Some("claude".into()),
-        tmux_session: Some(format!("gr-{name}")),
-        created_at: Some(now() - Duration::hours(1)),
-        last_focused_at: focused_min_ago.map(|m| now() - Duration::minutes(m)),
-        last_activity_at: None,
-        agent_session_id: None,
-        activity: ActivityView {
-            state: Activity::Idle,
-            detail: None,
-            since: None,
-            reported: false,
-            source: greenroom::model::ActivitySource::Tmux,
-        },
-        orchestration: None,
-        active_agent: None,
-        usage: None,
-        branch: Some(format!("feat/{name}")),
-        agent_orchestrator: None,
-        archived: false,
-        problems: vec![],
-        snoozed_until: None,
-        waiting_for: None,
-        why: String::new(),
-    }
+    crate::support::session::session(name)
+        .health(health)
+        .created(Some(now() - Duration::hours(1)))
+        .focused(focused_min_ago.map(|m| now() - Duration::minutes(m)))
+        .branch(&format!("feat/{name}"))
+        .build()
 }
 
 fn rows() -> Vec<Session> {
@@ -696,4 +670,84 @@ fn while_following_the_list_keeps_its_order() {
         Some("id-charlie"),
         "down moves on, not back"
     );
+}
+
+#[test]
+fn in_a_popup_an_attach_that_switched_the_client_quits() {
+    use greenroom::tui::action::Finished;
+    let switched = || {
+        Action::Finished(Finished::Switched {
+            name: "alpha".into(),
+        })
+    };
+    let mut s = loaded();
+    let effects = update(&mut s, switched());
+    assert!(!effects.contains(&Effect::Quit), "{effects:?}");
+    let mut s = loaded();
+    s.popup = true;
+    let effects = update(&mut s, switched());
+    assert_eq!(effects, vec![Effect::Quit]);
+    // A failed attach keeps the popup open, with the reason on screen.
+    let mut s = loaded();
+    s.popup = true;
+    let effects = update(&mut s, Action::Finished(Finished::Failed("no".into())));
+    assert!(!effects.contains(&Effect::Quit), "{effects:?}");
+    assert_eq!(s.status.as_ref().map(|l| l.text.as_str()), Some("no"));
+}
+
+#[test]
+fn an_adopted_row_s_preview_captures_its_pane() {
+    let mut adopted = session("claude@work", Health::Idle, Some(0));
+    adopted.id = "%7".into();
+    adopted.source = greenroom::model::Source::Tmux;
+    adopted.tmux_session = Some("work".into());
+    adopted.adopted = Some(greenroom::model::Adopted {
+        pane: greenroom::tmux::PaneId::parse("%7").unwrap(),
+        hooks: false,
+    });
+    let mut s = AppState::new(now(), vec![]);
+    s.tab = DetailTab::Preview;
+    let effects = update(
+        &mut s,
+        Action::Rows {
+            rows: vec![adopted],
+            problems: vec![],
+        },
+    );
+    assert!(
+        effects.contains(&Effect::CapturePreview {
+            id: "%7".into(),
+            tmux_session: ":%7".into(),
+        }),
+        "{effects:?}"
+    );
+}
+
+#[test]
+fn killing_an_adopted_row_asks_about_its_pane_only() {
+    let mut adopted = session("claude@work", Health::Idle, Some(0));
+    adopted.id = "%7".into();
+    adopted.source = greenroom::model::Source::Tmux;
+    adopted.adopted = Some(greenroom::model::Adopted {
+        pane: greenroom::tmux::PaneId::parse("%7").unwrap(),
+        hooks: true,
+    });
+    for (row, panes) in [
+        (adopted, true),
+        (session("alpha", Health::Idle, Some(0)), false),
+    ] {
+        let mut s = AppState::new(now(), vec![]);
+        update(
+            &mut s,
+            Action::Rows {
+                rows: vec![row],
+                problems: vec![],
+            },
+        );
+        cmd(&mut s, Command::Kill);
+        match &s.mode {
+            Mode::Dialog(Dialog::Confirm { panes_only, .. }) => assert_eq!(*panes_only, panes),
+            other => panic!("{other:?}"),
+        }
+    }
 }

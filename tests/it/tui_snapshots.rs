@@ -4,13 +4,12 @@
 //! 60x20 (a narrow split pane) and 160x48 (a wide one), plus 40x10.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use greenroom::model::{
-    Activity, ActivityView, Health, Orchestration, Phase, PhaseError, PhaseId, PhaseStatus,
-    Problem, Session, Source, Status, TokenCounts, TokenUsage,
+    Activity, Health, Orchestration, Phase, PhaseError, PhaseId, PhaseStatus, Problem, Session,
+    Source, Status, TokenCounts, TokenUsage,
 };
 use greenroom::tui::keymap::Keymap;
 use greenroom::tui::state::{AppState, DetailTab, Mode, Overlay, Preview, SortMode, TmuxStatus};
@@ -32,37 +31,14 @@ pub(crate) fn ago(minutes: i64) -> Option<DateTime<Utc>> {
 
 /// A live greenroom session; tests change what differs.
 pub(crate) fn session(id: &str, health: Health, agent: Option<&str>, state: Activity) -> Session {
-    Session {
-        id: format!("id-{id}"),
-        name: id.to_owned(),
-        source: Source::Greenroom,
-        status: Status::Running,
-        health,
-        cwd: PathBuf::from(format!("/home/op/src/{id}")),
-        agent: agent.map(str::to_owned),
-        tmux_session: Some(format!("gr-{id}")),
-        created_at: ago(60 * 24),
-        last_focused_at: None,
-        last_activity_at: ago(1),
-        agent_session_id: None,
-        activity: ActivityView {
-            state,
-            detail: None,
-            since: ago(1),
-            reported: false,
-            source: greenroom::model::ActivitySource::Tmux,
-        },
-        orchestration: None,
-        active_agent: None,
-        usage: None,
-        branch: None,
-        agent_orchestrator: None,
-        archived: false,
-        problems: Vec::new(),
-        snoozed_until: None,
-        waiting_for: None,
-        why: String::new(),
-    }
+    crate::support::session::session(id)
+        .health(health)
+        .cwd(&format!("/home/op/src/{id}"))
+        .agent(agent)
+        .created(ago(60 * 24))
+        .last_activity(ago(1))
+        .activity(state, ago(1), false)
+        .build()
 }
 
 pub(crate) fn phase(id: i64, name: &str, status: PhaseStatus, agents: &[&str]) -> Phase {
@@ -556,10 +532,7 @@ fn themes_come_from_the_environment() {
 
 #[test]
 fn health_glyphs_are_distinct_and_one_cell_wide() {
-    let glyphs: Vec<&str> = Health::ALL
-        .iter()
-        .map(|h| greenroom::tui::view::theme::health_glyph(*h))
-        .collect();
+    let glyphs: Vec<&str> = Health::ALL.iter().map(|h| h.glyph()).collect();
     let mut unique = glyphs.clone();
     unique.sort_unstable();
     unique.dedup();
@@ -585,6 +558,7 @@ fn dialogs_hint_their_own_layer_of_the_keymap() {
             action: Bulk::Kill,
             ids: vec!["id-api-retries".into()],
             names: vec!["api-retries".into()],
+            panes_only: false,
         });
     });
     snap("send_dialog", |s| {
@@ -593,5 +567,30 @@ fn dialogs_hint_their_own_layer_of_the_keymap() {
             name: "api-retries".into(),
             text: "run the tests again".into(),
         });
+    });
+}
+
+#[test]
+fn an_agent_greenroom_did_not_start() {
+    snap("adopted_overview", |s| {
+        let mut row = s.rows[0].clone();
+        row.id = "%7".into();
+        row.name = "gemini@work".into();
+        row.source = Source::Tmux;
+        row.agent = Some("gemini".into());
+        row.tmux_session = Some("work".into());
+        row.agent_session_id = None;
+        row.orchestration = None;
+        row.branch = None;
+        row.adopted = Some(greenroom::model::Adopted {
+            pane: greenroom::tmux::PaneId::parse("%7").unwrap(),
+            hooks: false,
+        });
+        row.health = Health::Idle;
+        row.activity.state = Activity::Idle;
+        row.activity.detail = Some("no hooks: install them with `greenroom hooks install`".into());
+        s.rows.insert(0, row);
+        s.refresh_visible();
+        s.selected = Some("%7".into());
     });
 }

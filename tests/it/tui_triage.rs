@@ -53,6 +53,7 @@ fn session(name: &str, health: Health, since_min: i64, focused_min: i64) -> Sess
         agent_orchestrator: None,
         archived: false,
         problems: vec![],
+        adopted: None,
         snoozed_until: None,
         waiting_for: None,
         why: String::new(),

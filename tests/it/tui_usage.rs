@@ -4,12 +4,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use chrono::{TimeZone, Utc};
-use greenroom::model::{
-    Activity, ActivityView, Health, ModelUsage, Session, Source, Status, Usage,
-};
+use greenroom::model::{Activity, Health, ModelUsage, Session, Usage};
 use greenroom::tui::action::Action;
 use greenroom::tui::keymap::Keymap;
 use greenroom::tui::state::AppState;
@@ -37,29 +34,11 @@ fn session(name: &str, cost: Option<f64>) -> Session {
             cache_write: 0,
         },
     );
-    Session {
-        id: format!("id-{name}"),
-        name: name.into(),
-        source: Source::Greenroom,
-        status: Status::Running,
-        health: Health::Active,
-        cwd: PathBuf::from("/work"),
-        agent: Some("claude".into()),
-        tmux_session: Some(format!("gr-{name}")),
-        created_at: None,
-        last_focused_at: None,
-        last_activity_at: None,
-        agent_session_id: None,
-        activity: ActivityView {
-            state: Activity::Active,
-            detail: None,
-            since: None,
-            reported: true,
-            source: greenroom::model::ActivitySource::Hook,
-        },
-        orchestration: None,
-        active_agent: None,
-        usage: Some(Usage {
+    crate::support::session::session(name)
+        .cwd("/work")
+        .health(Health::Active)
+        .activity(Activity::Active, None, true)
+        .usage(Usage {
             input: 12_900,
             output: 3_500,
             cache_read: 150_000,
@@ -68,15 +47,8 @@ fn session(name: &str, cost: Option<f64>) -> Session {
             by_model,
             tokens_per_minute: 1_250.0,
             ..Usage::default()
-        }),
-        branch: None,
-        agent_orchestrator: None,
-        archived: false,
-        problems: vec![],
-        snoozed_until: None,
-        waiting_for: None,
-        why: String::new(),
-    }
+        })
+        .build()
 }
 
 fn screen(state: &AppState) -> String {
@@ -154,9 +126,7 @@ fn a_model_without_a_price_is_named_in_the_detail_and_the_sidebar() {
         vec![],
     );
     let mut row = session("api-1", None);
-    if let Some(u) = row.usage.as_mut() {
-        u.unpriced_models = vec!["claude-opus-9-9".into()];
-    }
+    row.usage.as_mut().unwrap().unpriced_models = vec!["claude-opus-9-9".into()];
     update(
         &mut s,
         Action::Rows {
@@ -174,9 +144,7 @@ fn a_model_without_a_price_is_named_in_the_detail_and_the_sidebar() {
     assert!(text.contains("spent $?"), "header:\n{text}");
     // Beside a priced session, the total says it is not the whole.
     let mut rows = vec![session("api-1", None), session("web-2", Some(0.5))];
-    if let Some(u) = rows[0].usage.as_mut() {
-        u.unpriced_models = vec!["claude-opus-9-9".into()];
-    }
+    rows[0].usage.as_mut().unwrap().unpriced_models = vec!["claude-opus-9-9".into()];
     update(
         &mut s,
         Action::Rows {

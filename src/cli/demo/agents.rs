@@ -7,12 +7,12 @@ use color_eyre::eyre::{Result, WrapErr, eyre};
 
 use super::{Place, WATCHDOG};
 use crate::config::Config;
-use crate::ops::{self, Launch, SpawnRequest, shell_quote};
+use crate::ops::{self, Launch, SpawnRequest};
 use crate::sources::maestro;
 use crate::sources::sidecar::SidecarStore;
-use crate::tmux::Tmux;
+use crate::tmux::{Tmux, shell_quote};
 
-/// One simulated agent: its session name, the script's role, and what it shows.
+/// One simulated agent: its session name, its `demo-agent` role, and what it shows.
 pub(super) struct Agent {
     pub(super) name: &'static str,
     pub(super) role: &'static str,
@@ -79,14 +79,10 @@ pub(super) const AGENTS: [Agent; 8] = [
 pub(super) const BACK_KEY: &str = "F12";
 const BACK_KEY_BINDING: &[&str] = &["bind-key", "-n", BACK_KEY, "detach-client", ";"];
 
-/// Whether greenroom runs inside a tmux client (its attaches then nest).
-pub(super) fn inside_tmux() -> bool {
-    std::env::var_os("TMUX").is_some_and(|v| !v.is_empty())
-}
-
-/// The demo status line's way back, true where greenroom runs.
-fn back_hint() -> &'static str {
-    if inside_tmux() {
+/// The demo status line's way back, true where greenroom runs: inside a
+/// tmux client, attaches nest and only F12 reaches the demo's server.
+fn back_hint(inside_tmux: bool) -> &'static str {
+    if inside_tmux {
         " greenroom demo: F12 returns to the dashboard "
     } else {
         " greenroom demo: C-b d (or F12) returns to the dashboard "
@@ -95,11 +91,9 @@ fn back_hint() -> &'static str {
 
 /// The demo's own tmux server: no config file, kept alive without
 /// sessions, and the environment the agents need.
-pub(super) fn start_server(place: &Place) -> Result<()> {
-    let exe = std::env::current_exe().wrap_err("cannot find the greenroom binary")?;
+pub(super) fn start_server(place: &Place, inside_tmux: bool) -> Result<()> {
     let root = &place.root;
     let env = [
-        ("GREENROOM_BIN", exe),
         ("GREENROOM_LOG", root.join("greenroom.log")),
         ("MAESTRO_HOOKS_DIR", root.join("maestro-hooks")),
     ];
@@ -118,7 +112,7 @@ pub(super) fn start_server(place: &Place) -> Result<()> {
             "set-option",
             "-g",
             "status-right",
-            back_hint(),
+            back_hint(inside_tmux),
             ";",
             "set-option",
             "-g",
@@ -135,31 +129,31 @@ pub(super) fn start_server(place: &Place) -> Result<()> {
         args.push(";".into());
     }
     args.pop();
-    let out = place
+    // Through `Tmux::run`, with its timeout, like every tmux call.
+    place
         .tmux()
-        .command()
-        .args(&args)
-        .output()
-        .wrap_err("cannot run tmux")?;
-    if !out.status.success() {
-        return Err(eyre!(
-            "cannot start the demo's tmux server: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
-    }
-    Ok(())
+        .run(&args)
+        .map(drop)
+        .map_err(|e| eyre!("cannot start the demo's tmux server: {e}"))
+}
+
+/// The command that runs one simulated agent: this binary's hidden
+/// `demo-agent` subcommand.
+pub(super) fn agent_command(root: &Path, role: &str) -> Result<String> {
+    let exe = std::env::current_exe().wrap_err("cannot find the greenroom binary")?;
+    let quote = |p: &Path| shell_quote(&p.to_string_lossy());
+    Ok(format!(
+        "{} demo-agent {role} --root {} --maestro-hooks {}",
+        quote(&exe),
+        quote(root),
+        quote(&root.join("maestro-hooks")),
+    ))
 }
 
 /// One agent: its workspace (with a Maestro state folder when it
 /// orchestrates), the session, and `demo` as its agent preset so restore
-/// runs the script again.
-pub(super) fn start_agent(
-    tmux: &Tmux,
-    config: &Config,
-    root: &Path,
-    script: &Path,
-    agent: &Agent,
-) -> Result<()> {
+/// starts a simulated agent again.
+pub(super) fn start_agent(tmux: &Tmux, config: &Config, root: &Path, agent: &Agent) -> Result<()> {
     let cwd = root.join("work").join(agent.name);
     let state = if agent.maestro {
         cwd.join(maestro::DEFAULT_STATE_DIR).join("state")
@@ -174,11 +168,7 @@ pub(super) fn start_agent(
         &SpawnRequest {
             name: Some(agent.name.to_owned()),
             cwd,
-            launch: Launch::Command(format!(
-                "sh {} {}",
-                shell_quote(&script.to_string_lossy()),
-                agent.role
-            )),
+            launch: Launch::Command(agent_command(root, agent.role)?),
             worktree: None,
             prompt: None,
         },

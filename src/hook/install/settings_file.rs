@@ -133,7 +133,8 @@ fn same_settings(old: &str, new: &str) -> bool {
         .is_some_and(|old| parse(new).and_then(compact) == Some(old))
 }
 
-/// Folders 0700 (DESIGN §7).
+/// Folders greenroom creates are private (0700): they hold the operator's
+/// agent settings.
 fn create_parent(path: &Path) -> Result<(), String> {
     let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) else {
         return Ok(());

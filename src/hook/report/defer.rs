@@ -62,6 +62,6 @@ pub fn hand_over(
 
 /// Deferral is rare and worth a line; the log is set up only then.
 pub fn note(env: &dyn Env, what: &'static str) {
-    crate::logging::init(crate::logging::log_path(env));
+    crate::logging::init(crate::logging::log_path(env), env);
     tracing::info!("{what}");
 }

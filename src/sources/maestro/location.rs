@@ -1,12 +1,11 @@
 //! Where Maestro state lives: the state folder of a workspace, and the hook
 //! state folder that names the agent working now.
 
-use std::env;
-use std::ffi::OsString;
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 
-use super::{ACTIVE_FILE, DEFAULT_STATE_DIR};
+use super::{ACTIVE_AGENT_FILE, ACTIVE_FILE, DEFAULT_STATE_DIR};
+use crate::config::Env;
 use crate::sources::read_text_file;
 
 /// Where Maestro kept its state before `docs/maestro` became the default.
@@ -73,13 +72,16 @@ pub const LEGACY_HOOKS_DIR: &str = "/tmp/maestro-hooks";
 
 /// `${MAESTRO_HOOKS_DIR:-$TMPDIR/maestro-hooks-<uid>}` (TMPDIR default /tmp),
 /// the same folder Maestro's hooks compute.
-pub fn default_hooks_dir() -> PathBuf {
-    if let Some(dir) = non_empty_var("MAESTRO_HOOKS_DIR") {
+pub fn default_hooks_dir(env: &dyn Env) -> PathBuf {
+    if let Some(dir) = env.var("MAESTRO_HOOKS_DIR") {
         return PathBuf::from(dir);
     }
-    let tmp = non_empty_var("TMPDIR").map_or_else(|| PathBuf::from("/tmp"), PathBuf::from);
+    let tmp = env
+        .var("TMPDIR")
+        .map_or_else(|| PathBuf::from("/tmp"), PathBuf::from);
     // Maestro writes "default" where the platform has no uid.
-    let uid = current_uid().map_or_else(|| "default".to_owned(), |uid| uid.to_string());
+    let uid =
+        current_uid(env.var("HOME")).map_or_else(|| "default".to_owned(), |uid| uid.to_string());
     tmp.join(format!("maestro-hooks-{uid}"))
 }
 
@@ -100,7 +102,7 @@ pub fn read_active_agent(hooks_dir: &Path, agent_session_id: &str) -> Option<Str
     {
         return None;
     }
-    let text = read_text_file(&hooks_dir.join(id).join("active-agent")).ok()?;
+    let text = read_text_file(&hooks_dir.join(id).join(ACTIVE_AGENT_FILE)).ok()?;
     let name: String = text
         .lines()
         .map(str::trim)
@@ -164,23 +166,19 @@ fn non_empty(path: &Path) -> PathBuf {
     }
 }
 
-fn non_empty_var(name: &str) -> Option<OsString> {
-    env::var_os(name).filter(|v| !v.is_empty())
-}
-
 /// The user id without unsafe code or libc: `/proc/self` belongs to the
 /// process's user; the home folder is the fallback where there is no /proc.
 #[cfg(unix)]
-fn current_uid() -> Option<u32> {
+fn current_uid(home: Option<String>) -> Option<u32> {
     use std::os::unix::fs::MetadataExt;
     fs::metadata("/proc/self")
         .ok()
-        .or_else(|| fs::metadata(env::var_os("HOME")?).ok())
+        .or_else(|| fs::metadata(home?).ok())
         .map(|m| m.uid())
 }
 
 #[cfg(not(unix))]
-fn current_uid() -> Option<u32> {
+fn current_uid(_home: Option<String>) -> Option<u32> {
     None
 }
 
@@ -249,6 +247,6 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn uid_is_known_on_linux() {
-        assert!(current_uid().is_some());
+        assert!(current_uid(None).is_some());
     }
 }

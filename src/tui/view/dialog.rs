@@ -22,7 +22,12 @@ pub fn render(
     let hints = keymap.hints(Mode::layer_of(dialog));
     let hint = keys(&hints, theme);
     let (title, lines, width) = match dialog {
-        Dialog::Confirm { action, names, .. } => confirm(action.verb(), names, hint, theme),
+        Dialog::Confirm {
+            action,
+            names,
+            panes_only,
+            ..
+        } => confirm(action.verb(), names, *panes_only, hint, theme),
         Dialog::Send { name, text, .. } => send(name, text, hint, theme),
         Dialog::Spawn(form) => spawn(form, hint, theme),
     };
@@ -72,6 +77,7 @@ fn keys(parts: &[(String, &'static str)], theme: &Theme) -> Line<'static> {
 fn confirm(
     verb: &str,
     names: &[String],
+    panes_only: bool,
     hint: Line<'static>,
     theme: &Theme,
 ) -> (String, Vec<Line<'static>>, u16) {
@@ -90,7 +96,9 @@ fn confirm(
             theme.dim,
         )));
     }
-    let note = if verb == "Kill" {
+    let note = if verb == "Kill" && panes_only {
+        " Only the agent's pane closes; the session's other windows stay."
+    } else if verb == "Kill" {
         " Its tmux session ends; the record stays and r restores it."
     } else {
         " The record moves to the archive; nothing is deleted."

@@ -32,6 +32,14 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, 
         Line::default(),
     ];
 
+    how_to_start(&mut lines, keymap, max, theme);
+    where_looked(&mut lines, state, max, theme);
+    problems_note(&mut lines, state, keymap, max, theme);
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// The ways to start a session, keys aligned.
+fn how_to_start(lines: &mut Vec<Line<'static>>, keymap: &Keymap, max: usize, theme: &Theme) {
     let how: [(String, &str); 3] = [
         (first_key(keymap, Command::New), "start one here"),
         ("greenroom spawn".into(), "start one from a shell"),
@@ -59,7 +67,10 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, 
         ));
     }
     lines.push(Line::default());
+}
 
+/// The folders greenroom read, so an empty list is explained.
+fn where_looked(lines: &mut Vec<Line<'static>>, state: &AppState, max: usize, theme: &Theme) {
     if state.looked_in.is_empty() {
         lines.push(Line::from(Span::styled(
             "greenroom was given no folder to look in.",
@@ -80,6 +91,16 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, 
             )));
         }
     }
+}
+
+/// Files that could not be read, and the key that lists them.
+fn problems_note(
+    lines: &mut Vec<Line<'static>>,
+    state: &AppState,
+    keymap: &Keymap,
+    max: usize,
+    theme: &Theme,
+) {
     if !state.problems.is_empty() {
         let n = state.problems.len();
         let key = first_key(keymap, Command::ShowProblems);
@@ -97,5 +118,4 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, 
             max,
         ));
     }
-    frame.render_widget(Paragraph::new(lines), inner);
 }

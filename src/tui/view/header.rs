@@ -9,7 +9,6 @@ use ratatui::prelude::*;
 
 use super::Theme;
 use super::text::fit;
-use super::theme::health_glyph;
 use crate::attention;
 use crate::display::age;
 use crate::model::Health;
@@ -156,10 +155,10 @@ fn compose(l: &Left, parts: &[Part], form: Form, max: usize, theme: &Theme) -> L
         let style = theme.health(*h);
         if short_counts {
             left.push(Span::raw(" "));
-            left.push(Span::styled(format!("{}{n}", health_glyph(*h)), style));
+            left.push(Span::styled(format!("{}{n}", h.glyph()), style));
         } else {
             left.push(Span::raw("  "));
-            left.push(Span::styled(format!("{} {n} {h}", health_glyph(*h)), style));
+            left.push(Span::styled(format!("{} {n} {h}", h.glyph()), style));
         }
     }
     let mut right: Vec<Span<'static>> = Vec::new();
@@ -199,7 +198,7 @@ fn right_parts(state: &AppState, theme: &Theme) -> Vec<Part> {
                 long.push(Span::raw(" "));
                 short.push(Span::raw(" "));
             }
-            let glyph = health_glyph(h);
+            let glyph = h.glyph();
             long.push(Span::styled(format!("{glyph} {h} only"), theme.health(h)));
             short.push(Span::styled(format!("{glyph} only"), theme.health(h)));
         }

@@ -19,7 +19,8 @@ mod phases;
 mod preview;
 mod problems;
 mod sidebar;
-mod status;
+mod status_line;
+mod tab_rows;
 mod text;
 pub mod theme;
 
@@ -138,7 +139,7 @@ pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap, theme: &Them
             detail::render(frame, detail, state, keymap, theme);
         }
     }
-    status::render(frame, a.status, state, keymap, theme);
+    status_line::render(frame, a.status, state, keymap, theme);
     match &state.mode {
         Mode::Normal | Mode::Filter => {}
         Mode::Overlay(Overlay::Help) => {

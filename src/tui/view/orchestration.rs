@@ -5,7 +5,7 @@
 use ratatui::prelude::*;
 
 use super::Theme;
-use super::detail::{Keep, LABEL_W, Rows};
+use super::tab_rows::{Keep, LABEL_W, Rows};
 use super::text::{fit, hanging, kv, pad, path_spans, rpad, thousands, width};
 use super::theme::phase_glyph;
 use crate::model::{Orchestration, Phase, PhaseStatus, Session, TokenCounts};
@@ -120,83 +120,8 @@ fn phases(out: &mut Rows, phases: &[Phase], max: usize, theme: &Theme) {
         .unwrap_or(0);
     let name_w = longest.min(max.saturating_sub(indent) * 2 / 5).max(4);
     for p in phases {
-        let style = theme.phase(&p.status);
-        let name = p.name.clone().unwrap_or_else(|| "(no name)".into());
-        let mut spans = vec![
-            Span::styled(format!("{} ", phase_glyph(&p.status)), style),
-            Span::raw(format!("{}  ", pad(&p.id.to_string(), id_w))),
-            Span::raw(pad(&name, name_w)),
-        ];
-        if let PhaseStatus::Unknown(raw) = &p.status {
-            spans.push(Span::styled(format!("  status {raw:?}"), theme.warning));
-        }
-        if !p.agents.is_empty() {
-            spans.push(Span::styled(
-                format!("  {}", p.agents.join(", ")),
-                theme.dim,
-            ));
-        }
-        let open = p.unresolved_errors();
-        if !p.errors.is_empty() {
-            let n = p.errors.len();
-            let noun = if n == 1 { "error" } else { "errors" };
-            let (text, style) = match open {
-                0 => (format!("{n} {noun}, resolved"), theme.dim),
-                o if o == n => (format!("{n} {noun}"), theme.errored),
-                o => (format!("{n} {noun}, {o} open"), theme.errored),
-            };
-            spans.push(Span::raw("  "));
-            spans.push(Span::styled(unbreakable(&text), style));
-        }
-        if p.retry_count > 0 {
-            let noun = if p.retry_count == 1 {
-                "retry"
-            } else {
-                "retries"
-            };
-            spans.push(Span::raw("  "));
-            spans.push(Span::styled(
-                unbreakable(&format!("↻ {} {noun}", p.retry_count)),
-                theme.dim,
-            ));
-        }
-        out.push(Keep::Must, hanging(spans, indent, max));
-
-        let unresolved = p.errors.iter().filter(|e| !e.resolved);
-        for e in unresolved.clone().take(ERRORS_SHOWN) {
-            let what = match (&e.kind, &e.message) {
-                (Some(k), Some(m)) => format!("{k}: {m}"),
-                (Some(t), None) | (None, Some(t)) => t.clone(),
-                (None, None) => "error without a message".into(),
-            };
-            let who = e
-                .agent
-                .as_deref()
-                .map(|a| format!(" ({a})"))
-                .unwrap_or_default();
-            let spans = vec![
-                Span::raw(" ".repeat(indent)),
-                Span::styled(format!("✖ {what}{who}"), theme.errored),
-            ];
-            out.push(Keep::Useful, hanging(spans, indent + 2, max));
-        }
-        let more = unresolved.count().saturating_sub(ERRORS_SHOWN);
-        if more > 0 {
-            out.push(
-                Keep::Useful,
-                [Line::from(Span::styled(
-                    format!("{}… {more} more open", " ".repeat(indent + 2)),
-                    theme.errored,
-                ))],
-            );
-        }
-        for w in &p.warnings {
-            let spans = vec![
-                Span::raw(" ".repeat(indent)),
-                Span::styled(format!("↳ {w}"), theme.dim),
-            ];
-            out.push(Keep::Minor, hanging(spans, indent + 2, max));
-        }
+        out.push(Keep::Must, phase_line(p, id_w, name_w, indent, max, theme));
+        phase_notes(out, p, indent, max, theme);
     }
 }
 
@@ -252,4 +177,95 @@ fn tokens(
 /// Text that wraps as one word (no-break spaces): `2 errors, 1 open`.
 fn unbreakable(text: &str) -> String {
     text.replace(' ', "\u{a0}")
+}
+
+/// A phase's own row: glyph, id, name, agents, errors and retries.
+fn phase_line(
+    p: &Phase,
+    id_w: usize,
+    name_w: usize,
+    indent: usize,
+    max: usize,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let style = theme.phase(&p.status);
+    let name = p.name.clone().unwrap_or_else(|| "(no name)".into());
+    let mut spans = vec![
+        Span::styled(format!("{} ", phase_glyph(&p.status)), style),
+        Span::raw(format!("{}  ", pad(&p.id.to_string(), id_w))),
+        Span::raw(pad(&name, name_w)),
+    ];
+    if let PhaseStatus::Unknown(raw) = &p.status {
+        spans.push(Span::styled(format!("  status {raw:?}"), theme.warning));
+    }
+    if !p.agents.is_empty() {
+        spans.push(Span::styled(
+            format!("  {}", p.agents.join(", ")),
+            theme.dim,
+        ));
+    }
+    let open = p.unresolved_errors();
+    if !p.errors.is_empty() {
+        let n = p.errors.len();
+        let noun = if n == 1 { "error" } else { "errors" };
+        let (text, style) = match open {
+            0 => (format!("{n} {noun}, resolved"), theme.dim),
+            o if o == n => (format!("{n} {noun}"), theme.errored),
+            o => (format!("{n} {noun}, {o} open"), theme.errored),
+        };
+        spans.push(Span::raw("  "));
+        spans.push(Span::styled(unbreakable(&text), style));
+    }
+    if p.retry_count > 0 {
+        let noun = if p.retry_count == 1 {
+            "retry"
+        } else {
+            "retries"
+        };
+        spans.push(Span::raw("  "));
+        spans.push(Span::styled(
+            unbreakable(&format!("↻ {} {noun}", p.retry_count)),
+            theme.dim,
+        ));
+    }
+    hanging(spans, indent, max)
+}
+
+/// Below a phase: its open errors (a few), and the warnings it passed on.
+fn phase_notes(out: &mut Rows, p: &Phase, indent: usize, max: usize, theme: &Theme) {
+    let unresolved = p.errors.iter().filter(|e| !e.resolved);
+    for e in unresolved.clone().take(ERRORS_SHOWN) {
+        let what = match (&e.kind, &e.message) {
+            (Some(k), Some(m)) => format!("{k}: {m}"),
+            (Some(t), None) | (None, Some(t)) => t.clone(),
+            (None, None) => "error without a message".into(),
+        };
+        let who = e
+            .agent
+            .as_deref()
+            .map(|a| format!(" ({a})"))
+            .unwrap_or_default();
+        let spans = vec![
+            Span::raw(" ".repeat(indent)),
+            Span::styled(format!("✖ {what}{who}"), theme.errored),
+        ];
+        out.push(Keep::Useful, hanging(spans, indent + 2, max));
+    }
+    let more = unresolved.count().saturating_sub(ERRORS_SHOWN);
+    if more > 0 {
+        out.push(
+            Keep::Useful,
+            [Line::from(Span::styled(
+                format!("{}… {more} more open", " ".repeat(indent + 2)),
+                theme.errored,
+            ))],
+        );
+    }
+    for w in &p.warnings {
+        let spans = vec![
+            Span::raw(" ".repeat(indent)),
+            Span::styled(format!("↳ {w}"), theme.dim),
+        ];
+        out.push(Keep::Minor, hanging(spans, indent + 2, max));
+    }
 }

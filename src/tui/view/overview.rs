@@ -5,12 +5,11 @@
 use ratatui::prelude::*;
 
 use super::Theme;
-use super::detail::{Keep, LABEL_W, Rows};
 use super::orchestration::phase_position;
+use super::tab_rows::{Keep, LABEL_W, Rows};
 use super::text::{compact, hanging, kv, path_spans};
-use super::theme::health_glyph;
 use crate::display::age;
-use crate::model::{Activity, Health, PhaseStatus, Session, Status, Usage};
+use crate::model::{Activity, Health, Orchestration, PhaseStatus, Session, Status, Usage};
 use crate::tui::state::AppState;
 
 pub fn rows(s: &Session, state: &AppState, max: usize, theme: &Theme) -> Rows {
@@ -31,7 +30,7 @@ pub fn rows(s: &Session, state: &AppState, max: usize, theme: &Theme) -> Rows {
     let mut health = vec![Span::styled(
         format!(
             "{} {}",
-            health_glyph(s.health),
+            s.health.glyph(),
             crate::health::provenance(s, state.now)
         ),
         theme.health(s.health),
@@ -51,24 +50,7 @@ pub fn rows(s: &Session, state: &AppState, max: usize, theme: &Theme) -> Rows {
         let why = vec![Span::styled(s.why.clone(), theme.dim)];
         out.push(Keep::Useful, row("why", why));
     }
-    let mut activity = vec![Span::raw(activity_word(&s.activity.state))];
-    if s.activity.since.is_some() {
-        activity.push(Span::raw(format!(
-            " for {}",
-            age(state.now, s.activity.since)
-        )));
-    }
-    let source = if s.activity.reported {
-        " · reported by its hook"
-    } else if s.source == crate::model::Source::Maestro {
-        " · from its Maestro state"
-    } else if s.status.is_live() && state.tmux == crate::tui::state::TmuxStatus::Running {
-        " · inferred from tmux"
-    } else {
-        " · as last recorded"
-    };
-    activity.push(Span::styled(source, theme.dim));
-    out.push(Keep::Must, row("activity", activity));
+    out.push(Keep::Must, row("activity", activity_spans(s, state, theme)));
     // The question is on the `asks` line already.
     if let Some(d) = s
         .activity
@@ -84,64 +66,10 @@ pub fn rows(s: &Session, state: &AppState, max: usize, theme: &Theme) -> Rows {
     }
 
     if let Some(o) = &s.orchestration {
-        out.blank();
-        if let Some(task) = &o.task {
-            out.push(Keep::Must, row("task", plain(task)));
-        }
-        let mut m = vec![Span::raw(
-            o.status.clone().unwrap_or_else(|| "no status".into()),
-        )];
-        m.push(Span::raw(format!(" · {}", phase_position(o))));
-        if let Some(a) = &s.active_agent {
-            m.push(Span::raw(" · "));
-            m.push(Span::styled(format!("{a} working"), theme.accent));
-        }
-        out.push(Keep::Must, row("maestro", m));
-        if !o.contradictions.is_empty() {
-            let n = o.contradictions.len();
-            let text = if n == 1 {
-                "⚠ a contradiction: see the Orchestration tab".to_owned()
-            } else {
-                format!("⚠ {n} contradictions: see the Orchestration tab")
-            };
-            out.push(
-                Keep::Useful,
-                row("", vec![Span::styled(text, theme.warning)]),
-            );
-        }
-        super::phases::summary(&mut out, o, max, theme);
-        if let Some(t) = &o.token_usage {
-            let mut v = vec![Span::raw(format!(
-                "in {} · out {} · cached {}",
-                compact(t.input),
-                compact(t.output),
-                compact(t.cached)
-            ))];
-            v.push(Span::styled(" · Maestro's own count", theme.dim));
-            out.push(Keep::Extra, row("tokens", v));
-        }
+        maestro_rows(&mut out, s, o, max, theme);
     }
     if let Some(u) = &s.usage {
-        out.push(Keep::Extra, row("usage", usage(u, theme)));
-        if u.tokens_per_minute > 0.0 {
-            let rate = format!(
-                "{} tokens/min over the last 5 minutes",
-                compact(u.tokens_per_minute as u64)
-            );
-            out.push(Keep::Minor, row("", vec![Span::styled(rate, theme.dim)]));
-        }
-        if u.by_model.len() > 1 {
-            for (model, m) in &u.by_model {
-                let text = format!(
-                    "{model}: in {} · out {} · cache {} / {}",
-                    compact(m.input),
-                    compact(m.output),
-                    compact(m.cache_read),
-                    compact(m.cache_write)
-                );
-                out.push(Keep::Minor, row("", vec![Span::styled(text, theme.dim)]));
-            }
-        }
+        usage_rows(&mut out, u, max, theme);
     }
 
     if let Some(a) = &s.agent_orchestrator {
@@ -166,40 +94,7 @@ pub fn rows(s: &Session, state: &AppState, max: usize, theme: &Theme) -> Rows {
         }
     }
 
-    // Where it lives.
-    out.blank();
-    let cwd = path_spans(&s.cwd.display().to_string(), Style::new());
-    out.push(Keep::Useful, row("cwd", cwd));
-    if let Some(b) = &s.branch {
-        out.push(Keep::Extra, row("branch", plain(b)));
-    }
-    match &s.tmux_session {
-        Some(t) if s.status.is_live() => out.push(Keep::Extra, row("tmux", plain(t))),
-        Some(t) => {
-            let v = vec![
-                Span::raw(t.clone()),
-                Span::styled(" · not running", theme.dim),
-            ];
-            out.push(Keep::Extra, row("tmux", v));
-        }
-        None => out.push(
-            Keep::Extra,
-            row("tmux", vec![Span::styled("none", theme.dim)]),
-        ),
-    }
-    if let Some(a) = &s.agent {
-        out.push(Keep::Extra, row("agent", plain(a)));
-    }
-    if let Some(id) = &s.agent_session_id {
-        out.push(Keep::Minor, row("agent id", plain(id)));
-    }
-    if s.last_focused_at.is_some() {
-        let ago = format!("{} ago", age(state.now, s.last_focused_at));
-        out.push(
-            Keep::Minor,
-            row("focused", vec![Span::styled(ago, theme.dim)]),
-        );
-    }
+    where_it_lives(&mut out, s, state, max, theme);
     out
 }
 
@@ -272,4 +167,150 @@ fn usage(u: &Usage, theme: &Theme) -> Vec<Span<'static>> {
     };
     v.push(Span::styled(source, theme.dim));
     v
+}
+
+/// What the agent is doing, for how long, and who says so.
+fn activity_spans(s: &Session, state: &AppState, theme: &Theme) -> Vec<Span<'static>> {
+    let mut activity = vec![Span::raw(activity_word(&s.activity.state))];
+    if s.activity.since.is_some() {
+        activity.push(Span::raw(format!(
+            " for {}",
+            age(state.now, s.activity.since)
+        )));
+    }
+    let source = if s.activity.reported {
+        " · reported by its hook"
+    } else if s.source == crate::model::Source::Maestro {
+        " · from its Maestro state"
+    } else if s.status.is_live() && state.tmux == crate::tui::state::TmuxStatus::Running {
+        " · inferred from tmux"
+    } else {
+        " · as last recorded"
+    };
+    activity.push(Span::styled(source, theme.dim));
+    activity
+}
+
+/// What Maestro says: the task, where the orchestration is, its
+/// contradictions, phases and its own token count.
+fn maestro_rows(out: &mut Rows, s: &Session, o: &Orchestration, max: usize, theme: &Theme) {
+    let row = |label: &str, value: Vec<Span<'static>>| kv(label, value, theme.dim, LABEL_W, max);
+    let plain = |t: &str| vec![Span::raw(t.to_owned())];
+    out.blank();
+    if let Some(task) = &o.task {
+        out.push(Keep::Must, row("task", plain(task)));
+    }
+    let mut m = vec![Span::raw(
+        o.status.clone().unwrap_or_else(|| "no status".into()),
+    )];
+    m.push(Span::raw(format!(" · {}", phase_position(o))));
+    if let Some(a) = &s.active_agent {
+        m.push(Span::raw(" · "));
+        m.push(Span::styled(format!("{a} working"), theme.accent));
+    }
+    out.push(Keep::Must, row("maestro", m));
+    if !o.contradictions.is_empty() {
+        let n = o.contradictions.len();
+        let text = if n == 1 {
+            "⚠ a contradiction: see the Orchestration tab".to_owned()
+        } else {
+            format!("⚠ {n} contradictions: see the Orchestration tab")
+        };
+        out.push(
+            Keep::Useful,
+            row("", vec![Span::styled(text, theme.warning)]),
+        );
+    }
+    super::phases::summary(out, o, max, theme);
+    if let Some(t) = &o.token_usage {
+        let mut v = vec![Span::raw(format!(
+            "in {} · out {} · cached {}",
+            compact(t.input),
+            compact(t.output),
+            compact(t.cached)
+        ))];
+        v.push(Span::styled(" · Maestro's own count", theme.dim));
+        out.push(Keep::Extra, row("tokens", v));
+    }
+}
+
+/// What the agent's transcript says it spent: in all, per minute, per model.
+fn usage_rows(out: &mut Rows, u: &Usage, max: usize, theme: &Theme) {
+    let row = |label: &str, value: Vec<Span<'static>>| kv(label, value, theme.dim, LABEL_W, max);
+    out.push(Keep::Extra, row("usage", usage(u, theme)));
+    if u.tokens_per_minute > 0.0 {
+        let rate = format!(
+            "{} tokens/min over the last 5 minutes",
+            compact(u.tokens_per_minute as u64)
+        );
+        out.push(Keep::Minor, row("", vec![Span::styled(rate, theme.dim)]));
+    }
+    if u.by_model.len() > 1 {
+        for (model, m) in &u.by_model {
+            let text = format!(
+                "{model}: in {} · out {} · cache {} / {}",
+                compact(m.input),
+                compact(m.output),
+                compact(m.cache_read),
+                compact(m.cache_write)
+            );
+            out.push(Keep::Minor, row("", vec![Span::styled(text, theme.dim)]));
+        }
+    }
+}
+
+/// Where the session lives: folder, branch, tmux session, agent.
+/// An agent greenroom did not start: its pane, and whether it has hooks.
+fn adopted_pane(s: &Session, t: &str, theme: &Theme) -> Vec<Span<'static>> {
+    let pane = s.adopted.as_ref().map(|a| a.pane.as_str()).unwrap_or("");
+    let hooks = match s.adopted.as_ref().is_some_and(|a| a.hooks) {
+        true => " · not started by greenroom",
+        false => " · not started by greenroom · no hooks",
+    };
+    vec![
+        Span::raw(format!("{t} (pane {pane})")),
+        Span::styled(hooks, theme.dim),
+    ]
+}
+
+fn where_it_lives(out: &mut Rows, s: &Session, state: &AppState, max: usize, theme: &Theme) {
+    let row = |label: &str, value: Vec<Span<'static>>| kv(label, value, theme.dim, LABEL_W, max);
+    let plain = |t: &str| vec![Span::raw(t.to_owned())];
+    out.blank();
+    let cwd = path_spans(&s.cwd.display().to_string(), Style::new());
+    out.push(Keep::Useful, row("cwd", cwd));
+    if let Some(b) = &s.branch {
+        out.push(Keep::Extra, row("branch", plain(b)));
+    }
+    match &s.tmux_session {
+        // Not greenroom's session: the agent's own pane in it.
+        Some(t) if s.adopted.is_some() => {
+            out.push(Keep::Extra, row("tmux", adopted_pane(s, t, theme)))
+        }
+        Some(t) if s.status.is_live() => out.push(Keep::Extra, row("tmux", plain(t))),
+        Some(t) => {
+            let v = vec![
+                Span::raw(t.clone()),
+                Span::styled(" · not running", theme.dim),
+            ];
+            out.push(Keep::Extra, row("tmux", v));
+        }
+        None => out.push(
+            Keep::Extra,
+            row("tmux", vec![Span::styled("none", theme.dim)]),
+        ),
+    }
+    if let Some(a) = &s.agent {
+        out.push(Keep::Extra, row("agent", plain(a)));
+    }
+    if let Some(id) = &s.agent_session_id {
+        out.push(Keep::Minor, row("agent id", plain(id)));
+    }
+    if s.last_focused_at.is_some() {
+        let ago = format!("{} ago", age(state.now, s.last_focused_at));
+        out.push(
+            Keep::Minor,
+            row("focused", vec![Span::styled(ago, theme.dim)]),
+        );
+    }
 }

@@ -5,7 +5,7 @@
 use ratatui::prelude::*;
 
 use super::Theme;
-use super::detail::{Keep, LABEL_W, Rows};
+use super::tab_rows::{Keep, LABEL_W, Rows};
 use super::text::{fit, pad, width};
 use super::theme::phase_glyph;
 use crate::model::{Orchestration, Phase, PhaseStatus};

@@ -9,7 +9,7 @@ use ratatui::widgets::Paragraph;
 use super::Theme;
 use super::sidebar::first_key;
 use super::text::hanging;
-use crate::model::{Session, Source, Status};
+use crate::model::{Session, Source};
 use crate::tui::action::Command;
 use crate::tui::keymap::Keymap;
 use crate::tui::state::{AppState, TmuxStatus};
@@ -66,16 +66,16 @@ fn unavailable(s: &Session, state: &AppState, keymap: &Keymap) -> Option<String>
     if state.tmux == TmuxStatus::NotInstalled {
         return Some("tmux is not installed: there is no pane to preview.".into());
     }
-    if s.status.is_live() && s.tmux_session.is_some() {
+    if s.can_attach() {
         return None;
     }
     let restore = first_key(keymap, Command::Restore);
     Some(match (&s.status, s.source) {
-        (Status::Dormant | Status::Killed | Status::Exited, Source::Greenroom) => format!(
+        (status, _) if s.can_restore() => format!(
             "session is {}: restore it with {restore}",
-            s.status.as_str().to_lowercase()
+            status.as_str().to_lowercase()
         ),
-        (Status::Dormant | Status::Killed | Status::Exited, _) => {
+        (status, _) if status.is_stopped() => {
             format!(
                 "session is {}: no pane to preview",
                 s.status.as_str().to_lowercase()

@@ -9,7 +9,6 @@ use ratatui::prelude::*;
 use ratatui::widgets::Paragraph;
 
 use super::text::{fit, pad, rpad, width};
-use super::theme::{health_glyph, is_quiet};
 use super::{Theme, pane};
 use crate::display::age;
 use crate::model::{Session, Source};
@@ -110,6 +109,7 @@ fn agent_label(s: &Session) -> &str {
         (Some(a), _) => a,
         (None, Source::Maestro) => "maestro",
         (None, Source::AgentOrchestrator) => "ao",
+        (None, Source::Tmux) => "tmux",
         (None, Source::Greenroom) => "",
     }
 }
@@ -249,7 +249,7 @@ fn row(
     theme: &Theme,
 ) -> Line<'static> {
     let attention = state.attention.contains(&s.id);
-    let quiet = is_quiet(s.health);
+    let quiet = s.health.is_quiet();
     let mut name_style = if quiet { theme.dim } else { Style::new() };
     if attention {
         name_style = name_style.add_modifier(Modifier::BOLD);
@@ -261,7 +261,7 @@ fn row(
             (false, true) => "+",
             (false, false) => " ",
         }),
-        Span::styled(health_glyph(s.health), theme.health(s.health)),
+        Span::styled(s.health.glyph(), theme.health(s.health)),
         Span::raw(" "),
         Span::styled(pad(&s.name, cols.name), name_style),
     ];

@@ -1,7 +1,5 @@
-//! Colours and styles, and the glyphs that carry meaning without colour.
-//!
-//! Every health class has its own glyph, so NO_COLOR (and colour-blind
-//! operators) lose nothing but the colour.
+//! Colours and styles, and the phase glyphs (each health class's glyph is
+//! `Health::glyph`).
 
 use ratatui::style::{Color, Modifier, Style};
 
@@ -146,21 +144,6 @@ impl Theme {
     }
 }
 
-/// One glyph per health class, distinct without colour.
-pub fn health_glyph(h: Health) -> &'static str {
-    match h {
-        Health::Errored => "✖",
-        Health::Waiting => "◆",
-        Health::Stuck => "⧗",
-        Health::Active => "●",
-        Health::Idle => "○",
-        Health::Dormant => "·",
-        Health::Killed => "×",
-        Health::Exited => "⊘",
-        Health::Done => "✓",
-    }
-}
-
 pub fn phase_glyph(s: &PhaseStatus) -> &'static str {
     match s {
         PhaseStatus::Completed => "✓",
@@ -170,12 +153,4 @@ pub fn phase_glyph(s: &PhaseStatus) -> &'static str {
         PhaseStatus::Skipped => "–",
         PhaseStatus::Unknown(_) => "?",
     }
-}
-
-/// Does this session have a running process (so its row should stand out)?
-pub fn is_quiet(h: Health) -> bool {
-    matches!(
-        h,
-        Health::Dormant | Health::Killed | Health::Exited | Health::Done
-    )
 }

@@ -7,9 +7,10 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use greenroom::config::{Config, Overrides, ProcessEnv};
+use greenroom::config::{Config, Environ, Overrides};
 
 pub mod actions;
+pub mod session;
 
 static SERVERS: AtomicUsize = AtomicUsize::new(0);
 
@@ -111,7 +112,7 @@ impl World {
                     .unwrap_or_else(|| format!("greenroom-test-none-{}", std::process::id())),
             ),
         };
-        let mut config = Config::load(&overrides, &ProcessEnv).unwrap();
+        let mut config = Config::load(&overrides, &Environ::from_process()).unwrap();
         config.maestro_hooks_dir = self.path("maestro-hooks");
         config.maestro_hooks_legacy = None;
         config

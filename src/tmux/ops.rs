@@ -1,4 +1,4 @@
-//! The tmux calls behind the actions (DESIGN §3): sessions made and
+//! The tmux calls behind the actions: sessions made and
 //! killed, text typed and pasted. Same rules as the rest of `tmux`: argv
 //! only, the configured server, exact targets.
 
@@ -30,7 +30,7 @@ pub fn escape_trailing_semicolon(arg: &OsStr) -> std::ffi::OsString {
     }
 }
 
-/// The actions' tmux calls (DESIGN §3): argv only, exact targets.
+/// The actions' tmux calls: argv only, exact targets.
 impl Tmux {
     /// Whether a session of exactly this name exists. No server: false.
     pub fn has_session(&self, name: &str) -> Result<bool, TmuxError> {
@@ -119,7 +119,12 @@ impl Tmux {
         }
     }
 
+    /// Kills a session; an adopted pane's target name kills that pane only
+    /// (never the user's session around it).
     pub fn kill_session(&self, name: &str) -> Result<(), TmuxError> {
+        if let Some(pane) = super::pane::pane_of_target_name(name) {
+            return self.kill_pane(&pane);
+        }
         let target = self.session_target(name)?;
         self.run(["kill-session", "-t", &target]).map(drop)
     }

@@ -6,7 +6,6 @@ use ratatui::prelude::*;
 use super::Theme;
 use super::sidebar::first_key;
 use super::text::{fit, width};
-use crate::model::{Source, Status};
 use crate::tui::action::Command;
 use crate::tui::keymap::{Keymap, Layer};
 use crate::tui::state::{AppState, Mode, Overlay, SortMode, TmuxStatus};
@@ -66,7 +65,7 @@ fn hints(state: &AppState) -> Vec<(Command, &'static str)> {
     }
     if let Some(s) = state.selected_session() {
         let tmux_ok = state.tmux != TmuxStatus::NotInstalled;
-        let live = s.status.is_live() && s.tmux_session.is_some() && tmux_ok;
+        let live = s.can_attach() && tmux_ok;
         if live && s.health == crate::model::Health::Waiting {
             h.extend([(Command::Allow, "allow"), (Command::Deny, "deny")]);
         }
@@ -79,13 +78,13 @@ fn hints(state: &AppState) -> Vec<(Command, &'static str)> {
                 (Command::Send, "send"),
                 (Command::Kill, "kill"),
             ]);
-        } else if s.source == Source::Greenroom
-            && matches!(s.status, Status::Dormant | Status::Killed | Status::Exited)
-        {
-            if tmux_ok {
+        } else {
+            if s.can_restore() && tmux_ok {
                 h.push((Command::Restore, "restore"));
             }
-            h.push((Command::Dismiss, "dismiss"));
+            if s.can_dismiss() {
+                h.push((Command::Dismiss, "dismiss"));
+            }
         }
     }
     h.push((Command::New, "new"));

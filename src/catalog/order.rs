@@ -1,0 +1,28 @@
+//! The two orders the dashboard and `greenroom next` sort rows in.
+
+use std::cmp::Ordering;
+
+use crate::model::Session;
+
+/// Sidebar order: last focus, newest first; never-focused sessions after
+/// every focused one, newest created first; then by name for stability.
+pub fn focus_order(a: &Session, b: &Session) -> Ordering {
+    b.last_focused_at
+        .cmp(&a.last_focused_at)
+        .then_with(|| b.created_at.cmp(&a.created_at))
+        .then_with(|| a.name.cmp(&b.name))
+        .then_with(|| a.id.cmp(&b.id))
+}
+
+/// Triage order: most urgent health first, then sidebar order.
+pub fn triage_order(a: &Session, b: &Session) -> Ordering {
+    a.health.cmp(&b.health).then_with(|| focus_order(a, b))
+}
+
+pub fn sort_by_last_focus(rows: &mut [Session]) {
+    rows.sort_by(focus_order);
+}
+
+pub fn sort_for_triage(rows: &mut [Session]) {
+    rows.sort_by(triage_order);
+}

@@ -1,0 +1,217 @@
+//! One row of the catalog, and what may be done with it.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::{Activity, Health, Orchestration, Source, Status};
+
+/// Token usage and cost read from an agent transcript.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct ModelUsage {
+    pub input: u64,
+    pub output: u64,
+    pub cache_read: u64,
+    pub cache_write: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Usage {
+    pub input: u64,
+    pub output: u64,
+    pub cache_read: u64,
+    pub cache_write: u64,
+    pub cost_usd: Option<f64>,
+    pub by_model: BTreeMap<String, ModelUsage>,
+    /// All four kinds of tokens per minute over the last five minutes.
+    #[serde(default)]
+    pub tokens_per_minute: f64,
+    /// Where `cost_usd` comes from: `claude-code` (the agent's own
+    /// `cost-state` totals) or `prices` (greenroom's price table).
+    #[serde(default)]
+    pub cost_source: Option<String>,
+    /// Models greenroom has no price for: while any is listed, `cost_usd`
+    /// is null (unknown), and the UI says which model lacks a price.
+    #[serde(default)]
+    pub unpriced_models: Vec<String>,
+}
+
+/// What Agent Orchestrator says about one of its sessions, in its own
+/// words (`pr_open`, `ci_failed`, ...): shown as AO spells it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct AoDetails {
+    /// The lifecycle state: `lifecycle.session.state` (v2), else `status`.
+    pub status: Option<String>,
+    /// Why it is in that state (v2 `lifecycle.session.reason`).
+    pub reason: Option<String>,
+    /// AO's detected activity (`active`, `ready`, `waiting_input`, ...).
+    pub activity: Option<String>,
+    pub project: Option<String>,
+    pub issue: Option<String>,
+    /// The pull request's link.
+    pub pr: Option<String>,
+    pub summary: Option<String>,
+}
+
+/// Where a row's activity comes from: the agent's own hook, greenroom's
+/// reading of tmux, or another tool's record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub enum ActivitySource {
+    Hook,
+    /// greenroom recorded it after answering a prompt (`send --key`): the
+    /// agents fire no hook when a tool is refused.
+    Answer,
+    Tmux,
+    Maestro,
+    AgentOrchestrator,
+    /// Nothing has said anything yet.
+    #[default]
+    Nothing,
+}
+
+impl ActivitySource {
+    /// The spelling of `ls --json`'s `activity.source`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ActivitySource::Hook => "hook",
+            ActivitySource::Answer => "answer",
+            ActivitySource::Tmux => "tmux",
+            ActivitySource::Maestro => "maestro",
+            ActivitySource::AgentOrchestrator => "agent-orchestrator",
+            ActivitySource::Nothing => "none",
+        }
+    }
+
+    /// The short word the dashboard shows beside a status.
+    pub fn label(self) -> &'static str {
+        match self {
+            ActivitySource::Hook => "hook",
+            ActivitySource::Answer => "answered",
+            ActivitySource::Tmux => "tmux",
+            ActivitySource::Maestro => "Maestro",
+            ActivitySource::AgentOrchestrator => "AO",
+            ActivitySource::Nothing => "no report",
+        }
+    }
+}
+
+/// The activity a row shows, with where it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActivityView {
+    pub state: Activity,
+    pub detail: Option<String>,
+    pub since: Option<DateTime<Utc>>,
+    /// True while a hook's report is fresher than `report_ttl`.
+    pub reported: bool,
+    pub source: ActivitySource,
+}
+
+/// What a waiting agent asks, in its own words where it says them: Claude
+/// Code's Notification message, the tool and command of the call it holds.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct WaitingFor {
+    pub question: Option<String>,
+    pub tool: Option<String>,
+    pub command: Option<String>,
+}
+
+impl WaitingFor {
+    /// One line: `Claude needs your permission · Bash: touch x`; a part
+    /// the question already says is not repeated.
+    pub fn line(&self) -> Option<String> {
+        let question = self.question.as_deref();
+        let said = |t: &str| question.is_some_and(|q| q.contains(t));
+        let tool = self.tool.as_deref().filter(|t| !said(t));
+        let command = self.command.as_deref().filter(|c| !said(c));
+        let call = match (tool, command) {
+            (Some(t), Some(c)) => Some(format!("{t}: {c}")),
+            (Some(t), None) => Some(t.to_owned()),
+            (None, Some(c)) => Some(c.to_owned()),
+            (None, None) => None,
+        };
+        match (question, call) {
+            (Some(q), Some(c)) => Some(format!("{q} · {c}")),
+            (Some(q), None) => Some(q.to_owned()),
+            (None, call) => call,
+        }
+    }
+}
+
+/// One row of the catalog: a session from any source, merged and classified.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Session {
+    /// The sidecar's uuid, the Maestro session id, or the AO session id.
+    pub id: String,
+    pub name: String,
+    pub source: Source,
+    pub status: Status,
+    pub health: Health,
+    pub cwd: PathBuf,
+    pub agent: Option<String>,
+    pub tmux_session: Option<String>,
+    pub created_at: Option<DateTime<Utc>>,
+    pub last_focused_at: Option<DateTime<Utc>>,
+    pub last_activity_at: Option<DateTime<Utc>>,
+    pub agent_session_id: Option<String>,
+    pub activity: ActivityView,
+    /// Shared with the catalog: rows are rebuilt often, orchestrations rarely change.
+    pub orchestration: Option<std::sync::Arc<Orchestration>>,
+    /// The agent Maestro's hooks say is working now in this session.
+    pub active_agent: Option<String>,
+    pub usage: Option<Usage>,
+    pub branch: Option<String>,
+    /// Agent Orchestrator's own account, for its sessions.
+    pub agent_orchestrator: Option<AoDetails>,
+    /// Dismissed sidecars and archived state files: shown only with `--all`.
+    pub archived: bool,
+    /// What is wrong with this session's own files.
+    pub problems: Vec<String>,
+    /// For an agent greenroom did not start: the pane it runs in.
+    pub adopted: Option<Adopted>,
+    /// Set while the operator has snoozed it (and nothing new happened):
+    /// out of the queue, the counts and the alerts until then.
+    pub snoozed_until: Option<DateTime<Utc>>,
+    /// What a waiting session asks, where the agent said it.
+    pub waiting_for: Option<WaitingFor>,
+    /// Which rule decided the health, in words (`health::explain`).
+    pub why: String,
+}
+
+/// An agent found in a tmux pane greenroom did not start: through its
+/// hooks' reports, or from the pane's program alone (no hooks).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Adopted {
+    pub pane: crate::tmux::PaneId,
+    /// Whether its hooks report to greenroom; without them the activity is
+    /// inferred from tmux.
+    pub hooks: bool,
+}
+
+impl Session {
+    /// What greenroom hands tmux to act on this row: the adopted agent's
+    /// pane, else the row's tmux session.
+    pub fn tmux_target(&self) -> Option<String> {
+        match &self.adopted {
+            Some(a) => Some(crate::tmux::pane_target_name(&a.pane)),
+            None => self.tmux_session.clone(),
+        }
+    }
+
+    /// Attach, send and kill act on a live tmux session only.
+    pub fn can_attach(&self) -> bool {
+        self.status.is_live() && self.tmux_session.is_some()
+    }
+
+    /// Restore starts one of greenroom's own sessions again: stopped, or
+    /// dismissed into the archive.
+    pub fn can_restore(&self) -> bool {
+        self.source == Source::Greenroom && (self.archived || self.status.is_stopped())
+    }
+
+    /// Dismiss archives one of greenroom's own sessions that is not running.
+    pub fn can_dismiss(&self) -> bool {
+        self.source == Source::Greenroom && !self.archived && !self.status.is_live()
+    }
+}

@@ -1,0 +1,89 @@
+//! What a tmux pane runs, read from `/proc` (Linux): a program that runs
+//! under an interpreter (Gemini CLI is `node …/gemini.js`) shows tmux only
+//! the interpreter's name. Read only for a pane that changed, with bounds:
+//! a few processes, a few KiB of argv each. Everything read is untrusted.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// Processes looked at per pane: its first one and its descendants.
+const MAX_PROCESSES: usize = 32;
+/// Levels below the pane's first process (shell, `env`, a relaunch).
+const MAX_DEPTH: usize = 3;
+/// Bytes of argv or of a children list read per process.
+const MAX_BYTES: u64 = 8 * 1024;
+
+fn read_bounded(path: &Path) -> Option<Vec<u8>> {
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(MAX_BYTES)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    Some(bytes)
+}
+
+/// A process's argv, at most the first few KiB.
+pub fn argv(pid: u32) -> Vec<String> {
+    read_bounded(&PathBuf::from(format!("/proc/{pid}/cmdline")))
+        .unwrap_or_default()
+        .split(|b| *b == 0)
+        .filter(|a| !a.is_empty())
+        .map(|a| String::from_utf8_lossy(a).into_owned())
+        .collect()
+}
+
+/// A process's working folder.
+pub fn cwd(pid: u32) -> Option<PathBuf> {
+    std::fs::read_link(format!("/proc/{pid}/cwd")).ok()
+}
+
+/// The direct children of a process's main thread (empty on kernels
+/// without `/proc/<pid>/task/<pid>/children`).
+fn children(pid: u32) -> Vec<u32> {
+    let text = read_bounded(&PathBuf::from(format!("/proc/{pid}/task/{pid}/children")))
+        .unwrap_or_default();
+    String::from_utf8_lossy(&text)
+        .split_whitespace()
+        .filter_map(|p| p.parse().ok())
+        .collect()
+}
+
+/// The pane's first process and its descendants, nearest first, bounded.
+pub fn family(pid: u32) -> Vec<u32> {
+    let mut out = vec![pid];
+    let mut level = vec![pid];
+    for _ in 0..MAX_DEPTH {
+        let mut next = Vec::new();
+        for p in level {
+            for c in children(p) {
+                if out.len() >= MAX_PROCESSES {
+                    return out;
+                }
+                if !out.contains(&c) {
+                    out.push(c);
+                    next.push(c);
+                }
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        level = next;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn this_process_is_read() {
+        let me = std::process::id();
+        assert!(!argv(me).is_empty());
+        assert_eq!(cwd(me), std::env::current_dir().ok());
+        assert_eq!(family(me)[0], me);
+        assert!(argv(u32::MAX).is_empty());
+    }
+}

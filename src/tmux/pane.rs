@@ -1,0 +1,195 @@
+//! Panes: what the poll says about each one, and the actions greenroom
+//! takes on the one pane of an agent it did not start (adopted): kill that
+//! pane alone, never its session or the user's other windows.
+//!
+//! A pane id (`%12`) comes from tmux's answer or a hook's `TMUX_PANE`, so
+//! it is checked (`%` then digits) before it is ever handed to tmux; as a
+//! target it is exact, and tmux expands no format in it.
+
+use std::collections::BTreeMap;
+use std::ops::Deref;
+
+use chrono::{DateTime, Utc};
+
+use super::{Tmux, TmuxError};
+use crate::health::TmuxFacts;
+
+/// A checked tmux pane id: `%` followed by digits.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PaneId(String);
+
+impl PaneId {
+    pub fn parse(text: &str) -> Option<Self> {
+        let digits = text.strip_prefix('%')?;
+        (!digits.is_empty() && digits.len() <= 10 && digits.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| Self(text.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for PaneId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// One live pane at a poll.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pane {
+    pub id: PaneId,
+    /// The pane's first process (its shell, or the program it was started with).
+    pub pid: u32,
+    /// `#{pane_current_command}`: the first word of the foreground
+    /// program's argv, as tmux reads it. Untrusted.
+    pub command: String,
+    pub session: String,
+    pub window_activity: Option<DateTime<Utc>>,
+    pub last_attached: Option<DateTime<Utc>>,
+}
+
+impl Pane {
+    /// This pane's own facts, for the activity rules.
+    pub fn facts(&self) -> TmuxFacts {
+        TmuxFacts {
+            pane_dead: false,
+            exit_status: None,
+            window_activity: self.window_activity,
+            last_attached: self.last_attached,
+        }
+    }
+}
+
+/// What one `list-panes -a` said: facts by session name (what most of
+/// greenroom reads, hence the `Deref`) and the live panes.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Server {
+    sessions: BTreeMap<String, TmuxFacts>,
+    panes: Vec<Pane>,
+}
+
+impl Server {
+    pub fn new(sessions: BTreeMap<String, TmuxFacts>, panes: Vec<Pane>) -> Self {
+        Self { sessions, panes }
+    }
+
+    pub fn sessions(&self) -> &BTreeMap<String, TmuxFacts> {
+        &self.sessions
+    }
+
+    pub fn panes(&self) -> &[Pane] {
+        &self.panes
+    }
+}
+
+impl Deref for Server {
+    type Target = BTreeMap<String, TmuxFacts>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.sessions
+    }
+}
+
+impl From<BTreeMap<String, TmuxFacts>> for Server {
+    fn from(sessions: BTreeMap<String, TmuxFacts>) -> Self {
+        Self::new(sessions, Vec::new())
+    }
+}
+
+/// How greenroom names an adopted pane where a session name is expected
+/// (attach, send, capture): a `:` no session name may hold (see
+/// [`super::check_session_name`]) before the pane id, so no name read
+/// from a file can ever stand for a pane.
+pub fn pane_target_name(pane: &PaneId) -> String {
+    format!(":{pane}")
+}
+
+/// The pane a [`pane_target_name`] names, if it is one.
+pub fn pane_of_target_name(name: &str) -> Option<PaneId> {
+    name.strip_prefix(':').and_then(PaneId::parse)
+}
+
+/// A tmux client's name (`/dev/pts/3`, `client-1234`): what the popup's
+/// key passes, checked before greenroom hands it to `switch-client -c`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientName(String);
+
+impl ClientName {
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let plain = |c: char| c.is_ascii_alphanumeric() || "/_.-".contains(c);
+        if text.is_empty() || text.len() > 256 || !text.chars().all(plain) || text.starts_with('-')
+        {
+            return Err(format!(
+                "--popup {:?} is not a tmux client name (like /dev/pts/3)",
+                text.chars().take(64).collect::<String>()
+            ));
+        }
+        Ok(Self(text.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Tmux {
+    /// Moves one client (the popup's) to a session or an adopted pane.
+    pub fn switch_client_of(&self, client: &ClientName, name: &str) -> Result<(), TmuxError> {
+        let target = self.session_target(name)?;
+        self.run(["switch-client", "-c", client.as_str(), "-t", &target])
+            .map(drop)
+    }
+
+    /// Closes one pane: the agent's. Its window goes only if that was its
+    /// last pane, its session only if that was its last window.
+    pub fn kill_pane(&self, pane: &PaneId) -> Result<(), TmuxError> {
+        self.run(["kill-pane", "-t", pane.as_str()]).map(drop)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pane_ids_are_checked() {
+        for ok in ["%0", "%12", "%4294967295"] {
+            assert_eq!(PaneId::parse(ok).map(|p| p.0), Some(ok.to_owned()));
+        }
+        for bad in [
+            "",
+            "%",
+            "12",
+            "%1a",
+            "%-1",
+            " %1",
+            "%1 ",
+            "%#{pane_id}",
+            "%12345678901",
+        ] {
+            assert_eq!(PaneId::parse(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn client_names_are_checked() {
+        for ok in ["/dev/pts/3", "client-1234", "/dev/ttys001"] {
+            assert!(ClientName::parse(ok).is_ok(), "{ok}");
+        }
+        for bad in ["", "-t", "/dev/pts/3;x", "#{client_name}", "a b", "'x'"] {
+            assert!(ClientName::parse(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn pane_target_names_cannot_be_session_names() {
+        let pane = PaneId::parse("%7").unwrap();
+        let name = pane_target_name(&pane);
+        assert!(super::super::check_session_name(&name).is_err());
+        assert_eq!(pane_of_target_name(&name), Some(pane));
+        assert_eq!(pane_of_target_name("%7"), None, "a session may be named %7");
+        assert_eq!(pane_of_target_name(":%7x"), None);
+    }
+}

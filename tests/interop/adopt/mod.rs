@@ -1,0 +1,21 @@
+//! Agents greenroom did not start: the real Claude Code 2.1.328 and Gemini
+//! CLI 0.61.0 started by hand in a plain window of a private tmux server
+//! (never through greenroom), offline against the stand-ins, with
+//! user-level hooks from `greenroom hooks install` in a sandboxed HOME;
+//! and without hooks, found from the poll alone.
+
+// The stand-ins and Claude Code's prepared home, reused as they are.
+#[path = "../gemini/standin.rs"]
+#[allow(dead_code, clippy::duplicate_mod)]
+mod gemini_standin;
+#[path = "../claude/harness.rs"]
+#[allow(dead_code, clippy::duplicate_mod)]
+mod harness;
+#[path = "../claude/standin.rs"]
+#[allow(dead_code, clippy::duplicate_mod)]
+mod standin;
+
+mod claude;
+mod gemini;
+mod popup;
+mod user;
