@@ -33,6 +33,8 @@ struct ConfigFile {
     poll_interval_ms: Option<u64>,
     alerts: Option<bool>,
     sidebar_cost: Option<bool>,
+    snooze_minutes: Option<u64>,
+    pin_attention: Option<bool>,
     tmux_events: Option<bool>,
     keys: Option<BTreeMap<String, Vec<String>>>,
     name_prefix: Option<String>,
@@ -120,6 +122,10 @@ pub struct Config {
     pub alerts: bool,
     /// Show each session's spend in the sidebar.
     pub sidebar_cost: bool,
+    /// How long `z` and `greenroom snooze` snooze a session by default.
+    pub snooze: Duration,
+    /// Sessions that need the operator are pinned on top of the sidebar.
+    pub pin_attention: bool,
     /// Listen to tmux's control-mode events rather than poll every interval.
     pub tmux_events: bool,
     /// Key overrides: command name -> keys.
@@ -280,6 +286,8 @@ impl Config {
             poll_interval: Duration::from_millis(file.poll_interval_ms.unwrap_or(1000).max(50)),
             alerts: file.alerts.unwrap_or(true),
             sidebar_cost: file.sidebar_cost.unwrap_or(true),
+            snooze: Duration::from_secs(file.snooze_minutes.unwrap_or(30).clamp(1, 24 * 60) * 60),
+            pin_attention: file.pin_attention.unwrap_or(true),
             tmux_events: file.tmux_events.unwrap_or(true),
             keys: file.keys.unwrap_or_default(),
             name_prefix: nonempty(file.name_prefix).unwrap_or_else(|| "agent".into()),
@@ -314,6 +322,8 @@ impl ConfigFile {
             poll_interval_ms,
             alerts,
             sidebar_cost,
+            snooze_minutes,
+            pin_attention,
             tmux_events,
             name_prefix
         );

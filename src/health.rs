@@ -4,7 +4,10 @@
 use chrono::{DateTime, Utc};
 
 use crate::config::Thresholds;
-use crate::model::{Activity, ActivityView, Health, Orchestration, Status};
+use crate::model::{Activity, ActivitySource, ActivityView, Health, Orchestration, Status};
+
+mod explain;
+pub use explain::{explain, provenance};
 
 /// What tmux says about one session, from the one `list-panes -a` call per poll.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -76,6 +79,7 @@ pub fn effective_activity(
             detail: Some(SILENT_DETAIL.to_owned()),
             since: Some(still_since),
             reported: false,
+            source: ActivitySource::Tmux,
         };
     }
     if let Some(r) = &report
@@ -86,6 +90,7 @@ pub fn effective_activity(
             detail: r.detail.map(str::to_owned),
             since: r.since,
             reported: true,
+            source: ActivitySource::Hook,
         };
     }
     // After the TTL a report is no longer exact, but it is still the last
@@ -102,6 +107,7 @@ pub fn effective_activity(
             detail: r.detail.map(str::to_owned),
             since: r.since,
             reported: false,
+            source: ActivitySource::Hook,
         };
     }
     if let Some(facts) = tmux {
@@ -121,6 +127,7 @@ pub fn effective_activity(
             detail: None,
             since,
             reported: false,
+            source: ActivitySource::Tmux,
         };
     }
     match report {
@@ -129,12 +136,14 @@ pub fn effective_activity(
             detail: r.detail.map(str::to_owned),
             since: r.since,
             reported: false,
+            source: ActivitySource::Hook,
         },
         None => ActivityView {
             state: Activity::Unknown("unknown".into()),
             detail: None,
             since: None,
             reported: false,
+            source: ActivitySource::Nothing,
         },
     }
 }
@@ -150,9 +159,41 @@ pub struct HealthInputs<'a> {
     pub last_signal_at: Option<DateTime<Utc>>,
 }
 
+/// Which rule decided a health class: the "why" line says it in words
+/// ([`explain`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rule {
+    /// Not running, and it left a failure: a non-zero exit or a failed phase.
+    EndedFailed,
+    /// Not running, and its orchestration completed.
+    EndedDone,
+    /// Not running: dormant, killed, exited (or archived).
+    Ended,
+    /// The agent reported an error.
+    ReportedError,
+    /// A Maestro phase failed and its errors are not all resolved.
+    OrchestrationFailed,
+    /// The agent asks the operator.
+    AwaitingInput,
+    /// Working, with no sign of life for `stuck_after`.
+    Silent,
+    /// The activity is Active.
+    Working,
+    /// Maestro says a phase is in progress.
+    PhaseInProgress,
+    /// Its orchestration completed.
+    OrchestrationDone,
+    /// Nothing to do.
+    Resting,
+}
 /// The health class. The first rule that holds wins, most urgent first:
 /// an unresolved failure, then waiting, stuck, and so on down to done.
 pub fn health(i: HealthInputs<'_>, now: DateTime<Utc>, t: &Thresholds) -> Health {
+    decide(i, now, t).0
+}
+
+/// The health class and the rule that decided it.
+pub fn decide(i: HealthInputs<'_>, now: DateTime<Utc>, t: &Thresholds) -> (Health, Rule) {
     let orch_failed = i
         .orchestration
         .is_some_and(Orchestration::has_unresolved_failure);
@@ -171,33 +212,36 @@ pub fn health(i: HealthInputs<'_>, now: DateTime<Utc>, t: &Thresholds) -> Health
         // A session that is not running is waiting on nobody; only a
         // failure it left behind still needs the operator.
         return if i.exit_status.is_some_and(|s| s != 0) || orch_failed {
-            Health::Errored
+            (Health::Errored, Rule::EndedFailed)
         } else if orch_done {
-            Health::Done
+            (Health::Done, Rule::EndedDone)
         } else {
-            ended
+            (ended, Rule::Ended)
         };
     }
-    if *i.activity == Activity::Error || orch_failed {
-        return Health::Errored;
+    if *i.activity == Activity::Error {
+        return (Health::Errored, Rule::ReportedError);
+    }
+    if orch_failed {
+        return (Health::Errored, Rule::OrchestrationFailed);
     }
     if *i.activity == Activity::AwaitingInput {
-        return Health::Waiting;
+        return (Health::Waiting, Rule::AwaitingInput);
     }
     let working = *i.activity == Activity::Active
         || i.orchestration
             .is_some_and(|o| !o.archived && !o.is_completed() && o.has_phase_in_progress());
     if working && !within(now, i.last_signal_at, t.stuck_after) {
-        return Health::Stuck;
+        return (Health::Stuck, Rule::Silent);
     }
     if *i.activity == Activity::Active {
-        Health::Active
+        (Health::Active, Rule::Working)
     } else if orch_done {
-        Health::Done
+        (Health::Done, Rule::OrchestrationDone)
     } else if working {
-        Health::Active
+        (Health::Active, Rule::PhaseInProgress)
     } else {
-        Health::Idle
+        (Health::Idle, Rule::Resting)
     }
 }
 

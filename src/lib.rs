@@ -3,6 +3,7 @@
 //! Data flows one way: `sources` (files) -> `catalog` (merged rows) -> the views.
 //! See ARCHITECTURE.md for the map.
 
+pub mod attention;
 pub mod catalog;
 pub mod cli;
 pub mod config;

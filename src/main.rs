@@ -76,7 +76,10 @@ fn run() -> Result<()> {
         Some(CliCommand::Ls(a)) => run_ls(&load_config(&cli, &environ), a),
         Some(CliCommand::Status(a)) => {
             let (_, sessions) = live_rows(&load_config(&cli, &environ), false);
-            println!("{}", greenroom::cli::status::line(&sessions, a.tmux));
+            println!(
+                "{}",
+                greenroom::cli::status::line(&sessions, a.tmux, chrono::Utc::now())
+            );
             Ok(())
         }
         Some(CliCommand::Next) => refuse_on_error(run_next(&load_config(&cli, &environ))),
@@ -233,11 +236,11 @@ fn run_next(config: &Config) -> std::result::Result<(), String> {
         }
         None => println!("{message}"),
     };
-    let (_, mut sessions) = live_rows(config, false);
-    greenroom::catalog::sort_for_triage(&mut sessions);
-    let urgent = sessions
-        .iter()
-        .find(|s| s.can_attach() && s.health.needs_operator());
+    let (_, sessions) = live_rows(config, false);
+    // The dashboard's queue order: waiting, errored, stuck, oldest first.
+    let urgent = greenroom::attention::queue(&sessions)
+        .into_iter()
+        .find(|s| s.can_attach());
     let Some(session) = urgent else {
         say("nothing needs you right now");
         return Ok(());

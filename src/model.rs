@@ -70,7 +70,9 @@ mod session;
 pub use orchestration::{
     Orchestration, Phase, PhaseError, PhaseId, PhaseStatus, TokenCounts, TokenUsage,
 };
-pub use session::{ActivityView, Adopted, AoDetails, ModelUsage, Session, Usage};
+pub use session::{
+    ActivitySource, ActivityView, Adopted, AoDetails, ModelUsage, Session, Usage, WaitingFor,
+};
 
 open_enum! {
     /// The life of a session's tmux session, as the sidecar records it.

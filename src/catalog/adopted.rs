@@ -335,17 +335,16 @@ impl Catalog {
         now: DateTime<Utc>,
     ) -> Session {
         let status = Status::Running;
-        let health: Health = health::health(
-            HealthInputs {
-                status: &status,
-                exit_status: None,
-                activity: &activity.state,
-                orchestration: None,
-                last_signal_at,
-            },
-            now,
-            &self.config.thresholds,
-        );
+        let inputs = HealthInputs {
+            status: &status,
+            exit_status: None,
+            activity: &activity.state,
+            orchestration: None,
+            last_signal_at,
+        };
+        let t = &self.config.thresholds;
+        let (health, rule): (Health, _) = health::decide(inputs, now, t);
+        let why = health::explain(rule, health, &inputs, &activity, now, t);
         Session {
             id: pane.id.to_string(),
             name: format!("{agent}@{}", pane.session),
@@ -370,6 +369,10 @@ impl Catalog {
             adopted: None,
             changes: None,
             own_worktree: None,
+            // Not greenroom's record: no snooze kept for it.
+            snoozed_until: None,
+            waiting_for: None,
+            why,
         }
     }
 }

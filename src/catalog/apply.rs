@@ -21,6 +21,9 @@ impl Catalog {
         if parent == self.store.dir() && sidecar::is_sidecar_name(&name) {
             return self.apply_sidecar(path, false);
         }
+        if parent == self.store.dir() && name == crate::sources::snooze::SNOOZE_FILE {
+            return self.read_snoozes();
+        }
         if parent == self.store.archive_dir() && sidecar::is_sidecar_name(&name) {
             return self.sidecar_archive && self.apply_sidecar(path, true);
         }
@@ -66,6 +69,26 @@ impl Catalog {
             return self.locations.get(parent.parent()?).cloned();
         }
         None
+    }
+
+    /// Reads greenroom's snooze file again; a bad one is a problem and
+    /// snoozes nothing.
+    pub(super) fn read_snoozes(&mut self) -> bool {
+        let store = crate::sources::snooze::SnoozeStore::new(self.store.dir());
+        let path = store.path().to_path_buf();
+        let snoozes = match store.load() {
+            Ok(s) => {
+                self.problems.remove(&path);
+                s
+            }
+            Err(e) => {
+                self.problems.insert(path, e);
+                Default::default()
+            }
+        };
+        let changed = snoozes != self.snoozes;
+        self.snoozes = snoozes;
+        changed
     }
 
     fn apply_sidecar(&mut self, path: &Path, archived: bool) -> bool {

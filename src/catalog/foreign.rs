@@ -7,9 +7,11 @@ use chrono::{DateTime, Utc};
 
 use super::Catalog;
 use super::rows::{Facts, checked_tmux_name, live_status, orchestration_updated, parse_time};
+use crate::attention;
 use crate::health::{self, HealthInputs, Report};
 use crate::model::{
-    Activity, ActivityView, AoDetails, Health, Orchestration, Session, Source, Status,
+    Activity, ActivitySource, ActivityView, AoDetails, Health, Orchestration, Session, Source,
+    Status,
 };
 use crate::sources::ao::{self, AoSession};
 
@@ -35,32 +37,27 @@ impl Catalog {
             since: a.last_transition_at,
             reported_at: None,
         };
-        let activity = health::effective_activity(Some(report), live.as_ref(), now, t);
+        let mut activity = health::effective_activity(Some(report), live.as_ref(), now, t);
+        if activity.source == ActivitySource::Hook {
+            activity.source = ActivitySource::AgentOrchestrator;
+        }
         let last_signal_at = live
             .as_ref()
             .and_then(|f| f.window_activity)
             .max(a.last_transition_at);
-        // AO's own judgement of the session (it asked, stalled, failed CI,
-        // finished) decides; otherwise tmux does, as for any session.
-        let health = a
-            .state
-            .as_deref()
-            .and_then(ao::lifecycle_health)
-            // An archived record is history: nobody waits on it any more.
-            .filter(|h| !a.archived || !matches!(h, Health::Waiting | Health::Stuck))
-            .unwrap_or_else(|| {
-                health::health(
-                    HealthInputs {
-                        status: &status,
-                        exit_status: live.as_ref().and_then(|f| f.exit_status),
-                        activity: &activity.state,
-                        orchestration: None,
-                        last_signal_at,
-                    },
-                    now,
-                    t,
-                )
-            });
+        let inputs = HealthInputs {
+            status: &status,
+            exit_status: live.as_ref().and_then(|f| f.exit_status),
+            activity: &activity.state,
+            orchestration: None,
+            last_signal_at,
+        };
+        let (health, why) = ao_health(a, inputs, &activity, now, t);
+        let snoozed_until = self
+            .snoozes
+            .get(&a.id)
+            .filter(|z| attention::snooze_holds(z, health, a.last_transition_at, now))
+            .map(|z| z.until);
         Session {
             id: a.id.clone(),
             name: a.name().to_owned(),
@@ -93,6 +90,10 @@ impl Catalog {
             adopted: None,
             changes: None,
             own_worktree: None,
+            snoozed_until,
+            // AO's needs_input names no question greenroom could show.
+            waiting_for: None,
+            why,
         }
     }
 
@@ -106,17 +107,23 @@ impl Catalog {
         };
         let updated = orchestration_updated(o);
         let status = Status::Unknown("Unknown".into());
-        let health = health::health(
-            HealthInputs {
-                status: &status,
-                exit_status: None,
-                activity: &state,
-                orchestration: Some(o),
-                last_signal_at: updated,
-            },
-            now,
-            &self.config.thresholds,
-        );
+        let inputs = HealthInputs {
+            status: &status,
+            exit_status: None,
+            activity: &state,
+            orchestration: Some(o),
+            last_signal_at: updated,
+        };
+        let t = &self.config.thresholds;
+        let (health, rule) = health::decide(inputs, now, t);
+        let activity = ActivityView {
+            state: state.clone(),
+            detail: None,
+            since: updated,
+            reported: false,
+            source: ActivitySource::Maestro,
+        };
+        let why = health::explain(rule, health, &inputs, &activity, now, t);
         let name = o
             .session_id
             .clone()
@@ -127,11 +134,17 @@ impl Catalog {
                     .map(|n| n.to_string_lossy().into_owned())
             })
             .unwrap_or_else(|| o.path.display().to_string());
+        let id = o
+            .session_id
+            .clone()
+            .unwrap_or_else(|| o.path.display().to_string());
+        let snoozed_until = self
+            .snoozes
+            .get(&id)
+            .filter(|z| attention::snooze_holds(z, health, updated, now))
+            .map(|z| z.until);
         Session {
-            id: o
-                .session_id
-                .clone()
-                .unwrap_or_else(|| o.path.display().to_string()),
+            id,
             name,
             source: Source::Maestro,
             status,
@@ -143,12 +156,7 @@ impl Catalog {
             last_focused_at: None,
             last_activity_at: updated,
             agent_session_id: None,
-            activity: ActivityView {
-                state,
-                detail: None,
-                since: updated,
-                reported: false,
-            },
+            activity,
             orchestration: Some(o.clone()),
             active_agent: None,
             usage: None,
@@ -159,6 +167,33 @@ impl Catalog {
             adopted: None,
             changes: None,
             own_worktree: None,
+            snoozed_until,
+            waiting_for: None,
+            why,
+        }
+    }
+}
+
+/// AO's own judgement of the session (it asked, stalled, failed CI,
+/// finished) decides, in its words; otherwise tmux does, as for any session.
+fn ao_health(
+    a: &AoSession,
+    inputs: HealthInputs,
+    activity: &ActivityView,
+    now: DateTime<Utc>,
+    t: &crate::config::Thresholds,
+) -> (Health, String) {
+    let ao_health = a
+        .state
+        .as_deref()
+        .and_then(ao::lifecycle_health)
+        // An archived record is history: nobody waits on it any more.
+        .filter(|h| !a.archived || !matches!(h, Health::Waiting | Health::Stuck));
+    match (ao_health, a.state.as_deref()) {
+        (Some(h), Some(word)) => (h, format!("AO says {word}: {h}")),
+        _ => {
+            let (h, rule) = health::decide(inputs, now, t);
+            (h, health::explain(rule, h, &inputs, activity, now, t))
         }
     }
 }

@@ -73,6 +73,8 @@ pub struct Catalog {
     usage_on: bool,
     /// The git work trees sessions are in, and what git last said of them.
     git: changes::GitTrees,
+    /// Snoozes of the rows greenroom does not own (Maestro, AO), by row id.
+    snoozes: BTreeMap<String, crate::sources::snooze::Snooze>,
     /// `<sidecar dir>/adopted/`: records of agents greenroom did not start.
     adopted_dir: PathBuf,
     adopted: BTreeMap<PathBuf, Sidecar>,
@@ -107,11 +109,13 @@ impl Catalog {
             transcript_paths: HashMap::new(),
             usage_on: false,
             git: Default::default(),
+            snoozes: BTreeMap::new(),
             adopted_dir: crate::sources::adopted::adopted_dir(&config.sidecar_dir),
             adopted: BTreeMap::new(),
             probes: HashMap::new(),
             known_programs: adopted::known_programs(config),
         };
+        c.read_snoozes();
         c.load_adopted();
         let (live, problems) = c.store.load_all();
         c.add_problems(problems);

@@ -9,9 +9,12 @@ use chrono::{DateTime, Utc};
 
 use super::Catalog;
 use super::order::sort_by_last_focus;
+use crate::attention;
 use crate::health::{self, HealthInputs, Report, TmuxFacts};
-use crate::model::{ActivityView, Orchestration, Session, Source, Status};
-use crate::sources::sidecar::Sidecar;
+use crate::model::{
+    ActivitySource, ActivityView, Health, Orchestration, Session, Source, Status, WaitingFor,
+};
+use crate::sources::sidecar::{Sidecar, ToolCall};
 
 pub(super) type Facts = Option<BTreeMap<String, TmuxFacts>>;
 
@@ -123,17 +126,22 @@ impl Catalog {
         .into_iter()
         .flatten()
         .max();
-        let health = health::health(
-            HealthInputs {
-                status: &status,
-                exit_status,
-                activity: &activity.state,
-                orchestration: orchestration.as_deref(),
-                last_signal_at,
-            },
-            now,
-            t,
-        );
+        let inputs = HealthInputs {
+            status: &status,
+            exit_status,
+            activity: &activity.state,
+            orchestration: orchestration.as_deref(),
+            last_signal_at,
+        };
+        let (health, rule) = health::decide(inputs, now, t);
+        let why = health::explain(rule, health, &inputs, &activity, now, t);
+        let snoozed_until = s
+            .snooze
+            .filter(|z| attention::snooze_holds(z, health, s.activity_reported_at, now))
+            .map(|z| z.until);
+        let waiting_for = (health == Health::Waiting)
+            .then(|| waiting_for(&activity, s.activity_tool.as_ref()))
+            .flatten();
         self.sidecar_problems(path, s, &mut problems);
         Session {
             id: s.id.to_string(),
@@ -174,6 +182,9 @@ impl Catalog {
             problems,
             adopted: None,
             changes: None,
+            snoozed_until,
+            waiting_for,
+            why,
         }
     }
 
@@ -199,6 +210,9 @@ impl Catalog {
                 reported_at: s.activity_reported_at,
             });
         let mut activity = health::effective_activity(report, live, now, &self.config.thresholds);
+        if activity.source == ActivitySource::Hook && s.answered_with.is_some() {
+            activity.source = ActivitySource::Answer;
+        }
         // How a kept dead pane ended is the news, unless a report says more.
         if let (Status::Exited, Some(code), None) = (status, exit_status, &activity.detail) {
             activity.detail = Some(format!("exited with status {code}"));
@@ -219,6 +233,21 @@ impl Catalog {
             }
         }
     }
+}
+
+/// What a waiting session asks: the hook's words (Claude Code's
+/// Notification message, Gemini CLI's command) and the tool call it holds.
+fn waiting_for(a: &ActivityView, tool: Option<&ToolCall>) -> Option<WaitingFor> {
+    let question = a
+        .detail
+        .clone()
+        .filter(|_| a.source == ActivitySource::Hook);
+    let w = WaitingFor {
+        question,
+        tool: tool.and_then(|t| t.tool.clone()),
+        command: tool.and_then(|t| t.command.clone()),
+    };
+    (w != WaitingFor::default()).then_some(w)
 }
 
 /// Row ids must be unique (the dashboard selects by id), but two Maestro

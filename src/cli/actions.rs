@@ -1,4 +1,5 @@
-//! The action subcommands: spawn, attach, kill, restore, dismiss, send.
+//! The action subcommands: spawn, attach, kill, restore, dismiss, send,
+//! snooze.
 //! Each resolves its ID against the rows as `greenroom ls` sees them (the
 //! files and one tmux poll), then calls the same `ops` function the
 //! dashboard does. Destructive actions need `--yes`, or a terminal to ask on.
@@ -10,7 +11,7 @@ use clap::{Args, Subcommand};
 
 use crate::catalog::Catalog;
 use crate::config::Config;
-use crate::model::Session;
+use crate::model::{Health, Session};
 use crate::ops::{self, Launch, OpsError, SpawnRequest};
 use crate::sources::sidecar::SidecarStore;
 use crate::tmux::Tmux;
@@ -27,8 +28,44 @@ pub enum SessionCommand {
     Restore(IdArg),
     /// Move a session that is not running to the archive (nothing is deleted)
     Dismiss(DismissArgs),
-    /// Type a message into a session and press Enter
+    /// Type a message into a session and press Enter, or press one key (--key) to answer a prompt
     Send(SendArgs),
+    /// Take a session that needs you out of the queue for a while (any new state change wakes it)
+    Snooze(SnoozeArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct SnoozeArgs {
+    /// The session's name, uuid, or a unique uuid prefix (4 characters or more)
+    pub id: String,
+    /// How long: 30m, 2h, 90s, or minutes [default: snooze_minutes in the settings]
+    #[arg(long = "for", value_name = "LENGTH", value_parser = parse_length, conflicts_with = "wake")]
+    pub length: Option<std::time::Duration>,
+    /// Wake it now instead
+    #[arg(long)]
+    pub wake: bool,
+}
+
+/// `30m`, `2h`, `90s`, or a bare number of minutes; 1 s to 7 days.
+fn parse_length(text: &str) -> Result<std::time::Duration, String> {
+    let t = text.trim();
+    let (number, unit) = match t.find(|c: char| !c.is_ascii_digit()) {
+        Some(i) => t.split_at(i),
+        None => (t, "m"),
+    };
+    let n: u64 = number
+        .parse()
+        .map_err(|_| format!("{t:?} is not a length like 30m, 2h or 90s"))?;
+    let secs = match unit {
+        "s" => n,
+        "m" => n.saturating_mul(60),
+        "h" => n.saturating_mul(3600),
+        _ => return Err(format!("{t:?} is not a length like 30m, 2h or 90s")),
+    };
+    if !(1..=7 * 86_400).contains(&secs) {
+        return Err(format!("{t:?} must be between 1s and 7 days"));
+    }
+    Ok(std::time::Duration::from_secs(secs))
 }
 
 #[derive(Debug, Args)]
@@ -104,8 +141,16 @@ pub struct SendArgs {
     pub id: String,
     /// The message, typed literally (several words are joined with spaces;
     /// newlines are pasted as one block)
-    #[arg(required = true, allow_hyphen_values = true, num_args = 1..)]
+    #[arg(
+        required_unless_present = "key",
+        conflicts_with = "key",
+        allow_hyphen_values = true,
+        num_args = 1..
+    )]
     pub text: Vec<String>,
+    /// Press one key instead, to answer a prompt: Enter, Escape, C-c, Tab, or a digit 1-9
+    #[arg(long, value_name = "KEY", value_parser = ops::AnswerKey::parse)]
+    pub key: Option<ops::AnswerKey>,
 }
 
 /// Runs one action; the error is the one-line message for stderr.
@@ -199,7 +244,42 @@ fn run_with(command: &SessionCommand, config: &Config, tmux: &Tmux) -> Result<()
         SessionCommand::Send(a) => {
             let rows = rows(config, tmux);
             let session = ops::resolve(&rows, &a.id)?;
-            ops::send(tmux, session, &a.text.join(" "))?;
+            match a.key {
+                Some(key) => {
+                    ops::send_key(tmux, &store, session, key)?;
+                    match key
+                        .state_after()
+                        .filter(|_| session.health == Health::Waiting)
+                    {
+                        Some(after) => println!(
+                            "sent {key} to {} (it was waiting; now {})",
+                            session.name,
+                            after.contract_name()
+                        ),
+                        None => println!("sent {key} to {}", session.name),
+                    }
+                }
+                None => ops::send(tmux, session, &a.text.join(" "))?,
+            }
+            Ok(())
+        }
+        SessionCommand::Snooze(a) => {
+            let rows = rows(config, tmux);
+            let session = ops::resolve(&rows, &a.id)?;
+            let now = chrono::Utc::now();
+            if a.wake {
+                ops::wake(&store, session, now)?;
+                println!("woke {}", session.name);
+            } else {
+                let length = a.length.unwrap_or(config.snooze);
+                let until = ops::snooze(&store, session, length, now)?;
+                let mark = crate::attention::snooze_mark(until, now);
+                println!(
+                    "snoozed {} until {} ({mark}); any new state change wakes it",
+                    session.name,
+                    until.with_timezone(&chrono::Local).format("%H:%M")
+                );
+            }
             Ok(())
         }
     }

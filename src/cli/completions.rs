@@ -1,5 +1,5 @@
 //! `greenroom completions SHELL`: clap's script, plus session names for the
-//! commands that take one (attach, kill, restore, dismiss, send). The names
+//! commands that take one (attach, kill, restore, dismiss, send, snooze). The names
 //! come from `greenroom ls --names` at completion time, with the flags that
 //! choose where greenroom looks copied from the line being completed (bash),
 //! so they are the sessions that command would see.
@@ -7,7 +7,7 @@
 use clap_complete::Shell;
 
 /// The commands whose first argument is a session.
-const TAKE_A_SESSION: [&str; 5] = ["attach", "kill", "restore", "dismiss", "send"];
+const TAKE_A_SESSION: [&str; 6] = ["attach", "kill", "restore", "dismiss", "send", "snooze"];
 
 /// The script for `shell`, written by clap_complete into memory.
 pub fn script(shell: Shell, mut command: clap::Command) -> Vec<u8> {
@@ -28,10 +28,10 @@ pub fn script(shell: Shell, mut command: clap::Command) -> Vec<u8> {
     .into_bytes()
 }
 
-/// Completes the first word after attach/kill/restore/dismiss/send with
+/// Completes the first word after attach/kill/restore/dismiss/send/snooze with
 /// session names, and hands everything else to clap's `_greenroom`.
 const BASH: &str = r#"
-# Session names for attach, kill, restore, dismiss and send, from
+# Session names for attach, kill, restore, dismiss, send and snooze, from
 # `greenroom ls --names` with the same --config/--sidecar-dir/... flags.
 _greenroom_sessions() {
     local i cur="${COMP_WORDS[COMP_CWORD]}" cmd="" positional=0
@@ -46,7 +46,7 @@ _greenroom_sessions() {
             *)
                 if [[ -z "$cmd" ]]; then
                     case "${COMP_WORDS[i]}" in
-                        attach|kill|restore|dismiss|send) cmd="${COMP_WORDS[i]}" ;;
+                        attach|kill|restore|dismiss|send|snooze) cmd="${COMP_WORDS[i]}" ;;
                         *) break ;;
                     esac
                 else
@@ -109,7 +109,7 @@ mod tests {
     #[test]
     fn zsh_completes_every_session_argument_with_names() {
         let zsh = text(Shell::Zsh);
-        assert_eq!(zsh.matches(":_greenroom_sessions'").count(), 5, "{zsh}");
+        assert_eq!(zsh.matches(":_greenroom_sessions'").count(), 6, "{zsh}");
         assert!(zsh.contains("_greenroom_sessions() {"));
         assert!(zsh.trim_end().ends_with("fi"));
     }
@@ -118,7 +118,7 @@ mod tests {
     fn fish_asks_ls_names_for_the_session_commands() {
         let fish = text(Shell::Fish);
         assert!(fish.contains(
-            "__fish_greenroom_using_subcommand attach kill restore dismiss send\" -f -a \"(greenroom ls --names"
+            "__fish_greenroom_using_subcommand attach kill restore dismiss send snooze\" -f -a \"(greenroom ls --names"
         ));
     }
 }

@@ -65,6 +65,8 @@ struct SessionJson<'a> {
     branch: Option<&'a str>,
     /// Additive: Agent Orchestrator's own account of its sessions.
     agent_orchestrator: Option<AoJson<'a>>,
+    /// Additive: set while the operator has snoozed the session.
+    snoozed_until: Option<DateTime<Utc>>,
     /// Additive: for an agent greenroom did not start (`source: "tmux"`),
     /// its pane and whether its hooks report.
     adopted: Option<AdoptedJson<'a>>,
@@ -95,6 +97,21 @@ struct ActivityJson<'a> {
     detail: Option<&'a str>,
     since: Option<DateTime<Utc>>,
     reported: bool,
+    /// Additive: who said it (`hook`, `tmux`, `maestro`, `agent-orchestrator`, `none`).
+    source: &'static str,
+    /// Additive: seconds since `since`, at the time of the listing.
+    age_seconds: Option<i64>,
+    /// Additive: what a waiting session asks, where the agent says it.
+    waiting_for: Option<WaitingForJson<'a>>,
+    /// Additive: the rule that decided the health, in words.
+    why: &'a str,
+}
+
+#[derive(Serialize)]
+struct WaitingForJson<'a> {
+    question: Option<&'a str>,
+    tool: Option<&'a str>,
+    command: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -171,7 +188,7 @@ fn orchestration_json<'a>(
     }
 }
 
-fn session_json(s: &Session) -> SessionJson<'_> {
+fn session_json(s: &Session, now: DateTime<Utc>) -> SessionJson<'_> {
     SessionJson {
         id: &s.id,
         name: &s.name,
@@ -187,7 +204,19 @@ fn session_json(s: &Session) -> SessionJson<'_> {
             detail: s.activity.detail.as_deref(),
             since: s.activity.since,
             reported: s.activity.reported,
+            source: s.activity.source.as_str(),
+            age_seconds: s
+                .activity
+                .since
+                .map(|t| now.signed_duration_since(t).num_seconds().max(0)),
+            waiting_for: s.waiting_for.as_ref().map(|w| WaitingForJson {
+                question: w.question.as_deref(),
+                tool: w.tool.as_deref(),
+                command: w.command.as_deref(),
+            }),
+            why: &s.why,
         },
+        snoozed_until: s.snoozed_until,
         orchestration: s
             .orchestration
             .as_deref()
@@ -213,10 +242,19 @@ fn session_json(s: &Session) -> SessionJson<'_> {
     }
 }
 
-/// The `ls --json` document.
+/// The `ls --json` document, ages as of now.
 pub fn to_json(sessions: &[Session], problems: &[Problem]) -> serde_json::Result<String> {
+    to_json_at(sessions, problems, Utc::now())
+}
+
+/// The `ls --json` document, ages as of `now`.
+pub fn to_json_at(
+    sessions: &[Session],
+    problems: &[Problem],
+    now: DateTime<Utc>,
+) -> serde_json::Result<String> {
     let doc = Document {
-        sessions: sessions.iter().map(session_json).collect(),
+        sessions: sessions.iter().map(|s| session_json(s, now)).collect(),
         problems: problems
             .iter()
             .map(|p| ProblemJson {
@@ -310,7 +348,7 @@ pub fn print(
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     if args.json {
-        let text = to_json(sessions, problems).map_err(std::io::Error::other)?;
+        let text = to_json_at(sessions, problems, now).map_err(std::io::Error::other)?;
         writeln!(out, "{text}")?;
         return Ok(());
     }

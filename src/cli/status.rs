@@ -3,7 +3,10 @@
 
 use std::collections::HashMap;
 
+use chrono::{DateTime, Utc};
 use clap::Args;
+
+use crate::attention;
 
 use crate::model::{Health, Session};
 
@@ -26,11 +29,16 @@ fn tmux_colour(h: Health) -> Option<&'static str> {
     }
 }
 
-/// One line: `✖ 2 errored · ◆ 1 waiting`, or tmux-coloured with `tmux`.
-/// Empty when no session is errored, waiting, stuck or active.
-pub fn line(sessions: &[Session], tmux: bool) -> String {
+/// One line: `✖ 2 errored · ◆ 1 waiting`, or tmux-coloured with `tmux`,
+/// then (tmux) the session `greenroom next` goes to: `→ name 4m`.
+/// Snoozed sessions are not counted. Empty when no session is errored,
+/// waiting, stuck or active.
+pub fn line(sessions: &[Session], tmux: bool, now: DateTime<Utc>) -> String {
     let mut counts: HashMap<Health, usize> = HashMap::new();
-    for s in sessions.iter().filter(|s| !s.archived) {
+    for s in sessions
+        .iter()
+        .filter(|s| !s.archived && s.snoozed_until.is_none())
+    {
         *counts.entry(s.health).or_insert(0) += 1;
     }
     let parts: Vec<String> = Health::ALL
@@ -46,5 +54,12 @@ pub fn line(sessions: &[Session], tmux: bool) -> String {
             })
         })
         .collect();
-    parts.join(if tmux { " " } else { " · " })
+    let mut line = parts.join(if tmux { " " } else { " · " });
+    if tmux && let Some(first) = attention::queue(sessions).first() {
+        // Names come from files: `#` would start a tmux format.
+        let name = crate::display::fit(&first.name, 20).replace('#', "##");
+        let waited = crate::display::age(now, attention::needs_since(first));
+        line.push_str(&format!(" → {name} {waited}"));
+    }
+    line
 }

@@ -19,6 +19,8 @@ use crate::sources::sidecar::{Sidecar, SidecarError, SidecarStore};
 
 mod adopt;
 mod defer;
+mod question;
+pub use question::{ToolUpdate, clean, tool_update};
 
 /// How long a report waits for the (fair) sidecar lock before handing the
 /// report to a copy of itself that waits longer, so the agent is held up
@@ -44,6 +46,8 @@ pub struct PayloadIds {
     pub new_conversation: bool,
     pub transcript_path: Option<PathBuf>,
     pub cwd: Option<PathBuf>,
+    /// The tool call the agent holds, for what a waiting session asks.
+    pub tool: ToolUpdate,
 }
 
 fn text<'a>(payload: &'a Value, key: &str) -> Option<&'a str> {
@@ -67,6 +71,7 @@ impl PayloadIds {
             new_conversation: text(payload, "hook_event_name") == Some("SessionStart"),
             transcript_path: path("transcript_path"),
             cwd: path("cwd"),
+            tool: tool_update(payload),
         }
     }
 }
@@ -98,8 +103,11 @@ fn idle() -> Change {
     Change::Activity(Activity::Idle, None)
 }
 
+/// The question, one clean line: it is shown in a sidebar, a desktop
+/// notification and a status line.
 fn awaiting(detail: Option<&str>) -> Change {
-    Change::Activity(Activity::AwaitingInput, detail.map(str::to_owned))
+    let detail = detail.and_then(|d| clean(d, question::MAX_TEXT_CHARS));
+    Change::Activity(Activity::AwaitingInput, detail)
 }
 
 /// Older Claude versions send no `notification_type`; their wording is the only clue.
@@ -193,7 +201,7 @@ pub fn classify(payload: &Value) -> Change {
         }
         "PermissionRequest" => {
             let detail = text(payload, "tool_name").map(|t| format!("permission to use {t}"));
-            Change::Activity(Activity::AwaitingInput, detail)
+            awaiting(detail.as_deref())
         }
         "Stop" if has_running_background_tasks(payload) => active(),
         "Stop" => idle(),
@@ -218,6 +226,11 @@ pub fn apply(s: &mut Sidecar, change: &Change, ids: &PayloadIds, now: DateTime<U
     if ids.cwd.is_some() {
         s.current_cwd = ids.cwd.clone();
     }
+    match &ids.tool {
+        ToolUpdate::Set(call) => s.activity_tool = Some(call.clone()),
+        ToolUpdate::Clear => s.activity_tool = None,
+        ToolUpdate::Keep => {}
+    }
     let (activity, detail) = match change {
         Change::Nothing => return *s != before,
         Change::Activity(a, d) => (a.clone(), d.clone()),
@@ -238,6 +251,7 @@ pub fn apply(s: &mut Sidecar, change: &Change, ids: &PayloadIds, now: DateTime<U
     s.activity = Some(activity);
     s.activity_detail = detail;
     s.activity_reported_at = Some(now);
+    s.answered_with = None;
     s.last_activity_at = Some(now);
     true
 }

@@ -55,6 +55,48 @@ pub struct AoDetails {
     pub summary: Option<String>,
 }
 
+/// Where a row's activity comes from: the agent's own hook, greenroom's
+/// reading of tmux, or another tool's record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub enum ActivitySource {
+    Hook,
+    /// greenroom recorded it after answering a prompt (`send --key`): the
+    /// agents fire no hook when a tool is refused.
+    Answer,
+    Tmux,
+    Maestro,
+    AgentOrchestrator,
+    /// Nothing has said anything yet.
+    #[default]
+    Nothing,
+}
+
+impl ActivitySource {
+    /// The spelling of `ls --json`'s `activity.source`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ActivitySource::Hook => "hook",
+            ActivitySource::Answer => "answer",
+            ActivitySource::Tmux => "tmux",
+            ActivitySource::Maestro => "maestro",
+            ActivitySource::AgentOrchestrator => "agent-orchestrator",
+            ActivitySource::Nothing => "none",
+        }
+    }
+
+    /// The short word the dashboard shows beside a status.
+    pub fn label(self) -> &'static str {
+        match self {
+            ActivitySource::Hook => "hook",
+            ActivitySource::Answer => "answered",
+            ActivitySource::Tmux => "tmux",
+            ActivitySource::Maestro => "Maestro",
+            ActivitySource::AgentOrchestrator => "AO",
+            ActivitySource::Nothing => "no report",
+        }
+    }
+}
+
 /// The activity a row shows, with where it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ActivityView {
@@ -63,6 +105,38 @@ pub struct ActivityView {
     pub since: Option<DateTime<Utc>>,
     /// True while a hook's report is fresher than `report_ttl`.
     pub reported: bool,
+    pub source: ActivitySource,
+}
+
+/// What a waiting agent asks, in its own words where it says them: Claude
+/// Code's Notification message, the tool and command of the call it holds.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct WaitingFor {
+    pub question: Option<String>,
+    pub tool: Option<String>,
+    pub command: Option<String>,
+}
+
+impl WaitingFor {
+    /// One line: `Claude needs your permission · Bash: touch x`; a part
+    /// the question already says is not repeated.
+    pub fn line(&self) -> Option<String> {
+        let question = self.question.as_deref();
+        let said = |t: &str| question.is_some_and(|q| q.contains(t));
+        let tool = self.tool.as_deref().filter(|t| !said(t));
+        let command = self.command.as_deref().filter(|c| !said(c));
+        let call = match (tool, command) {
+            (Some(t), Some(c)) => Some(format!("{t}: {c}")),
+            (Some(t), None) => Some(t.to_owned()),
+            (None, Some(c)) => Some(c.to_owned()),
+            (None, None) => None,
+        };
+        match (question, call) {
+            (Some(q), Some(c)) => Some(format!("{q} · {c}")),
+            (Some(q), None) => Some(q.to_owned()),
+            (None, call) => call,
+        }
+    }
 }
 
 /// One row of the catalog: a session from any source, merged and classified.
@@ -101,6 +175,13 @@ pub struct Session {
     /// The worktree greenroom made for this session, at its folder: the
     /// one worktree dismissing it may offer to remove.
     pub own_worktree: Option<PathBuf>,
+    /// Set while the operator has snoozed it (and nothing new happened):
+    /// out of the queue, the counts and the alerts until then.
+    pub snoozed_until: Option<DateTime<Utc>>,
+    /// What a waiting session asks, where the agent said it.
+    pub waiting_for: Option<WaitingFor>,
+    /// Which rule decided the health, in words (`health::explain`).
+    pub why: String,
 }
 
 /// An agent found in a tmux pane greenroom did not start: through its

@@ -18,8 +18,12 @@
 
 use std::time::{Duration, Instant};
 
+use chrono::Utc;
+use uuid::Uuid;
+
 use super::{OpsError, live_tmux_name, not_live_if_missing};
-use crate::model::Session;
+use crate::model::{Activity, Health, Session, Source};
+use crate::sources::sidecar::SidecarStore;
 use crate::tmux::{Tmux, TmuxError};
 
 /// Longer text is pasted, never typed: well under tmux's command size.
@@ -236,5 +240,146 @@ mod tests {
         assert_eq!(visible_tail("say hello"), "sayhello");
         assert_eq!(visible_tail(&"ab ".repeat(20)), "abababababababab");
         assert_eq!(visible_tail(" \n "), "");
+    }
+}
+
+/// The keys an answer may press: a closed list, so nothing from a script
+/// or a config reaches tmux as a key name it would read otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AnswerKey {
+    Enter,
+    Escape,
+    CtrlC,
+    Tab,
+    /// A numbered choice, 1 to 9.
+    Digit(u8),
+}
+
+impl AnswerKey {
+    /// The names `--key` accepts, for messages.
+    pub const NAMES: &'static str = "Enter, Escape (Esc), C-c, Tab, 1 to 9";
+
+    /// Parses a key name (case does not matter for the words).
+    pub fn parse(name: &str) -> Result<Self, String> {
+        let key = match name.trim().to_ascii_lowercase().as_str() {
+            "enter" | "return" => AnswerKey::Enter,
+            "escape" | "esc" => AnswerKey::Escape,
+            "c-c" | "ctrl-c" | "^c" => AnswerKey::CtrlC,
+            "tab" => AnswerKey::Tab,
+            d if d.len() == 1 && matches!(d.as_bytes()[0], b'1'..=b'9') => {
+                AnswerKey::Digit(d.as_bytes()[0] - b'0')
+            }
+            _ => {
+                return Err(format!(
+                    "unknown key {:?}; one of {}",
+                    crate::display::safe(name),
+                    Self::NAMES
+                ));
+            }
+        };
+        Ok(key)
+    }
+
+    /// tmux's name for the key (`send-keys` reads it as a key, not text).
+    pub fn tmux_name(self) -> String {
+        match self {
+            AnswerKey::Enter => "Enter".into(),
+            AnswerKey::Escape => "Escape".into(),
+            AnswerKey::CtrlC => "C-c".into(),
+            AnswerKey::Tab => "Tab".into(),
+            AnswerKey::Digit(d) => d.to_string(),
+        }
+    }
+}
+
+impl std::fmt::Display for AnswerKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.tmux_name())
+    }
+}
+
+impl AnswerKey {
+    /// What the agent does once a waiting prompt is answered with this key:
+    /// Enter or a numbered choice goes on working, Escape and C-c refuse
+    /// and end the turn (Claude Code 2.1.328 and Gemini CLI 0.61.0 fire no
+    /// hook then, so greenroom records it); Tab changes nothing yet.
+    pub fn state_after(self) -> Option<Activity> {
+        match self {
+            AnswerKey::Enter | AnswerKey::Digit(_) => Some(Activity::Active),
+            AnswerKey::Escape | AnswerKey::CtrlC => Some(Activity::Idle),
+            AnswerKey::Tab => None,
+        }
+    }
+}
+
+/// Presses one key in a live session's pane (its exact target): the answer
+/// to a prompt without attaching. On a waiting session of greenroom's own,
+/// the state the answer leads to is recorded, unless a hook reported
+/// something newer meanwhile; the next hook report replaces it.
+pub fn send_key(
+    tmux: &Tmux,
+    store: &SidecarStore,
+    session: &Session,
+    key: AnswerKey,
+) -> Result<(), OpsError> {
+    let name = live_tmux_name(session)?;
+    let before = Utc::now();
+    tmux.send_key(&name, &key.tmux_name())
+        .map_err(not_live_if_missing(session))?;
+    let (Some(after), Health::Waiting, Source::Greenroom) =
+        (key.state_after(), session.health, session.source)
+    else {
+        return Ok(());
+    };
+    let Ok(id) = Uuid::parse_str(&session.id) else {
+        return Ok(());
+    };
+    store.update(id, super::LOCK_WAIT, |s| {
+        if s.activity_reported_at.is_some_and(|at| at > before) {
+            return false;
+        }
+        let now = Utc::now();
+        s.activity_since = Some(now);
+        s.activity = Some(after);
+        s.activity_detail = Some(format!("answered with {key}"));
+        s.activity_reported_at = Some(now);
+        s.activity_tool = None;
+        s.answered_with = Some(key.tmux_name());
+        true
+    })?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod answer_tests {
+    use super::AnswerKey;
+
+    #[test]
+    fn the_closed_list_of_keys() {
+        for (name, key, tmux) in [
+            ("Enter", AnswerKey::Enter, "Enter"),
+            ("esc", AnswerKey::Escape, "Escape"),
+            ("Escape", AnswerKey::Escape, "Escape"),
+            ("C-c", AnswerKey::CtrlC, "C-c"),
+            ("tab", AnswerKey::Tab, "Tab"),
+            ("1", AnswerKey::Digit(1), "1"),
+            ("9", AnswerKey::Digit(9), "9"),
+        ] {
+            assert_eq!(AnswerKey::parse(name), Ok(key), "{name}");
+            assert_eq!(key.tmux_name(), tmux);
+        }
+        for bad in ["0", "10", "C-x", "Enter;kill-server", "", "a"] {
+            assert!(AnswerKey::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_state_an_answer_leads_to() {
+        use crate::model::Activity;
+        assert_eq!(AnswerKey::Enter.state_after(), Some(Activity::Active));
+        assert_eq!(AnswerKey::Digit(2).state_after(), Some(Activity::Active));
+        assert_eq!(AnswerKey::Escape.state_after(), Some(Activity::Idle));
+        assert_eq!(AnswerKey::CtrlC.state_after(), Some(Activity::Idle));
+        assert_eq!(AnswerKey::Tab.state_after(), None);
     }
 }

@@ -11,6 +11,7 @@ pub mod prices;
 pub mod procs;
 pub mod rate;
 pub mod sidecar;
+pub mod snooze;
 pub mod tmux_conf;
 pub mod transcript;
 

@@ -21,7 +21,7 @@ mod record;
 
 use atomic::{lock_within, replace_atomic, sync_dir};
 pub use atomic::{remove_stale_temps, write_atomic};
-pub use record::{Sidecar, Worktree};
+pub use record::{Sidecar, ToolCall, Worktree};
 
 use super::{NOT_REGULAR, O_NOFOLLOW, O_NONBLOCK, read_text_file};
 use crate::model::Problem;

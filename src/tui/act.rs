@@ -9,6 +9,13 @@ use super::state::{AppState, BesidePane, Mode};
 
 /// Words what an effect on sessions did for the status line.
 pub(super) fn finished(state: &mut AppState, done: Finished) {
+    if let Finished::Returned { name } = &done
+        && let Some(s) = state.rows.iter().find(|r| &r.name == name)
+    {
+        // Back from it: handled, until its state changes.
+        state.attention.remove(&s.id);
+        state.handled.insert(s.id.clone(), s.health);
+    }
     let text = match done {
         Finished::Killed { ok, failed } => each("killed", &ok, &failed),
         Finished::Dismissed { ok, failed } => each("dismissed", &ok, &failed),
@@ -20,6 +27,17 @@ pub(super) fn finished(state: &mut AppState, done: Finished) {
         }
         Finished::Restored { name, .. } => format!("restored {name}"),
         Finished::Sent { name } => format!("sent to {name}"),
+        Finished::Answered {
+            name,
+            key,
+            after: Some(after),
+        } => format!("sent {key} to {name}: now {}", after.contract_name()),
+        Finished::Answered { name, key, .. } => format!("sent {key} to {name}"),
+        Finished::Snoozed { name, until } => format!(
+            "snoozed {name} ({}); z wakes it, so does any new state change",
+            crate::attention::snooze_mark(until, state.now)
+        ),
+        Finished::Woke { name } => format!("woke {name}"),
         Finished::Switched { name } => format!("switched to {name}"),
         Finished::Returned { name } => format!("back from {name}"),
         Finished::Failed(why) => why,

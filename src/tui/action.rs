@@ -54,7 +54,28 @@ pub enum Command {
     Review,
     /// In a diff: comment on the selected lines to the agent.
     Comment,
+    // Triage: the attention queue and answers without attaching.
+    /// The next session that needs the operator (`w`), cycling.
+    NextInQueue,
+    /// The previous one (`W`).
+    PrevInQueue,
+    /// Back to the session selected before the last jump, like `cd -`.
+    JumpBack,
+    /// Snooze the selected session, or wake it.
+    Snooze,
+    /// Answer a waiting prompt with its highlighted choice (Enter).
+    Allow,
+    /// Refuse a waiting prompt (Escape).
+    Deny,
+    /// Answer a waiting prompt with a numbered choice, 1 to 9.
+    Choice(u8),
 }
+
+/// `[keys]` names of the numbered choices.
+const CHOICES: [&str; 9] = [
+    "choice_1", "choice_2", "choice_3", "choice_4", "choice_5", "choice_6", "choice_7", "choice_8",
+    "choice_9",
+];
 
 impl Command {
     /// The name used in config.toml's `[keys]` table.
@@ -98,6 +119,16 @@ impl Command {
             Command::Review => "review",
             Command::RemoveWorktree => "remove_worktree",
             Command::Comment => "comment",
+            Command::NextInQueue => "next_in_queue",
+            Command::PrevInQueue => "previous_in_queue",
+            Command::JumpBack => "jump_back",
+            Command::Snooze => "snooze",
+            Command::Allow => "allow",
+            Command::Deny => "deny",
+            Command::Choice(n) => CHOICES
+                .get(usize::from(n).wrapping_sub(1))
+                .copied()
+                .unwrap_or("choice"),
         }
     }
 }
@@ -200,6 +231,20 @@ pub enum Finished {
     Sent {
         name: String,
     },
+    /// A key answered a prompt: which, and the state it leads to when the
+    /// session was waiting.
+    Answered {
+        name: String,
+        key: crate::ops::AnswerKey,
+        after: Option<crate::model::Activity>,
+    },
+    Snoozed {
+        name: String,
+        until: DateTime<Utc>,
+    },
+    Woke {
+        name: String,
+    },
     /// The client switched to the session (greenroom inside tmux).
     Switched {
         name: String,
@@ -273,6 +318,18 @@ pub enum Effect {
     Send {
         id: String,
         text: String,
+    },
+    /// Press one key in the session's pane (an answer to its prompt).
+    SendKey {
+        id: String,
+        key: crate::ops::AnswerKey,
+    },
+    Snooze {
+        id: String,
+        length: std::time::Duration,
+    },
+    Wake {
+        id: String,
     },
     CompletePath {
         text: String,

@@ -100,6 +100,9 @@ fn needs_tmux(c: Command) -> bool {
             | Command::Restore
             | Command::Send
             | Command::OpenBeside
+            | Command::Allow
+            | Command::Deny
+            | Command::Choice(_)
     )
 }
 
@@ -146,6 +149,13 @@ fn normal(state: &mut AppState, c: Command) -> Vec<Effect> {
         Command::OpenBeside => beside(state),
         Command::Mark => mark(state),
         Command::Review => super::review::open(state),
+        Command::NextInQueue => super::triage::step_queue(state, false),
+        Command::PrevInQueue => super::triage::step_queue(state, true),
+        Command::JumpBack => super::triage::jump_back(state),
+        Command::Snooze => super::triage::snooze(state),
+        Command::Allow => super::triage::answer(state, crate::ops::AnswerKey::Enter),
+        Command::Deny => super::triage::answer(state, crate::ops::AnswerKey::Escape),
+        Command::Choice(n) => super::triage::answer(state, crate::ops::AnswerKey::Digit(n)),
         _ => view(state, c),
     }
 }

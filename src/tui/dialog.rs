@@ -174,6 +174,16 @@ pub fn command(dialog: &mut Dialog, command: Command) -> Outcome {
         },
         Dialog::Send { id, text, .. } => match command {
             Command::Submit if text.trim().is_empty() => Outcome::Keep,
+            // `<Esc>`, `<Enter>`, `<C-c>`, `<Tab>`, `<1>`: one key, not text.
+            Command::Submit if key_in(text).is_some() => Outcome::Done(
+                key_in(text)
+                    .map(|key| Effect::SendKey {
+                        id: id.clone(),
+                        key,
+                    })
+                    .into_iter()
+                    .collect(),
+            ),
             // A pasted block's last line break is not a line of its own:
             // the Enter that sends it follows.
             Command::Submit => Outcome::Done(vec![Effect::Send {
@@ -202,6 +212,12 @@ pub fn command(dialog: &mut Dialog, command: Command) -> Outcome {
             _ => Outcome::Keep,
         },
     }
+}
+
+/// A message that is one key name in angle brackets (`<Esc>`) is that key.
+pub fn key_in(text: &str) -> Option<crate::ops::AnswerKey> {
+    let name = text.trim().strip_prefix('<')?.strip_suffix('>')?;
+    crate::ops::AnswerKey::parse(name).ok()
 }
 
 /// Backspace in the open dialog's focused input.

@@ -135,6 +135,43 @@ impl Context {
         })
     }
 
+    /// One key into a session's pane; the state it leads to is recorded
+    /// when the session was waiting (see `ops::send_key`).
+    pub fn send_key(&self, s: &Session, key: ops::AnswerKey) -> Action {
+        Action::Finished(match ops::send_key(&self.tmux, &self.store, s, key) {
+            Ok(()) => Finished::Answered {
+                name: s.name.clone(),
+                key,
+                after: key
+                    .state_after()
+                    .filter(|_| s.health == crate::model::Health::Waiting),
+            },
+            Err(e) => Finished::Failed(e.to_string()),
+        })
+    }
+
+    pub fn snooze(&self, s: &Session, length: std::time::Duration) -> Action {
+        Action::Finished(
+            match ops::snooze(&self.store, s, length, chrono::Utc::now()) {
+                Ok(until) => Finished::Snoozed {
+                    name: s.name.clone(),
+                    until,
+                },
+                Err(e) => Finished::Failed(e.to_string()),
+            },
+        )
+    }
+
+    pub fn wake(&self, s: &Session) -> Action {
+        Action::Finished(match ops::wake(&self.store, s, chrono::Utc::now()) {
+            Ok(()) => Finished::Woke {
+                name: s.name.clone(),
+            },
+            Err(e) => Finished::Failed(e.to_string()),
+        })
+    }
+
+    /// `switch-client` when greenroom runs inside the same tmux server.
     /// `switch-client` when greenroom runs inside the same tmux server;
     /// in a popup, of the client that opened it.
     pub fn switch_to(&self, s: &Session) -> Action {

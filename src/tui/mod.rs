@@ -18,6 +18,7 @@ pub mod run;
 mod runner;
 pub mod state;
 mod terminal;
+mod triage;
 pub mod update;
 pub mod view;
 

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use super::action::Effect;
 use super::state::AppState;
+use crate::attention;
 use crate::model::Session;
 
 /// Installs new rows; marks sessions that just turned waiting, errored or
@@ -16,18 +17,28 @@ pub(super) fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effe
     for r in &rows {
         let before = state.last_health.get(&r.id).copied();
         // Archived rows are finished business: they never call for the operator.
-        let turned = r.health.needs_operator() && !r.archived && before != Some(r.health);
+        // A snoozed one neither: the operator said "not now".
+        let turned = r.health.needs_operator()
+            && !r.archived
+            && r.snoozed_until.is_none()
+            && before != Some(r.health);
         if turned && !first_load {
             if state.selected.as_deref() != Some(r.id.as_str()) {
                 state.attention.insert(r.id.clone());
             }
-            let detail = r.activity.detail.clone().unwrap_or_default();
+            // What it asks, in the agent's words, else its detail.
+            let detail = r
+                .waiting_for
+                .as_ref()
+                .and_then(|w| w.line())
+                .or_else(|| r.activity.detail.clone())
+                .unwrap_or_default();
             alerts.push(Effect::Alert {
                 title: format!("greenroom: {} is {}", r.name, r.health),
                 body: detail,
             });
         }
-        if !r.health.needs_operator() {
+        if !r.health.needs_operator() || r.snoozed_until.is_some() {
             state.attention.remove(&r.id);
         }
     }
@@ -35,6 +46,10 @@ pub(super) fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effe
     state
         .attention
         .retain(|id| state.last_health.contains_key(id));
+    // Handled until its health changes: then `w` visits it again.
+    state
+        .handled
+        .retain(|id, h| state.last_health.get(id) == Some(h));
     let line = state.cursor();
     // While the pane beside follows the selection, tmux records every switch
     // as an attach; the list keeps its order so moving down it works.
@@ -63,4 +78,20 @@ pub(super) fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effe
         state.clamp_offset();
     }
     alerts
+}
+
+/// The pinned group: the sessions in the attention queue move to the top
+/// of the list, in queue order; every other keeps its place relative to
+/// the rest. Moving through the list changes neither order.
+pub fn pin_attention(rows: &[Session], visible: &mut [usize]) {
+    visible.sort_by(|&a, &b| {
+        let (ra, rb) = (&rows[a], &rows[b]);
+        match (attention::in_queue(ra), attention::in_queue(rb)) {
+            (true, true) => attention::queue_order(ra, rb),
+            (true, false) => std::cmp::Ordering::Less,
+            (false, true) => std::cmp::Ordering::Greater,
+            // Stable sort: the rest keep the order they came in.
+            (false, false) => std::cmp::Ordering::Equal,
+        }
+    });
 }

@@ -66,6 +66,8 @@ fn start_state(config: &Config, engine: &mut Engine) -> (AppState, Vec<Action>) 
     let mut state = AppState::new(Utc::now(), engine.catalog.looked_in());
     state.alerts = config.alerts;
     state.show_cost = config.sidebar_cost;
+    state.pin_attention = config.pin_attention;
+    state.snooze = config.snooze;
     state.popup = config.popup_client.is_some();
     if !config.tmux_events {
         state.events = super::state::TmuxEvents::Disabled;

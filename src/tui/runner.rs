@@ -225,6 +225,21 @@ impl Runner {
                     self.off_loop(move |c| c.send(&s, &text));
                 }
             }
+            Effect::SendKey { id, key } => {
+                if let Some(s) = find(state, &id) {
+                    self.off_loop(move |c| c.send_key(&s, key));
+                }
+            }
+            Effect::Snooze { id, length } => {
+                if let Some(s) = find(state, &id) {
+                    self.off_loop(move |c| c.snooze(&s, length));
+                }
+            }
+            Effect::Wake { id } => {
+                if let Some(s) = find(state, &id) {
+                    self.off_loop(move |c| c.wake(&s));
+                }
+            }
             // Reading a folder can stall on a slow disk: off the loop.
             Effect::CompletePath { text } => {
                 self.off_loop(move |_| Action::PathCompleted(complete_path(&text)));

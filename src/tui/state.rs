@@ -221,6 +221,15 @@ pub struct AppState {
     pub show_cost: bool,
     /// Show archived and dismissed sessions too (`A`).
     pub show_archived: bool,
+    /// Sessions that need the operator are pinned on top (last-focus sort).
+    pub pin_attention: bool,
+    /// How long `z` snoozes.
+    pub snooze: std::time::Duration,
+    /// The session selected before the last jump (`w`, `W`, jump back).
+    pub jumped_from: Option<String>,
+    /// Sessions the operator came back from (attached, then detached), with
+    /// the health they had: `w` skips them until their health changes.
+    pub handled: HashMap<String, Health>,
     /// Help's page: 0 the list's keys, 1 the dialogs' and the filter's.
     pub help_page: usize,
     /// The dashboard runs in a tmux popup (`--popup`): once an attach has
@@ -261,6 +270,10 @@ impl AppState {
             select_when_seen: None,
             show_cost: true,
             show_archived: false,
+            pin_attention: false,
+            snooze: std::time::Duration::from_secs(30 * 60),
+            jumped_from: None,
+            handled: HashMap::new(),
             help_page: 0,
             popup: false,
             poll: PollState::default(),
@@ -362,6 +375,9 @@ impl AppState {
             SortMode::Triage => triage_order,
         };
         visible.sort_by(|&a, &b| order(&rows[a], &rows[b]));
+        if self.pin_attention && self.sort == SortMode::LastFocus {
+            super::rows::pin_attention(rows, &mut visible);
+        }
         self.visible = visible;
         if self.cursor().is_none() {
             let line = old_cursor

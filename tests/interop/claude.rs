@@ -3,6 +3,7 @@
 //! greenroom's own hooks: what greenroom shows is compared with what Claude
 //! Code itself shows and records.
 
+mod answer;
 mod cost;
 mod errors;
 mod harness;

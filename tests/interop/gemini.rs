@@ -2,6 +2,8 @@
 //! run offline through greenroom against the stand-in Gemini API in
 //! `gemini/standin.rs`, with a private home (`GEMINI_CLI_HOME`).
 
+#[path = "gemini/answer.rs"]
+mod answer;
 #[path = "gemini/cli.rs"]
 mod cli;
 #[path = "gemini/sessions.rs"]

@@ -27,7 +27,7 @@ pub(crate) fn one_demo() -> MutexGuard<'static, ()> {
 }
 
 /// The demo running in the test server's session `demo`.
-struct DemoRun {
+pub(crate) struct DemoRun {
     tmux: TmuxServer,
     /// Holds HOME and the demo's folder; removed last.
     dir: tempfile::TempDir,
@@ -41,7 +41,7 @@ impl DemoRun {
     /// `greenroom demo` in a 160x48 pane; `wrapped`: run by a shell that
     /// prints its exit status (tmux's own is not always filled in), else run
     /// directly so the pane's pid is the demo's.
-    fn start(wrapped: bool) -> Self {
+    pub(crate) fn start(wrapped: bool) -> Self {
         let dir = tempfile::tempdir().unwrap();
         static DEMOS: AtomicUsize = AtomicUsize::new(0);
         let n = DEMOS.fetch_add(1, Ordering::SeqCst);
@@ -100,16 +100,16 @@ impl DemoRun {
         Pane::new(&self.tmux, "demo")
     }
 
-    fn screen(&self) -> String {
+    pub(crate) fn screen(&self) -> String {
         self.pane().text()
     }
 
-    fn keys(&self, keys: &[&str]) {
+    pub(crate) fn keys(&self, keys: &[&str]) {
         self.pane().keys(keys);
     }
 
     /// Waits up to `secs` until the screen satisfies `check`; fails with the screen.
-    fn until(&self, secs: u64, what: &str, check: impl Fn(&str) -> bool) -> String {
+    pub(crate) fn until(&self, secs: u64, what: &str, check: impl Fn(&str) -> bool) -> String {
         self.pane().until(secs, what, check)
     }
 
@@ -134,12 +134,12 @@ impl Drop for DemoRun {
 }
 
 /// The header line: `greenroom  ✖ 1 errored  ◆ 1 waiting  ...`.
-fn header(screen: &str) -> &str {
+pub(crate) fn header(screen: &str) -> &str {
     screen.lines().next().unwrap_or("")
 }
 
 /// The sidebar line the selection marker is on: `│›● api-1 ...`.
-fn selected_line(screen: &str) -> &str {
+pub(crate) fn selected_line(screen: &str) -> &str {
     screen
         .lines()
         .find(|l| l.chars().nth(1) == Some('›'))
@@ -171,16 +171,17 @@ fn the_demo_shows_every_health_answers_keys_and_leaves_nothing_behind() {
         "the demo keeps its records in its own folder"
     );
 
-    // j and k move the selection (newest first: api-1 on top).
+    // j and k move the selection. The agents that need you are pinned on
+    // top in queue order: web-2 (waiting) first, then infra-4 (errored).
     demo.keys(&["g"]);
-    demo.until(5, "api-1 selected", |s| selected_line(s).contains("api-1"));
+    demo.until(5, "web-2 selected", |s| selected_line(s).contains("web-2"));
     demo.keys(&["j"]);
-    demo.until(5, "j to select web-2", |s| {
-        selected_line(s).contains("web-2")
+    demo.until(5, "j to select infra-4", |s| {
+        selected_line(s).contains("infra-4")
     });
     demo.keys(&["k"]);
-    demo.until(5, "k to select api-1 again", |s| {
-        selected_line(s).contains("api-1")
+    demo.until(5, "k to select web-2 again", |s| {
+        selected_line(s).contains("web-2")
     });
 
     // `/` narrows the list; Esc clears the filter.
@@ -204,7 +205,7 @@ fn the_demo_shows_every_health_answers_keys_and_leaves_nothing_behind() {
     });
 
     // Tab shows the orchestration tab: docs-3's finished Maestro phases.
-    demo.keys(&["g", "j", "j"]);
+    demo.keys(&["/", "d", "o", "c", "s", "-", "3", "Enter"]);
     demo.until(5, "docs-3 selected", |s| {
         selected_line(s).contains("docs-3")
     });

@@ -220,6 +220,28 @@ fn every_real_payload_updates_the_sidecar_field_by_field() {
             ),
             cwd: "/Users/alice/code/acme-api",
         },
+        Want {
+            fixture: "2.1.328__PermissionRequest__bash-permission",
+            activity: Activity::AwaitingInput,
+            detail: Some("permission to use Bash"),
+            status: Status::Running,
+            agent_session_id: "701ee70e-b18c-4583-9498-3ea3e4fd7108",
+            transcript: Some(
+                "/home/USER/.claude/projects/-home-USER-work/701ee70e-b18c-4583-9498-3ea3e4fd7108.jsonl",
+            ),
+            cwd: "/home/USER/work",
+        },
+        Want {
+            fixture: "2.1.328__Notification__bash-permission",
+            activity: Activity::AwaitingInput,
+            detail: Some("Claude needs your permission"),
+            status: Status::Running,
+            agent_session_id: "701ee70e-b18c-4583-9498-3ea3e4fd7108",
+            transcript: Some(
+                "/home/USER/.claude/projects/-home-USER-work/701ee70e-b18c-4583-9498-3ea3e4fd7108.jsonl",
+            ),
+            cwd: "/home/USER/work",
+        },
     ];
     assert_eq!(
         std::fs::read_dir(PAYLOADS)

@@ -10,6 +10,17 @@ use uuid::Uuid;
 
 use super::{MAX_DETAIL_CHARS, SIDECAR_VERSION};
 use crate::model::{Activity, Status};
+use crate::sources::snooze::Snooze;
+
+/// A tool call as a hook payload named it; both parts cleaned and bounded
+/// by the report that wrote them.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct ToolCall {
+    #[serde(default)]
+    pub tool: Option<String>,
+    #[serde(default)]
+    pub command: Option<String>,
+}
 
 /// A git worktree a session was spawned in.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -66,6 +77,18 @@ pub struct Sidecar {
     pub env: BTreeMap<String, String>,
     #[serde(default)]
     pub metadata: BTreeMap<String, String>,
+    /// The operator's snooze, while one is set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snooze: Option<Snooze>,
+    /// The tool call the agent holds (PreToolUse, PermissionRequest): what
+    /// a waiting session asks about.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub activity_tool: Option<ToolCall>,
+    /// Set when the activity was recorded by greenroom after it answered a
+    /// prompt with this key (the agents fire no hook on a refusal);
+    /// cleared by the next hook report.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answered_with: Option<String>,
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
@@ -105,6 +128,9 @@ impl Sidecar {
             worktree: None,
             env: BTreeMap::new(),
             metadata: BTreeMap::new(),
+            snooze: None,
+            activity_tool: None,
+            answered_with: None,
             extra: serde_json::Map::new(),
         }
     }
@@ -124,10 +150,12 @@ impl Sidecar {
     }
 
     pub(super) fn cap_detail(&mut self) {
-        if let Some(detail) = &mut self.activity_detail
-            && let Some((cut, _)) = detail.char_indices().nth(MAX_DETAIL_CHARS)
-        {
-            detail.truncate(cut);
+        let tool = self.activity_tool.as_mut();
+        let parts = tool.into_iter().flat_map(|t| [&mut t.tool, &mut t.command]);
+        for text in parts.chain([&mut self.activity_detail]).flatten() {
+            if let Some((cut, _)) = text.char_indices().nth(MAX_DETAIL_CHARS) {
+                text.truncate(cut);
+            }
         }
     }
 }

@@ -1,11 +1,16 @@
-//! The header: the app name, counts per health in their colours, and on the
+//! The header: the app name, how many sessions need the operator and how
+//! long the oldest has waited, counts per health in their colours, and on the
 //! right the sort mode, the active filter, problems and tmux trouble.
 //! Each part has a long and a short form; the longest that fits is drawn.
+
+use std::collections::HashMap;
 
 use ratatui::prelude::*;
 
 use super::Theme;
 use super::text::fit;
+use crate::attention;
+use crate::display::age;
 use crate::model::Health;
 use crate::tui::state::{AppState, SortMode, TmuxEvents, TmuxStatus};
 
@@ -23,56 +28,130 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, theme: &Theme) {
         return;
     }
     let max = usize::from(area.width);
-    let counts = state.counts();
-    // Every class as itself, in the `f` filter's order, so the two agree.
-    let groups: Vec<(Health, usize)> = Health::ALL
+    let left = Left {
+        groups: groups(state),
+        queue: queue_part(state, theme),
+    };
+    frame.render_widget(fit_line(&left, right_parts(state, theme), max, theme), area);
+}
+
+/// The left side: the queue's summary and the counts per class.
+struct Left {
+    groups: Vec<(Health, usize)>,
+    queue: Option<Part>,
+}
+
+/// Every class as itself, in the `f` filter's order, so the two agree.
+/// Snoozed sessions are left out of the counts, like archived ones.
+fn groups(state: &AppState) -> Vec<(Health, usize)> {
+    let mut counts: HashMap<Health, usize> = HashMap::new();
+    for r in state
+        .rows
+        .iter()
+        .filter(|r| !r.archived && r.snoozed_until.is_none())
+    {
+        *counts.entry(r.health).or_insert(0) += 1;
+    }
+    Health::ALL
         .iter()
         .map(|h| (*h, counts.get(h).copied().unwrap_or(0)))
         .filter(|(_, n)| *n > 0)
-        .collect();
-    let mut parts = right_parts(state, theme);
-
-    let without_sort: Vec<Part> = parts.iter().filter(|p| p.keep > 1).cloned().collect();
-    let line = [
-        (false, false, &parts),
-        (true, false, &parts),
-        (true, false, &without_sort),
-        (true, true, &parts),
-    ]
-    .into_iter()
-    .map(|(short_counts, short_right, parts)| {
-        compose(&groups, parts, short_counts, short_right, max, theme)
-    })
-    .find(|l| l.width() <= max);
-    let line = match line {
-        Some(l) => l,
-        None => {
-            // Drop right-side parts, least important first, until it fits.
-            loop {
-                let l = compose(&groups, &parts, true, true, max, theme);
-                let least = parts.iter().enumerate().min_by_key(|(_, p)| p.keep);
-                match least {
-                    Some((i, _)) if l.width() > max => {
-                        parts.remove(i);
-                    }
-                    _ => break l,
-                }
-            }
-        }
-    };
-    frame.render_widget(line, area);
+        .collect()
 }
 
-fn compose(
-    groups: &[(Health, usize)],
-    parts: &[Part],
+/// `3 need you · oldest 12m`: the attention queue at a glance.
+fn queue_part(state: &AppState, theme: &Theme) -> Option<Part> {
+    let (n, oldest) = attention::summary(&state.rows);
+    if n == 0 {
+        return None;
+    }
+    let waited = age(state.now, oldest);
+    Some(Part {
+        long: vec![
+            Span::styled(format!("{n} need you"), theme.accent),
+            Span::styled(format!(" · oldest {waited}"), theme.dim),
+        ],
+        short: vec![Span::styled(format!("{n} need you"), theme.accent)],
+        keep: 5,
+    })
+}
+
+/// How the queue's summary is drawn in one attempt.
+#[derive(Clone, Copy)]
+enum QueueForm {
+    Long,
+    Short,
+    Hidden,
+}
+
+/// The longest form of the line that fits: long counts and parts first,
+/// then shorter forms, then without the queue's summary (the counts say
+/// it too), then right-side parts dropped, least important first.
+fn fit_line(left: &Left, mut parts: Vec<Part>, max: usize, theme: &Theme) -> Line<'static> {
+    use QueueForm::{Hidden, Long, Short};
+    let without_sort: Vec<Part> = parts.iter().filter(|p| p.keep > 1).cloned().collect();
+    let line = [
+        (Long, false, false, &parts),
+        (Long, true, false, &parts),
+        (Long, true, false, &without_sort),
+        (Short, true, true, &parts),
+        (Hidden, true, true, &parts),
+    ]
+    .into_iter()
+    .map(|(queue, short_counts, short_right, parts)| {
+        let form = Form {
+            queue,
+            short_counts,
+            short_right,
+        };
+        compose(left, parts, form, max, theme)
+    })
+    .find(|l| l.width() <= max);
+    if let Some(l) = line {
+        return l;
+    }
+    let smallest = Form {
+        queue: Hidden,
+        short_counts: true,
+        short_right: true,
+    };
+    loop {
+        let l = compose(left, &parts, smallest, max, theme);
+        let least = parts.iter().enumerate().min_by_key(|(_, p)| p.keep);
+        match least {
+            Some((i, _)) if l.width() > max => {
+                parts.remove(i);
+            }
+            _ => break l,
+        }
+    }
+}
+
+/// Which forms one attempt at the line uses.
+#[derive(Clone, Copy)]
+struct Form {
+    queue: QueueForm,
     short_counts: bool,
     short_right: bool,
-    max: usize,
-    theme: &Theme,
-) -> Line<'static> {
+}
+
+fn compose(l: &Left, parts: &[Part], form: Form, max: usize, theme: &Theme) -> Line<'static> {
+    let Form {
+        queue,
+        short_counts,
+        short_right,
+    } = form;
     let mut left = vec![Span::styled("greenroom", theme.title)];
-    for (h, n) in groups {
+    let queue = match (&l.queue, queue) {
+        (Some(q), QueueForm::Long) => Some(&q.long),
+        (Some(q), QueueForm::Short) => Some(&q.short),
+        _ => None,
+    };
+    if let Some(spans) = queue {
+        left.push(Span::raw("  "));
+        left.extend(spans.iter().cloned());
+    }
+    for (h, n) in &l.groups {
         let style = theme.health(*h);
         if short_counts {
             left.push(Span::raw(" "));

@@ -117,7 +117,12 @@ pub fn render(
 
 fn sections(keymap: &Keymap, page: usize, short: bool) -> Vec<Section> {
     let mut out: Vec<Section> = Vec::new();
-    for b in BINDINGS.iter().filter(|b| b.help_page() == page) {
+    // Choices 2 to 9 are said by choice 1's line.
+    let listed = BINDINGS.iter().filter(|b| {
+        b.help_page() == page
+            && !matches!(b.command, crate::tui::action::Command::Choice(n) if n > 1)
+    });
+    for b in listed {
         let keys = keymap.keys_in(b.layer, b.command);
         let key = if short {
             keys.first().map(Key::label).unwrap_or_default()

@@ -26,20 +26,37 @@ pub fn rows(s: &Session, state: &AppState, max: usize, theme: &Theme) -> Rows {
     out.blank();
 
     // Why it has its health, then what it is doing and since when.
+    // The status with where it came from and its age: `waiting · hook · 4s`.
     let mut health = vec![Span::styled(
-        format!("{} {}", s.health.glyph(), s.health),
+        format!(
+            "{} {}",
+            s.health.glyph(),
+            crate::health::provenance(s, state.now)
+        ),
         theme.health(s.health),
     )];
-    if let Some(why) = reason(s, state) {
+    if let Some(why) = reason(s) {
         health.push(Span::raw(format!(": {why}")));
     }
+    if let Some(until) = s.snoozed_until {
+        let mark = crate::attention::snooze_mark(until, state.now);
+        health.push(Span::styled(format!(" · snoozed, {mark}"), theme.dim));
+    }
     out.push(Keep::Must, row("health", health));
+    if let Some(q) = s.waiting_for.as_ref().and_then(|w| w.line()) {
+        out.push(Keep::Must, row("asks", vec![Span::styled(q, theme.accent)]));
+    }
+    if !s.why.is_empty() {
+        let why = vec![Span::styled(s.why.clone(), theme.dim)];
+        out.push(Keep::Useful, row("why", why));
+    }
     out.push(Keep::Must, row("activity", activity_spans(s, state, theme)));
+    // The question is on the `asks` line already.
     if let Some(d) = s
         .activity
         .detail
         .as_deref()
-        .filter(|d| !d.trim().is_empty())
+        .filter(|d| !d.trim().is_empty() && s.waiting_for.is_none())
     {
         out.push(Keep::Must, row("", plain(d.trim())));
     }
@@ -90,7 +107,7 @@ fn status_word(status: &Status) -> Option<String> {
 }
 
 /// Why a session has its health, when the activity line does not say it.
-fn reason(s: &Session, state: &AppState) -> Option<String> {
+fn reason(s: &Session) -> Option<String> {
     match s.health {
         Health::Errored if s.activity.state != Activity::Error => {
             if let Some(o) = s
@@ -113,10 +130,7 @@ fn reason(s: &Session, state: &AppState) -> Option<String> {
             }
             (s.status == Status::Exited).then(|| "the pane exited with an error".into())
         }
-        Health::Stuck => {
-            let last = s.last_activity_at.or(s.activity.since);
-            Some(format!("no sign of life for {}", age(state.now, last)))
-        }
+        // The status says it: `stuck · silent 14m`.
         _ => None,
     }
 }

@@ -122,7 +122,20 @@ fn agent_label(s: &Session) -> &str {
     }
 }
 
+/// The age column: how long the state has lasted, or for a snoozed
+/// session how long the snooze has left (`z 24m`).
+fn age_cell(s: &Session, now: chrono::DateTime<chrono::Utc>) -> String {
+    match s.snoozed_until {
+        Some(until) => crate::attention::snooze_mark(until, now),
+        None => age(now, s.activity.since),
+    }
+}
+
 fn detail_text(s: &Session) -> String {
+    // What a waiting agent asks, in its own words where it said them.
+    if let Some(q) = s.waiting_for.as_ref().and_then(|w| w.line()) {
+        return q;
+    }
     if let Some(d) = s
         .activity
         .detail
@@ -149,7 +162,7 @@ fn detail_text(s: &Session) -> String {
 fn columns(state: &AppState, page: &[&Session], max: usize) -> Columns {
     let age_w = page
         .iter()
-        .map(|s| width(&age(state.now, s.activity.since)))
+        .map(|s| width(&age_cell(s, state.now)))
         .max()
         .unwrap_or(0)
         .max(3);
@@ -281,7 +294,7 @@ fn row(
     }
     spans.push(Span::raw(" "));
     spans.push(Span::styled(
-        rpad(&age(state.now, s.activity.since), cols.age),
+        rpad(&age_cell(s, state.now), cols.age),
         theme.dim,
     ));
     spans.push(Span::raw(" "));

@@ -76,7 +76,14 @@ fn hints(state: &AppState) -> Vec<(Command, &'static str)> {
     }
     if let Some(s) = state.selected_session() {
         let tmux_ok = state.tmux != TmuxStatus::NotInstalled;
-        if s.can_attach() && tmux_ok {
+        let live = s.can_attach() && tmux_ok;
+        if live && s.health == crate::model::Health::Waiting {
+            h.extend([(Command::Allow, "allow"), (Command::Deny, "deny")]);
+        }
+        if crate::attention::in_queue(s) {
+            h.push((Command::Snooze, "snooze"));
+        }
+        if live {
             h.extend([
                 (Command::Attach, "attach"),
                 (Command::Send, "send"),

@@ -33,6 +33,7 @@ pub fn session(name: &str) -> SessionBuilder {
             detail: None,
             since: None,
             reported: false,
+            source: greenroom::model::ActivitySource::Tmux,
         },
         orchestration: None,
         active_agent: None,
@@ -44,6 +45,9 @@ pub fn session(name: &str) -> SessionBuilder {
         adopted: None,
         changes: None,
         own_worktree: None,
+        snoozed_until: None,
+        waiting_for: None,
+        why: String::new(),
     })
 }
 
@@ -119,11 +123,16 @@ impl SessionBuilder {
         since: Option<DateTime<Utc>>,
         reported: bool,
     ) -> Self {
+        let source = match reported {
+            true => greenroom::model::ActivitySource::Hook,
+            false => greenroom::model::ActivitySource::Tmux,
+        };
         self.0.activity = ActivityView {
             state,
             detail: None,
             since,
             reported,
+            source,
         };
         self
     }

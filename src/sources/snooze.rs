@@ -1,0 +1,145 @@
+//! Snoozes: "not now" from the operator, until a time or until something
+//! new happens. A greenroom session keeps its snooze in its sidecar;
+//! Maestro and Agent Orchestrator rows (whose files greenroom never
+//! writes) keep theirs in greenroom's own small state file, `.snoozes.json`
+//! in the sidecar folder (a hidden name, so it is never read as a sidecar,
+//! and watched with the folder): `{"version": 1, "snoozes": {ROW_ID: SNOOZE}}`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::read_text_file;
+use super::sidecar::{SidecarError, write_atomic};
+use crate::model::Health;
+
+/// The state file's name in the sidecar folder.
+pub const SNOOZE_FILE: &str = ".snoozes.json";
+/// More than this many snoozes in the file is not greenroom's writing.
+const MAX_SNOOZES: usize = 10_000;
+
+/// One snooze: until when, and the state it was set on, so that any new
+/// state change (another health class, a newer report) wakes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Snooze {
+    pub until: DateTime<Utc>,
+    /// When the operator snoozed it.
+    pub at: DateTime<Utc>,
+    /// The health it had then.
+    pub health: Health,
+}
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct File {
+    #[serde(default)]
+    version: u32,
+    #[serde(default)]
+    snoozes: BTreeMap<String, Snooze>,
+}
+
+/// greenroom's state file of snoozes for the rows it does not own.
+#[derive(Debug, Clone)]
+pub struct SnoozeStore {
+    path: PathBuf,
+}
+
+impl SnoozeStore {
+    pub fn new(sidecar_dir: &Path) -> Self {
+        Self {
+            path: sidecar_dir.join(SNOOZE_FILE),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The snoozes; a missing file is none, a bad one is the reason.
+    pub fn load(&self) -> Result<BTreeMap<String, Snooze>, String> {
+        if std::fs::symlink_metadata(&self.path).is_err() {
+            return Ok(BTreeMap::new());
+        }
+        let text = read_text_file(&self.path)?;
+        parse(&text)
+    }
+
+    /// Sets (Some) or removes (None) one row's snooze, dropping those that
+    /// ran out. The file is replaced atomically; a bad file is replaced
+    /// rather than kept, since it holds nothing but snoozes.
+    pub fn set(
+        &self,
+        id: &str,
+        snooze: Option<Snooze>,
+        now: DateTime<Utc>,
+    ) -> Result<(), SidecarError> {
+        let mut snoozes = self.load().unwrap_or_default();
+        snoozes.retain(|_, s| s.until > now);
+        match snooze {
+            Some(s) => snoozes.insert(id.to_owned(), s),
+            None => snoozes.remove(id),
+        };
+        let file = File {
+            version: 1,
+            snoozes,
+        };
+        let mut bytes = serde_json::to_vec_pretty(&file).map_err(|e| SidecarError::Io {
+            context: "cannot encode snoozes".into(),
+            source: std::io::Error::other(e),
+        })?;
+        bytes.push(b'\n');
+        if let Some(dir) = self.path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| SidecarError::Io {
+                context: format!("cannot create {}", dir.display()),
+                source: e,
+            })?;
+        }
+        write_atomic(&self.path, &bytes)
+    }
+}
+
+fn parse(text: &str) -> Result<BTreeMap<String, Snooze>, String> {
+    let file: File =
+        serde_json::from_str(text).map_err(|e| format!("is not a valid snooze file: {e}"))?;
+    if file.snoozes.len() > MAX_SNOOZES {
+        return Err(format!("holds over {MAX_SNOOZES} snoozes"));
+    }
+    Ok(file.snoozes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_and_clear_round_trip() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SnoozeStore::new(dir.path());
+        let now = Utc::now();
+        let s = Snooze {
+            until: now + chrono::TimeDelta::minutes(30),
+            at: now,
+            health: Health::Waiting,
+        };
+        store.set("ao-1", Some(s), now).unwrap();
+        assert_eq!(store.load().unwrap().get("ao-1"), Some(&s));
+        store.set("ao-1", None, now).unwrap();
+        assert!(store.load().unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_bad_file_is_a_reason_and_is_replaced_on_the_next_set() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SnoozeStore::new(dir.path());
+        std::fs::write(store.path(), "{not json").unwrap();
+        assert!(
+            store
+                .load()
+                .unwrap_err()
+                .contains("not a valid snooze file")
+        );
+        store.set("x", None, Utc::now()).unwrap();
+        assert!(store.load().unwrap().is_empty());
+    }
+}

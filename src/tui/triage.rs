@@ -1,0 +1,106 @@
+//! The reducer's part for triage: walking the attention queue (`w`, `W`),
+//! jumping back (like `cd -`), snoozing, and answering a waiting prompt
+//! without attaching. Decisions only; the effects do the work.
+
+use super::act::{live_check, with_selected};
+use super::action::Effect;
+use super::navigate::select;
+use super::state::AppState;
+use crate::attention;
+use crate::model::{Health, Session};
+use crate::ops::AnswerKey;
+
+/// The queue `w` walks: the attention queue, less the sessions the
+/// operator came back from whose health has not changed since.
+fn walk_queue(state: &AppState) -> Vec<&Session> {
+    attention::queue(&state.rows)
+        .into_iter()
+        .filter(|s| state.handled.get(&s.id) != Some(&s.health))
+        .collect()
+}
+
+/// `w` / `W`: selects the next (previous) session of the queue, cycling.
+pub(super) fn step_queue(state: &mut AppState, back: bool) -> Vec<Effect> {
+    let queue = walk_queue(state);
+    let Some(next) = attention::step(&queue, state.selected.as_deref(), back) else {
+        state.say("nothing needs you right now");
+        return Vec::new();
+    };
+    let at = queue.iter().position(|s| s.id == next.id).unwrap_or(0);
+    let line = format!(
+        "{}/{}: {} {}",
+        at + 1,
+        queue.len(),
+        next.name,
+        crate::health::provenance(next, state.now)
+    );
+    let id = next.id.clone();
+    let effects = jump(state, id);
+    state.say(line);
+    effects
+}
+
+/// Selects `id`, remembering where the selection was; a filter that hides
+/// it is cleared so the selection is on screen.
+fn jump(state: &mut AppState, id: String) -> Vec<Effect> {
+    if !state.visible.iter().any(|&i| state.rows[i].id == id) {
+        state.filter.clear();
+        state.health_filter = None;
+        state.refresh_visible();
+    }
+    if state.selected.as_deref() != Some(id.as_str()) {
+        state.jumped_from = state.selected.clone();
+    }
+    select(state, Some(id))
+}
+
+/// Back to the session selected before the last jump.
+pub(super) fn jump_back(state: &mut AppState) -> Vec<Effect> {
+    let Some(back) = state
+        .jumped_from
+        .clone()
+        .filter(|id| state.rows.iter().any(|r| &r.id == id))
+    else {
+        state.say("no session to jump back to");
+        return Vec::new();
+    };
+    jump(state, back)
+}
+
+/// `z`: wakes a snoozed session, else snoozes one that needs the operator.
+pub(super) fn snooze(state: &mut AppState) -> Vec<Effect> {
+    let length = state.snooze;
+    with_selected(state, |s| {
+        if s.snoozed_until.is_some() {
+            return Ok(Effect::Wake { id: s.id.clone() });
+        }
+        if !s.health.needs_operator() || s.archived {
+            return Err(format!(
+                "{} is {}: only a waiting, errored or stuck session can be snoozed",
+                s.name, s.health
+            ));
+        }
+        Ok(Effect::Snooze {
+            id: s.id.clone(),
+            length,
+        })
+    })
+}
+
+/// Allow, deny, a numbered choice: one key to a waiting session only, so a
+/// stray key never lands in an agent at work.
+pub(super) fn answer(state: &mut AppState, key: AnswerKey) -> Vec<Effect> {
+    with_selected(state, |s| {
+        live_check(s)?;
+        if s.health != Health::Waiting {
+            return Err(format!(
+                "{} is {}, not waiting: nothing to answer (s sends a message)",
+                s.name, s.health
+            ));
+        }
+        Ok(Effect::SendKey {
+            id: s.id.clone(),
+            key,
+        })
+    })
+}
