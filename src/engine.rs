@@ -103,7 +103,8 @@ impl Engine {
             Watcher::new(move |change| (send.lock().unwrap_or_else(|p| p.into_inner()))(change))?;
         let loaded_at = std::time::SystemTime::now();
         let catalog = Catalog::load(config, include_archive);
-        let git = crate::git::Monitor::start(crate::git::Git::new(), move || {
+        let path = config.environ.path().map(ToOwned::to_owned);
+        let git = crate::git::Monitor::start(crate::git::Git::new(), path, move || {
             (wake.lock().unwrap_or_else(|p| p.into_inner()))(PathBuf::from(
                 crate::git::RESULTS_READY,
             ))

@@ -51,12 +51,17 @@ fn lock(shared: &Shared) -> MutexGuard<'_, Inner> {
 
 impl Monitor {
     /// Starts the worker; `wake` is called (from the worker) when results wait.
-    pub fn start(git: Git, wake: impl Fn() + Send + 'static) -> Self {
+    /// `path` is `$PATH`, for the optional `gh`.
+    pub fn start(
+        git: Git,
+        path: Option<std::ffi::OsString>,
+        wake: impl Fn() + Send + 'static,
+    ) -> Self {
         let shared: Shared = Arc::default();
         let worker = shared.clone();
         let spawned = std::thread::Builder::new()
             .name("greenroom-git".into())
-            .spawn(move || work(&worker, &git, &wake));
+            .spawn(move || work(&worker, &git, PrCache::new(path.as_deref()), &wake));
         if let Err(e) = spawned {
             tracing::warn!(error = %e, "cannot start the git reader; changes are not shown");
         }
@@ -141,8 +146,7 @@ fn next(inner: &mut Inner, now: Instant) -> Result<(PathBuf, Repo), Option<Durat
     Ok((root, t.repo.clone()))
 }
 
-fn work(shared: &Shared, git: &Git, wake: &dyn Fn()) {
-    let mut prs = PrCache::new();
+fn work(shared: &Shared, git: &Git, mut prs: PrCache, wake: &dyn Fn()) {
     let mut inner = lock(shared);
     loop {
         if inner.stop {

@@ -16,22 +16,25 @@ const GH_TIMEOUT: Duration = Duration::from_secs(5);
 
 #[derive(Debug, Default)]
 pub struct PrCache {
-    /// Whether `gh` is on PATH (looked up once).
-    gh: Option<bool>,
+    /// Whether `gh` is on PATH.
+    gh: bool,
     answers: HashMap<(PathBuf, String), (Instant, Option<PullRequest>)>,
 }
 
 impl PrCache {
-    pub fn new() -> Self {
-        Self::default()
+    /// `path` is `$PATH`, where `gh` is looked for once.
+    pub fn new(path: Option<&std::ffi::OsStr>) -> Self {
+        Self {
+            gh: path.is_some_and(|p| std::env::split_paths(p).any(|d| d.join("gh").is_file())),
+            answers: HashMap::new(),
+        }
     }
 
     /// The pull request for the work tree's branch, from the cache or `gh`.
     pub fn lookup(&mut self, changes: &Changes) -> Option<PullRequest> {
         let branch = changes.branch.clone()?;
         changes.divergence.as_ref().filter(|d| d.upstream)?;
-        let gh = *self.gh.get_or_insert_with(gh_on_path);
-        if !gh {
+        if !self.gh {
             return None;
         }
         let key = (changes.root.clone(), branch);
@@ -44,11 +47,6 @@ impl PrCache {
         self.answers.insert(key, (Instant::now(), answer.clone()));
         answer
     }
-}
-
-fn gh_on_path() -> bool {
-    std::env::var_os("PATH")
-        .is_some_and(|path| std::env::split_paths(&path).any(|d| d.join("gh").is_file()))
 }
 
 /// `gh pr view --json url,number,state` in `root`; `None` for any failure

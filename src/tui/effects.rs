@@ -46,13 +46,13 @@ impl Context {
         if agents.is_empty() {
             agents.push("shell".into());
         }
-        let path = std::env::var_os("PATH");
+        let (path, home) = (self.config.environ.path(), self.config.environ.home());
         let missing = self
             .config
             .agents
             .iter()
             .filter(|(_, preset)| {
-                program(&preset.launch).is_some_and(|p| !installed(p, path.as_deref()))
+                program(&preset.launch).is_some_and(|p| !installed(p, path, home.as_deref()))
             })
             .map(|(name, _)| name.clone())
             .collect();
@@ -65,7 +65,7 @@ impl Context {
     }
 
     pub fn spawn(&self, form: &NewSession) -> Action {
-        let cwd = expand_home(&form.cwd);
+        let cwd = expand_home(&form.cwd, self.config.environ.home().as_deref());
         let request = SpawnRequest {
             name: Some(form.name.clone()).filter(|n| !n.is_empty()),
             cwd,
@@ -175,7 +175,7 @@ impl Context {
     /// `switch-client` when greenroom runs inside the same tmux server;
     /// in a popup, of the client that opened it.
     pub fn switch_to(&self, s: &Session) -> Action {
-        let tmux_env = std::env::var("TMUX").ok();
+        let tmux_env = self.config.environ.tmux().map(str::to_owned);
         let attached = match &self.config.popup_client {
             Some(client) => ops::attach_in_popup(&self.tmux, &self.store, s, client),
             None => ops::attach(&self.tmux, &self.store, s, tmux_env.as_deref()),
@@ -194,10 +194,10 @@ impl Context {
     }
 
     fn split_beside(&self, s: &Session) -> Result<Beside, String> {
-        let tmux_env = std::env::var("TMUX").ok();
-        let (Some(host), Ok(pane)) = (
+        let tmux_env = self.config.environ.tmux().map(str::to_owned);
+        let (Some(host), Some(pane)) = (
             host_from_env(tmux_env.as_deref()),
-            std::env::var("TMUX_PANE"),
+            self.config.environ.tmux_pane(),
         ) else {
             return Err("open beside works when greenroom runs inside tmux".into());
         };
@@ -207,7 +207,7 @@ impl Context {
         let beside = self
             .tmux
             .attach_command_line(&name)
-            .and_then(|line| host.split_beside(&pane, &line))
+            .and_then(|line| host.split_beside(pane, &line))
             .map_err(|e| format!("cannot open a pane beside: {e}"))?;
         ops::record_focus(&self.store, s);
         Ok(beside)
@@ -215,7 +215,7 @@ impl Context {
 
     /// Closes the pane beside (it lives in greenroom's own server).
     pub fn close_beside(&self, beside: &Beside) {
-        let tmux_env = std::env::var("TMUX").ok();
+        let tmux_env = self.config.environ.tmux().map(str::to_owned);
         if let Some(host) = host_from_env(tmux_env.as_deref())
             && let Err(e) = host.close_beside(beside)
         {
@@ -265,19 +265,19 @@ pub fn program(launch: &str) -> Option<&str> {
 }
 
 /// Is `program` an executable file, by path or on `path` (`$PATH`)?
-pub fn installed(program: &str, path: Option<&std::ffi::OsStr>) -> bool {
+pub fn installed(program: &str, path: Option<&std::ffi::OsStr>, home: Option<&Path>) -> bool {
     use std::os::unix::fs::PermissionsExt;
     let runnable = |p: &Path| {
         std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
     };
     if program.contains('/') {
-        return runnable(&expand_home(program));
+        return runnable(&expand_home(program, home));
     }
     path.is_some_and(|path| std::env::split_paths(path).any(|dir| runnable(&dir.join(program))))
 }
 
-fn expand_home(text: &str) -> PathBuf {
-    match (text.strip_prefix("~/"), std::env::var_os("HOME")) {
+fn expand_home(text: &str, home: Option<&Path>) -> PathBuf {
+    match (text.strip_prefix("~/"), home) {
         (Some(rest), Some(home)) => Path::new(&home).join(rest),
         _ => PathBuf::from(text),
     }
@@ -286,17 +286,18 @@ fn expand_home(text: &str) -> PathBuf {
 /// Completes a folder path: the longest common continuation of the
 /// folders that start with what was typed, and those folders when there
 /// are several.
-pub fn complete_path(text: &str) -> Completion {
+/// `home` is `$HOME`, for `~/`.
+pub fn complete_path(text: &str, home: Option<&Path>) -> Completion {
     let mut names = Vec::new();
-    let completed = complete_into(text, &mut names);
+    let completed = complete_into(text, home, &mut names);
     Completion {
         text: completed,
         candidates: if names.len() > 1 { names } else { Vec::new() },
     }
 }
 
-fn complete_into(text: &str, names: &mut Vec<String>) -> Option<String> {
-    let expanded = expand_home(text);
+fn complete_into(text: &str, home: Option<&Path>, names: &mut Vec<String>) -> Option<String> {
+    let expanded = expand_home(text, home);
     let typed = expanded.to_string_lossy().into_owned();
     let (dir, prefix) = if typed.ends_with('/') {
         (PathBuf::from(&typed), String::new())
@@ -334,7 +335,7 @@ fn complete_into(text: &str, names: &mut Vec<String>) -> Option<String> {
         completed.push('/');
     }
     // Keep `~/` as typed.
-    if let (Some(home), true) = (std::env::var_os("HOME"), text.starts_with("~/")) {
+    if let (Some(home), true) = (home, text.starts_with("~/")) {
         let home = home.to_string_lossy().into_owned();
         if let Some(rest) = completed.strip_prefix(&home) {
             completed = format!("~{rest}");

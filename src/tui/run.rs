@@ -32,10 +32,7 @@ pub fn run(config: Config) -> Result<()> {
 
 async fn run_async(config: Config) -> Result<()> {
     let keymap = Keymap::new(&config.keys).map_err(|e| eyre!("config.toml: {e}"))?;
-    let theme = Theme::from_env(
-        std::env::var("NO_COLOR").ok().as_deref(),
-        std::env::var("GREENROOM_THEME").ok().as_deref(),
-    );
+    let theme = Theme::from_env(config.environ.no_color(), config.environ.theme());
     let (file_tx, mut file_rx) = mpsc::unbounded_channel();
     let mut engine = Engine::load(&config, false, move |p| {
         let _ = file_tx.send(p);

@@ -242,7 +242,9 @@ impl Runner {
             }
             // Reading a folder can stall on a slow disk: off the loop.
             Effect::CompletePath { text } => {
-                self.off_loop(move |_| Action::PathCompleted(complete_path(&text)));
+                self.off_loop(move |c| {
+                    Action::PathCompleted(complete_path(&text, c.config.environ.home().as_deref()))
+                });
             }
             Effect::OpenBeside { id } => match find(state, &id) {
                 Some(s) => self.off_loop(move |c| c.open_beside(&s)),
@@ -327,7 +329,7 @@ impl Runner {
         let Some(s) = session else {
             return Ok(Step::Then(Vec::new()));
         };
-        let tmux_env = std::env::var("TMUX").ok();
+        let tmux_env = self.ctx.config.environ.tmux().map(str::to_owned);
         let popup = self.ctx.config.popup_client.is_some();
         if popup || self.ctx.tmux.is_current_server(tmux_env.as_deref()) {
             self.off_loop(move |c| c.switch_to(&s));

@@ -71,13 +71,16 @@ fn folder_completion_reads_the_folder_for_the_common_part_and_candidates() {
     }
     std::fs::write(dir.path().join("project-file"), "").unwrap();
     let base = dir.path().display().to_string();
-    let done = complete_path(&format!("{base}/pro"));
+    let done = complete_path(&format!("{base}/pro"), None);
     assert_eq!(done.text, Some(format!("{base}/project-")));
     assert_eq!(done.candidates, ["project-a", "project-b"], "folders only");
-    let done = complete_path(&format!("{base}/oth"));
+    let done = complete_path(&format!("{base}/oth"), None);
     assert_eq!(done.text, Some(format!("{base}/other/")));
     assert!(done.candidates.is_empty());
-    assert_eq!(complete_path(&format!("{base}/zz")), Completion::default());
+    assert_eq!(
+        complete_path(&format!("{base}/zz"), None),
+        Completion::default()
+    );
 }
 
 #[test]
@@ -90,13 +93,16 @@ fn presets_whose_program_is_not_on_path_are_found() {
     let bin = dir.path().join("fake-agent");
     std::fs::write(&bin, "#!/bin/sh\n").unwrap();
     let path = std::ffi::OsString::from(format!("/nonexistent:{}", dir.path().display()));
-    assert!(!installed("fake-agent", Some(&path)), "not executable yet");
+    assert!(
+        !installed("fake-agent", Some(&path), None),
+        "not executable yet"
+    );
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
-    assert!(installed("fake-agent", Some(&path)));
-    assert!(!installed("no-such-agent-anywhere", Some(&path)));
-    assert!(installed(&bin.display().to_string(), None), "by path");
-    assert!(!installed("fake-agent", None));
+    assert!(installed("fake-agent", Some(&path), None));
+    assert!(!installed("no-such-agent-anywhere", Some(&path), None));
+    assert!(installed(&bin.display().to_string(), None, None), "by path");
+    assert!(!installed("fake-agent", None, None));
 }
 
 #[test]
