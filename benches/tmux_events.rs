@@ -109,8 +109,9 @@ impl Drop for Agents {
     }
 }
 
-/// What greenroom wrote, chunk by chunk, with when it arrived.
-type Output = Arc<Mutex<Vec<(Instant, Vec<u8>)>>>;
+/// The screen greenroom's bytes drew (a terminal emulator reads them, as
+/// the operator's terminal would), after each chunk, with when it arrived.
+type Output = Arc<Mutex<Vec<(Instant, String)>>>;
 
 /// The dashboard in a pseudo-terminal of 160x48, its output timestamped.
 struct Dashboard {
@@ -140,14 +141,15 @@ impl Dashboard {
         let output: Output = Arc::new(Mutex::new(Vec::new()));
         let sink = output.clone();
         std::thread::spawn(move || {
+            let mut screen = vt100::Parser::new(48, 160, 0);
             let mut buf = [0u8; 65536];
             while let Ok(n) = stdout.read(&mut buf) {
                 if n == 0 {
                     break;
                 }
-                sink.lock()
-                    .unwrap()
-                    .push((Instant::now(), buf[..n].to_vec()));
+                let at = Instant::now();
+                screen.process(&buf[..n]);
+                sink.lock().unwrap().push((at, screen.screen().contents()));
             }
         });
         Dashboard { script, output }
@@ -165,20 +167,18 @@ impl Dashboard {
         }
     }
 
-    /// When bytes containing `needle` first left greenroom after `since`.
+    /// When the bytes that put `needle` on the screen left greenroom, after `since`.
     fn wait_for(&self, needle: &str, since: Instant, secs: u64) -> Option<Instant> {
         let deadline = Instant::now() + Duration::from_secs(secs);
         while Instant::now() < deadline {
             {
                 let out = self.output.lock().unwrap();
-                let mut text = Vec::new();
-                let mut first = None;
-                for (t, bytes) in out.iter().filter(|(t, _)| *t >= since) {
-                    first.get_or_insert(*t);
-                    text.extend_from_slice(bytes);
-                    if String::from_utf8_lossy(&text).contains(needle) {
-                        return Some(*t);
-                    }
+                let hit = out
+                    .iter()
+                    .filter(|(t, _)| *t >= since)
+                    .find(|(_, screen)| screen.contains(needle));
+                if let Some((t, _)) = hit {
+                    return Some(*t);
                 }
             }
             std::thread::sleep(Duration::from_micros(500));
@@ -212,7 +212,7 @@ fn run(events: bool, idle_window: u64, rows: &mut Vec<String>) {
 
     let dash = Dashboard::start(dir.path(), &agents.socket, events);
     let pid = dash.pid();
-    dash.wait_for("agent-0", Instant::now() - Duration::from_secs(60), 30)
+    dash.wait_for("agent-0", Instant::now() - Duration::from_secs(60), 60)
         .expect("the first frame");
     // Start-up settles: watches armed, usage read, the client connected.
     std::thread::sleep(Duration::from_secs(4));
