@@ -234,14 +234,15 @@ fn run(events: bool, idle_window: u64, rows: &mut Vec<String>) {
         own + extra
     ));
 
-    // Sessions killed outside greenroom: the header counts them (dormant).
+    // Sessions killed outside greenroom, near the top of the list: their
+    // row turns dormant (`·`).
     let mut kills = Vec::new();
     for k in 1..=15 {
         std::thread::sleep(Duration::from_millis(300));
-        let target = format!("=gr-agent-{}", SESSIONS - k);
+        let target = format!("=gr-agent-{k}");
         let start = Instant::now();
         agents.tmux(&["kill-session", "-t", &target]);
-        match dash.wait_for(&format!("{k} dormant"), start, 5) {
+        match dash.wait_for(&format!("· agent-{k} "), start, 5) {
             Some(t) => kills.push(t - start),
             None => kills.push(Duration::from_secs(5)),
         }
