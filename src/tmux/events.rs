@@ -26,11 +26,15 @@ use super::{Tmux, TmuxError};
 pub const EVENTS_SESSION: &str = "greenroom-events";
 
 /// What the subscription watches: per session its last attach, per window
-/// its activity, per pane whether it died, which it is and what program it
-/// runs (a pane split off, an agent started or ended in a plain pane: what
-/// discovery reads). The value itself is not read (the poll reads the
-/// facts); that it changed is the news.
-const DIGEST: &str = "#{S:#{session_last_attached}#{W:#{window_activity}#{P:#{pane_dead}#{pane_id}#{pane_current_command}}}}";
+/// its activity, per pane whether it died and which it is (a pane split
+/// off). Not the pane's program: tmux would read every pane's process each
+/// second for it (a quarter of the subscription's cost at 1,000 sessions);
+/// an agent started or ended in a plain pane renames its window
+/// (`automatic-rename`, on by default), which `%window-renamed` reports.
+/// The value itself is not read (the poll reads the facts); that it
+/// changed is the news.
+const DIGEST: &str =
+    "#{S:#{session_last_attached}#{W:#{window_activity}#{P:#{pane_dead}#{pane_id}}}}";
 
 /// The oldest tmux with format subscriptions.
 const SINCE: (u32, u32) = (3, 2);

@@ -72,13 +72,23 @@ fn listen_if_due(state: &mut AppState) -> Vec<Effect> {
 
 /// A poll's answer. One that started before the latest effect on sessions
 /// finished may describe the world before it (a session just killed still
-/// running): it is dropped and tmux asked again, as it is when tmux
-/// reported a change while the poll ran.
+/// running): it is dropped and tmux asked again. One during which tmux
+/// reported another change is news up to then: it is applied, and tmux
+/// asked again for what came after.
 pub fn polled(state: &mut AppState, server: ServerState, generation: u64) -> Vec<Effect> {
     state.poll.in_flight = false;
-    if generation < state.poll.generation || state.poll.again {
+    if generation < state.poll.generation {
         return poll(state);
     }
+    let again = std::mem::take(&mut state.poll.again);
+    let mut effects = accept(state, server);
+    if again {
+        effects.extend(poll(state));
+    }
+    effects
+}
+
+fn accept(state: &mut AppState, server: ServerState) -> Vec<Effect> {
     state.tmux = match &server {
         ServerState::Running(_) => TmuxStatus::Running,
         ServerState::NoServer => TmuxStatus::NoServer,

@@ -317,13 +317,19 @@ fn send_types_into_the_adopted_pane_not_the_session_s_current_one() {
 }
 
 /// The dashboard learns of changes from tmux's events rather than a poll
-/// every second: an agent started in a plain pane, silently, must still
-/// show at once (not at the 30 s reconcile).
+/// every second: an agent started in a plain pane shows at once (not at the
+/// 30 s reconcile) through the output it draws when it starts, as real
+/// agents do (the subscription watches window activity, not every pane's
+/// program, which would cost tmux a /proc read per pane each second).
 #[test]
 fn the_dashboard_shows_an_agent_started_in_a_plain_pane_at_once() {
     let s = Setup::new();
     let claude = s.world.path("claude");
-    std::fs::copy("/bin/cat", &claude).unwrap();
+    // A program named `claude` that draws a greeting and waits (tail -f):
+    // tmux names a pane's program by its binary, as with the real agent.
+    std::fs::copy("/usr/bin/tail", &claude).unwrap();
+    let greeting = s.world.path("greeting");
+    std::fs::write(&greeting, "Welcome to the agent\n").unwrap();
     let pane = s.window(&["sh"]);
     let home = s.world.dir.path().to_string_lossy().into_owned();
     // On a server of its own: its own redraws must not be what moves.
@@ -352,12 +358,16 @@ fn the_dashboard_shows_an_agent_started_in_a_plain_pane_at_once() {
         clients.lines().any(|l| l == "1").then_some(())
     });
     // The line typed moves the window at once; the agent starts a second
-    // later and prints nothing: only its program changes.
+    // later and draws its greeting.
     s.tmux.run(&[
         "send-keys",
         "-t",
         &pane,
-        &format!("sleep 1; exec {}", claude.display()),
+        &format!(
+            "sleep 1; exec {} -f {}",
+            claude.display(),
+            greeting.display()
+        ),
         "Enter",
     ]);
     dash.until(10, "the agent's row", |t| t.contains("claude@work"));
