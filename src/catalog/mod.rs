@@ -87,12 +87,48 @@ pub struct Catalog {
 impl Catalog {
     /// Reads every source once. Never fails: unreadable files become problems.
     pub fn load(config: &Config, include_archive: bool) -> Self {
-        let store = SidecarStore::new(&config.sidecar_dir);
-        let mut c = Catalog {
+        let mut c = Self::empty(config, include_archive);
+        c.read_snoozes();
+        c.load_adopted();
+        let (live, problems) = c.store.load_all();
+        c.add_problems(problems);
+        for s in live {
+            c.sidecars.insert(c.store.path_for(s.id), s);
+        }
+        if include_archive {
+            c.follow_sidecar_archive();
+        }
+        // Register every state folder first, then read them all at once,
+        // spread over the cores: parsing frontmatter is most of start-up.
+        let pending = c.maestro_locations();
+        for (loc, read) in read_locations_parallel(pending, include_archive) {
+            c.install_location(&loc, read);
+        }
+        if let Some(root) = &config.ao_dir {
+            let (sessions, problems) = ao::read_root(root, include_archive);
+            c.add_problems(problems);
+            for s in sessions {
+                c.ao.insert(s.path.clone(), s);
+            }
+        }
+        let ids: Vec<String> = c
+            .sidecars
+            .values()
+            .filter_map(|s| s.agent_session_id.clone())
+            .collect();
+        for id in ids {
+            c.refresh_active_agent(&id);
+        }
+        c
+    }
+
+    /// A catalog that has read nothing yet.
+    fn empty(config: &Config, include_archive: bool) -> Self {
+        Catalog {
             config: config.clone(),
             include_archive,
             sidecar_archive: false,
-            store,
+            store: SidecarStore::new(&config.sidecar_dir),
             sidecars: BTreeMap::new(),
             archived_sidecars: BTreeMap::new(),
             workspaces: HashMap::new(),
@@ -114,68 +150,43 @@ impl Catalog {
             adopted: BTreeMap::new(),
             probes: HashMap::new(),
             known_programs: adopted::known_programs(config),
-        };
-        c.read_snoozes();
-        c.load_adopted();
-        let (live, problems) = c.store.load_all();
-        c.add_problems(problems);
-        for s in live {
-            c.sidecars.insert(c.store.path_for(s.id), s);
         }
-        if include_archive {
-            c.follow_sidecar_archive();
-        }
-        // Register every state folder first, then read them all at once,
-        // spread over the cores: parsing frontmatter is most of start-up.
+    }
+
+    /// Registers the Maestro state folders to read: the configured ones
+    /// (`--state-dir`), then each session's folder; returns those new.
+    fn maestro_locations(&mut self) -> Vec<maestro::StateLocation> {
         let mut pending = Vec::new();
-        for dir in &config.state_dirs {
-            let loc = maestro::resolve_state_dir(dir, &config.maestro_state_dir);
-            c.named_workspaces.insert(loc.workspace.clone());
-            c.workspaces.insert(
-                loc.workspace.clone(),
-                loc.state_folder.join(ACTIVE_SESSION_FILE),
-            );
-            if c.locations
+        let state_file = |loc: &maestro::StateLocation| loc.state_folder.join(ACTIVE_SESSION_FILE);
+        for dir in &self.config.state_dirs {
+            let loc = maestro::resolve_state_dir(dir, &self.config.maestro_state_dir);
+            self.named_workspaces.insert(loc.workspace.clone());
+            self.workspaces
+                .insert(loc.workspace.clone(), state_file(&loc));
+            if self
+                .locations
                 .insert(loc.state_folder.clone(), loc.clone())
                 .is_none()
             {
                 pending.push(loc);
             }
         }
-        let cwds: Vec<PathBuf> = c.all_sidecars().flat_map(sidecar_cwds).collect();
+        let cwds: Vec<PathBuf> = self.all_sidecars().flat_map(sidecar_cwds).collect();
         for cwd in cwds {
-            if c.workspaces.contains_key(&cwd) {
+            if self.workspaces.contains_key(&cwd) {
                 continue;
             }
-            let loc = maestro::location_for_workspace(&cwd, &config.maestro_state_dir);
-            c.workspaces
-                .insert(cwd, loc.state_folder.join(ACTIVE_SESSION_FILE));
-            if c.locations
+            let loc = maestro::location_for_workspace(&cwd, &self.config.maestro_state_dir);
+            self.workspaces.insert(cwd, state_file(&loc));
+            if self
+                .locations
                 .insert(loc.state_folder.clone(), loc.clone())
                 .is_none()
             {
                 pending.push(loc);
             }
         }
-        for (loc, read) in read_locations_parallel(pending, include_archive) {
-            c.install_location(&loc, read);
-        }
-        if let Some(root) = &config.ao_dir {
-            let (sessions, problems) = ao::read_root(root, include_archive);
-            c.add_problems(problems);
-            for s in sessions {
-                c.ao.insert(s.path.clone(), s);
-            }
-        }
-        let ids: Vec<String> = c
-            .sidecars
-            .values()
-            .filter_map(|s| s.agent_session_id.clone())
-            .collect();
-        for id in ids {
-            c.refresh_active_agent(&id);
-        }
-        c
+        pending
     }
 
     /// Reads greenroom's own archived records and follows them from now on,

@@ -105,18 +105,10 @@ impl Catalog {
         let t = &self.config.thresholds;
         let mut problems = Vec::new();
         let tmux_session = checked_tmux_name(s.tmux_session.as_deref(), path, &mut problems);
-        let (status, live) = if archived {
-            // Dismissed or archived at start-up: whatever it last recorded
-            // (Running, often) is over, and tmux's view of the name is not its.
-            (Status::Archived, None)
-        } else {
-            live_status(facts, &s.status, tmux_session.as_deref())
-        };
-        let exit_status = match archived {
-            true => None,
-            false => live.as_ref().and_then(|f| f.exit_status).or(s.exit_status),
-        };
+        let (status, live, exit_status) =
+            sidecar_status(s, archived, facts, tmux_session.as_deref());
         let activity = self.sidecar_activity(s, &status, exit_status, live.as_ref(), archived, now);
+        // The newest sign of life: pane output, a report, Maestro's update.
         let last_signal_at = [
             live.as_ref().and_then(|f| f.window_activity),
             s.activity_reported_at,
@@ -233,6 +225,23 @@ impl Catalog {
             }
         }
     }
+}
+
+/// A record's status with what tmux says of its session, and how its pane
+/// ended. Dismissed or archived at start-up: whatever it last recorded
+/// (Running, often) is over, and tmux's view of the name is not its.
+fn sidecar_status(
+    s: &Sidecar,
+    archived: bool,
+    facts: &Facts,
+    tmux_session: Option<&str>,
+) -> (Status, Option<TmuxFacts>, Option<i32>) {
+    if archived {
+        return (Status::Archived, None, None);
+    }
+    let (status, live) = live_status(facts, &s.status, tmux_session);
+    let exit_status = live.as_ref().and_then(|f| f.exit_status).or(s.exit_status);
+    (status, live, exit_status)
 }
 
 /// What a waiting session asks: the hook's words (Claude Code's

@@ -223,35 +223,7 @@ fn right_parts(state: &AppState, theme: &Theme) -> Vec<Part> {
             keep: 1,
         });
     }
-    // What every session's agent has spent, from the transcripts.
-    let costs: Vec<f64> = state
-        .rows
-        .iter()
-        .filter_map(|r| r.usage.as_ref().and_then(|u| u.cost_usd))
-        .collect();
-    // A session whose model has no price adds an unknown amount: the total
-    // says so rather than look complete.
-    let unknown = state.rows.iter().any(|r| {
-        r.usage
-            .as_ref()
-            .is_some_and(|u| u.cost_usd.is_none() && !u.unpriced_models.is_empty())
-    });
-    if !costs.is_empty() || unknown {
-        let total: f64 = costs.iter().sum();
-        let (long, short) = match (costs.is_empty(), unknown) {
-            (true, _) => ("$?".to_owned(), "$?".to_owned()),
-            (false, true) => (format!("${total:.2} + ?"), format!("${total:.0}+?")),
-            (false, false) => (format!("${total:.2}"), format!("${total:.0}")),
-        };
-        parts.push(Part {
-            long: vec![
-                Span::styled("spent ", theme.dim),
-                Span::styled(long, theme.accent),
-            ],
-            short: vec![Span::styled(short, theme.accent)],
-            keep: 2,
-        });
-    }
+    parts.extend(spent_part(state, theme));
     if !state.problems.is_empty() {
         let n = state.problems.len();
         let noun = if n == 1 { "problem" } else { "problems" };
@@ -275,6 +247,39 @@ fn right_parts(state: &AppState, theme: &Theme) -> Vec<Part> {
     }
     parts.extend(polling_part(state, theme));
     parts
+}
+
+/// What every session's agent has spent, from the transcripts.
+fn spent_part(state: &AppState, theme: &Theme) -> Option<Part> {
+    let costs: Vec<f64> = state
+        .rows
+        .iter()
+        .filter_map(|r| r.usage.as_ref().and_then(|u| u.cost_usd))
+        .collect();
+    // A session whose model has no price adds an unknown amount: the total
+    // says so rather than look complete.
+    let unknown = state.rows.iter().any(|r| {
+        r.usage
+            .as_ref()
+            .is_some_and(|u| u.cost_usd.is_none() && !u.unpriced_models.is_empty())
+    });
+    if !costs.is_empty() || unknown {
+        let total: f64 = costs.iter().sum();
+        let (long, short) = match (costs.is_empty(), unknown) {
+            (true, _) => ("$?".to_owned(), "$?".to_owned()),
+            (false, true) => (format!("${total:.2} + ?"), format!("${total:.0}+?")),
+            (false, false) => (format!("${total:.2}"), format!("${total:.0}")),
+        };
+        return Some(Part {
+            long: vec![
+                Span::styled("spent ", theme.dim),
+                Span::styled(long, theme.accent),
+            ],
+            short: vec![Span::styled(short, theme.accent)],
+            keep: 2,
+        });
+    }
+    None
 }
 
 /// Polling where tmux could push its changes: the header says so.
