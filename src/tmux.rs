@@ -28,7 +28,7 @@ mod pane;
 mod shell;
 mod target;
 pub use beside::{Beside, host_from_env};
-pub use events::{EVENTS_SESSION, Event, EventClient, ListenError, supports_events};
+pub use events::{EVENTS_SESSION, Event, EventClient, ListenError, own_session, supports_events};
 pub use ops::{escape_trailing_semicolon, exact_window};
 pub use pane::{ClientName, Pane, PaneId, Server, pane_of_target_name, pane_target_name};
 pub use shell::shell_quote;

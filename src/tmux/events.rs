@@ -33,8 +33,23 @@ pub const EVENTS_SESSION: &str = "greenroom-events";
 /// (`automatic-rename`, on by default), which `%window-renamed` reports.
 /// The value itself is not read (the poll reads the facts); that it
 /// changed is the news.
-const DIGEST: &str =
-    "#{S:#{session_last_attached}#{W:#{window_activity}#{P:#{pane_dead}#{pane_id}}}}";
+const DIGEST: &str = "#{session_last_attached}#{W:#{window_activity}#{P:#{pane_dead}#{pane_id}}}";
+
+/// The subscription over every session but `quiet` (the dashboard's own,
+/// by its id number: its frames are pane activity, and each would look
+/// like news and poll again).
+fn subscription(quiet: Option<u32>) -> String {
+    match quiet {
+        Some(n) => format!("greenroom::#{{S:#{{?#{{==:#{{session_id}},${n}}},,{DIGEST}}}}}"),
+        None => format!("greenroom::#{{S:{DIGEST}}}"),
+    }
+}
+
+/// The dashboard's own session when it runs inside this server: `$TMUX`'s
+/// last field (`<socket>,<pid>,<session id number>`).
+pub fn own_session(tmux_env: Option<&str>) -> Option<u32> {
+    tmux_env?.rsplit(',').next()?.parse().ok()
+}
 
 /// The oldest tmux with format subscriptions.
 const SINCE: (u32, u32) = (3, 2);
@@ -102,8 +117,10 @@ impl Tmux {
 
     /// Starts the control client on a running server; `on_event` is called
     /// from its reader thread for every event, last with [`Event::Lost`].
+    /// `quiet`: a session whose activity is no news (the dashboard's own).
     pub fn listen(
         &self,
+        quiet: Option<u32>,
         on_event: impl Fn(Event) + Send + 'static,
     ) -> Result<EventClient, ListenError> {
         // Shown in the header: a version, not whatever a wrapper printed.
@@ -123,7 +140,7 @@ impl Tmux {
         // it or answer "no current client"). No pane output, no say in
         // window sizes, its session gone with it (`set-option` with no
         // target is the client's own session), and the subscription.
-        let subscription = format!("greenroom::{DIGEST}");
+        let subscription = subscription(quiet);
         let mut child = self
             .command()
             .args(["-C", "new-session", "-A", "-s", EVENTS_SESSION])
@@ -247,6 +264,15 @@ mod tests {
         for old in ["tmux 3.1c", "tmux 2.9a", "tmux 3.0", "", "tmux"] {
             assert!(!supports_events(old), "{old}");
         }
+    }
+
+    #[test]
+    fn the_dashboards_own_session_is_left_out() {
+        assert_eq!(own_session(Some("/tmp/tmux-0/default,123,7")), Some(7));
+        assert_eq!(own_session(Some("")), None);
+        assert_eq!(own_session(None), None);
+        assert!(subscription(Some(7)).contains("#{==:#{session_id},$7}"));
+        assert!(!subscription(None).contains("#{?"));
     }
 
     #[test]

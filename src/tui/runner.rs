@@ -281,7 +281,15 @@ impl Runner {
         self.tmux_client = None;
         self.client += 1;
         let (tx, client) = (self.done_tx.clone(), self.client);
-        let started = self.ctx.tmux.listen(move |event| {
+        // Inside this same server the dashboard's own frames are no news.
+        let env = self.ctx.config.environ.tmux();
+        let quiet = self
+            .ctx
+            .tmux
+            .is_current_server(env)
+            .then(|| crate::tmux::own_session(env))
+            .flatten();
+        let started = self.ctx.tmux.listen(quiet, move |event| {
             let _ = tx.send(Done::Event { client, event });
         });
         match started {

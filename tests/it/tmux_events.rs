@@ -12,9 +12,16 @@ use greenroom::tmux::{EVENTS_SESSION, Event, ListenError, Tmux};
 use crate::support::{TmuxServer, wait_for};
 
 fn listen(tmux: &Tmux) -> (greenroom::tmux::EventClient, mpsc::Receiver<Event>) {
+    listen_quiet(tmux, None)
+}
+
+fn listen_quiet(
+    tmux: &Tmux,
+    quiet: Option<u32>,
+) -> (greenroom::tmux::EventClient, mpsc::Receiver<Event>) {
     let (tx, rx) = mpsc::channel();
     let client = tmux
-        .listen(move |e| {
+        .listen(quiet, move |e| {
             let _ = tx.send(e);
         })
         .expect("the control client starts");
@@ -126,9 +133,44 @@ fn a_tmux_older_than_3_2_is_not_asked() {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
     let tmux = Tmux::with_program(TmuxSocket::Name("unused".into()), &fake);
-    match tmux.listen(|_| {}) {
+    match tmux.listen(None, |_| {}) {
         Err(ListenError::Unsupported(v)) => assert_eq!(v, "tmux 3.1c"),
         Err(e) => panic!("{e}"),
         Ok(_) => panic!("an old tmux was asked for events"),
     }
+}
+
+/// The dashboard's own session (inside the server it watches) redraws
+/// every second: its activity must not count as news, or every frame would
+/// poll again.
+#[test]
+fn the_dashboards_own_session_is_no_news() {
+    let server = TmuxServer::new();
+    server.spawn("dash", &["sh"]);
+    server.spawn("work", &["sh"]);
+    let id: u32 = server
+        .run(&["display-message", "-p", "-t", "=dash:", "#{session_id}"])
+        .trim()
+        .trim_start_matches('$')
+        .parse()
+        .unwrap();
+    let tmux = Tmux::new(TmuxSocket::Name(server.name.clone()));
+    let (_client, rx) = listen_quiet(&tmux, Some(id));
+    expect(&rx, 10, |e| *e == Event::Connected, "connected");
+    // The shells' first prompts rename their windows: let that pass.
+    while rx.recv_timeout(Duration::from_millis(1500)).is_ok() {}
+    server.run(&["send-keys", "-t", "=dash:", "echo frame", "Enter"]);
+    // tmux looks at the subscription once a second: two looks, no news.
+    let heard = rx.recv_timeout(Duration::from_millis(2500));
+    assert!(
+        heard.is_err(),
+        "the dashboard's own output was news: {heard:?}"
+    );
+    server.run(&["send-keys", "-t", "=work:", "echo hello", "Enter"]);
+    expect(
+        &rx,
+        5,
+        |e| *e == Event::Changed,
+        "a change for another session",
+    );
 }
