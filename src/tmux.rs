@@ -97,6 +97,10 @@ impl Tmux {
     /// surprises for the server greenroom may start.
     pub fn command(&self) -> Command {
         let mut cmd = Command::new(&self.program);
+        // UTF-8 whatever the locale: in the C locale tmux writes the field
+        // separator (and any non-ASCII name) as `_`, and every session
+        // would look gone.
+        cmd.arg("-u");
         match &self.socket {
             TmuxSocket::Default => {}
             TmuxSocket::Name(name) => {

@@ -242,3 +242,33 @@ fn a_status_decided_before_an_action_does_not_undo_it() {
     greenroom::engine::write_statuses(&store, &[stale]);
     assert_eq!(store.read(s.id).unwrap().status, Status::Killed);
 }
+
+/// In the C locale (a bare sshd, cron) tmux writes the poll's field
+/// separator as `_`: without `-u` every live session looked gone.
+#[test]
+fn the_poll_reads_tmux_in_the_c_locale_too() {
+    use greenroom::config::TmuxSocket;
+    use greenroom::tmux::{ServerState, Tmux};
+    let world = World::new();
+    let tmux = TmuxServer::new();
+    tmux.spawn("gr-alpha", &["sleep", "600"]);
+    let wrapper = world.path("tmux-c-locale");
+    std::fs::write(
+        &wrapper,
+        "#!/bin/sh\nexec env -u LANG -u LC_ALL -u LC_CTYPE LANGUAGE= tmux \"$@\"\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let c_locale = Tmux::with_program(TmuxSocket::Name(tmux.name.clone()), &wrapper);
+    match c_locale.poll() {
+        ServerState::Running(server) => {
+            assert!(
+                server.sessions().contains_key("gr-alpha"),
+                "{:?}",
+                server.sessions().keys().collect::<Vec<_>>()
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+}
