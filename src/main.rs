@@ -74,6 +74,9 @@ fn run() -> Result<()> {
             println!("{}", greenroom::cli::status::line(&sessions, a.tmux));
             Ok(())
         }
+        Some(Command::Watch(a)) => {
+            refuse_on_error(greenroom::cli::watch::run(a, &load_config(&cli)))
+        }
         Some(Command::Next) => refuse_on_error(run_next(&load_config(&cli))),
         Some(Command::Actions(a)) => {
             refuse_on_error(greenroom::cli::actions::run(a, &load_config(&cli)))

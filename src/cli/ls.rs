@@ -197,6 +197,24 @@ fn session_json(s: &Session) -> SessionJson<'_> {
     }
 }
 
+/// One row as `ls --json` writes it, as a JSON value: `watch --json` and
+/// `ls --all-hosts` add `host` to it.
+pub fn session_value(s: &Session) -> serde_json::Value {
+    serde_json::to_value(session_json(s)).unwrap_or(serde_json::Value::Null)
+}
+
+/// The `problems` list of `ls --json`, as a JSON value.
+pub fn problems_value(problems: &[Problem]) -> serde_json::Value {
+    let list: Vec<ProblemJson<'_>> = problems
+        .iter()
+        .map(|p| ProblemJson {
+            path: text(&p.path),
+            error: &p.error,
+        })
+        .collect();
+    serde_json::to_value(list).unwrap_or(serde_json::Value::Null)
+}
+
 /// The `ls --json` document.
 pub fn to_json(sessions: &[Session], problems: &[Problem]) -> serde_json::Result<String> {
     let doc = Document {

@@ -8,6 +8,7 @@ pub mod ls;
 pub mod output;
 pub mod status;
 pub mod tmux_install;
+pub mod watch;
 
 use std::path::PathBuf;
 
@@ -112,6 +113,13 @@ pub enum Command {
     ///
     /// For tmux: set -g status-right '#(greenroom status --tmux)' (greenroom tmux install adds it)
     Status(status::StatusArgs),
+    /// Follow the sessions as JSON lines: a snapshot, then one line per change
+    ///
+    /// The snapshot has every row in the `ls --json` shape plus `host`; then
+    /// `added`, `changed`, `removed` and `problems` lines as they happen, and a
+    /// `heartbeat` every few seconds. A dashboard on another machine reads it
+    /// over ssh (`[[hosts]]` in config.toml).
+    Watch(watch::WatchArgs),
     /// Attach to the most urgent session (errored, then waiting, then stuck)
     ///
     /// For tmux: bind-key g run-shell 'greenroom next' (greenroom tmux install adds it). Run from a

@@ -62,7 +62,9 @@ fn a_lost_control_client_is_said_and_comes_back() {
 
     // Killed by hand: the row shows it (tmux told greenroom).
     tmux.run(&["kill-session", "-t", "=gr-second"]);
-    dash.until(5, "second dormant", |s| s.contains("gr-second · not running"));
+    dash.until(5, "second dormant", |s| {
+        s.contains("gr-second · not running")
+    });
 
     // Its session killed by hand: the client ends, the header says polling,
     // and greenroom listens again.
@@ -116,5 +118,7 @@ fn an_old_tmux_is_polled_and_the_header_says_so() {
     assert_eq!(control_clients(&tmux), 0);
     // Polling still sees a session killed by hand.
     tmux.run(&["kill-session", "-t", "=gr-second"]);
-    dash.until(5, "second dormant", |s| s.contains("gr-second · not running"));
+    dash.until(5, "second dormant", |s| {
+        s.contains("gr-second · not running")
+    });
 }

@@ -45,4 +45,5 @@ mod tui_modes;
 mod tui_reducer;
 mod tui_snapshots;
 mod tui_usage;
+mod watch_json;
 mod watch_new_folders;
