@@ -35,6 +35,7 @@ struct ConfigFile {
     name_prefix: Option<String>,
     agents: Option<BTreeMap<String, AgentPreset>>,
     prices: Option<BTreeMap<String, crate::sources::prices::Price>>,
+    hosts: Option<Vec<crate::hosts::HostConfig>>,
 }
 
 /// How to start, and resume, one kind of agent.
@@ -127,6 +128,8 @@ pub struct Config {
     pub prices: crate::sources::prices::Prices,
     /// The user config file that was read, if any.
     pub config_path: Option<PathBuf>,
+    /// Other machines whose sessions are shown (`[[hosts]]`), checked.
+    pub hosts: Vec<crate::hosts::HostConfig>,
 }
 
 /// Values from flags or their environment variables; `None` leaves the file's value.
@@ -207,7 +210,15 @@ impl Config {
                 config_path = Some(path);
             }
         }
-        Ok(Self::resolve(file, overrides, env, config_path))
+        let config = Self::resolve(file, overrides, env, config_path);
+        crate::hosts::check(&config.hosts).map_err(|reason| ConfigError::Invalid {
+            path: config
+                .config_path
+                .clone()
+                .unwrap_or_else(|| PathBuf::from("<built-in defaults>")),
+            reason,
+        })?;
+        Ok(config)
     }
 
     fn resolve(
@@ -313,6 +324,7 @@ impl Config {
                 &file.prices.unwrap_or_default(),
             ),
             config_path,
+            hosts: file.hosts.unwrap_or_default(),
         }
     }
 }
@@ -338,7 +350,8 @@ impl ConfigFile {
             alerts,
             sidebar_cost,
             tmux_events,
-            name_prefix
+            name_prefix,
+            hosts
         );
         if let Some(prices) = other.prices {
             self.prices.get_or_insert_with(BTreeMap::new).extend(prices);

@@ -10,6 +10,7 @@ pub mod display;
 pub mod engine;
 pub mod health;
 pub mod hook;
+pub mod hosts;
 pub mod logging;
 pub mod model;
 pub mod ops;

@@ -260,6 +260,11 @@ fn run_ls(config: &Config, args: &ls::LsArgs) -> Result<()> {
     catalog.load_usage();
     catalog.set_tmux(Tmux::new(config.tmux_socket.clone()).poll());
     let sessions = catalog.rows(now);
+    if args.all_hosts {
+        return greenroom::cli::all_hosts::print(config, args, &sessions, &catalog.problems(), now)
+            .or_else(greenroom::cli::output::closed_stdout_is_fine)
+            .wrap_err("cannot write the list");
+    }
     ls::print(
         args,
         &sessions,

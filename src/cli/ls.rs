@@ -23,6 +23,9 @@ pub struct LsArgs {
     /// Session names only, one a line (what shell completion asks for)
     #[arg(long, hide = true, conflicts_with = "json")]
     pub names: bool,
+    /// Also every `[[hosts]]` entry's sessions, over ssh (a host that fails is one line)
+    #[arg(long, conflicts_with = "names")]
+    pub all_hosts: bool,
 }
 
 #[derive(Serialize)]
@@ -298,6 +301,25 @@ pub fn to_table(sessions: &[Session], now: DateTime<Utc>, home: Option<&Path>) -
         line(row);
     }
     out
+}
+
+/// The table with a HOST column first: `ls --all-hosts`.
+pub fn to_table_with_hosts(
+    rows: &[(&str, &Session)],
+    now: DateTime<Utc>,
+    home: Option<&Path>,
+) -> String {
+    let sessions: Vec<Session> = rows.iter().map(|(_, s)| (*s).clone()).collect();
+    let table = to_table(&sessions, now, home);
+    let hosts: Vec<String> = std::iter::once("HOST".to_owned())
+        .chain(rows.iter().map(|(h, _)| fit(h, 32)))
+        .collect();
+    let width = hosts.iter().map(|h| h.chars().count()).max().unwrap_or(4);
+    table
+        .lines()
+        .zip(&hosts)
+        .map(|(line, host)| format!("{host:<width$}  {line}\n"))
+        .collect()
 }
 
 /// Writes the result of `ls` as the operator asked.

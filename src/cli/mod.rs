@@ -2,6 +2,7 @@
 //! not open the dashboard.
 
 pub mod actions;
+pub mod all_hosts;
 pub mod completions;
 pub mod demo;
 pub mod ls;

@@ -11,6 +11,7 @@ pub mod rate;
 pub mod sidecar;
 pub mod tmux_conf;
 pub mod transcript;
+pub mod watch_stream;
 
 use std::fs;
 use std::io::Read;

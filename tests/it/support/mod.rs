@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use greenroom::config::{Config, Overrides, ProcessEnv};
 
 pub mod actions;
+pub mod sshd;
 
 static SERVERS: AtomicUsize = AtomicUsize::new(0);
 
