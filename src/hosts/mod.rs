@@ -5,6 +5,7 @@
 
 pub mod list;
 pub mod ssh;
+pub mod stream;
 
 use serde::Deserialize;
 

@@ -33,8 +33,8 @@ pub enum Line {
         rows: Vec<RemoteRow>,
         problems: Vec<String>,
     },
-    Added(RemoteRow),
-    Changed(RemoteRow),
+    Added(Box<RemoteRow>),
+    Changed(Box<RemoteRow>),
     Removed(String),
     Problems(Vec<String>),
     Heartbeat,
@@ -227,7 +227,10 @@ pub fn parse_line(bytes: &[u8], host: &str) -> Result<Line, String> {
             }
         }
         "added" | "changed" => {
-            let row = parse_row(v.get("session").cloned().unwrap_or(Value::Null), host)?;
+            let row = Box::new(parse_row(
+                v.get("session").cloned().unwrap_or(Value::Null),
+                host,
+            )?);
             if kind == "added" {
                 Line::Added(row)
             } else {

@@ -153,6 +153,21 @@ pub enum Action {
     BesideOpened(Result<crate::tmux::Beside, String>),
     /// The pane beside is gone (closed by the operator or its client ended).
     BesideClosed,
+    /// What connection `attempt` to a `[[hosts]]` entry said.
+    Host {
+        host: String,
+        attempt: u64,
+        news: super::hosts::HostNews,
+    },
+}
+
+/// An action on a host's session, for wording its outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RemoteAct {
+    Kill,
+    Dismiss,
+    Restore,
+    Send,
 }
 
 /// What a folder completion found for the text typed.
@@ -274,6 +289,24 @@ pub enum Effect {
     /// Close the pane beside (a second `o`).
     CloseBeside {
         pane: crate::tmux::Beside,
+    },
+    /// (Re)connect to a host: `greenroom watch --json` there over ssh.
+    ConnectHost {
+        host: String,
+        attempt: u64,
+    },
+    /// `greenroom ARGS` on a host, through its connection.
+    OnHost {
+        host: String,
+        args: Vec<String>,
+        act: RemoteAct,
+        name: String,
+    },
+    /// Attach to a host's session: `ssh -t HOST greenroom attach ID`.
+    AttachRemote {
+        host: String,
+        id: String,
+        name: String,
     },
     Quit,
 }

@@ -218,6 +218,8 @@ pub struct AppState {
     /// The selected session's pane activity the preview last followed: new
     /// activity in tmux means a fresh capture.
     pub seen_activity: Option<(String, Option<DateTime<Utc>>)>,
+    /// Other machines (`[[hosts]]`): their rows and connections.
+    pub hosts: std::collections::BTreeMap<String, super::hosts::HostView>,
 }
 
 impl AppState {
@@ -251,6 +253,7 @@ impl AppState {
             poll: PollState::default(),
             events: TmuxEvents::default(),
             seen_activity: None,
+            hosts: Default::default(),
         }
     }
 

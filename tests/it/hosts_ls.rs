@@ -87,6 +87,9 @@ fn every_hosts_rows_with_the_local_ones_and_a_host_down_is_one_line() {
         [("-", "here"), ("alpha", "on-alpha"), ("beta", "on-beta")]
             .map(|(h, n)| (h.to_owned(), n.to_owned()))
     );
+    for r in doc["sessions"].as_array().unwrap() {
+        assert_eq!(r["status"], "Running", "{r}");
+    }
     let hosts = doc["hosts"].as_array().unwrap();
     assert_eq!(hosts.len(), 3);
     assert_eq!(hosts[2]["name"], "gone");

@@ -15,6 +15,7 @@ mod e2e_actions;
 mod e2e_dashboard;
 mod e2e_demo;
 mod e2e_events;
+mod e2e_hosts;
 mod e2e_input;
 mod full_disk;
 mod gemini_usage;

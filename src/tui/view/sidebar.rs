@@ -236,7 +236,7 @@ fn row(
     theme: &Theme,
 ) -> Line<'static> {
     let attention = state.attention.contains(&s.id);
-    let quiet = is_quiet(s.health);
+    let quiet = is_quiet(s.health) || crate::tui::hosts::greyed(state, &s.id);
     let mut name_style = if quiet { theme.dim } else { Style::new() };
     if attention {
         name_style = name_style.add_modifier(Modifier::BOLD);

@@ -102,6 +102,8 @@ impl Host {
             format!("XDG_CONFIG_HOME={}", w("xdg")),
             format!("XDG_STATE_HOME={}", w("state")),
             format!("MAESTRO_HOOKS_DIR={}", w("maestro-hooks")),
+            // tmux writes greenroom's field separator as `_` in the C locale.
+            "LANG=C.UTF-8".to_owned(),
         ];
         format!(
             "Port {port}\nListenAddress 127.0.0.1\nHostKey {hk}\nPidFile {pid}\n\

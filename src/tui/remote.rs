@@ -1,0 +1,84 @@
+//! The work behind effects on a host's sessions, run by the runner: one
+//! `greenroom ACTION ID` over the host's ssh connection, its outcome typed
+//! for the reducer to word; attaching with a terminal (`ssh -t`).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::action::{Action, Finished, RemoteAct};
+use crate::hosts::HostConfig;
+
+/// How long an action on a host may take.
+const ACT_LIMIT: Duration = Duration::from_secs(20);
+
+pub fn act(
+    host: Option<HostConfig>,
+    control: Result<PathBuf, String>,
+    args: &[String],
+    act: RemoteAct,
+    name: String,
+) -> Action {
+    let Some(host) = host else {
+        return Action::Finished(Finished::Failed(format!(
+            "{name}: its host is not in config.toml"
+        )));
+    };
+    let control = match control {
+        Ok(c) => c,
+        Err(e) => return Action::Finished(Finished::Failed(format!("no ssh control folder: {e}"))),
+    };
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let done = match crate::hosts::ssh::run(&host, &control, &argv, ACT_LIMIT) {
+        Err(e) => match act {
+            RemoteAct::Kill => Finished::Killed {
+                ok: vec![],
+                failed: vec![format!("{name}: {e}")],
+            },
+            RemoteAct::Dismiss => Finished::Dismissed {
+                ok: vec![],
+                failed: vec![format!("{name}: {e}")],
+            },
+            _ => Finished::Failed(format!("{name}: {e}")),
+        },
+        Ok(_) => match act {
+            RemoteAct::Kill => Finished::Killed {
+                ok: vec![name],
+                failed: vec![],
+            },
+            RemoteAct::Dismiss => Finished::Dismissed {
+                ok: vec![name],
+                failed: vec![],
+            },
+            RemoteAct::Restore => Finished::Restored {
+                name,
+                resumed: false,
+            },
+            RemoteAct::Send => Finished::Sent { name },
+        },
+    };
+    Action::Finished(done)
+}
+
+/// `ssh -t HOST greenroom attach ID`, with the terminal (the runner has
+/// suspended the dashboard).
+pub fn attach(
+    host: Option<HostConfig>,
+    control: Result<PathBuf, String>,
+    id: &str,
+    name: String,
+) -> Finished {
+    let (Some(host), Ok(control)) = (host, control) else {
+        return Finished::Failed(format!("{name}: cannot reach its host"));
+    };
+    let mut cmd = crate::hosts::ssh::command(&host, &control, true);
+    cmd.arg(crate::hosts::ssh::remote_line(&host, &["attach", "--", id]));
+    match cmd.status() {
+        Ok(s) if s.success() => Finished::Returned { name },
+        Ok(s) => Finished::Failed(format!(
+            "{name}: attaching over ssh failed ({})",
+            s.code()
+                .map_or("a signal".into(), |c| format!("exit code {c}"))
+        )),
+        Err(e) => Finished::Failed(format!("{name}: cannot run ssh: {e}")),
+    }
+}
