@@ -144,7 +144,7 @@ fn prefixed(host: &str, row: RemoteRow) -> Session {
 
 /// A host's news: its rows change, or it is down and tried again later.
 pub fn news(state: &mut AppState, host: &str, attempt: u64, news: HostNews) -> Vec<Effect> {
-    let now = state.now.max(Utc::now());
+    let now = state.now;
     let local = local_rows(state);
     let Some(view) = state.hosts.get_mut(host) else {
         return Vec::new();

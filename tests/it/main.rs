@@ -42,6 +42,7 @@ mod tmux_safety;
 mod transcript_usage;
 mod tui_driver;
 mod tui_form;
+mod tui_hosts;
 mod tui_layout;
 mod tui_modes;
 mod tui_reducer;
