@@ -1,6 +1,6 @@
 //! The dashboard with two hosts, each a real sshd on loopback with its own
 //! sidecar folder and tmux server: their rows beside the local ones, a
-//! change on a host on the local screen, kill and send on a host's session,
+//! change on a host on the local screen, kill, send and attach on a host's session,
 //! and a host's sshd stopped and started again while the dashboard runs.
 
 use std::time::Duration;
@@ -89,6 +89,21 @@ fn hosts_rows_live_actions_and_a_host_restarted() {
     dash.keys(&["Enter"]);
     dash.until(20, "sent", |s| s.contains("sent to beta:listener"));
     assert_contents(&got, "hello over ssh\n");
+
+    // Enter: attached over ssh -t through a real tmux client on beta, the
+    // dashboard suspended; detaching there brings it back.
+    dash.keys(&["Enter"]);
+    wait_for(20, "a tmux client on beta", || {
+        let clients = b.tmux.run(&["list-clients", "-F", "#{client_session}"]);
+        clients.lines().any(|l| l == "gr-listener").then_some(())
+    });
+    dash.until(10, "beta's pane in this terminal", |s| {
+        s.contains("hello over ssh") && !s.contains("Sessions")
+    });
+    b.tmux.run(&["detach-client", "-s", "=gr-listener"]);
+    dash.until(20, "the dashboard again", |s| {
+        s.contains("Sessions") && s.contains("back from beta:listener")
+    });
 
     // Kill alpha's session: gone from alpha's tmux, and the row says so.
     dash.keys(&["Escape"]);
