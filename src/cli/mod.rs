@@ -3,6 +3,7 @@
 
 pub mod actions;
 pub mod all_hosts;
+pub mod capture;
 pub mod completions;
 pub mod demo;
 pub mod ls;
@@ -121,6 +122,12 @@ pub enum Command {
     /// `heartbeat` every few seconds. A dashboard on another machine reads it
     /// over ssh (`[[hosts]]` in config.toml).
     Watch(watch::WatchArgs),
+    /// A session's pane as text (what another machine's dashboard previews)
+    #[command(hide = true)]
+    Capture {
+        /// The session: a name, uuid or unique uuid prefix
+        id: String,
+    },
     /// Attach to the most urgent session (errored, then waiting, then stuck)
     ///
     /// For tmux: bind-key g run-shell 'greenroom next' (greenroom tmux install adds it). Run from a

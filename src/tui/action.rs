@@ -302,6 +302,13 @@ pub enum Effect {
         act: RemoteAct,
         name: String,
     },
+    /// A host's session's pane for the preview: `greenroom capture ID` there;
+    /// `row` is the row's id in the list.
+    CaptureRemote {
+        host: String,
+        id: String,
+        row: String,
+    },
     /// Attach to a host's session: `ssh -t HOST greenroom attach ID`.
     AttachRemote {
         host: String,

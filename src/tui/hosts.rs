@@ -318,8 +318,18 @@ pub fn route(state: &mut AppState, effects: Vec<Effect>) -> Vec<Effect> {
                     });
                 }
             }
-            // The preview and the pane beside are this machine's tmux.
-            Effect::CapturePreview { id, .. } if split(state, &id).is_some() => {}
+            // The preview asks the host; the pane beside is this machine's tmux.
+            Effect::CapturePreview { id, .. } if split(state, &id).is_some() => {
+                if let Some((host, rid)) = split(state, &id)
+                    && crate::hosts::valid_remote_id(rid)
+                {
+                    out.push(Effect::CaptureRemote {
+                        host: host.to_owned(),
+                        id: rid.to_owned(),
+                        row: id.clone(),
+                    });
+                }
+            }
             Effect::OpenBeside { id } | Effect::Follow { id, .. }
                 if split(state, &id).is_some() =>
             {

@@ -59,6 +59,37 @@ pub fn act(
     Action::Finished(done)
 }
 
+/// The most of a host's pane the preview keeps.
+const MAX_CAPTURE: usize = 256 * 1024;
+
+/// The pane of a host's session, for the preview of row `row`.
+pub fn capture(
+    host: Option<HostConfig>,
+    control: Result<PathBuf, String>,
+    id: &str,
+    row: String,
+) -> Action {
+    let text = match (host, control) {
+        (Some(host), Ok(control)) => {
+            match crate::hosts::ssh::run(&host, &control, &["capture", "--", id], ACT_LIMIT) {
+                Ok(mut text) => {
+                    if text.len() > MAX_CAPTURE {
+                        let mut cut = MAX_CAPTURE;
+                        while !text.is_char_boundary(cut) {
+                            cut -= 1;
+                        }
+                        text.truncate(cut);
+                    }
+                    text
+                }
+                Err(e) => format!("cannot capture the pane: {e}"),
+            }
+        }
+        _ => "cannot capture the pane: its host is not reachable".into(),
+    };
+    Action::Preview { id: row, text }
+}
+
 /// `ssh -t HOST greenroom attach ID`, with the terminal (the runner has
 /// suspended the dashboard).
 pub fn attach(

@@ -228,6 +228,11 @@ impl Runner {
                 let control = control.cloned();
                 self.off_loop(move |_| super::remote::act(config, control, &args, act, name));
             }
+            Effect::CaptureRemote { host, id, row } => {
+                let (config, control) = (self.links.host(&host).cloned(), self.links.control());
+                let control = control.cloned();
+                self.off_loop(move |_| super::remote::capture(config, control, &id, row));
+            }
             Effect::AttachRemote { host, id, name } => {
                 let (config, control) = (self.links.host(&host).cloned(), self.links.control());
                 let control = control.cloned();

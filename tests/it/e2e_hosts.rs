@@ -1,6 +1,6 @@
 //! The dashboard with two hosts, each a real sshd on loopback with its own
 //! sidecar folder and tmux server: their rows beside the local ones, a
-//! change on a host on the local screen, kill, send and attach on a host's session,
+//! change on a host on the local screen, kill, send, preview and attach on a host's session,
 //! and a host's sshd stopped and started again while the dashboard runs.
 
 use std::time::Duration;
@@ -89,6 +89,14 @@ fn hosts_rows_live_actions_and_a_host_restarted() {
     dash.keys(&["Enter"]);
     dash.until(20, "sent", |s| s.contains("sent to beta:listener"));
     assert_contents(&got, "hello over ssh\n");
+
+    // The preview reads beta's pane through the connection.
+    dash.keys(&["Tab"]);
+    dash.keys(&["Tab"]);
+    dash.until(20, "beta's pane in the preview", |s| {
+        s.contains("Sessions") && s.contains("hello over ssh")
+    });
+    dash.keys(&["Tab"]);
 
     // Enter: attached over ssh -t through a real tmux client on beta, the
     // dashboard suspended; detaching there brings it back.
