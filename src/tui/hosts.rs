@@ -101,6 +101,25 @@ pub fn greyed(state: &AppState, row_id: &str) -> bool {
         .is_some_and(|v| !matches!(v.link, Link::Live { .. }))
 }
 
+/// What the header says about hosts that are down: "build down" (one), or
+/// "2 of 3 hosts down", and a short form; `None` when every host is live.
+pub fn header_part(state: &AppState) -> Option<(String, String)> {
+    let down: Vec<&String> = state
+        .hosts
+        .iter()
+        .filter(|(_, v)| matches!(v.link, Link::Down { .. }))
+        .map(|(n, _)| n)
+        .collect();
+    match down.as_slice() {
+        [] => None,
+        [one] => Some((format!("{one} down"), "host down".into())),
+        many => Some((
+            format!("{} of {} hosts down", many.len(), state.hosts.len()),
+            format!("{} hosts down", many.len()),
+        )),
+    }
+}
+
 /// The local rows with every host's after them, tagged, faults said.
 pub fn merge(state: &AppState, mut local: Vec<Session>) -> Vec<Session> {
     for (host, view) in &state.hosts {

@@ -147,3 +147,29 @@ fn hosts_rows_live_actions_and_a_host_restarted() {
     });
     dash.keys(&["q"]);
 }
+
+#[test]
+fn a_host_running_another_greenroom_says_so() {
+    if !sshd_or_skip() {
+        return;
+    }
+    let local = World::new();
+    let local_tmux = TmuxServer::new();
+    session(&local, &local_tmux, "here");
+    let c = Host::start("gamma", &local.path("keys"));
+    // "greenroom" there is a later version speaking another stream protocol.
+    let fake = crate::support::actions::stub(
+        &c.world.path("bin"),
+        "greenroom",
+        r#"echo '{"type":"snapshot","greenroom":"9.9.9","protocol":99,"sessions":[]}'; exec sleep 600"#,
+    );
+    let mut entry = c.toml();
+    entry.push_str(&format!("greenroom = {:?}\n", fake.display().to_string()));
+    std::fs::write(local.path("config.toml"), entry).unwrap();
+    let dash = dashboard(&local, &local_tmux);
+    let screen = dash.until(20, "the host's version said", |s| {
+        s.contains("gamma down") && s.contains("9.9.9")
+    });
+    assert!(screen.contains("here"), "{screen}");
+    dash.keys(&["q"]);
+}
