@@ -25,6 +25,7 @@ mod beside;
 mod events;
 mod messages;
 mod target;
+mod window;
 pub use actions::{escape_trailing_semicolon, exact_window};
 pub use beside::{Beside, host_from_env};
 pub use events::{EVENTS_SESSION, Event, EventClient, ListenError, supports_events};

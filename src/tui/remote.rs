@@ -90,6 +90,35 @@ pub fn capture(
     Action::Preview { id: row, text }
 }
 
+/// Inside tmux: `ssh -t HOST greenroom attach ID` in a new window of the
+/// server greenroom runs in, so the dashboard stays as it is; `None`
+/// outside tmux (the runner suspends the dashboard and uses [`attach`]).
+pub fn attach_in_window(
+    host: Option<HostConfig>,
+    control: Result<PathBuf, String>,
+    id: &str,
+    name: String,
+) -> Option<Action> {
+    let tmux_env = std::env::var("TMUX").ok();
+    let here = crate::tmux::host_from_env(tmux_env.as_deref())?;
+    let (Some(host), Ok(control)) = (host, control) else {
+        return Some(Action::Finished(Finished::Failed(format!(
+            "{name}: cannot reach its host"
+        ))));
+    };
+    let mut cmd = crate::hosts::ssh::command(&host, &control, true);
+    cmd.arg(crate::hosts::ssh::remote_line(&host, &["attach", "--", id]));
+    let line: Vec<String> = std::iter::once(cmd.get_program())
+        .chain(cmd.get_args())
+        .map(|a| crate::ops::shell_quote(&a.to_string_lossy()))
+        .collect();
+    let done = match here.new_window(&host.name, &line.join(" ")) {
+        Ok(()) => Finished::Switched { name },
+        Err(e) => Finished::Failed(format!("{name}: cannot open a window: {e}")),
+    };
+    Some(Action::Finished(done))
+}
+
 /// `ssh -t HOST greenroom attach ID`, with the terminal (the runner has
 /// suspended the dashboard).
 pub fn attach(

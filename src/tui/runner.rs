@@ -236,6 +236,13 @@ impl Runner {
             Effect::AttachRemote { host, id, name } => {
                 let (config, control) = (self.links.host(&host).cloned(), self.links.control());
                 let control = control.cloned();
+                if std::env::var_os("TMUX").is_some() {
+                    self.off_loop(move |_| {
+                        super::remote::attach_in_window(config, control, &id, name)
+                            .unwrap_or(Action::Status(String::new()))
+                    });
+                    return Ok(Step::Then(Vec::new()));
+                }
                 drop(std::mem::replace(&mut self.events, EventStream::new()));
                 self.screen.suspend();
                 let done = super::remote::attach(config, control, &id, name);

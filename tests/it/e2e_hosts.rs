@@ -14,9 +14,14 @@ use crate::support::sshd::Host;
 use crate::support::{Pane, TmuxServer, World, wait_for};
 
 fn dashboard<'a>(local: &World, tmux: &'a TmuxServer) -> Pane<'a> {
+    dashboard_in(local, tmux, "")
+}
+
+/// `prefix`: shell words first (`unset TMUX TMUX_PANE;`: as if outside tmux).
+fn dashboard_in<'a>(local: &World, tmux: &'a TmuxServer, prefix: &str) -> Pane<'a> {
     std::fs::create_dir_all(local.path("run")).unwrap();
     let line = format!(
-        "XDG_RUNTIME_DIR={} HOME={} {}",
+        "{prefix} XDG_RUNTIME_DIR={} HOME={} {}",
         local.path("run").display(),
         local.dir.path().display(),
         local.greenroom_line(&tmux.name)
@@ -98,20 +103,21 @@ fn hosts_rows_live_actions_and_a_host_restarted() {
     });
     dash.keys(&["Tab"]);
 
-    // Enter: attached over ssh -t through a real tmux client on beta, the
-    // dashboard suspended; detaching there brings it back.
+    // Enter (the dashboard runs inside tmux): a new window attached over
+    // ssh -t through a real tmux client on beta; detaching there closes it.
     dash.keys(&["Enter"]);
     wait_for(20, "a tmux client on beta", || {
         let clients = b.tmux.run(&["list-clients", "-F", "#{client_session}"]);
         clients.lines().any(|l| l == "gr-listener").then_some(())
     });
-    dash.until(10, "beta's pane in this terminal", |s| {
+    dash.until(10, "beta's pane in the new window", |s| {
         s.contains("hello over ssh") && !s.contains("Sessions")
     });
+    let windows = local_tmux.run(&["list-windows", "-t", "=dash", "-F", "#{window_name}"]);
+    assert_eq!(windows.lines().count(), 2, "{windows}");
+    assert!(windows.lines().any(|w| w == "beta"), "{windows}");
     b.tmux.run(&["detach-client", "-s", "=gr-listener"]);
-    dash.until(20, "the dashboard again", |s| {
-        s.contains("Sessions") && s.contains("back from beta:listener")
-    });
+    dash.until(20, "the dashboard again", |s| s.contains("Sessions"));
 
     // Kill alpha's session: gone from alpha's tmux, and the row says so.
     dash.keys(&["Escape"]);
@@ -171,5 +177,30 @@ fn a_host_running_another_greenroom_says_so() {
         s.contains("gamma down") && s.contains("9.9.9")
     });
     assert!(screen.contains("here"), "{screen}");
+    dash.keys(&["q"]);
+}
+
+#[test]
+fn outside_tmux_attaching_to_a_hosts_session_suspends_the_dashboard() {
+    if !sshd_or_skip() {
+        return;
+    }
+    let local = World::new();
+    let local_tmux = TmuxServer::new();
+    let b = Host::start("beta", &local.path("keys"));
+    session(&b.world, &b.tmux, "far");
+    b.tmux
+        .run(&["send-keys", "-t", "=gr-far:", "-l", "marker-far"]);
+    std::fs::write(local.path("config.toml"), b.toml()).unwrap();
+    let dash = dashboard_in(&local, &local_tmux, "unset TMUX TMUX_PANE;");
+    dash.until(20, "beta's row", |s| s.contains("beta:far"));
+    dash.keys(&["Enter"]);
+    dash.until(20, "beta's pane in this terminal", |s| {
+        s.contains("marker-far") && !s.contains("Sessions")
+    });
+    b.tmux.run(&["detach-client", "-s", "=gr-far"]);
+    dash.until(20, "the dashboard again", |s| {
+        s.contains("Sessions") && s.contains("back from beta:far")
+    });
     dash.keys(&["q"]);
 }
