@@ -83,7 +83,17 @@ struct ActivityIn {
     reported: bool,
 }
 
+/// A field from a host: bounded, and made safe to show (control characters
+/// and bidirectional overrides written as escapes), whatever view shows it.
 fn bounded(s: String) -> String {
+    let s = if s
+        .chars()
+        .any(|c| c.is_control() || ('\u{200e}'..='\u{2069}').contains(&c))
+    {
+        crate::display::safe(&s)
+    } else {
+        s
+    };
     if s.len() <= MAX_FIELD {
         return s;
     }
@@ -262,6 +272,13 @@ mod tests {
         assert_eq!(r.session.tmux_session.as_deref(), Some("gr-api"));
         assert_eq!(r.json["host"], "build");
         assert_eq!(r.json["future_field"]["x"], 1);
+    }
+
+    #[test]
+    fn text_from_a_host_is_made_safe_to_show() {
+        let hostile = ROW.replace(r#""name":"api""#, r#""name":"a\u001b[2Jb\u202ec""#);
+        let r = parse_row(serde_json::from_str(&hostile).unwrap(), "b").unwrap();
+        assert_eq!(r.session.name, "a\\x1b[2Jb\\u{202e}c");
     }
 
     #[test]
