@@ -168,6 +168,16 @@ impl Events {
         if !self.wanted {
             return;
         }
+        // The control client would start a tmux server where none runs:
+        // listen only to a running one, and look again at the next poll.
+        let running = matches!(
+            engine.catalog.tmux_state(),
+            Some(crate::tmux::ServerState::Running(_))
+        );
+        if !running {
+            self.next_retry = Instant::now() + self.interval;
+            return;
+        }
         let tx = tx.clone();
         match engine.tmux().listen(move |e| {
             let _ = tx.send(Signal::Tmux(e));

@@ -131,7 +131,7 @@ fn a_bad_sidecar_is_a_problems_line_and_the_stream_goes_on() {
     let tmux = TmuxServer::new();
     let gr = Greenroom::new(&world, &tmux);
     std::fs::create_dir_all(world.path("sessions")).unwrap();
-    let watch = Watch::start(gr.command(&["watch", "--json"]));
+    let watch = Watch::start(gr.command(&["watch", "--json", "--heartbeat", "1"]));
     let snap = watch.until("the snapshot", |v| kind(v) == "snapshot");
     assert_eq!(snap["sessions"].as_array().unwrap().len(), 0);
     assert!(!snap["host"].as_str().unwrap().is_empty());
@@ -141,6 +141,10 @@ fn a_bad_sidecar_is_a_problems_line_and_the_stream_goes_on() {
     let problems = line["problems"].as_array().unwrap();
     assert_eq!(problems.len(), 1, "{line}");
     assert!(problems[0]["path"].as_str().unwrap().ends_with(".json"));
+    // No tmux server ran: watching did not start one (a heartbeat later).
+    watch.until("a heartbeat", |v| kind(v) == "heartbeat");
+    let ls = tmux.cmd().arg("ls").output().unwrap();
+    assert!(!ls.status.success(), "a tmux server was started");
 }
 
 #[test]
