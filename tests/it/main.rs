@@ -22,6 +22,7 @@ mod gemini_usage;
 mod health_rules;
 mod hook_report;
 mod hooks_install;
+mod hosts_config;
 mod hosts_ls;
 mod live_tmux;
 mod live_watch;
