@@ -94,6 +94,13 @@ pub fn split<'a>(state: &'a AppState, row_id: &'a str) -> Option<(&'a str, &'a s
         .then_some((host, id))
 }
 
+/// The host whose group a row sorts in (`None`: this machine's); cheap,
+/// for sorting: the id's prefix, when it names a host.
+pub fn group_of<'a>(hosts: &BTreeMap<String, HostView>, row_id: &'a str) -> Option<&'a str> {
+    let (host, _) = row_id.split_once('/')?;
+    hosts.contains_key(host).then_some(host)
+}
+
 /// Whether the row's host is down (its row is shown greyed).
 pub fn greyed(state: &AppState, row_id: &str) -> bool {
     split(state, row_id)

@@ -349,7 +349,21 @@ impl AppState {
             SortMode::LastFocus => focus_order,
             SortMode::Triage => triage_order,
         };
-        visible.sort_by(|&a, &b| order(&rows[a], &rows[b]));
+        // Each host's rows together, after the local ones (not in triage,
+        // where the most urgent comes first whichever host it is on).
+        let groups: Vec<Option<&str>> = match self.sort {
+            SortMode::LastFocus if !self.hosts.is_empty() => rows
+                .iter()
+                .map(|r| super::hosts::group_of(&self.hosts, &r.id))
+                .collect(),
+            _ => Vec::new(),
+        };
+        let group = |i: usize| groups.get(i).copied().flatten();
+        visible.sort_by(|&a, &b| {
+            group(a)
+                .cmp(&group(b))
+                .then_with(|| order(&rows[a], &rows[b]))
+        });
         self.visible = visible;
         if self.cursor().is_none() {
             let line = old_cursor

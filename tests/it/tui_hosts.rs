@@ -215,3 +215,34 @@ fn a_row_whose_id_could_not_go_on_a_command_line_never_arrives() {
     );
     assert_eq!(names(&s), ["alpha", "bravo", "build:api", "charlie"]);
 }
+
+#[test]
+fn each_hosts_rows_are_listed_together_after_the_local_ones() {
+    let mut s = loaded();
+    s.hosts = initial(&["b1".to_owned(), "a1".to_owned()], now());
+    update(&mut s, Action::Tick(now()));
+    // Focused just now, b1's last: by focus alone they would come first.
+    for (host, at) in [("b1", "12:00:00"), ("a1", "11:59:59")] {
+        let focused = row(ID, "x").replace(
+            r#""cwd""#,
+            &format!(r#""last_focused_at":"2026-11-29T{at}Z","cwd""#),
+        );
+        let text = format!(
+            r#"{{"type":"snapshot","greenroom":"0.1.0","protocol":1,"sessions":[{focused}],"problems":[]}}"#
+        );
+        update(
+            &mut s,
+            Action::Host {
+                host: host.into(),
+                attempt: 1,
+                news: HostNews::Line(parse_line(text.as_bytes(), host).unwrap()),
+            },
+        );
+    }
+    let order: Vec<String> = s.visible_sessions().map(|r| r.name.clone()).collect();
+    assert_eq!(
+        order[3..],
+        ["a1:x".to_owned(), "b1:x".to_owned()],
+        "{order:?}"
+    );
+}
