@@ -77,8 +77,8 @@ fn run() -> Result<()> {
         Some(Command::Watch(a)) => {
             refuse_on_error(greenroom::cli::watch::run(a, &load_config(&cli)))
         }
-        Some(Command::Capture { id }) => {
-            refuse_on_error(greenroom::cli::capture::run(&load_config(&cli), id))
+        Some(Command::Capture { session }) => {
+            refuse_on_error(greenroom::cli::capture::run(&load_config(&cli), session))
         }
         Some(Command::Next) => refuse_on_error(run_next(&load_config(&cli))),
         Some(Command::Actions(a)) => {

@@ -126,7 +126,7 @@ pub enum Command {
     #[command(hide = true)]
     Capture {
         /// The session: a name, uuid or unique uuid prefix
-        id: String,
+        session: String,
     },
     /// Attach to the most urgent session (errored, then waiting, then stuck)
     ///
