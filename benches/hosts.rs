@@ -205,14 +205,19 @@ fn main() {
     );
     let dash = Dashboard::start(&line);
     let pid = dash.pid();
-    let t0 = Instant::now();
-    dash.wait_for(
-        &format!("{} idle", HOSTS * SESSIONS),
-        t0 - Duration::from_secs(60),
-        60,
-    )
-    .or_else(|| dash.wait_for("h2:agent-0", t0, 1))
-    .expect("every host's rows");
+    // Every host streaming: one ssh client each, then time for the
+    // snapshots (the screen's bytes are diffs: no one needle says "all in").
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while children_of(pid)
+        .iter()
+        .filter(|c| comm(**c) == "ssh")
+        .count()
+        < HOSTS
+    {
+        assert!(Instant::now() < deadline, "an ssh client per host");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_secs(5));
     std::thread::sleep(Duration::from_secs(3));
     let kids = children_of(pid);
     let clients = kids.iter().filter(|c| comm(**c) == "ssh").count();
@@ -234,7 +239,9 @@ fn main() {
     let mut frames = Vec::new();
     for i in 0..30 {
         std::thread::sleep(Duration::from_millis(150));
-        let h = i % HOSTS;
+        // The first host's group is the one on screen (each host's rows
+        // are listed together).
+        let h = 0;
         let store = SidecarStore::new(hosts[h].world.path("sessions"));
         // Every character differs from this row's last name: the frame
         // rewrites the whole name, not the cells that stayed.
@@ -258,7 +265,7 @@ fn main() {
     println!("| measure | measured | budget |");
     println!("|---|---|---|");
     println!(
-        "| sidecar renamed on a host -> frame bytes out of the local dashboard, loopback ssh, {HOSTS} hosts x {SESSIONS} sessions | p50 {:.1} ms, max {:.1} ms ({seen} of 30 seen) | p50 ≤ 30 ms |",
+        "| sidecar renamed on a host -> frame bytes out of the local dashboard, loopback ssh, {HOSTS} hosts x {SESSIONS} sessions (the first host, on screen) | p50 {:.1} ms, max {:.1} ms ({seen} of 30 seen) | p50 ≤ 30 ms |",
         if seen > 0 {
             common::pct(&frames, 0.5)
         } else {
@@ -270,7 +277,7 @@ fn main() {
         "| ssh of the dashboard, {HOSTS} hosts | {clients} streams over {masters} connections (control masters) | one connection per host |"
     );
     println!(
-        "| idle CPU, {HOSTS} hosts x {SESSIONS} sessions: the local dashboard + its ssh clients + the ssh masters | {idle:.2}% + {masters_cpu:.2}% = {:.2}% of one core | ≤ 1% |",
+        "| idle CPU, {HOSTS} hosts x {SESSIONS} sessions (no local tmux server: polled each second): the local dashboard + its ssh clients + the ssh masters | {idle:.2}% + {masters_cpu:.2}% = {:.2}% of one core | ≤ 1% |",
         idle + masters_cpu
     );
 }
