@@ -40,6 +40,7 @@ struct ConfigFile {
     name_prefix: Option<String>,
     agents: Option<BTreeMap<String, AgentPreset>>,
     prices: Option<BTreeMap<String, crate::sources::prices::Price>>,
+    hosts: Option<Vec<crate::hosts::HostConfig>>,
 }
 
 /// How to start, and resume, one kind of agent.
@@ -144,6 +145,8 @@ pub struct Config {
     /// The tmux client whose popup the dashboard runs in (`--popup`): an
     /// attach switches that client, and the dashboard then quits.
     pub popup_client: Option<crate::tmux::ClientName>,
+    /// Other machines whose sessions are shown (`[[hosts]]`), checked.
+    pub hosts: Vec<crate::hosts::HostConfig>,
 }
 
 /// Values from flags or their environment variables; `None` leaves the file's value.
@@ -215,7 +218,15 @@ impl Config {
                 config_path = Some(path);
             }
         }
-        Ok(Self::resolve(file, overrides, env, config_path))
+        let config = Self::resolve(file, overrides, env, config_path);
+        crate::hosts::check(&config.hosts).map_err(|reason| ConfigError::Invalid {
+            path: config
+                .config_path
+                .clone()
+                .unwrap_or_else(|| PathBuf::from("<built-in defaults>")),
+            reason,
+        })?;
+        Ok(config)
     }
 
     fn resolve(
@@ -298,6 +309,7 @@ impl Config {
             config_path,
             environ: Environ::kept_from(env),
             popup_client: None,
+            hosts: file.hosts.unwrap_or_default(),
         }
     }
 }
@@ -325,7 +337,8 @@ impl ConfigFile {
             snooze_minutes,
             pin_attention,
             tmux_events,
-            name_prefix
+            name_prefix,
+            hosts
         );
         if let Some(prices) = other.prices {
             self.prices.get_or_insert_with(BTreeMap::new).extend(prices);

@@ -12,6 +12,7 @@ pub mod engine;
 pub mod git;
 pub mod health;
 pub mod hook;
+pub mod hosts;
 pub mod logging;
 pub mod model;
 pub mod ops;

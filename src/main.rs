@@ -82,6 +82,13 @@ fn run() -> Result<()> {
             );
             Ok(())
         }
+        Some(CliCommand::Watch(a)) => {
+            refuse_on_error(greenroom::cli::watch::run(a, &load_config(&cli, &environ)))
+        }
+        Some(CliCommand::Capture { session }) => refuse_on_error(greenroom::cli::capture::run(
+            &load_config(&cli, &environ),
+            session,
+        )),
         Some(CliCommand::Next) => refuse_on_error(run_next(&load_config(&cli, &environ))),
         Some(CliCommand::Actions(a)) => refuse_on_error(greenroom::cli::actions::run(
             a,
@@ -271,6 +278,11 @@ fn run_ls(config: &Config, args: &ls::LsArgs) -> Result<()> {
     catalog.load_usage();
     catalog.set_tmux(Tmux::new(config.tmux_socket.clone()).poll());
     let sessions = catalog.rows(now);
+    if args.all_hosts {
+        return greenroom::cli::all_hosts::print(config, args, &sessions, &catalog.problems(), now)
+            .or_else(greenroom::cli::output::closed_stdout_is_fine)
+            .wrap_err("cannot write the list");
+    }
     ls::print(
         args,
         &sessions,

@@ -27,6 +27,7 @@ mod ops;
 mod pane;
 mod shell;
 mod target;
+mod window;
 pub use beside::{Beside, host_from_env};
 pub use events::{EVENTS_SESSION, Event, EventClient, ListenError, own_session, supports_events};
 pub use ops::{escape_trailing_semicolon, exact_window};

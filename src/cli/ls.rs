@@ -24,6 +24,9 @@ pub struct LsArgs {
     /// Session names only, one a line (what shell completion asks for)
     #[arg(long, hide = true, conflicts_with = "json")]
     pub names: bool,
+    /// Also every `[[hosts]]` entry's sessions, over ssh (a host that fails is one line)
+    #[arg(long, conflicts_with = "names")]
+    pub all_hosts: bool,
 }
 
 #[derive(Serialize)]
@@ -242,6 +245,24 @@ fn session_json(s: &Session, now: DateTime<Utc>) -> SessionJson<'_> {
     }
 }
 
+/// One row as `ls --json` writes it, as a JSON value: `watch --json` and
+/// `ls --all-hosts` add `host` to it.
+pub fn session_value(s: &Session, now: DateTime<Utc>) -> serde_json::Value {
+    serde_json::to_value(session_json(s, now)).unwrap_or(serde_json::Value::Null)
+}
+
+/// The `problems` list of `ls --json`, as a JSON value.
+pub fn problems_value(problems: &[Problem]) -> serde_json::Value {
+    let list: Vec<ProblemJson<'_>> = problems
+        .iter()
+        .map(|p| ProblemJson {
+            path: text(&p.path),
+            error: &p.error,
+        })
+        .collect();
+    serde_json::to_value(list).unwrap_or(serde_json::Value::Null)
+}
+
 /// The `ls --json` document, ages as of now.
 pub fn to_json(sessions: &[Session], problems: &[Problem]) -> serde_json::Result<String> {
     to_json_at(sessions, problems, Utc::now())
@@ -334,6 +355,25 @@ pub fn to_table(sessions: &[Session], now: DateTime<Utc>, home: Option<&Path>) -
         line(row);
     }
     out
+}
+
+/// The table with a HOST column first: `ls --all-hosts`.
+pub fn to_table_with_hosts(
+    rows: &[(&str, &Session)],
+    now: DateTime<Utc>,
+    home: Option<&Path>,
+) -> String {
+    let sessions: Vec<Session> = rows.iter().map(|(_, s)| (*s).clone()).collect();
+    let table = to_table(&sessions, now, home);
+    let hosts: Vec<String> = std::iter::once("HOST".to_owned())
+        .chain(rows.iter().map(|(h, _)| fit(h, 32)))
+        .collect();
+    let width = hosts.iter().map(|h| h.chars().count()).max().unwrap_or(4);
+    table
+        .lines()
+        .zip(&hosts)
+        .map(|(line, host)| format!("{host:<width$}  {line}\n"))
+        .collect()
 }
 
 /// Writes the result of `ls` as the operator asked.

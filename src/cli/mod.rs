@@ -2,12 +2,15 @@
 //! not open the dashboard.
 
 pub mod actions;
+pub mod all_hosts;
+pub mod capture;
 pub mod completions;
 pub mod demo;
 pub mod ls;
 pub mod output;
 pub mod status;
 pub mod tmux_install;
+pub mod watch;
 
 use std::path::PathBuf;
 
@@ -117,6 +120,19 @@ pub enum CliCommand {
     ///
     /// For tmux: set -g status-right '#(greenroom status --tmux)' (greenroom tmux install adds it)
     Status(status::StatusArgs),
+    /// Follow the sessions as JSON lines: a snapshot, then one line per change
+    ///
+    /// The snapshot has every row in the `ls --json` shape plus `host`; then
+    /// `added`, `changed`, `removed` and `problems` lines as they happen, and a
+    /// `heartbeat` every few seconds. A dashboard on another machine reads it
+    /// over ssh (`[[hosts]]` in config.toml).
+    Watch(watch::WatchArgs),
+    /// A session's pane as text (what another machine's dashboard previews)
+    #[command(hide = true)]
+    Capture {
+        /// The session: a name, uuid or unique uuid prefix
+        session: String,
+    },
     /// Attach to the most urgent session (errored, then waiting, then stuck)
     ///
     /// For tmux: bind-key g run-shell 'greenroom next' (greenroom tmux install adds it). Run from a

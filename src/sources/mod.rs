@@ -14,6 +14,7 @@ pub mod sidecar;
 pub mod snooze;
 pub mod tmux_conf;
 pub mod transcript;
+pub mod watch_stream;
 
 use std::fs;
 use std::io::Read;

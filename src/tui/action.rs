@@ -199,6 +199,21 @@ pub enum Action {
         generation: u64,
         text: Result<crate::git::DiffText, String>,
     },
+    /// What connection `attempt` to a `[[hosts]]` entry said.
+    Host {
+        host: String,
+        attempt: u64,
+        news: super::hosts::HostNews,
+    },
+}
+
+/// An action on a host's session, for wording its outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RemoteAct {
+    Kill,
+    Dismiss,
+    Restore,
+    Send,
 }
 
 /// What a folder completion found for the text typed.
@@ -362,5 +377,30 @@ pub enum Effect {
     /// Ask git for one file's diff (off the loop); comes back as
     /// [`Action::DiffLoaded`].
     LoadDiff(crate::tui::changes::DiffRequest),
+    /// (Re)connect to a host: `greenroom watch --json` there over ssh.
+    ConnectHost {
+        host: String,
+        attempt: u64,
+    },
+    /// `greenroom ARGS` on a host, through its connection.
+    OnHost {
+        host: String,
+        args: Vec<String>,
+        act: RemoteAct,
+        name: String,
+    },
+    /// A host's session's pane for the preview: `greenroom capture ID` there;
+    /// `row` is the row's id in the list.
+    CaptureRemote {
+        host: String,
+        id: String,
+        row: String,
+    },
+    /// Attach to a host's session: `ssh -t HOST greenroom attach ID`.
+    AttachRemote {
+        host: String,
+        id: String,
+        name: String,
+    },
     Quit,
 }

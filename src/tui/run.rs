@@ -42,6 +42,13 @@ async fn run_async(config: Config) -> Result<()> {
     let screen = Screen::enter().wrap_err("cannot set up the terminal")?;
     let ctx = Context::new(&config, engine.tmux().clone());
     let mut runner = Runner::new(screen, engine, ctx, keymap, theme);
+    if !config.hosts.is_empty() {
+        let control = crate::hosts::ssh::control_dir(&config.environ);
+        runner.set_hosts(crate::hosts::stream::Links::new(
+            config.hosts.clone(),
+            control,
+        ));
+    }
     let result = event_loop(&mut runner, &mut state, start, &config, &mut file_rx).await;
     runner.close_beside(&state);
     // Dropping the runner's screen restores the terminal, on every way out.
@@ -62,6 +69,8 @@ fn start_state(config: &Config, engine: &mut Engine) -> (AppState, Vec<Action>) 
     );
     let mut state = AppState::new(Utc::now(), engine.catalog.looked_in());
     state.alerts = config.alerts;
+    let hosts: Vec<String> = config.hosts.iter().map(|h| h.name.clone()).collect();
+    state.hosts = super::hosts::initial(&hosts, Utc::now());
     state.show_cost = config.sidebar_cost;
     state.pin_attention = config.pin_attention;
     state.snooze = config.snooze;
@@ -81,6 +90,8 @@ fn start_state(config: &Config, engine: &mut Engine) -> (AppState, Vec<Action>) 
         rows: engine.catalog.rows(Utc::now()),
         problems: engine.catalog.problems(),
     });
+    // Connects to the hosts at once rather than at the first tick.
+    start.push(Action::Tick(Utc::now()));
     if !recovery.archived.is_empty() {
         let n = recovery.archived.len();
         start.push(Action::Status(format!(

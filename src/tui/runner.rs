@@ -64,6 +64,8 @@ pub struct Runner {
     /// words (its pipe closing) are not news.
     tmux_client: Option<EventClient>,
     client: u64,
+    /// The ssh connections to `[[hosts]]` entries.
+    links: crate::hosts::stream::Links,
 }
 
 impl Runner {
@@ -84,7 +86,13 @@ impl Runner {
             dirty: true,
             tmux_client: None,
             client: 0,
+            links: crate::hosts::stream::Links::new(Vec::new(), Err("no hosts".into())),
         }
+    }
+
+    /// The hosts the dashboard connects to (none unless config.toml has `[[hosts]]`).
+    pub fn set_hosts(&mut self, links: crate::hosts::stream::Links) {
+        self.links = links;
     }
 
     pub fn keymap(&self) -> &Keymap {
@@ -194,6 +202,56 @@ impl Runner {
             }
             Effect::Alert { title, body } => alert(&title, &body),
             Effect::Attach { id } => return self.attach(find(state, &id)),
+            Effect::ConnectHost { host, attempt } => {
+                let tx = self.done_tx.clone();
+                let name = host.clone();
+                self.links.connect(&name, move |said| {
+                    let news = match said {
+                        crate::hosts::stream::Said::Line(l) => super::hosts::HostNews::Line(l),
+                        crate::hosts::stream::Said::Down(w) => super::hosts::HostNews::Down(w),
+                    };
+                    let host = host.clone();
+                    let _ = tx.send(Done::Action(Action::Host {
+                        host,
+                        attempt,
+                        news,
+                    }));
+                });
+            }
+            Effect::OnHost {
+                host,
+                args,
+                act,
+                name,
+            } => {
+                let (config, control) = (self.links.host(&host).cloned(), self.links.control());
+                let control = control.cloned();
+                self.off_loop(move |_| super::remote::act(config, control, &args, act, name));
+            }
+            Effect::CaptureRemote { host, id, row } => {
+                let (config, control) = (self.links.host(&host).cloned(), self.links.control());
+                let control = control.cloned();
+                self.off_loop(move |_| super::remote::capture(config, control, &id, row));
+            }
+            Effect::AttachRemote { host, id, name } => {
+                let (config, control) = (self.links.host(&host).cloned(), self.links.control());
+                let control = control.cloned();
+                if std::env::var_os("TMUX").is_some() {
+                    self.off_loop(move |_| {
+                        super::remote::attach_in_window(config, control, &id, name)
+                            .unwrap_or(Action::Status(String::new()))
+                    });
+                    return Ok(Step::Then(Vec::new()));
+                }
+                drop(std::mem::replace(&mut self.events, EventStream::new()));
+                self.screen.suspend();
+                let done = super::remote::attach(config, control, &id, name);
+                self.screen
+                    .resume()
+                    .wrap_err("cannot take the terminal back")?;
+                self.events = EventStream::new();
+                return Ok(Step::Then(vec![Action::Finished(done)]));
+            }
             Effect::OpenSpawnForm => {
                 let cwd = state.selected_session().map(|s| s.cwd.clone());
                 self.off_loop(move |c| c.spawn_form(cwd));

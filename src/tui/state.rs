@@ -240,6 +240,8 @@ pub struct AppState {
     /// The selected session's pane activity the preview last followed: new
     /// activity in tmux means a fresh capture.
     pub seen_activity: Option<(String, Option<DateTime<Utc>>)>,
+    /// Other machines (`[[hosts]]`): their rows and connections.
+    pub hosts: std::collections::BTreeMap<String, super::hosts::HostView>,
 }
 
 impl AppState {
@@ -279,6 +281,7 @@ impl AppState {
             poll: PollState::default(),
             events: TmuxEvents::default(),
             seen_activity: None,
+            hosts: Default::default(),
         }
     }
 
@@ -374,7 +377,21 @@ impl AppState {
             SortMode::LastFocus => focus_order,
             SortMode::Triage => triage_order,
         };
-        visible.sort_by(|&a, &b| order(&rows[a], &rows[b]));
+        // Each host's rows together, after the local ones (not in triage,
+        // where the most urgent comes first whichever host it is on).
+        let groups: Vec<Option<&str>> = match self.sort {
+            SortMode::LastFocus if !self.hosts.is_empty() => rows
+                .iter()
+                .map(|r| super::hosts::group_of(&self.hosts, &r.id))
+                .collect(),
+            _ => Vec::new(),
+        };
+        let group = |i: usize| groups.get(i).copied().flatten();
+        visible.sort_by(|&a, &b| {
+            group(a)
+                .cmp(&group(b))
+                .then_with(|| order(&rows[a], &rows[b]))
+        });
         if self.pin_attention && self.sort == SortMode::LastFocus {
             super::rows::pin_attention(rows, &mut visible);
         }

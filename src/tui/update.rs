@@ -12,6 +12,12 @@ use super::rows::replace_rows;
 use super::state::{AppState, BesidePane, Mode, Preview};
 
 pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
+    let effects = reduce(state, action);
+    // What the operator does to a host's row goes to that host.
+    super::hosts::route(state, effects)
+}
+
+fn reduce(state: &mut AppState, action: Action) -> Vec<Effect> {
     match action {
         Action::Command(c) => command(state, c),
         Action::Type(c) => typed(state, Some(c)),
@@ -20,6 +26,7 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::Shutdown => quit(state),
         Action::Rows { rows, problems } => {
             state.problems = problems;
+            let rows = super::hosts::merge(state, rows);
             let alerts = replace_rows(state, rows);
             let mut effects = if state.alerts { alerts } else { Vec::new() };
             effects.extend(preview_request(state));
@@ -33,8 +40,13 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
             if state.status.as_ref().is_some_and(|s| s.until <= now) {
                 state.status = None;
             }
-            Vec::new()
+            super::hosts::tick(state, now)
         }
+        Action::Host {
+            host,
+            attempt,
+            news,
+        } => super::hosts::news(state, &host, attempt, news),
         Action::Preview { id, text } => {
             if state.selected.as_deref() == Some(id.as_str()) {
                 state.preview = Some(Preview { id, text });

@@ -246,6 +246,13 @@ fn right_parts(state: &AppState, theme: &Theme) -> Vec<Part> {
         });
     }
     parts.extend(polling_part(state, theme));
+    parts.extend(
+        crate::tui::hosts::header_part(state).map(|(long, short)| Part {
+            long: vec![Span::styled(long, theme.warning)],
+            short: vec![Span::styled(short, theme.warning)],
+            keep: 3,
+        }),
+    );
     parts
 }
 

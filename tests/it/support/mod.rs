@@ -11,6 +11,7 @@ use greenroom::config::{Config, Environ, Overrides};
 
 pub mod actions;
 pub mod session;
+pub mod sshd;
 
 static SERVERS: AtomicUsize = AtomicUsize::new(0);
 

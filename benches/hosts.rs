@@ -1,0 +1,283 @@
+//! Other hosts over loopback ssh: the dashboard (the release binary in a
+//! pseudo-terminal, through `script`) with 3 hosts of 300 sessions each,
+//! every host a real sshd with its own sidecar folder and tmux server
+//! (needs root and /usr/sbin/sshd, as the tests):
+//! - a sidecar renamed on a host -> the new name in the bytes the local
+//!   dashboard writes (p50 ≤ 30 ms);
+//! - ssh connections: one per host;
+//! - idle CPU of the local dashboard and its ssh clients (within 1 % of one core).
+//!
+//! `GREENROOM_BENCH_QUICK=1` shortens the idle window to 5 s.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a bench that cannot run should stop loudly
+
+mod common;
+#[path = "../tests/it/support/mod.rs"]
+mod support;
+
+use std::io::Read;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use greenroom::sources::sidecar::SidecarStore;
+use support::sshd::Host;
+
+const HOSTS: usize = 3;
+const SESSIONS: usize = 300;
+
+fn ticks(pid: u32, children: bool) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let after = stat.rsplit(')').next().unwrap_or("");
+    let f: Vec<u64> = after
+        .split_whitespace()
+        .map(|v| v.parse().unwrap_or(0))
+        .collect();
+    let own = f.get(11).unwrap_or(&0) + f.get(12).unwrap_or(&0);
+    let reaped = f.get(13).unwrap_or(&0) + f.get(14).unwrap_or(&0);
+    if children { own + reaped } else { own }
+}
+
+fn children_of(pid: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    for task in std::fs::read_dir(format!("/proc/{pid}/task"))
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
+        let list = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
+        out.extend(
+            list.split_whitespace()
+                .filter_map(|p| p.parse::<u32>().ok()),
+        );
+    }
+    out
+}
+
+fn comm(pid: u32) -> String {
+    std::fs::read_to_string(format!("/proc/{pid}/comm"))
+        .unwrap_or_default()
+        .trim()
+        .to_owned()
+}
+
+/// greenroom, its reaped children, and its live children (the ssh clients).
+fn family_ticks(pid: u32) -> u64 {
+    ticks(pid, true)
+        + children_of(pid)
+            .iter()
+            .map(|c| ticks(*c, false))
+            .sum::<u64>()
+}
+
+/// ssh processes using the dashboard's control folder: the mux clients
+/// and the masters that hold the connections (daemonized, not children).
+fn ssh_processes(control: &str) -> Vec<u32> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = e.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let cmd = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+        let cmd = String::from_utf8_lossy(&cmd);
+        if cmd.starts_with("ssh") && cmd.contains(control) {
+            out.push(pid);
+        }
+    }
+    out
+}
+
+type Output = Arc<Mutex<Vec<(Instant, Vec<u8>)>>>;
+
+struct Dashboard {
+    script: Child,
+    output: Output,
+}
+
+impl Dashboard {
+    fn start(line: &str) -> Self {
+        let mut script = Command::new("script")
+            .args(["-qfc", line, "/dev/null"])
+            .env("TERM", "xterm-256color")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("script(1) runs (bsdutils)");
+        let mut stdout = script.stdout.take().unwrap();
+        let output: Output = Arc::new(Mutex::new(Vec::new()));
+        let sink = output.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 65536];
+            while let Ok(n) = stdout.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock()
+                    .unwrap()
+                    .push((Instant::now(), buf[..n].to_vec()));
+            }
+        });
+        Dashboard { script, output }
+    }
+
+    fn pid(&self) -> u32 {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            if let Some(p) = children_of(self.script.id()).first() {
+                return *p;
+            }
+            assert!(Instant::now() < deadline, "greenroom did not start");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn wait_for(&self, needle: &str, since: Instant, secs: u64) -> Option<Instant> {
+        let deadline = Instant::now() + Duration::from_secs(secs);
+        while Instant::now() < deadline {
+            {
+                let out = self.output.lock().unwrap();
+                let mut text = Vec::new();
+                for (t, bytes) in out.iter().filter(|(t, _)| *t >= since) {
+                    text.extend_from_slice(bytes);
+                    if String::from_utf8_lossy(&text).contains(needle) {
+                        return Some(*t);
+                    }
+                }
+            }
+            std::thread::sleep(Duration::from_micros(500));
+        }
+        None
+    }
+}
+
+impl Drop for Dashboard {
+    fn drop(&mut self) {
+        let _ = self.script.kill();
+        let _ = self.script.wait();
+    }
+}
+
+fn main() {
+    if let Err(why) = support::sshd::available() {
+        println!("| hosts benchmarks | not run: {why} | |");
+        return;
+    }
+    let window = if std::env::var("GREENROOM_BENCH_QUICK").is_ok() {
+        5
+    } else {
+        30
+    };
+    let local = support::World::new();
+    let keys = local.path("keys");
+    let mut hosts = Vec::new();
+    let mut first = Vec::new();
+    let mut config = String::new();
+    for h in 0..HOSTS {
+        let host = Host::start(&format!("h{h}"), &keys);
+        let sidecars = common::populate(host.world.dir.path(), SESSIONS);
+        host.tmux.spawn("keep", &["sleep", "3600"]);
+        for i in 0..SESSIONS {
+            host.tmux.run(&[
+                "new-session",
+                "-d",
+                "-s",
+                &format!("gr-agent-{i}"),
+                "sleep",
+                "3600",
+            ]);
+        }
+        config.push_str(&host.toml());
+        first.push(sidecars[0].id);
+        hosts.push(host);
+    }
+    std::fs::write(local.path("config.toml"), config).unwrap();
+    std::fs::create_dir_all(local.path("run")).unwrap();
+    std::fs::create_dir_all(local.path("sessions")).unwrap();
+    let line = format!(
+        "stty cols 160 rows 48; XDG_RUNTIME_DIR={} exec {} --config {} --sidecar-dir {} --ao-dir {} --claude-dir {} --tmux-socket greenroom-bench-hosts-{}",
+        local.path("run").display(),
+        env!("CARGO_BIN_EXE_greenroom"),
+        local.path("config.toml").display(),
+        local.path("sessions").display(),
+        local.path("ao").display(),
+        local.path("claude").display(),
+        std::process::id()
+    );
+    let dash = Dashboard::start(&line);
+    let pid = dash.pid();
+    // Every host streaming: one ssh client each, then time for the
+    // snapshots (the screen's bytes are diffs: no one needle says "all in").
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while children_of(pid)
+        .iter()
+        .filter(|c| comm(**c) == "ssh")
+        .count()
+        < HOSTS
+    {
+        assert!(Instant::now() < deadline, "an ssh client per host");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_secs(5));
+    std::thread::sleep(Duration::from_secs(3));
+    let kids = children_of(pid);
+    let clients = kids.iter().filter(|c| comm(**c) == "ssh").count();
+    let control = local.path("run").display().to_string();
+    // The masters hold the connections; the clients are counted with greenroom.
+    let masters: Vec<u32> = ssh_processes(&control)
+        .into_iter()
+        .filter(|p| !kids.contains(p))
+        .collect();
+    let ssh_ticks = |pids: &[u32]| pids.iter().map(|p| ticks(*p, false)).sum::<u64>();
+
+    let (t0, g0, m0) = (Instant::now(), family_ticks(pid), ssh_ticks(&masters));
+    std::thread::sleep(Duration::from_secs(window));
+    let secs = t0.elapsed().as_secs_f64();
+    let idle = (family_ticks(pid) - g0) as f64 / secs;
+    let masters_cpu = (ssh_ticks(&masters) - m0) as f64 / secs;
+    let masters = masters.len();
+
+    let mut frames = Vec::new();
+    for i in 0..30 {
+        std::thread::sleep(Duration::from_millis(150));
+        // The first host's group is the one on screen (each host's rows
+        // are listed together).
+        let h = 0;
+        let store = SidecarStore::new(hosts[h].world.path("sessions"));
+        // Every character differs from this row's last name: the frame
+        // rewrites the whole name, not the cells that stayed.
+        let letter = (b'a' + (i % 26) as u8) as char;
+        let needle: String = std::iter::repeat_n(letter, 8).collect();
+        let name = format!("{needle}-{i}");
+        let start = Instant::now();
+        store
+            .update(first[h], Duration::from_secs(1), |s| {
+                s.name = name.clone();
+                s.last_focused_at = Some(chrono::Utc::now());
+                true
+            })
+            .unwrap();
+        if let Some(t) = dash.wait_for(&needle, start, 5) {
+            frames.push(t - start);
+        }
+    }
+    frames.sort();
+    let seen = frames.len();
+    println!("| measure | measured | budget |");
+    println!("|---|---|---|");
+    println!(
+        "| sidecar renamed on a host -> frame bytes out of the local dashboard, loopback ssh, {HOSTS} hosts x {SESSIONS} sessions (the first host, on screen) | p50 {:.1} ms, max {:.1} ms ({seen} of 30 seen) | p50 ≤ 30 ms |",
+        if seen > 0 {
+            common::pct(&frames, 0.5)
+        } else {
+            f64::NAN
+        },
+        frames.last().map_or(f64::NAN, |d| d.as_secs_f64() * 1e3)
+    );
+    println!(
+        "| ssh of the dashboard, {HOSTS} hosts | {clients} streams over {masters} connections (control masters) | one connection per host |"
+    );
+    println!(
+        "| idle CPU, {HOSTS} hosts x {SESSIONS} sessions (no local tmux server: polled each second): the local dashboard + its ssh clients + the ssh masters | {idle:.2}% + {masters_cpu:.2}% = {:.2}% of one core | ≤ 1% |",
+        idle + masters_cpu
+    );
+}

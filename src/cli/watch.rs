@@ -1,0 +1,316 @@
+//! `greenroom watch --json`: the catalog as a stream of JSON lines on
+//! stdout. First a snapshot of every row (the `ls --json` row shape plus
+//! `host`), then one line per change as the catalog changes, and a heartbeat
+//! every few seconds. It is what a dashboard on another machine reads over
+//! ssh, and what scripts and status bars can follow locally.
+//!
+//! It runs the same engine as the dashboard: the file watcher for every
+//! source, tmux's control-mode events (a poll on each), a reconcile poll
+//! every 30 s, and polling at the interval when tmux cannot push events.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::sync::mpsc::{RecvTimeoutError, Sender, channel};
+use std::time::{Duration, Instant};
+
+use chrono::Utc;
+use clap::Args;
+use serde_json::{Value, json};
+
+use crate::config::Config;
+use crate::engine::Engine;
+use crate::tmux::{Event, EventClient};
+
+/// The version of the line format: a reader refuses a stream of another one.
+pub const PROTOCOL: u64 = 1;
+
+const RECONCILE: Duration = Duration::from_secs(30);
+const RETRY_MAX: Duration = Duration::from_secs(60);
+
+#[derive(Debug, Args)]
+pub struct WatchArgs {
+    /// Print JSON lines (the only format: the flag says so in scripts)
+    #[arg(long, required = true)]
+    pub json: bool,
+    /// Include archived Maestro sessions and dismissed sessions
+    #[arg(long, short = 'a')]
+    pub all: bool,
+    /// The `host` every row carries [default: this machine's host name]
+    #[arg(long, value_name = "NAME")]
+    pub host: Option<String>,
+    /// Seconds between heartbeats
+    #[arg(long, default_value_t = 5, value_name = "SECONDS",
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub heartbeat: u64,
+}
+
+enum Signal {
+    File(std::path::PathBuf),
+    Tmux(Event),
+}
+
+/// This machine's name, as `uname -n` says it; bounded and printable.
+pub fn host_name() -> String {
+    let read = |p: &str| std::fs::read_to_string(p).ok();
+    let name = read("/proc/sys/kernel/hostname")
+        .or_else(|| read("/etc/hostname"))
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .unwrap_or_default();
+    let name: String = name
+        .trim()
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(64)
+        .collect();
+    if name.is_empty() {
+        "localhost".into()
+    } else {
+        name
+    }
+}
+
+/// Runs until stdout closes (the reader left: exit 0) or writing fails.
+pub fn run(args: &WatchArgs, config: &Config) -> Result<(), String> {
+    let host = args.host.clone().unwrap_or_else(host_name);
+    let (tx, rx) = channel::<Signal>();
+    let files = tx.clone();
+    let mut engine = Engine::start(config, args.all, move |p| {
+        let _ = files.send(Signal::File(p));
+    })
+    .map_err(|e| format!("cannot watch files: {e}"))?;
+    engine.catalog.load_usage();
+    engine.poll_tmux();
+    let mut stream = Stream::new(host, std::io::stdout());
+    let mut events = Events::new(config.tmux_events, config.poll_interval);
+    events.connect(&engine, &tx);
+    let rows = engine.catalog.rows(Utc::now());
+    if stream.snapshot(&rows, &engine.catalog.problems()).is_err() {
+        return Ok(());
+    }
+    let heartbeat = Duration::from_secs(args.heartbeat);
+    let mut next_beat = Instant::now() + heartbeat;
+    loop {
+        let now = Instant::now();
+        let wake = next_beat.min(events.next_poll).min(events.next_retry);
+        let mut poll = false;
+        match rx.recv_timeout(wake.saturating_duration_since(now)) {
+            Ok(first) => {
+                let mut paths = Vec::new();
+                for signal in std::iter::once(first).chain(rx.try_iter()) {
+                    match signal {
+                        Signal::File(p) => paths.push(p),
+                        Signal::Tmux(e) => poll |= events.on_event(e),
+                    }
+                }
+                if !paths.is_empty() {
+                    engine.apply_changes(paths);
+                }
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+            // Every sender is held here: cannot happen, but end cleanly.
+            Err(RecvTimeoutError::Disconnected) => return Ok(()),
+        }
+        let now = Instant::now();
+        if now >= events.next_retry {
+            events.connect(&engine, &tx);
+        }
+        if poll || now >= events.next_poll {
+            engine.poll_tmux();
+            events.next_poll = Instant::now() + events.poll_every();
+        }
+        // Health depends on the clock too (stuck after a while): the rows
+        // are rebuilt on every wake, and only what differs is written.
+        let rows = engine.catalog.rows(Utc::now());
+        let mut written = stream.changes(&rows, &engine.catalog.problems());
+        if Instant::now() >= next_beat {
+            written = written.and_then(|()| stream.heartbeat());
+            next_beat = Instant::now() + heartbeat;
+        }
+        if written.is_err() {
+            // The reader is gone (a closed pipe, the ssh connection down).
+            return Ok(());
+        }
+    }
+}
+
+/// tmux's control client for the stream, and when to poll without it.
+struct Events {
+    wanted: bool,
+    interval: Duration,
+    client: Option<EventClient>,
+    live: bool,
+    next_poll: Instant,
+    next_retry: Instant,
+    backoff: Duration,
+}
+
+impl Events {
+    fn new(wanted: bool, interval: Duration) -> Self {
+        let far = Instant::now() + Duration::from_secs(365 * 24 * 3600);
+        Self {
+            wanted,
+            interval,
+            client: None,
+            live: false,
+            next_poll: Instant::now() + interval,
+            next_retry: if wanted { Instant::now() } else { far },
+            backoff: Duration::from_secs(1),
+        }
+    }
+
+    fn poll_every(&self) -> Duration {
+        if self.live { RECONCILE } else { self.interval }
+    }
+
+    fn connect(&mut self, engine: &Engine, tx: &Sender<Signal>) {
+        let far = Instant::now() + Duration::from_secs(365 * 24 * 3600);
+        self.next_retry = far;
+        if !self.wanted {
+            return;
+        }
+        // The control client would start a tmux server where none runs:
+        // listen only to a running one, and look again at the next poll.
+        let running = matches!(
+            engine.catalog.tmux_state(),
+            Some(crate::tmux::ServerState::Running(_))
+        );
+        if !running {
+            self.next_retry = Instant::now() + self.interval;
+            return;
+        }
+        let tx = tx.clone();
+        match engine.tmux().listen(None, move |e| {
+            let _ = tx.send(Signal::Tmux(e));
+        }) {
+            Ok(client) => self.client = Some(client),
+            Err(crate::tmux::ListenError::Unsupported(_)) => {}
+            Err(e) => {
+                tracing::debug!(error = %e, "tmux events unavailable: polling");
+                self.retry_later();
+            }
+        }
+    }
+
+    fn retry_later(&mut self) {
+        self.client = None;
+        self.live = false;
+        self.next_retry = Instant::now() + self.backoff;
+        self.backoff = (self.backoff * 2).min(RETRY_MAX);
+    }
+
+    /// Whether the event means a poll now.
+    fn on_event(&mut self, event: Event) -> bool {
+        match event {
+            Event::Connected => {
+                self.live = true;
+                self.backoff = Duration::from_secs(1);
+                self.next_poll = Instant::now() + RECONCILE;
+                true
+            }
+            Event::Changed => true,
+            Event::Lost(_) => {
+                self.retry_later();
+                self.next_poll = Instant::now();
+                true
+            }
+            Event::Unsupported(_) => false,
+        }
+    }
+}
+
+/// The lines written so far: what the reader knows.
+struct Stream<W: Write> {
+    host: String,
+    out: W,
+    rows: BTreeMap<String, Value>,
+    problems: Value,
+}
+
+impl<W: Write> Stream<W> {
+    fn new(host: String, out: W) -> Self {
+        Self {
+            host,
+            out,
+            rows: BTreeMap::new(),
+            problems: Value::Array(Vec::new()),
+        }
+    }
+
+    /// A row as `ls --json` has it, less `activity.age_seconds`: an age
+    /// moves every second, and would make every row news every second
+    /// (`activity.since` says the same thing once).
+    fn row(&self, s: &crate::model::Session) -> Value {
+        let mut v = crate::cli::ls::session_value(s, chrono::Utc::now());
+        if let Some(activity) = v.get_mut("activity").and_then(Value::as_object_mut) {
+            activity.remove("age_seconds");
+        }
+        if let Some(map) = v.as_object_mut() {
+            map.insert("host".into(), Value::String(self.host.clone()));
+        }
+        v
+    }
+
+    fn line(&mut self, v: &Value) -> std::io::Result<()> {
+        serde_json::to_writer(&mut self.out, v)?;
+        self.out.write_all(b"\n")?;
+        self.out.flush()
+    }
+
+    fn snapshot(
+        &mut self,
+        rows: &[crate::model::Session],
+        problems: &[crate::model::Problem],
+    ) -> std::io::Result<()> {
+        self.rows = rows.iter().map(|s| (s.id.clone(), self.row(s))).collect();
+        self.problems = crate::cli::ls::problems_value(problems);
+        let sessions: Vec<&Value> = rows.iter().filter_map(|s| self.rows.get(&s.id)).collect();
+        let line = json!({
+            "type": "snapshot",
+            "greenroom": env!("CARGO_PKG_VERSION"),
+            "protocol": PROTOCOL,
+            "host": self.host,
+            "at": Utc::now(),
+            "sessions": sessions,
+            "problems": self.problems,
+        });
+        self.line(&line)
+    }
+
+    fn changes(
+        &mut self,
+        rows: &[crate::model::Session],
+        problems: &[crate::model::Problem],
+    ) -> std::io::Result<()> {
+        let mut seen = BTreeMap::new();
+        for s in rows {
+            let v = self.row(s);
+            match self.rows.get(&s.id) {
+                None => self.line(&json!({"type": "added", "session": v}))?,
+                Some(old) if *old != v => self.line(&json!({"type": "changed", "session": v}))?,
+                Some(_) => {}
+            }
+            seen.insert(s.id.clone(), v);
+        }
+        let gone: Vec<String> = self
+            .rows
+            .keys()
+            .filter(|id| !seen.contains_key(*id))
+            .cloned()
+            .collect();
+        for id in gone {
+            self.line(&json!({"type": "removed", "id": id}))?;
+        }
+        self.rows = seen;
+        let problems = crate::cli::ls::problems_value(problems);
+        if problems != self.problems {
+            self.line(&json!({"type": "problems", "problems": problems}))?;
+            self.problems = problems;
+        }
+        Ok(())
+    }
+
+    fn heartbeat(&mut self) -> std::io::Result<()> {
+        let line = json!({"type": "heartbeat", "at": Utc::now(), "sessions": self.rows.len()});
+        self.line(&line)
+    }
+}

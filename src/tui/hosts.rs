@@ -1,0 +1,371 @@
+//! The reducer's part for other hosts: each host's rows as its
+//! `watch --json` stream says them, the state of its connection (live, or
+//! down with why and since when, retried with backoff), and sending what
+//! the operator does to a host's row to that host. No IO.
+//!
+//! A host's row has the id `HOST/ID` and the name `HOST:NAME` in the list,
+//! so rows of two hosts never collide and the filter finds a host by name.
+//! While its host is down a row stays, greyed, saying why.
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Duration, Utc};
+
+use super::action::{Effect, RemoteAct};
+use super::state::AppState;
+use crate::model::Session;
+use crate::sources::watch_stream::{Line, RemoteRow};
+
+/// Longest wait between two tries.
+const BACKOFF_MAX: i64 = 60;
+/// A live stream with no line for this long (the heartbeat is 5 s) is down.
+const SILENT_AFTER: i64 = 20;
+/// A connection that has not sent its snapshot after this long is down.
+const CONNECT_LIMIT: i64 = 30;
+
+/// What one host's connection is doing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Link {
+    /// Not tried yet.
+    Idle,
+    Connecting {
+        since: DateTime<Utc>,
+    },
+    Live {
+        since: DateTime<Utc>,
+    },
+    Down {
+        why: String,
+        since: DateTime<Utc>,
+        retry_at: DateTime<Utc>,
+    },
+}
+
+/// One host as the dashboard knows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HostView {
+    /// Rows with ids already `HOST/ID`; names as the host wrote them.
+    pub rows: Vec<Session>,
+    pub link: Link,
+    /// Problems the host reported, as lines.
+    pub problems: Vec<String>,
+    /// Which connection lines belong to: an older one's are dropped.
+    pub attempt: u64,
+    pub backoff_secs: i64,
+    pub last_line: DateTime<Utc>,
+}
+
+impl HostView {
+    pub fn new(now: DateTime<Utc>) -> Self {
+        Self {
+            rows: Vec::new(),
+            link: Link::Idle,
+            problems: Vec::new(),
+            attempt: 0,
+            backoff_secs: 1,
+            last_line: now,
+        }
+    }
+}
+
+/// What a host's connection reported.
+#[derive(Debug, Clone, PartialEq)]
+pub enum HostNews {
+    Line(Line),
+    /// The connection ended or was refused: why, in one line.
+    Down(String),
+}
+
+/// The hosts named in config.toml, none connected yet.
+pub fn initial(names: &[String], now: DateTime<Utc>) -> BTreeMap<String, HostView> {
+    names
+        .iter()
+        .map(|n| (n.clone(), HostView::new(now)))
+        .collect()
+}
+
+/// The host and its own id, when `row_id` is a host's row.
+pub fn split<'a>(state: &'a AppState, row_id: &'a str) -> Option<(&'a str, &'a str)> {
+    let (host, id) = row_id.split_once('/')?;
+    let view = state.hosts.get(host)?;
+    view.rows
+        .iter()
+        .any(|r| r.id == row_id)
+        .then_some((host, id))
+}
+
+/// The host whose group a row sorts in (`None`: this machine's); cheap,
+/// for sorting: the id's prefix, when it names a host.
+pub fn group_of<'a>(hosts: &BTreeMap<String, HostView>, row_id: &'a str) -> Option<&'a str> {
+    let (host, _) = row_id.split_once('/')?;
+    hosts.contains_key(host).then_some(host)
+}
+
+/// Whether the row's host is down (its row is shown greyed).
+pub fn greyed(state: &AppState, row_id: &str) -> bool {
+    split(state, row_id)
+        .and_then(|(h, _)| state.hosts.get(h))
+        .is_some_and(|v| !matches!(v.link, Link::Live { .. }))
+}
+
+/// What the header says about hosts that are down: "build down" (one), or
+/// "2 of 3 hosts down", and a short form; `None` when every host is live.
+pub fn header_part(state: &AppState) -> Option<(String, String)> {
+    let down: Vec<&String> = state
+        .hosts
+        .iter()
+        .filter(|(_, v)| matches!(v.link, Link::Down { .. }))
+        .map(|(n, _)| n)
+        .collect();
+    match down.as_slice() {
+        [] => None,
+        [one] => Some((format!("{one} down"), "host down".into())),
+        many => Some((
+            format!("{} of {} hosts down", many.len(), state.hosts.len()),
+            format!("{} hosts down", many.len()),
+        )),
+    }
+}
+
+/// The local rows with every host's after them, tagged, faults said.
+pub fn merge(state: &AppState, mut local: Vec<Session>) -> Vec<Session> {
+    for (host, view) in &state.hosts {
+        let fault = match &view.link {
+            Link::Down { why, since, .. } => Some(format!(
+                "{host} down since {}: {why}",
+                since.format("%H:%M:%S")
+            )),
+            Link::Connecting { since } if !view.rows.is_empty() => Some(format!(
+                "{host}: reconnecting since {}",
+                since.format("%H:%M:%S")
+            )),
+            _ => None,
+        };
+        for r in &view.rows {
+            let mut r = r.clone();
+            r.name = format!("{host}:{}", r.name);
+            if let Some(f) = &fault {
+                r.activity.detail = Some(f.clone());
+            }
+            local.push(r);
+        }
+    }
+    local
+}
+
+fn local_rows(state: &AppState) -> Vec<Session> {
+    state
+        .rows
+        .iter()
+        .filter(|r| split(state, &r.id).is_none())
+        .cloned()
+        .collect()
+}
+
+fn prefixed(host: &str, row: RemoteRow) -> Session {
+    let mut s = row.session;
+    s.id = format!("{host}/{}", s.id);
+    s
+}
+
+/// A host's news: its rows change, or it is down and tried again later.
+pub fn news(state: &mut AppState, host: &str, attempt: u64, news: HostNews) -> Vec<Effect> {
+    let now = state.now;
+    let local = local_rows(state);
+    let Some(view) = state.hosts.get_mut(host) else {
+        return Vec::new();
+    };
+    if attempt != view.attempt {
+        return Vec::new();
+    }
+    view.last_line = now;
+    let mut said = None;
+    match news {
+        HostNews::Line(Line::Snapshot { rows, problems, .. }) => {
+            view.rows = rows.into_iter().map(|r| prefixed(host, r)).collect();
+            view.problems = problems;
+            if matches!(view.link, Link::Down { .. }) {
+                said = Some(format!("{host} is back"));
+            }
+            view.link = Link::Live { since: now };
+            view.backoff_secs = 1;
+        }
+        HostNews::Line(Line::Added(r) | Line::Changed(r)) => {
+            let s = prefixed(host, *r);
+            match view.rows.iter_mut().find(|x| x.id == s.id) {
+                Some(old) => *old = s,
+                None => view.rows.push(s),
+            }
+        }
+        HostNews::Line(Line::Removed(id)) => {
+            let id = format!("{host}/{id}");
+            view.rows.retain(|r| r.id != id);
+        }
+        HostNews::Line(Line::Problems(p)) => view.problems = p,
+        HostNews::Line(Line::Heartbeat | Line::Other) => return Vec::new(),
+        HostNews::Down(why) => {
+            said = Some(format!("{host}: {why}"));
+            go_down(view, why, now);
+        }
+    }
+    if let Some(text) = said {
+        state.say(text);
+    }
+    let rows = merge(state, local);
+    super::rows::replace_rows(state, rows)
+}
+
+fn go_down(view: &mut HostView, why: String, now: DateTime<Utc>) {
+    let since = match &view.link {
+        Link::Down { since, .. } => *since,
+        _ => now,
+    };
+    view.link = Link::Down {
+        why,
+        since,
+        retry_at: now + Duration::seconds(view.backoff_secs),
+    };
+    view.backoff_secs = (view.backoff_secs * 2).min(BACKOFF_MAX);
+}
+
+/// The clock: connections due, and streams gone silent.
+pub fn tick(state: &mut AppState, now: DateTime<Utc>) -> Vec<Effect> {
+    let mut effects = Vec::new();
+    let mut changed = false;
+    let local = local_rows(state);
+    for (host, view) in &mut state.hosts {
+        let silent = now - view.last_line;
+        match view.link.clone() {
+            Link::Live { .. } if silent > Duration::seconds(SILENT_AFTER) => {
+                go_down(view, format!("no word for {SILENT_AFTER} s"), now);
+                changed = true;
+            }
+            Link::Connecting { since } if now - since > Duration::seconds(CONNECT_LIMIT) => {
+                go_down(view, format!("no answer in {CONNECT_LIMIT} s"), now);
+                changed = true;
+            }
+            Link::Idle => {}
+            Link::Down { retry_at, .. } if retry_at <= now => {}
+            _ => continue,
+        }
+        if matches!(view.link, Link::Idle)
+            || matches!(&view.link, Link::Down { retry_at, .. } if *retry_at <= now)
+        {
+            view.attempt += 1;
+            view.last_line = now;
+            if matches!(view.link, Link::Idle) {
+                view.link = Link::Connecting { since: now };
+            }
+            // A host that is down stays greyed, saying why, until its snapshot.
+            effects.push(Effect::ConnectHost {
+                host: host.clone(),
+                attempt: view.attempt,
+            });
+        }
+    }
+    if changed {
+        let rows = merge(state, local);
+        effects.extend(super::rows::replace_rows(state, rows));
+    }
+    effects
+}
+
+fn name_of(state: &AppState, row_id: &str) -> String {
+    state
+        .rows
+        .iter()
+        .find(|r| r.id == row_id)
+        .map_or_else(|| row_id.to_owned(), |r| r.name.clone())
+}
+
+fn on_host(state: &AppState, row_id: &str, act: RemoteAct, args: &[&str]) -> Option<Effect> {
+    let (host, id) = split(state, row_id)?;
+    if !crate::hosts::valid_remote_id(id) {
+        return None;
+    }
+    // The id comes last, after `--`: never taken for an option there.
+    let mut argv: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
+    argv.push(id.to_owned());
+    Some(Effect::OnHost {
+        host: host.to_owned(),
+        args: argv,
+        act,
+        name: name_of(state, row_id),
+    })
+}
+
+/// Effects on a host's rows go to that host; the rest stay as they are.
+pub fn route(state: &mut AppState, effects: Vec<Effect>) -> Vec<Effect> {
+    if state.hosts.is_empty() {
+        return effects;
+    }
+    let mut out = Vec::with_capacity(effects.len());
+    let mut refused = false;
+    for effect in effects {
+        match effect {
+            Effect::Kill { ids } => {
+                let (remote, local): (Vec<_>, Vec<_>) =
+                    ids.into_iter().partition(|id| split(state, id).is_some());
+                out.extend(remote.iter().filter_map(|id| {
+                    on_host(state, id, RemoteAct::Kill, &["kill", "--yes", "--"])
+                }));
+                if !local.is_empty() {
+                    out.push(Effect::Kill { ids: local });
+                }
+            }
+            Effect::Dismiss { ids } => {
+                let (remote, local): (Vec<_>, Vec<_>) =
+                    ids.into_iter().partition(|id| split(state, id).is_some());
+                out.extend(remote.iter().filter_map(|id| {
+                    on_host(state, id, RemoteAct::Dismiss, &["dismiss", "--yes", "--"])
+                }));
+                if !local.is_empty() {
+                    out.push(Effect::Dismiss { ids: local });
+                }
+            }
+            Effect::Restore { id } if split(state, &id).is_some() => {
+                out.extend(on_host(state, &id, RemoteAct::Restore, &["restore", "--"]));
+            }
+            Effect::Send { id, text } if split(state, &id).is_some() => {
+                let mut e = on_host(state, &id, RemoteAct::Send, &["send", "--"]);
+                if let Some(Effect::OnHost { args, .. }) = &mut e {
+                    args.push(text);
+                }
+                out.extend(e);
+            }
+            Effect::Attach { id } if split(state, &id).is_some() => {
+                if let Some((host, rid)) = split(state, &id)
+                    && crate::hosts::valid_remote_id(rid)
+                {
+                    out.push(Effect::AttachRemote {
+                        host: host.to_owned(),
+                        id: rid.to_owned(),
+                        name: name_of(state, &id),
+                    });
+                }
+            }
+            // The preview asks the host; the pane beside is this machine's tmux.
+            Effect::CapturePreview { id, .. } if split(state, &id).is_some() => {
+                if let Some((host, rid)) = split(state, &id)
+                    && crate::hosts::valid_remote_id(rid)
+                {
+                    out.push(Effect::CaptureRemote {
+                        host: host.to_owned(),
+                        id: rid.to_owned(),
+                        row: id.clone(),
+                    });
+                }
+            }
+            Effect::OpenBeside { id } | Effect::Follow { id, .. }
+                if split(state, &id).is_some() =>
+            {
+                refused = true;
+            }
+            other => out.push(other),
+        }
+    }
+    if refused {
+        state.say("the pane beside shows this machine's sessions only: enter attaches over ssh");
+    }
+    out
+}

@@ -1,0 +1,144 @@
+//! The work behind effects on a host's sessions, run by the runner: one
+//! `greenroom ACTION ID` over the host's ssh connection, its outcome typed
+//! for the reducer to word; attaching with a terminal (`ssh -t`).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::action::{Action, Finished, RemoteAct};
+use crate::hosts::HostConfig;
+
+/// How long an action on a host may take.
+const ACT_LIMIT: Duration = Duration::from_secs(20);
+
+pub fn act(
+    host: Option<HostConfig>,
+    control: Result<PathBuf, String>,
+    args: &[String],
+    act: RemoteAct,
+    name: String,
+) -> Action {
+    let Some(host) = host else {
+        return Action::Finished(Finished::Failed(format!(
+            "{name}: its host is not in config.toml"
+        )));
+    };
+    let control = match control {
+        Ok(c) => c,
+        Err(e) => return Action::Finished(Finished::Failed(format!("no ssh control folder: {e}"))),
+    };
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let done = match crate::hosts::ssh::run(&host, &control, &argv, ACT_LIMIT) {
+        Err(e) => match act {
+            RemoteAct::Kill => Finished::Killed {
+                ok: vec![],
+                failed: vec![format!("{name}: {e}")],
+            },
+            RemoteAct::Dismiss => Finished::Dismissed {
+                ok: vec![],
+                failed: vec![format!("{name}: {e}")],
+            },
+            _ => Finished::Failed(format!("{name}: {e}")),
+        },
+        Ok(_) => match act {
+            RemoteAct::Kill => Finished::Killed {
+                ok: vec![name],
+                failed: vec![],
+            },
+            RemoteAct::Dismiss => Finished::Dismissed {
+                ok: vec![name],
+                failed: vec![],
+            },
+            RemoteAct::Restore => Finished::Restored {
+                name,
+                resumed: false,
+            },
+            RemoteAct::Send => Finished::Sent { name },
+        },
+    };
+    Action::Finished(done)
+}
+
+/// The most of a host's pane the preview keeps.
+const MAX_CAPTURE: usize = 256 * 1024;
+
+/// The pane of a host's session, for the preview of row `row`.
+pub fn capture(
+    host: Option<HostConfig>,
+    control: Result<PathBuf, String>,
+    id: &str,
+    row: String,
+) -> Action {
+    let text = match (host, control) {
+        (Some(host), Ok(control)) => {
+            match crate::hosts::ssh::run(&host, &control, &["capture", "--", id], ACT_LIMIT) {
+                Ok(mut text) => {
+                    if text.len() > MAX_CAPTURE {
+                        let mut cut = MAX_CAPTURE;
+                        while !text.is_char_boundary(cut) {
+                            cut -= 1;
+                        }
+                        text.truncate(cut);
+                    }
+                    text
+                }
+                Err(e) => format!("cannot capture the pane: {e}"),
+            }
+        }
+        _ => "cannot capture the pane: its host is not reachable".into(),
+    };
+    Action::Preview { id: row, text }
+}
+
+/// Inside tmux: `ssh -t HOST greenroom attach ID` in a new window of the
+/// server greenroom runs in, so the dashboard stays as it is; `None`
+/// outside tmux (the runner suspends the dashboard and uses [`attach`]).
+pub fn attach_in_window(
+    host: Option<HostConfig>,
+    control: Result<PathBuf, String>,
+    id: &str,
+    name: String,
+) -> Option<Action> {
+    let tmux_env = std::env::var("TMUX").ok();
+    let here = crate::tmux::host_from_env(tmux_env.as_deref())?;
+    let (Some(host), Ok(control)) = (host, control) else {
+        return Some(Action::Finished(Finished::Failed(format!(
+            "{name}: cannot reach its host"
+        ))));
+    };
+    let mut cmd = crate::hosts::ssh::command(&host, &control, true);
+    cmd.arg(crate::hosts::ssh::remote_line(&host, &["attach", "--", id]));
+    let line: Vec<String> = std::iter::once(cmd.get_program())
+        .chain(cmd.get_args())
+        .map(|a| crate::ops::shell_quote(&a.to_string_lossy()))
+        .collect();
+    let done = match here.new_window(&host.name, &line.join(" ")) {
+        Ok(()) => Finished::Switched { name },
+        Err(e) => Finished::Failed(format!("{name}: cannot open a window: {e}")),
+    };
+    Some(Action::Finished(done))
+}
+
+/// `ssh -t HOST greenroom attach ID`, with the terminal (the runner has
+/// suspended the dashboard).
+pub fn attach(
+    host: Option<HostConfig>,
+    control: Result<PathBuf, String>,
+    id: &str,
+    name: String,
+) -> Finished {
+    let (Some(host), Ok(control)) = (host, control) else {
+        return Finished::Failed(format!("{name}: cannot reach its host"));
+    };
+    let mut cmd = crate::hosts::ssh::command(&host, &control, true);
+    cmd.arg(crate::hosts::ssh::remote_line(&host, &["attach", "--", id]));
+    match cmd.status() {
+        Ok(s) if s.success() => Finished::Returned { name },
+        Ok(s) => Finished::Failed(format!(
+            "{name}: attaching over ssh failed ({})",
+            s.code()
+                .map_or("a signal".into(), |c| format!("exit code {c}"))
+        )),
+        Err(e) => Finished::Failed(format!("{name}: cannot run ssh: {e}")),
+    }
+}

@@ -1,0 +1,206 @@
+//! The dashboard with two hosts, each a real sshd on loopback with its own
+//! sidecar folder and tmux server: their rows beside the local ones, a
+//! change on a host on the local screen, kill, send, preview and attach on a host's session,
+//! and a host's sshd stopped and started again while the dashboard runs.
+
+use std::time::Duration;
+
+use chrono::Utc;
+use greenroom::sources::sidecar::{Sidecar, SidecarStore};
+
+use crate::hosts_ls::{session, sshd_or_skip};
+use crate::support::actions::{assert_contents, cat_to};
+use crate::support::sshd::Host;
+use crate::support::{Pane, TmuxServer, World, wait_for};
+
+fn dashboard<'a>(local: &World, tmux: &'a TmuxServer) -> Pane<'a> {
+    dashboard_in(local, tmux, "")
+}
+
+/// `prefix`: shell words first (`unset TMUX TMUX_PANE;`: as if outside tmux).
+fn dashboard_in<'a>(local: &World, tmux: &'a TmuxServer, prefix: &str) -> Pane<'a> {
+    std::fs::create_dir_all(local.path("run")).unwrap();
+    let line = format!(
+        "{prefix} XDG_RUNTIME_DIR={} HOME={} {}",
+        local.path("run").display(),
+        local.dir.path().display(),
+        local.greenroom_line(&tmux.name)
+    );
+    tmux.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "dash",
+        "-x",
+        "160",
+        "-y",
+        "30",
+        "sh",
+        "-c",
+        &line,
+    ]);
+    Pane::new(tmux, "dash")
+}
+
+#[test]
+fn hosts_rows_live_actions_and_a_host_restarted() {
+    if !sshd_or_skip() {
+        return;
+    }
+    let local = World::new();
+    let local_tmux = TmuxServer::new();
+    session(&local, &local_tmux, "here");
+    let keys = local.path("keys");
+    let mut a = Host::start("alpha", &keys);
+    let b = Host::start("beta", &keys);
+    let on_alpha = session(&a.world, &a.tmux, "on-alpha");
+    // beta's session copies what it is sent to a file.
+    let got = b.world.path("got.txt");
+    let store = SidecarStore::new(b.world.path("sessions"));
+    let mut listener = Sidecar::new("listener", &b.world.path("work"), "cat", Utc::now());
+    std::fs::create_dir_all(b.world.path("work")).unwrap();
+    listener.tmux_session = Some("gr-listener".into());
+    store.create(&listener).unwrap();
+    b.tmux.spawn("gr-listener", &["sh", "-c", &cat_to(&got)]);
+    std::fs::write(
+        local.path("config.toml"),
+        format!("{}{}", a.toml(), b.toml()),
+    )
+    .unwrap();
+
+    let dash = dashboard(&local, &local_tmux);
+    dash.until(20, "every host's rows", |s| {
+        s.contains("here") && s.contains("alpha:on-alpha") && s.contains("beta:listener")
+    });
+
+    // A change on a host reaches the local screen.
+    SidecarStore::new(a.world.path("sessions"))
+        .update(on_alpha.id, Duration::from_secs(5), |s| {
+            s.name = "renamed".into();
+            true
+        })
+        .unwrap();
+    dash.until(10, "the rename", |s| s.contains("alpha:renamed"));
+
+    // Send to beta's session: the text reaches its pane there.
+    dash.keys(&["/"]);
+    dash.keys(&["-l", "listener"]);
+    dash.keys(&["Enter"]);
+    dash.keys(&["s"]);
+    dash.until(10, "the send dialog", |s| {
+        s.contains("Send to beta:listener")
+    });
+    dash.keys(&["-l", "hello over ssh"]);
+    dash.keys(&["Enter"]);
+    dash.until(20, "sent", |s| s.contains("sent to beta:listener"));
+    assert_contents(&got, "hello over ssh\n");
+
+    // The preview reads beta's pane through the connection.
+    dash.keys(&["Tab"]);
+    dash.keys(&["Tab"]);
+    dash.until(20, "beta's pane in the preview", |s| {
+        s.contains("Sessions") && s.contains("hello over ssh")
+    });
+    dash.keys(&["Tab"]);
+
+    // Enter (the dashboard runs inside tmux): a new window attached over
+    // ssh -t through a real tmux client on beta; detaching there closes it.
+    dash.keys(&["Enter"]);
+    wait_for(20, "a tmux client on beta", || {
+        let clients = b.tmux.run(&["list-clients", "-F", "#{client_session}"]);
+        clients.lines().any(|l| l == "gr-listener").then_some(())
+    });
+    dash.until(10, "beta's pane in the new window", |s| {
+        s.contains("hello over ssh") && !s.contains("Sessions")
+    });
+    let windows = local_tmux.run(&["list-windows", "-t", "=dash", "-F", "#{window_name}"]);
+    assert_eq!(windows.lines().count(), 2, "{windows}");
+    assert!(windows.lines().any(|w| w == "beta"), "{windows}");
+    b.tmux.run(&["detach-client", "-s", "=gr-listener"]);
+    dash.until(20, "the dashboard again", |s| s.contains("Sessions"));
+
+    // Kill alpha's session: gone from alpha's tmux, and the row says so.
+    dash.keys(&["Escape"]);
+    dash.keys(&["/"]);
+    dash.keys(&["-l", "renamed"]);
+    dash.keys(&["Enter"]);
+    dash.keys(&["x"]);
+    dash.until(10, "the kill confirmation", |s| {
+        s.contains("Kill alpha:renamed?")
+    });
+    dash.keys(&["y"]);
+    dash.until(20, "the kill", |s| s.contains("killed alpha:renamed"));
+    wait_for(10, "alpha's tmux session gone", || {
+        let out = a
+            .tmux
+            .cmd()
+            .args(["has-session", "-t", "=gr-on-alpha"])
+            .output()
+            .unwrap();
+        (!out.status.success()).then_some(())
+    });
+    dash.keys(&["Escape"]);
+
+    // alpha's sshd stops: its rows stay, greyed, saying why and since when;
+    // local rows and beta's go on.
+    a.stop_sshd();
+    dash.until(20, "alpha down", |s| s.contains("alpha down since"));
+    assert!(dash.text().contains("here"));
+    assert!(dash.text().contains("beta:listener"));
+    a.start_sshd();
+    dash.until(40, "alpha back", |s| {
+        s.contains("alpha:renamed") && !s.contains("alpha down since")
+    });
+    dash.keys(&["q"]);
+}
+
+#[test]
+fn a_host_running_another_greenroom_says_so() {
+    if !sshd_or_skip() {
+        return;
+    }
+    let local = World::new();
+    let local_tmux = TmuxServer::new();
+    session(&local, &local_tmux, "here");
+    let c = Host::start("gamma", &local.path("keys"));
+    // "greenroom" there is a later version speaking another stream protocol.
+    let fake = crate::support::actions::stub(
+        &c.world.path("bin"),
+        "greenroom",
+        r#"echo '{"type":"snapshot","greenroom":"9.9.9","protocol":99,"sessions":[]}'; exec sleep 600"#,
+    );
+    let mut entry = c.toml();
+    entry.push_str(&format!("greenroom = {:?}\n", fake.display().to_string()));
+    std::fs::write(local.path("config.toml"), entry).unwrap();
+    let dash = dashboard(&local, &local_tmux);
+    let screen = dash.until(20, "the host's version said", |s| {
+        s.contains("gamma down") && s.contains("9.9.9")
+    });
+    assert!(screen.contains("here"), "{screen}");
+    dash.keys(&["q"]);
+}
+
+#[test]
+fn outside_tmux_attaching_to_a_hosts_session_suspends_the_dashboard() {
+    if !sshd_or_skip() {
+        return;
+    }
+    let local = World::new();
+    let local_tmux = TmuxServer::new();
+    let b = Host::start("beta", &local.path("keys"));
+    session(&b.world, &b.tmux, "far");
+    b.tmux
+        .run(&["send-keys", "-t", "=gr-far:", "-l", "marker-far"]);
+    std::fs::write(local.path("config.toml"), b.toml()).unwrap();
+    let dash = dashboard_in(&local, &local_tmux, "unset TMUX TMUX_PANE;");
+    dash.until(20, "beta's row", |s| s.contains("beta:far"));
+    dash.keys(&["Enter"]);
+    dash.until(20, "beta's pane in this terminal", |s| {
+        s.contains("marker-far") && !s.contains("Sessions")
+    });
+    b.tmux.run(&["detach-client", "-s", "=gr-far"]);
+    dash.until(20, "the dashboard again", |s| {
+        s.contains("Sessions") && s.contains("back from beta:far")
+    });
+    dash.keys(&["q"]);
+}

@@ -1,0 +1,248 @@
+//! The reducer's decisions about other hosts: rows from a host's stream,
+//! an older connection's lines dropped, a host down keeps its rows greyed
+//! with why and since when and is tried again with backoff, and actions on
+//! a host's rows go to that host with checked ids.
+
+use chrono::Duration;
+use greenroom::sources::watch_stream::{Line, parse_line};
+use greenroom::tui::action::{Action, Effect, RemoteAct};
+use greenroom::tui::hosts::{HostNews, Link, greyed, initial};
+use greenroom::tui::state::AppState;
+use greenroom::tui::update::update;
+
+use crate::tui_modes::{loaded, now};
+
+const ID: &str = "0b7c3c57-8f0c-4d5e-9f61-1b1a2b3c4d5e";
+
+fn row(id: &str, name: &str) -> String {
+    format!(
+        r#"{{"id":"{id}","name":"{name}","status":"Running","health":"idle","cwd":"/w","tmux_session":"gr-{name}","activity":{{"state":"idle"}}}}"#
+    )
+}
+
+fn snapshot(rows: &[String]) -> Line {
+    let text = format!(
+        r#"{{"type":"snapshot","greenroom":"0.1.0","protocol":1,"sessions":[{}],"problems":[]}}"#,
+        rows.join(",")
+    );
+    parse_line(text.as_bytes(), "build").unwrap()
+}
+
+fn with_host() -> (AppState, Vec<Effect>) {
+    let mut s = loaded();
+    s.hosts = initial(&["build".to_owned()], now());
+    let effects = update(&mut s, Action::Tick(now()));
+    (s, effects)
+}
+
+fn news(s: &mut AppState, attempt: u64, news: HostNews) -> Vec<Effect> {
+    update(
+        s,
+        Action::Host {
+            host: "build".into(),
+            attempt,
+            news,
+        },
+    )
+}
+
+fn names(s: &AppState) -> Vec<String> {
+    let mut n: Vec<String> = s.rows.iter().map(|r| r.name.clone()).collect();
+    n.sort();
+    n
+}
+
+#[test]
+fn a_hosts_rows_join_the_local_ones_tagged() {
+    let (mut s, effects) = with_host();
+    assert_eq!(
+        effects,
+        vec![Effect::ConnectHost {
+            host: "build".into(),
+            attempt: 1
+        }]
+    );
+    news(&mut s, 1, HostNews::Line(snapshot(&[row(ID, "api")])));
+    assert_eq!(names(&s), ["alpha", "bravo", "build:api", "charlie"]);
+    assert!(s.rows.iter().any(|r| r.id == format!("build/{ID}")));
+    assert!(!greyed(&s, &format!("build/{ID}")));
+
+    // Local rows come again (a file changed): the host's stay.
+    let local: Vec<_> = s
+        .rows
+        .iter()
+        .filter(|r| !r.id.starts_with("build/"))
+        .cloned()
+        .collect();
+    update(
+        &mut s,
+        Action::Rows {
+            rows: local,
+            problems: vec![],
+        },
+    );
+    assert_eq!(names(&s).len(), 4);
+
+    // A change, and a removal.
+    let changed = format!(r#"{{"type":"changed","session":{}}}"#, row(ID, "api2"));
+    news(
+        &mut s,
+        1,
+        HostNews::Line(parse_line(changed.as_bytes(), "build").unwrap()),
+    );
+    assert!(names(&s).contains(&"build:api2".to_owned()));
+    let removed = format!(r#"{{"type":"removed","id":"{ID}"}}"#);
+    news(
+        &mut s,
+        1,
+        HostNews::Line(parse_line(removed.as_bytes(), "build").unwrap()),
+    );
+    assert_eq!(names(&s), ["alpha", "bravo", "charlie"]);
+}
+
+#[test]
+fn an_older_connections_lines_are_dropped() {
+    let (mut s, _) = with_host();
+    news(&mut s, 0, HostNews::Line(snapshot(&[row(ID, "api")])));
+    assert_eq!(names(&s).len(), 3);
+}
+
+#[test]
+fn a_host_down_keeps_its_rows_greyed_and_is_retried_with_backoff() {
+    let (mut s, _) = with_host();
+    news(&mut s, 1, HostNews::Line(snapshot(&[row(ID, "api")])));
+    news(&mut s, 1, HostNews::Down("Connection refused".into()));
+    let r = s.rows.iter().find(|r| r.name == "build:api").unwrap();
+    let detail = r.activity.detail.clone().unwrap();
+    assert!(
+        detail.starts_with("build down since 12:00:00: Connection refused"),
+        "{detail}"
+    );
+    assert!(greyed(&s, &r.id));
+    // Not before the backoff (1 s), then once.
+    assert!(update(&mut s, Action::Tick(now())).is_empty());
+    let effects = update(&mut s, Action::Tick(now() + Duration::seconds(1)));
+    assert_eq!(
+        effects,
+        vec![Effect::ConnectHost {
+            host: "build".into(),
+            attempt: 2
+        }]
+    );
+    // Down again: the wait doubles; "since" stays the first time.
+    s.now = now() + Duration::seconds(2);
+    news(&mut s, 2, HostNews::Down("Connection refused".into()));
+    match &s.hosts["build"].link {
+        Link::Down {
+            since, retry_at, ..
+        } => {
+            assert_eq!(*since, now());
+            assert_eq!(*retry_at, now() + Duration::seconds(4));
+        }
+        other => panic!("{other:?}"),
+    }
+    // Back: live, the detail gone, the wait reset.
+    news(&mut s, 2, HostNews::Line(snapshot(&[row(ID, "api")])));
+    let r = s.rows.iter().find(|r| r.name == "build:api").unwrap();
+    assert_eq!(r.activity.detail, None);
+    assert!(!greyed(&s, &r.id));
+    assert_eq!(s.hosts["build"].backoff_secs, 1);
+}
+
+#[test]
+fn a_silent_stream_counts_as_down() {
+    let (mut s, _) = with_host();
+    news(&mut s, 1, HostNews::Line(snapshot(&[row(ID, "api")])));
+    update(&mut s, Action::Tick(now() + Duration::seconds(25)));
+    assert!(matches!(s.hosts["build"].link, Link::Down { .. }));
+}
+
+#[test]
+fn actions_on_a_hosts_row_go_to_that_host() {
+    let (mut s, _) = with_host();
+    news(&mut s, 1, HostNews::Line(snapshot(&[row(ID, "api")])));
+    let host_row = format!("build/{ID}");
+    // A kill of a local and a host's row at once splits in two.
+    let effects = greenroom::tui::hosts::route(
+        &mut s,
+        vec![
+            Effect::Kill {
+                ids: vec![host_row.clone(), "id-alpha".into()],
+            },
+            Effect::Send {
+                id: host_row.clone(),
+                text: "-rf hi".into(),
+            },
+            Effect::Attach {
+                id: host_row.clone(),
+            },
+        ],
+    );
+    assert_eq!(
+        effects,
+        vec![
+            Effect::OnHost {
+                host: "build".into(),
+                args: vec!["kill".into(), "--yes".into(), "--".into(), ID.into()],
+                act: RemoteAct::Kill,
+                name: "build:api".into(),
+            },
+            Effect::Kill {
+                ids: vec!["id-alpha".into()]
+            },
+            Effect::OnHost {
+                host: "build".into(),
+                args: vec!["send".into(), "--".into(), ID.into(), "-rf hi".into()],
+                act: RemoteAct::Send,
+                name: "build:api".into(),
+            },
+            Effect::AttachRemote {
+                host: "build".into(),
+                id: ID.into(),
+                name: "build:api".into(),
+            },
+        ]
+    );
+}
+
+#[test]
+fn a_row_whose_id_could_not_go_on_a_command_line_never_arrives() {
+    let (mut s, _) = with_host();
+    news(
+        &mut s,
+        1,
+        HostNews::Line(snapshot(&[row("x;reboot", "evil"), row(ID, "api")])),
+    );
+    assert_eq!(names(&s), ["alpha", "bravo", "build:api", "charlie"]);
+}
+
+#[test]
+fn each_hosts_rows_are_listed_together_after_the_local_ones() {
+    let mut s = loaded();
+    s.hosts = initial(&["b1".to_owned(), "a1".to_owned()], now());
+    update(&mut s, Action::Tick(now()));
+    // Focused just now, b1's last: by focus alone they would come first.
+    for (host, at) in [("b1", "12:00:00"), ("a1", "11:59:59")] {
+        let focused = row(ID, "x").replace(
+            r#""cwd""#,
+            &format!(r#""last_focused_at":"2026-11-29T{at}Z","cwd""#),
+        );
+        let text = format!(
+            r#"{{"type":"snapshot","greenroom":"0.1.0","protocol":1,"sessions":[{focused}],"problems":[]}}"#
+        );
+        update(
+            &mut s,
+            Action::Host {
+                host: host.into(),
+                attempt: 1,
+                news: HostNews::Line(parse_line(text.as_bytes(), host).unwrap()),
+            },
+        );
+    }
+    let order: Vec<String> = s.visible_sessions().map(|r| r.name.clone()).collect();
+    assert_eq!(
+        order[3..],
+        ["a1:x".to_owned(), "b1:x".to_owned()],
+        "{order:?}"
+    );
+}
