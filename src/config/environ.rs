@@ -17,7 +17,7 @@ pub struct Environ {
 
 /// The variables `Config::environ` keeps for the parts that run after
 /// the settings are resolved (the dashboard, the actions).
-const KEPT: [&str; 7] = [
+const KEPT: [&str; 8] = [
     "TMUX",
     "TMUX_PANE",
     "HOME",
@@ -25,6 +25,8 @@ const KEPT: [&str; 7] = [
     "NO_COLOR",
     "GREENROOM_THEME",
     "TMPDIR",
+    // Where the ssh connections' control sockets live (hosts).
+    "XDG_RUNTIME_DIR",
 ];
 
 impl Environ {

@@ -46,10 +46,13 @@ pub enum SshError {
 /// someone else's, or open to others.
 pub fn control_dir(env: &dyn Env) -> Result<PathBuf, String> {
     let uid = std::fs::metadata("/proc/self").map(|m| m.uid()).ok();
+    let tmp = env
+        .var("TMPDIR")
+        .map_or_else(|| PathBuf::from("/tmp"), PathBuf::from);
     let dir = match (env.var("XDG_RUNTIME_DIR"), uid) {
         (Some(run), _) => PathBuf::from(run).join("greenroom-ssh"),
-        (None, Some(uid)) => std::env::temp_dir().join(format!("greenroom-ssh-{uid}")),
-        (None, None) => std::env::temp_dir().join("greenroom-ssh"),
+        (None, Some(uid)) => tmp.join(format!("greenroom-ssh-{uid}")),
+        (None, None) => tmp.join("greenroom-ssh"),
     };
     match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
         Ok(()) => {}
