@@ -243,14 +243,10 @@ impl Runner {
                     });
                     return Ok(Step::Then(Vec::new()));
                 }
-                drop(std::mem::replace(&mut self.events, EventStream::new()));
-                self.screen.suspend();
-                let done = super::remote::attach(config, control, &id, name);
-                self.screen
-                    .resume()
-                    .wrap_err("cannot take the terminal back")?;
-                self.events = EventStream::new();
-                return Ok(Step::Then(vec![Action::Finished(done)]));
+                let done = self.with_terminal_handed_over(|| {
+                    super::remote::attach(config, control, &id, name)
+                })?;
+                return Ok(Step::Then(done));
             }
             Effect::OpenSpawnForm => {
                 let cwd = state.selected_session().map(|s| s.cwd.clone());
@@ -401,18 +397,32 @@ impl Runner {
             self.off_loop(move |c| c.switch_to(&s));
             return Ok(Step::Then(Vec::new()));
         }
+        let (tmux, store) = (self.ctx.tmux.clone(), self.ctx.store.clone());
+        let done =
+            self.with_terminal_handed_over(|| match crate::ops::attach(&tmux, &store, &s, None) {
+                Ok(_) => Finished::Returned { name: s.name },
+                Err(e) => Finished::Failed(e.to_string()),
+            })?;
+        Ok(Step::Then(done))
+    }
+
+    /// Hands the terminal to `attach` (tmux or ssh) until it returns; the
+    /// event stream goes first so it does not read keys meant for them.
+    /// The clock stood still for the reducer meanwhile: the time now comes
+    /// first, or the outcome's status line would be dated before the
+    /// attach and gone at the next tick.
+    fn with_terminal_handed_over(
+        &mut self,
+        attach: impl FnOnce() -> Finished,
+    ) -> Result<Vec<Action>> {
         drop(std::mem::replace(&mut self.events, EventStream::new()));
         self.screen.suspend();
-        let result = crate::ops::attach(&self.ctx.tmux, &self.ctx.store, &s, None);
+        let done = attach();
         self.screen
             .resume()
             .wrap_err("cannot take the terminal back")?;
         self.events = EventStream::new();
-        let done = match result {
-            Ok(_) => Finished::Returned { name: s.name },
-            Err(e) => Finished::Failed(e.to_string()),
-        };
-        Ok(Step::Then(vec![Action::Finished(done)]))
+        Ok(vec![Action::Tick(Utc::now()), Action::Finished(done)])
     }
 
     /// Runs a job on a blocking thread; its result comes back as an action.
