@@ -1,4 +1,4 @@
-//! The dashboard's budgets (DESIGN §6), in process with the real engine and
+//! The dashboard's budgets, in process with the real engine and
 //! views drawn into a 160x48 test terminal:
 //! - start-up to first full frame at 1,000 and 10,000 sessions with Maestro state;
 //! - key press -> frame at 1,000 sessions;

@@ -1,4 +1,4 @@
-//! The live catalog's budgets (DESIGN §6):
+//! The live catalog's budgets:
 //! - a sidecar or state file written -> catalog updated and rows rebuilt (p50, p99);
 //! - tmux processes started per poll at 1, 100 and 1,000 panes running agents greenroom did
 //!   not start (must be 1: discovery adds no tmux call), poll time and discovery time;

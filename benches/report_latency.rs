@@ -1,4 +1,4 @@
-//! `greenroom report`: process start -> sidecar updated (DESIGN §6: median
+//! `greenroom report`: process start -> sidecar updated (budget: median
 //! ≤ 5 ms). Spawns the release binary with a real hook payload on stdin and
 //! times until it exits, which is after the sidecar's atomic rename.
 //!
