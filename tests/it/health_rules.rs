@@ -1,4 +1,4 @@
-//! Every activity and health rule of DESIGN §2, with the clock passed in,
+//! Every activity and health rule, with the clock passed in,
 //! on both sides of each threshold.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
