@@ -25,48 +25,11 @@ use support::sshd::Host;
 const HOSTS: usize = 3;
 const SESSIONS: usize = 300;
 
-fn ticks(pid: u32, children: bool) -> u64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let after = stat.rsplit(')').next().unwrap_or("");
-    let f: Vec<u64> = after
-        .split_whitespace()
-        .map(|v| v.parse().unwrap_or(0))
-        .collect();
-    let own = f.get(11).unwrap_or(&0) + f.get(12).unwrap_or(&0);
-    let reaped = f.get(13).unwrap_or(&0) + f.get(14).unwrap_or(&0);
-    if children { own + reaped } else { own }
-}
-
-fn children_of(pid: u32) -> Vec<u32> {
-    let mut out = Vec::new();
-    for task in std::fs::read_dir(format!("/proc/{pid}/task"))
-        .into_iter()
-        .flatten()
-        .flatten()
-    {
-        let list = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
-        out.extend(
-            list.split_whitespace()
-                .filter_map(|p| p.parse::<u32>().ok()),
-        );
-    }
-    out
-}
-
 fn comm(pid: u32) -> String {
     std::fs::read_to_string(format!("/proc/{pid}/comm"))
         .unwrap_or_default()
         .trim()
         .to_owned()
-}
-
-/// greenroom, its reaped children, and its live children (the ssh clients).
-fn family_ticks(pid: u32) -> u64 {
-    ticks(pid, true)
-        + children_of(pid)
-            .iter()
-            .map(|c| ticks(*c, false))
-            .sum::<u64>()
 }
 
 /// ssh processes using the dashboard's control folder: the mux clients
@@ -123,7 +86,7 @@ impl Dashboard {
     fn pid(&self) -> u32 {
         let deadline = Instant::now() + Duration::from_secs(10);
         loop {
-            if let Some(p) = children_of(self.script.id()).first() {
+            if let Some(p) = common::proc::children_of(self.script.id()).first() {
                 return *p;
             }
             assert!(Instant::now() < deadline, "greenroom did not start");
@@ -208,7 +171,7 @@ fn main() {
     // Every host streaming: one ssh client each, then time for the
     // snapshots (the screen's bytes are diffs: no one needle says "all in").
     let deadline = Instant::now() + Duration::from_secs(60);
-    while children_of(pid)
+    while common::proc::children_of(pid)
         .iter()
         .filter(|c| comm(**c) == "ssh")
         .count()
@@ -219,7 +182,7 @@ fn main() {
     }
     std::thread::sleep(Duration::from_secs(5));
     std::thread::sleep(Duration::from_secs(3));
-    let kids = children_of(pid);
+    let kids = common::proc::children_of(pid);
     let clients = kids.iter().filter(|c| comm(**c) == "ssh").count();
     let control = local.path("run").display().to_string();
     // The masters hold the connections; the clients are counted with greenroom.
@@ -227,12 +190,20 @@ fn main() {
         .into_iter()
         .filter(|p| !kids.contains(p))
         .collect();
-    let ssh_ticks = |pids: &[u32]| pids.iter().map(|p| ticks(*p, false)).sum::<u64>();
+    let ssh_ticks = |pids: &[u32]| {
+        pids.iter()
+            .map(|p| common::proc::ticks(*p, false))
+            .sum::<u64>()
+    };
 
-    let (t0, g0, m0) = (Instant::now(), family_ticks(pid), ssh_ticks(&masters));
+    let (t0, g0, m0) = (
+        Instant::now(),
+        common::proc::family_ticks(pid),
+        ssh_ticks(&masters),
+    );
     std::thread::sleep(Duration::from_secs(window));
     let secs = t0.elapsed().as_secs_f64();
-    let idle = (family_ticks(pid) - g0) as f64 / secs;
+    let idle = (common::proc::family_ticks(pid) - g0) as f64 / secs;
     let masters_cpu = (ssh_ticks(&masters) - m0) as f64 / secs;
     let masters = masters.len();
 

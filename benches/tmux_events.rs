@@ -23,46 +23,6 @@ use greenroom::sources::sidecar::SidecarStore;
 
 const SESSIONS: usize = 1000;
 
-/// Clock ticks of a process: user + system, and with `children` its reaped
-/// children's too.
-fn ticks(pid: u32, children: bool) -> u64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let after = stat.rsplit(')').next().unwrap_or("");
-    let f: Vec<u64> = after
-        .split_whitespace()
-        .map(|v| v.parse().unwrap_or(0))
-        .collect();
-    let own = f.get(11).unwrap_or(&0) + f.get(12).unwrap_or(&0);
-    let reaped = f.get(13).unwrap_or(&0) + f.get(14).unwrap_or(&0);
-    if children { own + reaped } else { own }
-}
-
-fn children_of(pid: u32) -> Vec<u32> {
-    let mut out = Vec::new();
-    for task in std::fs::read_dir(format!("/proc/{pid}/task"))
-        .into_iter()
-        .flatten()
-        .flatten()
-    {
-        let list = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
-        out.extend(
-            list.split_whitespace()
-                .filter_map(|p| p.parse::<u32>().ok()),
-        );
-    }
-    out
-}
-
-/// greenroom and what it runs: its own ticks with reaped children, plus
-/// the live children (the control client).
-fn family_ticks(pid: u32) -> u64 {
-    ticks(pid, true)
-        + children_of(pid)
-            .iter()
-            .map(|c| ticks(*c, false))
-            .sum::<u64>()
-}
-
 struct Agents {
     socket: String,
 }
@@ -159,7 +119,7 @@ impl Dashboard {
     fn pid(&self) -> u32 {
         let deadline = Instant::now() + Duration::from_secs(10);
         loop {
-            if let Some(p) = children_of(self.script.id()).first() {
+            if let Some(p) = common::proc::children_of(self.script.id()).first() {
                 return *p;
             }
             assert!(Instant::now() < deadline, "greenroom did not start");
@@ -206,9 +166,9 @@ fn run(events: bool, idle_window: u64, rows: &mut Vec<String>) {
     let server = agents.server_pid();
     // The server's own idle, before greenroom.
     std::thread::sleep(Duration::from_secs(1));
-    let (t0, s0) = (Instant::now(), ticks(server, false));
+    let (t0, s0) = (Instant::now(), common::proc::ticks(server, false));
     std::thread::sleep(Duration::from_secs(idle_window));
-    let server_idle = (ticks(server, false) - s0) as f64 / t0.elapsed().as_secs_f64();
+    let server_idle = (common::proc::ticks(server, false) - s0) as f64 / t0.elapsed().as_secs_f64();
 
     let dash = Dashboard::start(dir.path(), &agents.socket, events);
     let pid = dash.pid();
@@ -216,11 +176,15 @@ fn run(events: bool, idle_window: u64, rows: &mut Vec<String>) {
         .expect("the first frame");
     // Start-up settles: watches armed, usage read, the client connected.
     std::thread::sleep(Duration::from_secs(4));
-    let (t0, g0, s0) = (Instant::now(), family_ticks(pid), ticks(server, false));
+    let (t0, g0, s0) = (
+        Instant::now(),
+        common::proc::family_ticks(pid),
+        common::proc::ticks(server, false),
+    );
     std::thread::sleep(Duration::from_secs(idle_window));
     let secs = t0.elapsed().as_secs_f64();
-    let own = (family_ticks(pid) - g0) as f64 / secs;
-    let extra = ((ticks(server, false) - s0) as f64 / secs - server_idle).max(0.0);
+    let own = (common::proc::family_ticks(pid) - g0) as f64 / secs;
+    let extra = ((common::proc::ticks(server, false) - s0) as f64 / secs - server_idle).max(0.0);
     let how = if events {
         "tmux events"
     } else {

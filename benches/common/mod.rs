@@ -2,6 +2,8 @@
 //! in a temp folder, a config pointing at it, and measuring helpers.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)] // a bench that cannot run should stop loudly
 
+pub mod proc;
+
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
