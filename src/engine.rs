@@ -298,6 +298,15 @@ impl Engine {
         (changed, updates)
     }
 
+    /// What tmux looks like with a refresh's sessions in place of theirs;
+    /// a refresh with no full poll before it to complete is no answer.
+    pub fn refreshed(&self, part: &crate::tmux::Server) -> ServerState {
+        match self.catalog.tmux_state() {
+            Some(ServerState::Running(server)) => ServerState::Running(server.refreshed(part)),
+            _ => ServerState::Error("a refresh came before any poll".into()),
+        }
+    }
+
     /// The tmux sessions whose pane moved since the last poll.
     fn moved_panes(&mut self, state: &ServerState) -> std::collections::HashSet<String> {
         let ServerState::Running(map) = state else {

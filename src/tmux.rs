@@ -17,18 +17,22 @@ use std::process::{Command, Output, Stdio};
 use crate::config::TmuxSocket;
 
 mod beside;
+mod control;
 mod events;
 mod messages;
 mod ops;
 mod pane;
+mod poll;
 mod poll_parse;
 mod shell;
 mod target;
 mod window;
 pub use beside::{Beside, host_from_env};
-pub use events::{EVENTS_SESSION, Event, EventClient, ListenError, own_session, supports_events};
+pub use control::Control;
+pub use events::{EVENTS_SESSION, Event, EventClient, ListenError, supports_events};
 pub use ops::{escape_trailing_semicolon, exact_window};
 pub use pane::{ClientName, Pane, PaneId, Server, pane_of_target_name, pane_target_name};
+pub use poll::Refresh;
 pub use poll_parse::parse_server;
 pub use shell::shell_quote;
 pub use target::{MAX_SESSION_NAME, check_session_name, escape_format, exact};
@@ -132,32 +136,6 @@ impl Tmux {
             Err(e) => return Err(TmuxError::Io(e)),
         };
         check(&args, out)
-    }
-
-    /// Every pane of every session in ONE call, folded into per-session facts.
-    pub fn poll(&self) -> ServerState {
-        let format = [
-            "#{pane_dead}",
-            "#{pane_dead_status}",
-            "#{window_activity}",
-            "#{session_last_attached}",
-            "#{pane_id}",
-            "#{pane_pid}",
-            "#{pane_current_command}",
-            "#{session_name}",
-        ]
-        .join(&SEP.to_string());
-        match self.run(["list-panes", "-a", "-F", &format]) {
-            Ok(text) => ServerState::Running(parse_server(&text)),
-            Err(TmuxError::NotInstalled) => ServerState::NotInstalled,
-            Err(TmuxError::NoServer) => ServerState::NoServer,
-            // A server kept up with no sessions answers this to `-a`.
-            Err(TmuxError::NoSession(_)) => ServerState::Running(Server::default()),
-            Err(e) => {
-                tracing::warn!(error = %e, "tmux poll failed");
-                ServerState::Error(e.to_string())
-            }
-        }
     }
 }
 

@@ -5,8 +5,10 @@
 //! ssh, and what scripts and status bars can follow locally.
 //!
 //! It runs the same engine as the dashboard: the file watcher for every
-//! source, tmux's control-mode events (a poll on each), a reconcile poll
-//! every 30 s, and polling at the interval when tmux cannot push events.
+//! source, tmux's control-mode events (a poll on each, through the control
+//! client), a reconcile poll every 30 s, the working agents' sessions read
+//! again at the interval, and polling at the interval when tmux cannot
+//! push events.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -91,7 +93,10 @@ pub fn run(args: &WatchArgs, config: &Config) -> Result<(), String> {
     let mut next_beat = Instant::now() + heartbeat;
     loop {
         let now = Instant::now();
-        let wake = next_beat.min(events.next_poll).min(events.next_retry);
+        let wake = next_beat
+            .min(events.next_poll)
+            .min(events.next_retry)
+            .min(events.next_refresh);
         let mut poll = false;
         match rx.recv_timeout(wake.saturating_duration_since(now)) {
             Ok(first) => {
@@ -115,8 +120,12 @@ pub fn run(args: &WatchArgs, config: &Config) -> Result<(), String> {
             events.connect(&engine, &tx);
         }
         if poll || now >= events.next_poll {
-            engine.poll_tmux();
+            events.poll(&mut engine);
             events.next_poll = Instant::now() + events.poll_every();
+            events.next_refresh = Instant::now() + events.interval;
+        } else if now >= events.next_refresh {
+            events.refresh(&mut engine);
+            events.next_refresh = Instant::now() + events.interval;
         }
         // Health depends on the clock too (stuck after a while): the rows
         // are rebuilt on every wake, and only what differs is written.
@@ -141,6 +150,8 @@ struct Events {
     live: bool,
     next_poll: Instant,
     next_retry: Instant,
+    /// When the working agents' sessions are read again (events live).
+    next_refresh: Instant,
     backoff: Duration,
 }
 
@@ -154,7 +165,55 @@ impl Events {
             live: false,
             next_poll: Instant::now() + interval,
             next_retry: if wanted { Instant::now() } else { far },
+            next_refresh: far,
             backoff: Duration::from_secs(1),
+        }
+    }
+
+    fn control(&self) -> Option<crate::tmux::Control> {
+        self.client
+            .as_ref()
+            .filter(|_| self.live)
+            .map(EventClient::control)
+    }
+
+    /// The full poll: through the control client when it is live.
+    fn poll(&self, engine: &mut Engine) {
+        match self.control().map(|c| c.poll()) {
+            Some(server @ crate::tmux::ServerState::Running(_)) => {
+                engine.set_tmux(server);
+            }
+            _ => {
+                engine.poll_tmux();
+            }
+        }
+    }
+
+    /// The sessions of the rows whose activity must be current, by id;
+    /// a target not found means the full poll.
+    fn refresh(&self, engine: &mut Engine) {
+        let Some(control) = self.control() else {
+            return;
+        };
+        let Some(crate::tmux::ServerState::Running(server)) = engine.catalog.tmux_state() else {
+            return;
+        };
+        let targets: Vec<String> = engine
+            .catalog
+            .rows(Utc::now())
+            .iter()
+            .filter(|r| r.wants_timely_activity())
+            .filter_map(|r| r.tmux_target())
+            .filter_map(|t| server.refresh_target(&t))
+            .collect();
+        if targets.is_empty() {
+            return;
+        }
+        let refresh = control.refresh(&targets);
+        let state = engine.refreshed(&refresh.part);
+        engine.set_tmux(state);
+        if !refresh.complete {
+            self.poll(engine);
         }
     }
 
@@ -179,7 +238,7 @@ impl Events {
             return;
         }
         let tx = tx.clone();
-        match engine.tmux().listen(None, move |e| {
+        match engine.tmux().listen(move |e| {
             let _ = tx.send(Signal::Tmux(e));
         }) {
             Ok(client) => self.client = Some(client),
@@ -194,6 +253,7 @@ impl Events {
     fn retry_later(&mut self) {
         self.client = None;
         self.live = false;
+        self.next_refresh = Instant::now() + Duration::from_secs(365 * 24 * 3600);
         self.next_retry = Instant::now() + self.backoff;
         self.backoff = (self.backoff * 2).min(RETRY_MAX);
     }
@@ -205,6 +265,7 @@ impl Events {
                 self.live = true;
                 self.backoff = Duration::from_secs(1);
                 self.next_poll = Instant::now() + RECONCILE;
+                self.next_refresh = Instant::now() + self.interval;
                 true
             }
             Event::Changed => true,

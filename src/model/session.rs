@@ -204,6 +204,15 @@ impl Session {
         }
     }
 
+    /// Whether this row's activity must follow its pane within seconds: an
+    /// agent working (a hook's report, or tmux's own inference) goes quiet
+    /// when its turn ends, and only the pane's silence may say so (see
+    /// [`crate::health::SILENT_AFTER`]). Other rows change slowly enough
+    /// for the reconciling poll.
+    pub fn wants_timely_activity(&self) -> bool {
+        self.status.is_live() && self.activity.state == Activity::Active
+    }
+
     /// Attach, send and kill act on a live tmux session only.
     pub fn can_attach(&self) -> bool {
         self.status.is_live() && self.tmux_session.is_some()

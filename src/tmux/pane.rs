@@ -68,11 +68,46 @@ impl Pane {
 pub struct Server {
     sessions: BTreeMap<String, TmuxFacts>,
     panes: Vec<Pane>,
+    /// Each session's id (`$3`), by name: what a refresh targets.
+    ids: BTreeMap<String, String>,
 }
 
 impl Server {
     pub fn new(sessions: BTreeMap<String, TmuxFacts>, panes: Vec<Pane>) -> Self {
-        Self { sessions, panes }
+        Self {
+            sessions,
+            panes,
+            ids: BTreeMap::new(),
+        }
+    }
+
+    pub(super) fn with_ids(mut self, ids: BTreeMap<String, String>) -> Self {
+        self.ids = ids;
+        self
+    }
+
+    /// What a refresh asks tmux for to read the row `name` stands for (a
+    /// session name, or an adopted pane's [`pane_target_name`]): an id,
+    /// never the name itself.
+    pub fn refresh_target(&self, name: &str) -> Option<String> {
+        match pane_of_target_name(name) {
+            Some(pane) => Some(pane.as_str().to_owned()),
+            None => self.ids.get(name).cloned(),
+        }
+    }
+
+    /// This server with the sessions a refresh read replaced by what it
+    /// read (facts, panes, ids); every other session as it was.
+    pub fn refreshed(&self, part: &Server) -> Server {
+        let mut next = self.clone();
+        for (name, facts) in &part.sessions {
+            next.sessions.insert(name.clone(), facts.clone());
+        }
+        next.panes
+            .retain(|p| !part.sessions.contains_key(&p.session));
+        next.panes.extend(part.panes.iter().cloned());
+        next.ids.extend(part.ids.clone());
+        next
     }
 
     pub fn sessions(&self) -> &BTreeMap<String, TmuxFacts> {

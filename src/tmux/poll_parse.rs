@@ -19,7 +19,7 @@ fn epoch(text: &str) -> Option<DateTime<Utc>> {
 /// when every pane is dead, the latest activity of any window, the first
 /// non-zero exit status. Each live pane is kept too, with its program.
 ///
-/// The fixed-form fields (`%12`, a pid) come first; of the two free-form
+/// The fixed-form fields (`%12`, a pid, `$3`) come first; of the two free-form
 /// ones the session name is last, as before, so a name holding the
 /// separator is still read whole. A line with more separators than fields
 /// (a name, or a program: a process may call itself anything) cannot say
@@ -27,12 +27,27 @@ fn epoch(text: &str) -> Option<DateTime<Utc>> {
 pub fn parse_server(text: &str) -> Server {
     let mut out: BTreeMap<String, (TmuxFacts, bool)> = BTreeMap::new();
     let mut panes = Vec::new();
+    let mut ids = BTreeMap::new();
     for line in text.lines() {
-        let fields: Vec<&str> = line.splitn(8, SEP).collect();
-        let clear = line.matches(SEP).count() == 7;
-        let [dead, status, activity, attached, pane, pid, command, name] = fields[..] else {
+        let fields: Vec<&str> = line.splitn(9, SEP).collect();
+        let clear = line.matches(SEP).count() == 8;
+        let [
+            dead,
+            status,
+            activity,
+            attached,
+            pane,
+            pid,
+            id,
+            command,
+            name,
+        ] = fields[..]
+        else {
             continue;
         };
+        if super::poll::is_id(id) && id.starts_with('$') {
+            ids.insert(name.to_owned(), id.to_owned());
+        }
         let dead = dead == "1";
         let status = status.trim().parse::<i32>().ok().filter(|_| dead);
         let entry = out.entry(name.to_owned()).or_insert_with(|| {
@@ -76,7 +91,7 @@ pub fn parse_server(text: &str) -> Server {
             (name, facts)
         })
         .collect();
-    Server::new(sessions, panes)
+    Server::new(sessions, panes).with_ids(ids)
 }
 
 #[cfg(test)]
@@ -85,7 +100,10 @@ mod tests {
 
     fn line(fields: [&str; 5]) -> String {
         let [dead, status, activity, attached, name] = fields;
-        [dead, status, activity, attached, "%1", "100", "bash", name].join(&SEP.to_string())
+        [
+            dead, status, activity, attached, "%1", "100", "$1", "bash", name,
+        ]
+        .join(&SEP.to_string())
     }
 
     #[test]
@@ -120,10 +138,54 @@ mod tests {
     fn live_panes_are_kept_with_their_program() {
         let sep = SEP.to_string();
         let text = [
-            ["0", "", "1700000000", "0", "%3", "4242", "claude", "work"].join(&sep),
-            ["1", "0", "1700000000", "0", "%4", "4243", "claude", "work"].join(&sep),
-            ["0", "", "1700000000", "0", "%x", "4244", "gemini", "work"].join(&sep),
-            ["0", "", "1700000000", "0", "%5", "4245", "no\u{1f}de", "w"].join(&sep),
+            [
+                "0",
+                "",
+                "1700000000",
+                "0",
+                "%3",
+                "4242",
+                "$1",
+                "claude",
+                "work",
+            ]
+            .join(&sep),
+            [
+                "1",
+                "0",
+                "1700000000",
+                "0",
+                "%4",
+                "4243",
+                "$1",
+                "claude",
+                "work",
+            ]
+            .join(&sep),
+            [
+                "0",
+                "",
+                "1700000000",
+                "0",
+                "%x",
+                "4244",
+                "$1",
+                "gemini",
+                "work",
+            ]
+            .join(&sep),
+            [
+                "0",
+                "",
+                "1700000000",
+                "0",
+                "%5",
+                "4245",
+                "$1",
+                "no\u{1f}de",
+                "w",
+            ]
+            .join(&sep),
         ]
         .join("\n");
         let server = parse_server(&text);

@@ -154,6 +154,11 @@ pub enum Action {
         server: ServerState,
         generation: u64,
     },
+    /// What a refresh of the rows in [`Effect::Refresh`] found.
+    Refreshed {
+        refresh: crate::tmux::Refresh,
+        generation: u64,
+    },
     /// What tmux's control client said.
     TmuxEvent(crate::tmux::Event),
     /// The clock moved (ages, stuck detection, status-line expiry).
@@ -300,10 +305,18 @@ pub enum Effect {
     Poll {
         generation: u64,
     },
+    /// Read these rows' sessions again (tmux targets, as rows hold them)
+    /// through the control client, between full polls.
+    Refresh {
+        targets: Vec<String>,
+        generation: u64,
+    },
     /// Start (or restart) the control client that pushes tmux's changes.
     ListenToTmux,
     /// Hand an accepted poll to the catalog (statuses, rows).
     ApplyPoll(ServerState),
+    /// Hand an accepted refresh to the catalog: its sessions replace theirs.
+    ApplyRefresh(crate::tmux::Server),
     /// Capture the selected session's pane for the preview (at most four a second).
     CapturePreview {
         id: String,

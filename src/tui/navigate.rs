@@ -4,7 +4,7 @@
 use super::action::Effect;
 use super::state::{AppState, DetailTab};
 use crate::model::Status;
-use crate::tmux::ServerState;
+use crate::tmux::Server;
 
 pub(super) fn move_to(state: &mut AppState, line: usize) -> Vec<Effect> {
     let id = state.visible.get(line).map(|&i| state.rows[i].id.clone());
@@ -71,17 +71,18 @@ pub fn preview_request(state: &AppState) -> Vec<Effect> {
 }
 
 /// The preview follows the pane: a poll that shows new activity in the
-/// selected session's window asks for a fresh capture.
-pub(super) fn follow_activity(state: &mut AppState, server: &ServerState) -> Vec<Effect> {
-    let ServerState::Running(map) = server else {
-        return Vec::new();
-    };
+/// selected session's window asks for a fresh capture. A `partial` answer
+/// (a refresh of some sessions) says nothing of the sessions it left out.
+pub(super) fn follow_activity(state: &mut AppState, map: &Server, partial: bool) -> Vec<Effect> {
     let Some(s) = state.selected_session() else {
         return Vec::new();
     };
     let Some(name) = &s.tmux_session else {
         return Vec::new();
     };
+    if partial && !map.contains_key(name) {
+        return Vec::new();
+    }
     let seen = (s.id.clone(), map.get(name).and_then(|f| f.window_activity));
     if state.seen_activity.as_ref() == Some(&seen) {
         return Vec::new();

@@ -1,16 +1,18 @@
 //! The reducer's part for knowing tmux: when to poll, which answers to
 //! drop, and the control client that makes polling rare. With events live,
 //! tmux says when something changed and the poll runs then (plus one every
-//! [`RECONCILE_SECONDS`] in case a notification was missed); without them
-//! (old tmux, the client lost, `tmux_events = false`) greenroom polls at
-//! `poll_interval_ms` as before, and retries the client with backoff.
+//! [`RECONCILE_SECONDS`] in case a notification was missed), and each
+//! `poll_interval_ms` only the rows whose activity must be current are read
+//! again ([`refresh`]); without events (old tmux, the client lost,
+//! `tmux_events = false`) greenroom polls at `poll_interval_ms` as before,
+//! and retries the client with backoff.
 
 use chrono::Duration;
 
 use super::action::Effect;
 use super::navigate::follow_activity;
 use super::state::{AppState, TmuxEvents, TmuxStatus};
-use crate::tmux::{Event, ServerState};
+use crate::tmux::{Event, Refresh, ServerState};
 
 /// With events live, a poll this often anyway.
 pub const RECONCILE_SECONDS: i64 = 30;
@@ -41,7 +43,57 @@ pub fn due(state: &mut AppState) -> Vec<Effect> {
     };
     if state.events != TmuxEvents::Live || quiet {
         effects.extend(poll(state));
+    } else {
+        effects.extend(refresh(state));
     }
+    effects
+}
+
+/// Between full polls, the rows whose activity decides something within
+/// seconds are read again by id: the working agents (their turn's end is
+/// their pane falling silent) and the selected row (the preview follows
+/// its pane). None at all when nothing works: idle costs nothing.
+fn refresh(state: &mut AppState) -> Vec<Effect> {
+    if state.poll.in_flight || state.poll.refreshing {
+        return Vec::new();
+    }
+    let selected = state.selected_session().map(|s| s.id.as_str());
+    let mut targets: Vec<String> = state
+        .rows
+        .iter()
+        .filter(|r| super::hosts::group_of(&state.hosts, &r.id).is_none())
+        .filter(|r| {
+            r.wants_timely_activity() || (Some(r.id.as_str()) == selected && r.status.is_live())
+        })
+        .filter_map(|r| r.tmux_target())
+        .collect();
+    targets.sort();
+    targets.dedup();
+    if targets.is_empty() {
+        return Vec::new();
+    }
+    state.poll.refreshing = true;
+    vec![Effect::Refresh {
+        targets,
+        generation: state.poll.generation,
+    }]
+}
+
+/// A refresh's answer: dropped when an effect on sessions finished since
+/// it was asked (the next interval asks again); a target not found means
+/// more changed than those rows, so the full poll runs.
+pub fn refreshed(state: &mut AppState, refresh: Refresh, generation: u64) -> Vec<Effect> {
+    state.poll.refreshing = false;
+    if generation < state.poll.generation {
+        return Vec::new();
+    }
+    let mut effects = if refresh.complete {
+        Vec::new()
+    } else {
+        poll(state)
+    };
+    effects.extend(follow_activity(state, &refresh.part, true));
+    effects.push(Effect::ApplyRefresh(refresh.part));
     effects
 }
 
@@ -100,7 +152,10 @@ fn accept(state: &mut AppState, server: ServerState) -> Vec<Effect> {
             return vec![Effect::ApplyPoll(server)];
         }
     };
-    let mut effects = follow_activity(state, &server);
+    let mut effects = match &server {
+        ServerState::Running(map) => follow_activity(state, map, false),
+        _ => Vec::new(),
+    };
     effects.push(Effect::ApplyPoll(server));
     // The first server seen: listen to it from now on.
     if state.events == TmuxEvents::Waiting {

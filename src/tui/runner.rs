@@ -195,7 +195,14 @@ impl Runner {
         match effect {
             Effect::Quit => return Ok(Step::Quit),
             Effect::Poll { generation } => self.poll(generation),
+            Effect::Refresh {
+                targets,
+                generation,
+            } => self.refresh(&targets, generation),
             Effect::ApplyPoll(server) => return Ok(Step::Then(self.apply_poll(server))),
+            Effect::ApplyRefresh(part) => {
+                return Ok(Step::Then(self.apply_poll(self.engine.refreshed(&part))));
+            }
             Effect::ListenToTmux => return Ok(Step::Then(self.listen())),
             Effect::CapturePreview { id, tmux_session } => {
                 self.pending_capture = Some((id, tmux_session));
@@ -335,15 +342,7 @@ impl Runner {
         self.tmux_client = None;
         self.client += 1;
         let (tx, client) = (self.done_tx.clone(), self.client);
-        // Inside this same server the dashboard's own frames are no news.
-        let env = self.ctx.config.environ.tmux();
-        let quiet = self
-            .ctx
-            .tmux
-            .is_current_server(env)
-            .then(|| crate::tmux::own_session(env))
-            .flatten();
-        let started = self.ctx.tmux.listen(quiet, move |event| {
+        let started = self.ctx.tmux.listen(move |event| {
             let _ = tx.send(Done::Event { client, event });
         });
         match started {
@@ -356,11 +355,48 @@ impl Runner {
         }
     }
 
+    /// Through the control client when it is live (no tmux process), else
+    /// by running tmux; a control client that fails the poll is not trusted
+    /// with it.
     fn poll(&mut self, generation: u64) {
         let tmux = self.ctx.tmux.clone();
-        self.off_loop(move |_| Action::Polled {
-            server: tmux.poll(),
-            generation,
+        let control = self.tmux_client.as_ref().map(|c| c.control());
+        self.off_loop(move |_| {
+            let server = match control.map(|c| c.poll()) {
+                Some(s @ ServerState::Running(_)) => s,
+                _ => tmux.poll(),
+            };
+            Action::Polled { server, generation }
+        });
+    }
+
+    /// The rows' sessions by id, read through the control client.
+    fn refresh(&mut self, targets: &[String], generation: u64) {
+        let ids: Vec<String> = match self.engine.catalog.tmux_state() {
+            Some(ServerState::Running(server)) => targets
+                .iter()
+                .filter_map(|t| server.refresh_target(t))
+                .collect(),
+            _ => Vec::new(),
+        };
+        let complete = ids.len() == targets.len();
+        let Some(control) = self.tmux_client.as_ref().map(|c| c.control()) else {
+            self.off_loop(move |_| Action::Refreshed {
+                refresh: crate::tmux::Refresh {
+                    part: Default::default(),
+                    complete: false,
+                },
+                generation,
+            });
+            return;
+        };
+        self.off_loop(move |_| {
+            let mut refresh = control.refresh(&ids);
+            refresh.complete &= complete;
+            Action::Refreshed {
+                refresh,
+                generation,
+            }
         });
     }
 

@@ -139,6 +139,8 @@ pub enum TmuxEvents {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct PollState {
     pub in_flight: bool,
+    /// A refresh of some rows is on its way (one at a time).
+    pub refreshing: bool,
     /// Effects on sessions finished so far.
     pub generation: u64,
     /// tmux said something changed while a poll ran: poll again after it.

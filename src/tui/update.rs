@@ -34,6 +34,10 @@ fn reduce(state: &mut AppState, action: Action) -> Vec<Effect> {
         }
         Action::PollDue => polling::due(state),
         Action::Polled { server, generation } => polling::polled(state, server, generation),
+        Action::Refreshed {
+            refresh,
+            generation,
+        } => polling::refreshed(state, refresh, generation),
         Action::TmuxEvent(event) => polling::event(state, event),
         Action::Tick(now) => {
             state.now = now;

@@ -1,27 +1,21 @@
 //! tmux's control client on a real private server: it connects, reports
-//! sessions killed, windows opened and pane output elsewhere, leaves the
-//! operator's sessions as they were, ends with its session, falls back when
-//! tmux is too old, and says so when the server goes.
+//! sessions killed, windows opened and panes dying (not pane output: that
+//! is read by refresh), leaves the operator's sessions as they were, polls
+//! and refreshes through its own pipe, ends with its session, falls back
+//! when tmux is too old, and says so when the server goes.
 
 use std::sync::mpsc;
 use std::time::Duration;
 
 use greenroom::config::TmuxSocket;
-use greenroom::tmux::{EVENTS_SESSION, Event, ListenError, Tmux};
+use greenroom::tmux::{EVENTS_SESSION, Event, ListenError, ServerState, Tmux};
 
 use crate::support::{TmuxServer, wait_for};
 
 fn listen(tmux: &Tmux) -> (greenroom::tmux::EventClient, mpsc::Receiver<Event>) {
-    listen_quiet(tmux, None)
-}
-
-fn listen_quiet(
-    tmux: &Tmux,
-    quiet: Option<u32>,
-) -> (greenroom::tmux::EventClient, mpsc::Receiver<Event>) {
     let (tx, rx) = mpsc::channel();
     let client = tmux
-        .listen(quiet, move |e| {
+        .listen(move |e| {
             let _ = tx.send(e);
         })
         .expect("the control client starts");
@@ -78,11 +72,7 @@ fn the_client_reports_changes_and_leaves_the_operators_sessions_alone() {
     drain(&rx);
     server.run(&["kill-session", "-t", "=other"]);
     expect(&rx, 5, |e| *e == Event::Changed, "a change for the kill");
-    // Output in a session nobody watches: told through the subscription.
-    drain(&rx);
-    server.run(&["send-keys", "-t", "=work:", "echo hello", "Enter"]);
-    expect(&rx, 5, |e| *e == Event::Changed, "a change for pane output");
-    // A pane that dies.
+    // A pane that dies: told through the subscription.
     drain(&rx);
     server.run(&["set-option", "-w", "-t", "=work:", "remain-on-exit", "on"]);
     server.run(&["send-keys", "-t", "=work:", "exit", "Enter"]);
@@ -133,44 +123,96 @@ fn a_tmux_older_than_3_2_is_not_asked() {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
     let tmux = Tmux::with_program(TmuxSocket::Name("unused".into()), &fake);
-    match tmux.listen(None, |_| {}) {
+    match tmux.listen(|_| {}) {
         Err(ListenError::Unsupported(v)) => assert_eq!(v, "tmux 3.1c"),
         Err(e) => panic!("{e}"),
         Ok(_) => panic!("an old tmux was asked for events"),
     }
 }
 
-/// The dashboard's own session (inside the server it watches) redraws
-/// every second: its activity must not count as news, or every frame would
-/// poll again.
+/// Pane output is no event (tmux would read every window's activity each
+/// second for it): the dashboard's own frames and an idle server's shells
+/// wake nobody. Activity is read by refresh, for the rows that need it.
 #[test]
-fn the_dashboards_own_session_is_no_news() {
+fn pane_output_is_no_news() {
     let server = TmuxServer::new();
-    server.spawn("dash", &["sh"]);
     server.spawn("work", &["sh"]);
-    let id: u32 = server
-        .run(&["display-message", "-p", "-t", "=dash:", "#{session_id}"])
-        .trim()
-        .trim_start_matches('$')
-        .parse()
-        .unwrap();
     let tmux = Tmux::new(TmuxSocket::Name(server.name.clone()));
-    let (_client, rx) = listen_quiet(&tmux, Some(id));
+    let (_client, rx) = listen(&tmux);
     expect(&rx, 10, |e| *e == Event::Connected, "connected");
-    // The shells' first prompts rename their windows: let that pass.
+    // The shell's first prompt renames its window: let that pass.
     while rx.recv_timeout(Duration::from_millis(1500)).is_ok() {}
-    server.run(&["send-keys", "-t", "=dash:", "echo frame", "Enter"]);
+    server.run(&["send-keys", "-t", "=work:", "echo frame", "Enter"]);
     // tmux looks at the subscription once a second: two looks, no news.
     let heard = rx.recv_timeout(Duration::from_millis(2500));
+    assert!(heard.is_err(), "pane output was news: {heard:?}");
+}
+
+/// The poll through the control client says what a tmux process says, and
+/// a refresh by id reads one session's new activity and nothing else; a
+/// session gone since makes the refresh incomplete.
+#[test]
+fn polls_and_refreshes_go_through_the_control_client() {
+    let server = TmuxServer::new();
+    server.spawn("work", &["sh"]);
+    server.spawn("odd 'name'; x", &["sh"]);
+    server.spawn("other", &["sh"]);
+    let tmux = Tmux::new(TmuxSocket::Name(server.name.clone()));
+    let (client, rx) = listen(&tmux);
+    expect(&rx, 10, |e| *e == Event::Connected, "connected");
+    let control = client.control();
+    let sessions = |s: &ServerState| match s {
+        ServerState::Running(m) => m.keys().cloned().collect::<Vec<_>>(),
+        other => panic!("{other:?}"),
+    };
+    let piped = control.poll();
+    let forked = tmux.poll();
+    assert_eq!(sessions(&piped), sessions(&forked));
+    assert!(sessions(&piped).contains(&"odd 'name'; x".to_owned()));
+    // The same facts either way (the events session's own pane is still
+    // starting: its program may differ between the two looks).
+    let operators = |s: &ServerState| match s {
+        ServerState::Running(m) => (
+            m.iter()
+                .filter(|(n, _)| n.as_str() != EVENTS_SESSION)
+                .map(|(n, f)| (n.clone(), f.clone()))
+                .collect::<Vec<_>>(),
+            m.panes()
+                .iter()
+                .filter(|p| p.session != EVENTS_SESSION)
+                .cloned()
+                .collect::<Vec<_>>(),
+        ),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(operators(&piped), operators(&forked));
+
+    let ServerState::Running(before) = piped else {
+        unreachable!()
+    };
+    let work = before.refresh_target("work").expect("an id for work");
+    assert!(work.starts_with('$'), "{work}");
+    let odd = before.refresh_target("odd 'name'; x").expect("an id");
+    let refresh = control.refresh(&[work.clone(), odd]);
+    assert!(refresh.complete);
+    assert_eq!(
+        refresh.part.keys().cloned().collect::<Vec<_>>(),
+        ["odd 'name'; x", "work"]
+    );
+    let merged = before.refreshed(&refresh.part);
+    assert_eq!(merged.keys().count(), before.keys().count());
+
+    server.run(&["kill-session", "-t", "=other"]);
+    let gone = before.refresh_target("other").expect("an id for other");
+    let refresh = control.refresh(&[work, gone]);
     assert!(
-        heard.is_err(),
-        "the dashboard's own output was news: {heard:?}"
+        !refresh.complete,
+        "a session gone since is not a full answer"
     );
-    server.run(&["send-keys", "-t", "=work:", "echo hello", "Enter"]);
-    expect(
-        &rx,
-        5,
-        |e| *e == Event::Changed,
-        "a change for another session",
-    );
+    assert_eq!(refresh.part.keys().cloned().collect::<Vec<_>>(), ["work"]);
+
+    // Names never reach the command line: only ids do.
+    let refresh = control.refresh(&["work'; kill-server; '".into()]);
+    assert!(!refresh.complete);
+    assert!(server.run(&["list-sessions"]).contains("work"));
 }

@@ -179,17 +179,139 @@ mod tmux_events {
         update(s, Action::Tick(now() + Duration::seconds(secs)));
     }
 
+    /// What a refresh of `names` found: their facts, all present.
+    fn refreshed(generation: u64, names: &[&str], complete: bool) -> Action {
+        let ServerState::Running(all) = server(0) else {
+            unreachable!()
+        };
+        let part: BTreeMap<_, _> = all
+            .iter()
+            .filter(|(n, _)| names.contains(&n.as_str()))
+            .map(|(n, f)| (n.clone(), f.clone()))
+            .collect();
+        Action::Refreshed {
+            refresh: greenroom::tmux::Refresh {
+                part: part.into(),
+                complete,
+            },
+            generation,
+        }
+    }
+
+    fn refresh_targets(effects: &[Effect]) -> Option<Vec<String>> {
+        effects.iter().find_map(|e| match e {
+            Effect::Refresh { targets, .. } => Some(targets.clone()),
+            _ => None,
+        })
+    }
+
     #[test]
     fn with_events_live_the_interval_polls_only_to_reconcile() {
         let mut s = live();
         for secs in 1..30 {
             at(&mut s, secs);
-            assert!(update(&mut s, Action::PollDue).is_empty(), "at {secs} s");
+            let effects = update(&mut s, Action::PollDue);
+            assert!(
+                !effects.iter().any(|e| matches!(e, Effect::Poll { .. })),
+                "at {secs} s: {effects:?}"
+            );
+            // The selected row's session is read again (the preview
+            // follows it), one refresh at a time.
+            if let Some(targets) = refresh_targets(&effects) {
+                assert_eq!(targets, ["gr-alpha"], "at {secs} s");
+                update(&mut s, refreshed(0, &["gr-alpha"], true));
+            }
         }
         at(&mut s, 30);
         assert_eq!(
             update(&mut s, Action::PollDue),
             vec![Effect::Poll { generation: 0 }]
+        );
+    }
+
+    /// Between full polls only the rows whose activity decides something
+    /// soon are read: working agents and the selected row. Nothing at all
+    /// when nothing works and the selection is not live.
+    #[test]
+    fn with_events_live_only_working_and_selected_rows_are_refreshed() {
+        use greenroom::model::{Activity, Health, Status};
+        let mut s = live();
+        let rows = vec![
+            crate::support::session::session("alpha")
+                .activity(Activity::Idle, None, true)
+                .build(),
+            crate::support::session::session("bravo")
+                .health(Health::Active)
+                .activity(Activity::Active, None, true)
+                .build(),
+            crate::support::session::session("charlie")
+                .status(Status::Killed)
+                .activity(Activity::Active, None, false)
+                .build(),
+        ];
+        update(
+            &mut s,
+            Action::Rows {
+                rows: rows.clone(),
+                problems: vec![],
+            },
+        );
+        s.selected = Some("id-alpha".into());
+        let effects = update(&mut s, Action::PollDue);
+        assert_eq!(
+            refresh_targets(&effects),
+            Some(vec!["gr-alpha".into(), "gr-bravo".into()])
+        );
+        assert!(
+            update(&mut s, Action::PollDue).is_empty(),
+            "one refresh at a time"
+        );
+        update(&mut s, refreshed(0, &["gr-alpha", "gr-bravo"], true));
+
+        // The selection on a killed row, nothing working: nothing to read.
+        s.selected = Some("id-charlie".into());
+        let idle: Vec<_> = rows
+            .into_iter()
+            .map(|mut r| {
+                r.activity.state = Activity::Idle;
+                r
+            })
+            .collect();
+        update(
+            &mut s,
+            Action::Rows {
+                rows: idle,
+                problems: vec![],
+            },
+        );
+        s.selected = Some("id-charlie".into());
+        assert_eq!(refresh_targets(&update(&mut s, Action::PollDue)), None);
+    }
+
+    /// A refresh asked before an effect on sessions finished is dropped; one
+    /// that found a target gone asks for the full poll.
+    #[test]
+    fn a_stale_refresh_is_dropped_and_an_incomplete_one_polls() {
+        let mut s = live();
+        let effects = update(&mut s, Action::PollDue);
+        assert!(refresh_targets(&effects).is_some(), "{effects:?}");
+        s.poll.generation += 1;
+        assert!(update(&mut s, refreshed(0, &["gr-alpha"], true)).is_empty());
+        let effects = update(&mut s, Action::PollDue);
+        assert!(
+            refresh_targets(&effects).is_some(),
+            "asked again: {effects:?}"
+        );
+        let effects = update(&mut s, refreshed(1, &["gr-alpha"], false));
+        assert!(
+            effects.contains(&Effect::Poll { generation: 1 }),
+            "{effects:?}"
+        );
+        assert!(
+            effects
+                .iter()
+                .any(|e| matches!(e, Effect::ApplyRefresh(part) if part.contains_key("gr-alpha"))),
+            "{effects:?}"
         );
     }
 
