@@ -198,21 +198,21 @@ impl Events {
         let Some(crate::tmux::ServerState::Running(server)) = engine.catalog.tmux_state() else {
             return;
         };
-        let targets: Vec<String> = engine
-            .catalog
-            .rows(Utc::now())
-            .iter()
-            .filter(|r| r.wants_timely_activity())
-            .filter_map(|r| r.tmux_target())
-            .filter_map(|t| server.refresh_target(&t))
-            .collect();
-        if targets.is_empty() {
-            return;
-        }
+        let rows = engine.catalog.rows(Utc::now());
+        let (targets, asked): (Vec<String>, usize) = match crate::freshness::plan(&rows, None) {
+            crate::freshness::Read::Nothing => return,
+            crate::freshness::Read::Everything => return self.poll(engine),
+            crate::freshness::Read::Rows(rows) => (
+                rows.iter()
+                    .filter_map(|t| server.refresh_target(t))
+                    .collect(),
+                rows.len(),
+            ),
+        };
         let refresh = control.refresh(&targets);
         let state = engine.refreshed(&refresh.part);
         engine.set_tmux(state);
-        if !refresh.complete {
+        if !refresh.complete || targets.len() < asked {
             self.poll(engine);
         }
     }

@@ -12,6 +12,7 @@ use chrono::Duration;
 use super::action::Effect;
 use super::navigate::follow_activity;
 use super::state::{AppState, TmuxEvents, TmuxStatus};
+use crate::freshness::Read;
 use crate::tmux::{Event, Refresh, ServerState};
 
 /// With events live, a poll this often anyway.
@@ -50,28 +51,22 @@ pub fn due(state: &mut AppState) -> Vec<Effect> {
 }
 
 /// Between full polls, the rows whose activity decides something within
-/// seconds are read again by id: the working agents (their turn's end is
-/// their pane falling silent) and the selected row (the preview follows
-/// its pane). None at all when nothing works: idle costs nothing.
+/// seconds are read again by id ([`crate::freshness::plan`]); none at all
+/// when nothing works: idle costs nothing.
 fn refresh(state: &mut AppState) -> Vec<Effect> {
     if state.poll.in_flight || state.poll.refreshing {
         return Vec::new();
     }
     let selected = state.selected_session().map(|s| s.id.as_str());
-    let mut targets: Vec<String> = state
+    let local = state
         .rows
         .iter()
-        .filter(|r| super::hosts::group_of(&state.hosts, &r.id).is_none())
-        .filter(|r| {
-            r.wants_timely_activity() || (Some(r.id.as_str()) == selected && r.status.is_live())
-        })
-        .filter_map(|r| r.tmux_target())
-        .collect();
-    targets.sort();
-    targets.dedup();
-    if targets.is_empty() {
-        return Vec::new();
-    }
+        .filter(|r| super::hosts::group_of(&state.hosts, &r.id).is_none());
+    let targets = match crate::freshness::plan(local, selected) {
+        Read::Nothing => return Vec::new(),
+        Read::Everything => return poll(state),
+        Read::Rows(targets) => targets,
+    };
     state.poll.refreshing = true;
     vec![Effect::Refresh {
         targets,

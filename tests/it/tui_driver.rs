@@ -288,6 +288,65 @@ mod tmux_events {
         assert_eq!(refresh_targets(&update(&mut s, Action::PollDue)), None);
     }
 
+    /// Rows working by files (a Maestro phase in progress) are not read by
+    /// refresh; so many working agents that refreshing them would cost tmux
+    /// more than the full poll get the full poll.
+    #[test]
+    fn files_decide_their_rows_and_many_working_agents_mean_the_full_poll() {
+        use greenroom::model::{Activity, ActivitySource};
+        let rows_of = |source: ActivitySource, working: usize| -> Vec<_> {
+            (0..100)
+                .map(|i| {
+                    let mut r = crate::support::session::session(&format!("s{i}")).build();
+                    if i < working {
+                        r.activity.state = Activity::Active;
+                        r.activity.source = source;
+                    }
+                    r
+                })
+                .collect()
+        };
+        let mut s = live();
+        let rows = rows_of(ActivitySource::Maestro, 100);
+        update(
+            &mut s,
+            Action::Rows {
+                rows,
+                problems: vec![],
+            },
+        );
+        s.selected = Some("id-s0".into());
+        assert_eq!(
+            refresh_targets(&update(&mut s, Action::PollDue)),
+            Some(vec!["gr-s0".into()]),
+            "only the selected row"
+        );
+        update(&mut s, refreshed(0, &[], true));
+
+        let rows = rows_of(ActivitySource::Hook, 12);
+        update(
+            &mut s,
+            Action::Rows {
+                rows,
+                problems: vec![],
+            },
+        );
+        let effects = update(&mut s, Action::PollDue);
+        assert_eq!(refresh_targets(&effects).map(|t| t.len()), Some(12));
+        update(&mut s, refreshed(0, &[], true));
+
+        let rows = rows_of(ActivitySource::Hook, 13);
+        update(
+            &mut s,
+            Action::Rows {
+                rows,
+                problems: vec![],
+            },
+        );
+        let effects = update(&mut s, Action::PollDue);
+        assert_eq!(effects, vec![Effect::Poll { generation: 0 }]);
+    }
+
     /// A refresh asked before an effect on sessions finished is dropped; one
     /// that found a target gone asks for the full poll.
     #[test]
