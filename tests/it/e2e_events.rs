@@ -1,6 +1,7 @@
 //! The built dashboard and tmux's control client, read back with
 //! capture-pane: a session killed by hand shows without a poll, the client
-//! lost is said in the header and comes back, and an old tmux is polled.
+//! lost is said in the header and comes back, an old tmux is polled, and a
+//! working agent's pane is read between polls.
 
 use std::os::unix::fs::PermissionsExt;
 
@@ -19,6 +20,12 @@ fn start(world: &World, tmux: &TmuxServer, path_prefix: Option<&std::path::Path>
         store.create(&s).unwrap();
         tmux.spawn(&format!("gr-{name}"), &["sleep", "600"]);
     }
+    launch(world, tmux, path_prefix);
+    Pane::new(tmux, "dash").until(15, "the dashboard", |s| s.contains("second"))
+}
+
+/// The built dashboard in a session `dash` of the same server.
+fn launch(world: &World, tmux: &TmuxServer, path_prefix: Option<&std::path::Path>) {
     std::fs::write(world.path("config.toml"), "").unwrap();
     let mut command = world.greenroom_line(&tmux.name);
     if let Some(dir) = path_prefix {
@@ -40,7 +47,6 @@ fn start(world: &World, tmux: &TmuxServer, path_prefix: Option<&std::path::Path>
         "-c",
         &command,
     ]);
-    Pane::new(tmux, "dash").until(15, "the dashboard", |s| s.contains("second"))
 }
 
 fn control_clients(tmux: &TmuxServer) -> usize {
@@ -121,4 +127,33 @@ fn an_old_tmux_is_polled_and_the_header_says_so() {
     dash.until(5, "second dormant", |s| {
         s.contains("gr-second · not running")
     });
+}
+
+/// Pane activity is no event, so a working agent's session is read again
+/// each interval: a turn that ends without a hook (its screen stops
+/// moving) shows as over within seconds, not at the 30 s reconciling poll.
+#[test]
+fn a_working_agent_whose_screen_stops_is_seen_within_seconds() {
+    let world = World::new();
+    let tmux = TmuxServer::new();
+    let store = SidecarStore::new(world.path("sessions"));
+    let cwd = world.path("work");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let now = Utc::now();
+    let mut s = Sidecar::new("busy", &cwd, "sh", now);
+    s.tmux_session = Some("gr-busy".into());
+    s.activity = Some(greenroom::model::Activity::Active);
+    s.activity_detail = Some("thinking".into());
+    s.activity_since = Some(now);
+    s.activity_reported_at = Some(now);
+    store.create(&s).unwrap();
+    // A spinner for a few seconds, in seconds after the report's, then a
+    // still screen.
+    let spinner = "sleep 1.2; for i in 1 2 3 4 5 6 7 8; do echo tick $i; sleep 0.5; done; exec sleep 600";
+    tmux.spawn("gr-busy", &["sh", "-c", spinner]);
+    launch(&world, &tmux, None);
+    let dash = Pane::new(&tmux, "dash");
+    dash.until(15, "the working agent", |s| s.contains("thinking"));
+    // Well before the reconciling poll (30 s after the first).
+    dash.until(20, "the turn seen over", |s| s.contains("stopped moving"));
 }
