@@ -1,11 +1,12 @@
 //! Which rows' tmux facts are read again between full polls, when tmux
 //! pushes its events (the dashboard and `watch` ask the same question).
 //! Pane activity is no event (see `tmux/events.rs`), so the rows whose
-//! activity decides something within seconds are read by id each interval:
-//! working agents ([`Session::wants_timely_activity`]) and the selected row
-//! (the preview follows its pane). Pure.
+//! activity decides something soon are read by id ([`due`]), and the
+//! selected row each interval (the preview follows its pane). Pure.
 
-use crate::model::Session;
+use chrono::{DateTime, Duration, Utc};
+
+use crate::model::{Activity, ActivitySource, Session};
 
 /// How many sessions' share of the full poll one session's refresh costs
 /// tmux: one `list-panes -s` takes about 0.16 ms of the server, the full
@@ -26,15 +27,45 @@ pub enum Read {
     Everything,
 }
 
-/// The read for `rows` (this machine's), `selected` being the selected
-/// row's id if any.
-pub fn plan<'a>(rows: impl IntoIterator<Item = &'a Session>, selected: Option<&str>) -> Read {
+/// Whether a row's activity may change now with what its pane did:
+/// - an agent working by a hook's report goes quiet when its turn ends,
+///   and only its pane falling silent says so ([`crate::health::SILENT_AFTER`]):
+///   each interval;
+/// - one working by tmux's own inference turns idle once its pane has been
+///   still for `active_window`: when that time has come (a pane that moved
+///   since keeps it working, until the next such time);
+/// - rows whose activity comes from files (Maestro, Agent Orchestrator) and
+///   idle rows change slowly enough for the reconciling poll.
+pub fn due(row: &Session, now: DateTime<Utc>, active_window: Duration) -> bool {
+    if !row.status.is_live() || row.activity.state != Activity::Active {
+        return false;
+    }
+    match row.activity.source {
+        ActivitySource::Hook | ActivitySource::Answer => true,
+        ActivitySource::Tmux => row
+            .activity
+            .since
+            .is_none_or(|since| now - since >= active_window),
+        ActivitySource::Maestro | ActivitySource::AgentOrchestrator | ActivitySource::Nothing => {
+            false
+        }
+    }
+}
+
+/// The read for `rows` (this machine's) at `now`, `selected` being the
+/// selected row's id if any.
+pub fn plan<'a>(
+    rows: impl IntoIterator<Item = &'a Session>,
+    selected: Option<&str>,
+    now: DateTime<Utc>,
+    active_window: Duration,
+) -> Read {
     let mut count = 0;
     let mut targets: Vec<String> = rows
         .into_iter()
         .inspect(|_| count += 1)
         .filter(|r| {
-            r.wants_timely_activity() || (Some(r.id.as_str()) == selected && r.status.is_live())
+            due(r, now, active_window) || (Some(r.id.as_str()) == selected && r.status.is_live())
         })
         .filter_map(|r| r.tmux_target())
         .collect();

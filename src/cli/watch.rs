@@ -83,7 +83,12 @@ pub fn run(args: &WatchArgs, config: &Config) -> Result<(), String> {
     engine.catalog.load_usage();
     engine.poll_tmux();
     let mut stream = Stream::new(host, std::io::stdout());
-    let mut events = Events::new(config.tmux_events, config.poll_interval);
+    let mut events = Events::new(
+        config.tmux_events,
+        config.poll_interval,
+        chrono::Duration::from_std(config.thresholds.active_window)
+            .unwrap_or(chrono::Duration::MAX),
+    );
     events.connect(&engine, &tx);
     let rows = engine.catalog.rows(Utc::now());
     if stream.snapshot(&rows, &engine.catalog.problems()).is_err() {
@@ -152,11 +157,13 @@ struct Events {
     next_retry: Instant,
     /// When the working agents' sessions are read again (events live).
     next_refresh: Instant,
+    /// tmux activity this recent counts as working (the thresholds').
+    active_window: chrono::Duration,
     backoff: Duration,
 }
 
 impl Events {
-    fn new(wanted: bool, interval: Duration) -> Self {
+    fn new(wanted: bool, interval: Duration, active_window: chrono::Duration) -> Self {
         let far = Instant::now() + Duration::from_secs(365 * 24 * 3600);
         Self {
             wanted,
@@ -166,6 +173,7 @@ impl Events {
             next_poll: Instant::now() + interval,
             next_retry: if wanted { Instant::now() } else { far },
             next_refresh: far,
+            active_window,
             backoff: Duration::from_secs(1),
         }
     }
@@ -199,16 +207,17 @@ impl Events {
             return;
         };
         let rows = engine.catalog.rows(Utc::now());
-        let (targets, asked): (Vec<String>, usize) = match crate::freshness::plan(&rows, None) {
-            crate::freshness::Read::Nothing => return,
-            crate::freshness::Read::Everything => return self.poll(engine),
-            crate::freshness::Read::Rows(rows) => (
-                rows.iter()
-                    .filter_map(|t| server.refresh_target(t))
-                    .collect(),
-                rows.len(),
-            ),
-        };
+        let (targets, asked): (Vec<String>, usize) =
+            match crate::freshness::plan(&rows, None, Utc::now(), self.active_window) {
+                crate::freshness::Read::Nothing => return,
+                crate::freshness::Read::Everything => return self.poll(engine),
+                crate::freshness::Read::Rows(rows) => (
+                    rows.iter()
+                        .filter_map(|t| server.refresh_target(t))
+                        .collect(),
+                    rows.len(),
+                ),
+            };
         let refresh = control.refresh(&targets);
         let state = engine.refreshed(&refresh.part);
         engine.set_tmux(state);

@@ -204,20 +204,6 @@ impl Session {
         }
     }
 
-    /// Whether this row's activity must follow its pane within seconds: an
-    /// agent working by a hook's report goes quiet when its turn ends, and
-    /// only the pane's silence may say so (see [`crate::health::SILENT_AFTER`]);
-    /// one working by tmux's own inference turns idle when its pane has been
-    /// still for `active_window`. Rows whose activity comes from files
-    /// (Maestro, Agent Orchestrator) and idle rows change slowly enough for
-    /// the reconciling poll.
-    pub fn wants_timely_activity(&self) -> bool {
-        use super::ActivitySource as From;
-        self.status.is_live()
-            && self.activity.state == Activity::Active
-            && matches!(self.activity.source, From::Hook | From::Answer | From::Tmux)
-    }
-
     /// Attach, send and kill act on a live tmux session only.
     pub fn can_attach(&self) -> bool {
         self.status.is_live() && self.tmux_session.is_some()

@@ -208,6 +208,7 @@ impl Setup {
                     return Some("tmux ended the control client (server gone?)".to_owned());
                 }
                 if self.answered >= SETUP_REPLIES && changes(word) {
+                    tracing::debug!(word, "tmux changed");
                     on_event(Event::Changed);
                 }
             }

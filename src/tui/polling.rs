@@ -62,7 +62,7 @@ fn refresh(state: &mut AppState) -> Vec<Effect> {
         .rows
         .iter()
         .filter(|r| super::hosts::group_of(&state.hosts, &r.id).is_none());
-    let targets = match crate::freshness::plan(local, selected) {
+    let targets = match crate::freshness::plan(local, selected, state.now, state.active_window) {
         Read::Nothing => return Vec::new(),
         Read::Everything => return poll(state),
         Read::Rows(targets) => targets,

@@ -74,6 +74,8 @@ fn start_state(config: &Config, engine: &mut Engine) -> (AppState, Vec<Action>) 
     state.show_cost = config.sidebar_cost;
     state.pin_attention = config.pin_attention;
     state.snooze = config.snooze;
+    state.active_window = chrono::Duration::from_std(config.thresholds.active_window)
+        .unwrap_or(chrono::Duration::MAX);
     state.popup = config.popup_client.is_some();
     if !config.tmux_events {
         state.events = super::state::TmuxEvents::Disabled;

@@ -359,6 +359,7 @@ impl Runner {
     /// by running tmux; a control client that fails the poll is not trusted
     /// with it.
     fn poll(&mut self, generation: u64) {
+        tracing::debug!(generation, "poll");
         let tmux = self.ctx.tmux.clone();
         let control = self.tmux_client.as_ref().map(|c| c.control());
         self.off_loop(move |_| {
@@ -372,6 +373,7 @@ impl Runner {
 
     /// The rows' sessions by id, read through the control client.
     fn refresh(&mut self, targets: &[String], generation: u64) {
+        tracing::debug!(targets = targets.len(), generation, "refresh");
         let ids: Vec<String> = match self.engine.catalog.tmux_state() {
             Some(ServerState::Running(server)) => targets
                 .iter()

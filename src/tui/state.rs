@@ -244,6 +244,9 @@ pub struct AppState {
     pub seen_activity: Option<(String, Option<DateTime<Utc>>)>,
     /// Other machines (`[[hosts]]`): their rows and connections.
     pub hosts: std::collections::BTreeMap<String, super::hosts::HostView>,
+    /// tmux activity this recent counts as working (the thresholds'): when
+    /// a row inferred working is read again (see [`crate::freshness`]).
+    pub active_window: chrono::Duration,
 }
 
 impl AppState {
@@ -284,6 +287,10 @@ impl AppState {
             events: TmuxEvents::default(),
             seen_activity: None,
             hosts: Default::default(),
+            active_window: chrono::Duration::from_std(
+                crate::config::Thresholds::default().active_window,
+            )
+            .unwrap_or(chrono::Duration::MAX),
         }
     }
 

@@ -149,7 +149,8 @@ fn a_working_agent_whose_screen_stops_is_seen_within_seconds() {
     store.create(&s).unwrap();
     // A spinner for a few seconds, in seconds after the report's, then a
     // still screen.
-    let spinner = "sleep 1.2; for i in 1 2 3 4 5 6 7 8; do echo tick $i; sleep 0.5; done; exec sleep 600";
+    let spinner =
+        "sleep 1.2; for i in 1 2 3 4 5 6 7 8; do echo tick $i; sleep 0.5; done; exec sleep 600";
     tmux.spawn("gr-busy", &["sh", "-c", spinner]);
     launch(&world, &tmux, None);
     let dash = Pane::new(&tmux, "dash");

@@ -347,6 +347,46 @@ mod tmux_events {
         assert_eq!(effects, vec![Effect::Poll { generation: 0 }]);
     }
 
+    /// A row working by tmux's inference is read when it would turn idle
+    /// (its pane still for `active_window`), not every interval.
+    #[test]
+    fn a_row_inferred_working_is_read_when_it_would_turn_idle() {
+        use greenroom::model::Activity;
+        let mut s = live();
+        let row = |since_secs: i64| {
+            crate::support::session::session("alpha")
+                .activity(
+                    Activity::Active,
+                    Some(now() + Duration::seconds(since_secs)),
+                    false,
+                )
+                .build()
+        };
+        let rows = vec![row(-10)];
+        update(
+            &mut s,
+            Action::Rows {
+                rows,
+                problems: vec![],
+            },
+        );
+        s.selected = None;
+        assert_eq!(refresh_targets(&update(&mut s, Action::PollDue)), None);
+        let rows = vec![row(-30)];
+        update(
+            &mut s,
+            Action::Rows {
+                rows,
+                problems: vec![],
+            },
+        );
+        s.selected = None;
+        assert_eq!(
+            refresh_targets(&update(&mut s, Action::PollDue)),
+            Some(vec!["gr-alpha".into()])
+        );
+    }
+
     /// A refresh asked before an effect on sessions finished is dropped; one
     /// that found a target gone asks for the full poll.
     #[test]
