@@ -307,6 +307,15 @@ impl Engine {
         }
     }
 
+    /// What tmux looks like once window `id` closed (see
+    /// [`crate::tmux::Server::without_window`]).
+    pub fn without_window(&self, id: &str) -> ServerState {
+        match self.catalog.tmux_state() {
+            Some(ServerState::Running(server)) => ServerState::Running(server.without_window(id)),
+            _ => ServerState::Error("a window closed before any poll".into()),
+        }
+    }
+
     /// The tmux sessions whose pane moved since the last poll.
     fn moved_panes(&mut self, state: &ServerState) -> std::collections::HashSet<String> {
         let ServerState::Running(map) = state else {

@@ -277,7 +277,7 @@ impl Events {
                 self.next_refresh = Instant::now() + self.interval;
                 true
             }
-            Event::Changed => true,
+            Event::Changed | Event::WindowClosed(_) => true,
             Event::Lost(_) => {
                 self.retry_later();
                 self.next_poll = Instant::now();

@@ -48,8 +48,10 @@ const SINCE: (u32, u32) = (3, 2);
 pub enum Event {
     /// Listening: the subscription is in place.
     Connected,
-    /// Something in tmux changed: sessions, windows, activity, a pane died.
+    /// Something in tmux changed: sessions, windows, clients, a pane died.
     Changed,
+    /// A window closed (`@4`): its session may be gone with it. A change too.
+    WindowClosed(String),
     /// The client is gone (tmux exited, the server restarted): why.
     Lost(String),
     /// This tmux cannot push events (older than 3.2): its `tmux -V`.
@@ -208,13 +210,22 @@ impl Setup {
                     return Some("tmux ended the control client (server gone?)".to_owned());
                 }
                 if self.answered >= SETUP_REPLIES && changes(word) {
-                    tracing::debug!(word, "tmux changed");
-                    on_event(Event::Changed);
+                    on_event(closed_window(text).map_or(Event::Changed, Event::WindowClosed));
                 }
             }
         }
         None
     }
+}
+
+/// The window a `%window-close @4` or `%unlinked-window-close @4` names.
+fn closed_window(line: &str) -> Option<String> {
+    let mut words = line.split_whitespace();
+    let (Some("%window-close" | "%unlinked-window-close"), Some(id)) = (words.next(), words.next())
+    else {
+        return None;
+    };
+    (id.starts_with('@') && super::poll::is_id(id)).then(|| id.to_owned())
 }
 
 /// Notifications that mean the poll's facts may have changed.
@@ -254,6 +265,18 @@ mod tests {
         for old in ["tmux 3.1c", "tmux 2.9a", "tmux 3.0", "", "tmux"] {
             assert!(!supports_events(old), "{old}");
         }
+    }
+
+    #[test]
+    fn a_closed_window_is_named() {
+        assert_eq!(
+            closed_window("%unlinked-window-close @12"),
+            Some("@12".into())
+        );
+        assert_eq!(closed_window("%window-close @3"), Some("@3".into()));
+        assert_eq!(closed_window("%window-close $3"), None);
+        assert_eq!(closed_window("%window-add @3"), None);
+        assert_eq!(closed_window("%window-close @3x"), None);
     }
 
     #[test]

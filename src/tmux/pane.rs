@@ -70,6 +70,9 @@ pub struct Server {
     panes: Vec<Pane>,
     /// Each session's id (`$3`), by name: what a refresh targets.
     ids: BTreeMap<String, String>,
+    /// The sessions each window (`@4`) is in, by id: what a window closing
+    /// takes with it.
+    windows: BTreeMap<String, std::collections::BTreeSet<String>>,
 }
 
 impl Server {
@@ -78,12 +81,41 @@ impl Server {
             sessions,
             panes,
             ids: BTreeMap::new(),
+            windows: BTreeMap::new(),
         }
     }
 
-    pub(super) fn with_ids(mut self, ids: BTreeMap<String, String>) -> Self {
+    pub(super) fn with_ids(
+        mut self,
+        ids: BTreeMap<String, String>,
+        windows: BTreeMap<String, std::collections::BTreeSet<String>>,
+    ) -> Self {
         self.ids = ids;
+        self.windows = windows;
         self
+    }
+
+    /// This server once window `id` closed (tmux said `%window-close` or
+    /// `%unlinked-window-close`): a session whose only window it was is
+    /// gone, as tmux destroys a session with no window. A window linked
+    /// into several sessions says nothing of which one lost it: only the
+    /// poll can tell, so nothing changes then.
+    pub fn without_window(&self, id: &str) -> Server {
+        let mut next = self.clone();
+        let Some(sessions) = next.windows.remove(id) else {
+            return next;
+        };
+        let [session] = sessions.iter().collect::<Vec<_>>()[..] else {
+            next.windows.insert(id.to_owned(), sessions);
+            return next;
+        };
+        let other = next.windows.values().any(|s| s.contains(session));
+        if !other {
+            next.sessions.remove(session);
+            next.ids.remove(session);
+            next.panes.retain(|p| &p.session != session);
+        }
+        next
     }
 
     /// What a refresh asks tmux for to read the row `name` stands for (a
@@ -216,6 +248,55 @@ mod tests {
         for bad in ["", "-t", "/dev/pts/3;x", "#{client_name}", "a b", "'x'"] {
             assert!(ClientName::parse(bad).is_err(), "{bad:?}");
         }
+    }
+
+    /// `list-panes -a` lines: (session name, session id, window id).
+    fn server(panes: &[(&str, &str, &str)]) -> Server {
+        let sep = super::super::SEP.to_string();
+        let text: Vec<String> = panes
+            .iter()
+            .enumerate()
+            .map(|(i, (name, id, window))| {
+                let pane = format!("%{i}");
+                [
+                    "0",
+                    "",
+                    "1700000000",
+                    "0",
+                    &pane,
+                    "100",
+                    id,
+                    window,
+                    "sh",
+                    name,
+                ]
+                .join(&sep)
+            })
+            .collect();
+        super::super::parse_server(&text.join("\n"))
+    }
+
+    #[test]
+    fn a_window_closing_takes_the_session_it_was_the_last_of() {
+        let s = server(&[
+            ("one", "$1", "@1"),
+            ("two", "$2", "@2"),
+            ("two", "$2", "@3"),
+            ("linked-a", "$4", "@4"),
+            ("linked-b", "$5", "@4"),
+        ]);
+        let names = |s: &Server| s.keys().cloned().collect::<Vec<_>>();
+        let after = s.without_window("@1");
+        assert_eq!(names(&after), ["linked-a", "linked-b", "two"]);
+        assert!(after.panes().iter().all(|p| p.session != "one"));
+        assert_eq!(after.refresh_target("one"), None);
+        // A session with another window stays; so do both sessions of a
+        // linked window (which one lost it, only the poll can say).
+        assert_eq!(names(&s.without_window("@2")), names(&s));
+        let both = s.without_window("@2").without_window("@3");
+        assert_eq!(names(&both), ["linked-a", "linked-b", "one"]);
+        assert_eq!(names(&s.without_window("@4")), names(&s));
+        assert_eq!(names(&s.without_window("@99")), names(&s));
     }
 
     #[test]

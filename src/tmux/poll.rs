@@ -16,6 +16,7 @@ fn format() -> String {
         "#{pane_id}",
         "#{pane_pid}",
         "#{session_id}",
+        "#{window_id}",
         "#{pane_current_command}",
         "#{session_name}",
     ]
@@ -90,10 +91,10 @@ impl Control {
     }
 }
 
-/// A session id (`$3`) or pane id (`%12`): all a refresh may put in a
-/// command line.
+/// A session (`$3`), window (`@4`) or pane id (`%12`): all a refresh may
+/// put in a command line.
 pub(super) fn is_id(text: &str) -> bool {
-    let digits = text.strip_prefix(['$', '%']).unwrap_or("");
+    let digits = text.strip_prefix(['$', '%', '@']).unwrap_or("");
     !digits.is_empty() && digits.len() <= 10 && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
@@ -103,7 +104,7 @@ mod tests {
 
     #[test]
     fn only_ids_reach_a_command_line() {
-        for ok in ["$0", "$12", "%7"] {
+        for ok in ["$0", "$12", "%7", "@1"] {
             assert!(is_id(ok), "{ok}");
         }
         for bad in [
@@ -113,7 +114,7 @@ mod tests {
             "api",
             "$1'",
             "$1 ; kill-server",
-            "@1",
+            "@",
             "$#{x}",
         ] {
             assert!(!is_id(bad), "{bad:?}");

@@ -1,7 +1,7 @@
 //! Reading the poll's answer: `list-panes -a` lines folded into per-session
 //! facts and the panes discovery looks at.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{DateTime, TimeZone, Utc};
 
@@ -19,7 +19,7 @@ fn epoch(text: &str) -> Option<DateTime<Utc>> {
 /// when every pane is dead, the latest activity of any window, the first
 /// non-zero exit status. Each live pane is kept too, with its program.
 ///
-/// The fixed-form fields (`%12`, a pid, `$3`) come first; of the two free-form
+/// The fixed-form fields (`%12`, a pid, `$3`, `@4`) come first; of the two free-form
 /// ones the session name is last, as before, so a name holding the
 /// separator is still read whole. A line with more separators than fields
 /// (a name, or a program: a process may call itself anything) cannot say
@@ -28,9 +28,10 @@ pub fn parse_server(text: &str) -> Server {
     let mut out: BTreeMap<String, (TmuxFacts, bool)> = BTreeMap::new();
     let mut panes = Vec::new();
     let mut ids = BTreeMap::new();
+    let mut windows = BTreeMap::new();
     for line in text.lines() {
-        let fields: Vec<&str> = line.splitn(9, SEP).collect();
-        let clear = line.matches(SEP).count() == 8;
+        let fields: Vec<&str> = line.splitn(10, SEP).collect();
+        let clear = line.matches(SEP).count() == 9;
         let [
             dead,
             status,
@@ -39,6 +40,7 @@ pub fn parse_server(text: &str) -> Server {
             pane,
             pid,
             id,
+            window,
             command,
             name,
         ] = fields[..]
@@ -47,6 +49,12 @@ pub fn parse_server(text: &str) -> Server {
         };
         if super::poll::is_id(id) && id.starts_with('$') {
             ids.insert(name.to_owned(), id.to_owned());
+        }
+        if super::poll::is_id(window) {
+            windows
+                .entry(window.to_owned())
+                .or_insert_with(BTreeSet::new)
+                .insert(name.to_owned());
         }
         let dead = dead == "1";
         let status = status.trim().parse::<i32>().ok().filter(|_| dead);
@@ -91,7 +99,7 @@ pub fn parse_server(text: &str) -> Server {
             (name, facts)
         })
         .collect();
-    Server::new(sessions, panes).with_ids(ids)
+    Server::new(sessions, panes).with_ids(ids, windows)
 }
 
 #[cfg(test)]
@@ -101,7 +109,7 @@ mod tests {
     fn line(fields: [&str; 5]) -> String {
         let [dead, status, activity, attached, name] = fields;
         [
-            dead, status, activity, attached, "%1", "100", "$1", "bash", name,
+            dead, status, activity, attached, "%1", "100", "$1", "@1", "bash", name,
         ]
         .join(&SEP.to_string())
     }
@@ -146,6 +154,7 @@ mod tests {
                 "%3",
                 "4242",
                 "$1",
+                "@1",
                 "claude",
                 "work",
             ]
@@ -158,6 +167,7 @@ mod tests {
                 "%4",
                 "4243",
                 "$1",
+                "@1",
                 "claude",
                 "work",
             ]
@@ -170,6 +180,7 @@ mod tests {
                 "%x",
                 "4244",
                 "$1",
+                "@1",
                 "gemini",
                 "work",
             ]
@@ -182,6 +193,7 @@ mod tests {
                 "%5",
                 "4245",
                 "$1",
+                "@1",
                 "no\u{1f}de",
                 "w",
             ]

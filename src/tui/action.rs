@@ -317,6 +317,8 @@ pub enum Effect {
     ApplyPoll(ServerState),
     /// Hand an accepted refresh to the catalog: its sessions replace theirs.
     ApplyRefresh(crate::tmux::Server),
+    /// A window closed: the catalog drops the session it was the last of.
+    ForgetWindow(String),
     /// Capture the selected session's pane for the preview (at most four a second).
     CapturePreview {
         id: String,

@@ -168,6 +168,13 @@ pub fn event(state: &mut AppState, event: Event) -> Vec<Effect> {
             poll(state)
         }
         Event::Changed => poll(state),
+        // The row goes at once if that was its session's last window; the
+        // poll says the rest.
+        Event::WindowClosed(window) => {
+            let mut effects = vec![Effect::ForgetWindow(window)];
+            effects.extend(poll(state));
+            effects
+        }
         Event::Lost(why) => {
             let backoff = match &state.events {
                 TmuxEvents::Lost { backoff, .. } => *backoff,

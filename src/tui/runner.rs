@@ -203,6 +203,11 @@ impl Runner {
             Effect::ApplyRefresh(part) => {
                 return Ok(Step::Then(self.apply_poll(self.engine.refreshed(&part))));
             }
+            Effect::ForgetWindow(window) => {
+                return Ok(Step::Then(
+                    self.apply_poll(self.engine.without_window(&window)),
+                ));
+            }
             Effect::ListenToTmux => return Ok(Step::Then(self.listen())),
             Effect::CapturePreview { id, tmux_session } => {
                 self.pending_capture = Some((id, tmux_session));
@@ -359,7 +364,6 @@ impl Runner {
     /// by running tmux; a control client that fails the poll is not trusted
     /// with it.
     fn poll(&mut self, generation: u64) {
-        tracing::debug!(generation, "poll");
         let tmux = self.ctx.tmux.clone();
         let control = self.tmux_client.as_ref().map(|c| c.control());
         self.off_loop(move |_| {
@@ -373,7 +377,6 @@ impl Runner {
 
     /// The rows' sessions by id, read through the control client.
     fn refresh(&mut self, targets: &[String], generation: u64) {
-        tracing::debug!(targets = targets.len(), generation, "refresh");
         let ids: Vec<String> = match self.engine.catalog.tmux_state() {
             Some(ServerState::Running(server)) => targets
                 .iter()

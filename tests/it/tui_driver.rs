@@ -414,6 +414,20 @@ mod tmux_events {
         );
     }
 
+    /// A window closed: the catalog drops the session it was the last of at
+    /// once, and the poll says the rest.
+    #[test]
+    fn a_closed_window_is_forgotten_at_once_then_polled() {
+        let mut s = live();
+        assert_eq!(
+            update(&mut s, Action::TmuxEvent(Event::WindowClosed("@3".into()))),
+            vec![
+                Effect::ForgetWindow("@3".into()),
+                Effect::Poll { generation: 0 }
+            ]
+        );
+    }
+
     #[test]
     fn a_change_polls_at_once_and_one_during_a_poll_polls_again_after_it() {
         let mut s = live();
