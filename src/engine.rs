@@ -119,7 +119,7 @@ impl Engine {
             git,
             pane_activity: Default::default(),
         };
-        engine.discover_work_trees();
+        let _ = engine.discover_work_trees();
         Ok(engine)
     }
 
@@ -169,12 +169,15 @@ impl Engine {
         self.watcher.target_count()
     }
 
-    /// Follows the work trees of rows not seen before; they are read soon.
-    fn discover_work_trees(&mut self) {
+    /// The rows now, and the work trees of rows not seen before followed
+    /// (they are read soon). The rows are handed back: building a thousand
+    /// costs milliseconds, and the caller shows these same ones.
+    fn discover_work_trees(&mut self) -> Vec<crate::model::Session> {
         let rows = self.catalog.rows(chrono::Utc::now());
         for repo in self.catalog.discover_work_trees(&rows) {
             self.git.add(repo);
         }
+        rows
     }
 
     /// Reads the work tree of a session's folder again soon (the Changes
@@ -202,24 +205,35 @@ impl Engine {
     }
 
     /// Applies a batch of changed paths. Returns whether the rows changed.
-    pub fn apply_changes(&mut self, mut paths: Vec<PathBuf>) -> bool {
+    pub fn apply_changes(&mut self, paths: Vec<PathBuf>) -> bool {
+        self.apply_changes_rows(paths).is_some()
+    }
+
+    /// As [`Self::apply_changes`], handing back the rows when they changed
+    /// (built once, after the last change was applied).
+    pub fn apply_changes_rows(
+        &mut self,
+        mut paths: Vec<PathBuf>,
+    ) -> Option<Vec<crate::model::Session>> {
         let results = PathBuf::from(crate::git::RESULTS_READY);
         let before = paths.len();
         paths.retain(|p| *p != results);
-        let mut git_changed = paths.len() != before && self.take_git_results();
+        let git_changed = paths.len() != before && self.take_git_results();
         for p in &paths {
             if let Some(root) = self.catalog.work_tree_of(p) {
                 self.git.mark(root);
             }
         }
         if paths.is_empty() {
-            return git_changed;
+            return git_changed.then(|| self.catalog.rows(chrono::Utc::now()));
         }
         paths.sort();
         paths.dedup();
         let mut reread = self.watcher.reconcile(&paths);
         reread.retain(|p| paths.binary_search(p).is_err());
         let mut changed = false;
+        // The rows after the last change applied, once built.
+        let mut rows = None;
         let mut pending: Vec<PathBuf> = paths.iter().chain(&reread).cloned().collect();
         let mut grew = paths.iter().any(|p| p.is_dir());
         // Reading a folder can bring new folders to watch (a new session's
@@ -227,11 +241,13 @@ impl Engine {
         // first time must be read once armed: repeat until nothing new.
         for _ in 0..MAX_NEW_FOLDER_ROUNDS {
             let before = self.catalog.watch_targets_len_hint();
+            let mut round = false;
             for path in pending.drain(..) {
-                changed |= self.catalog.apply(&path);
+                round |= self.catalog.apply(&path);
             }
-            if changed {
-                self.discover_work_trees();
+            if round {
+                changed = true;
+                rows = Some(self.discover_work_trees());
             }
             if self.catalog.watch_targets_len_hint() == before && !grew {
                 break;
@@ -243,9 +259,14 @@ impl Engine {
             }
         }
         // Arming new folders, or re-arming one that vanished, may fail.
-        changed |= self.note_watch_failures();
-        git_changed |= changed;
-        git_changed
+        if self.note_watch_failures() {
+            changed = true;
+            rows = None;
+        }
+        if !(changed || git_changed) {
+            return None;
+        }
+        Some(rows.unwrap_or_else(|| self.catalog.rows(chrono::Utc::now())))
     }
 
     fn note_watch_failures(&mut self) -> bool {

@@ -147,9 +147,12 @@ impl Runner {
         while let Ok(p) = rx.try_recv() {
             batch.push(p);
         }
-        match self.engine.apply_changes(batch) {
-            true => vec![self.rows()],
-            false => Vec::new(),
+        match self.engine.apply_changes_rows(batch) {
+            Some(rows) => vec![Action::Rows {
+                rows,
+                problems: self.engine.catalog.problems(),
+            }],
+            None => Vec::new(),
         }
     }
 
