@@ -119,7 +119,7 @@ impl Engine {
             git,
             pane_activity: Default::default(),
         };
-        let _ = engine.discover_work_trees();
+        let _ = engine.discover_work_trees(chrono::Utc::now());
         Ok(engine)
     }
 
@@ -172,8 +172,11 @@ impl Engine {
     /// The rows now, and the work trees of rows not seen before followed
     /// (they are read soon). The rows are handed back: building a thousand
     /// costs milliseconds, and the caller shows these same ones.
-    fn discover_work_trees(&mut self) -> Vec<crate::model::Session> {
-        let rows = self.catalog.rows(chrono::Utc::now());
+    fn discover_work_trees(
+        &mut self,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Vec<crate::model::Session> {
+        let rows = self.catalog.rows(now);
         for repo in self.catalog.discover_work_trees(&rows) {
             self.git.add(repo);
         }
@@ -206,14 +209,15 @@ impl Engine {
 
     /// Applies a batch of changed paths. Returns whether the rows changed.
     pub fn apply_changes(&mut self, paths: Vec<PathBuf>) -> bool {
-        self.apply_changes_rows(paths).is_some()
+        self.apply_changes_rows(paths, chrono::Utc::now()).is_some()
     }
 
     /// As [`Self::apply_changes`], handing back the rows when they changed
-    /// (built once, after the last change was applied).
+    /// (built once, after the last change was applied) at `now`.
     pub fn apply_changes_rows(
         &mut self,
         mut paths: Vec<PathBuf>,
+        now: chrono::DateTime<chrono::Utc>,
     ) -> Option<Vec<crate::model::Session>> {
         let results = PathBuf::from(crate::git::RESULTS_READY);
         let before = paths.len();
@@ -225,7 +229,7 @@ impl Engine {
             }
         }
         if paths.is_empty() {
-            return git_changed.then(|| self.catalog.rows(chrono::Utc::now()));
+            return git_changed.then(|| self.catalog.rows(now));
         }
         paths.sort();
         paths.dedup();
@@ -247,7 +251,7 @@ impl Engine {
             }
             if round {
                 changed = true;
-                rows = Some(self.discover_work_trees());
+                rows = Some(self.discover_work_trees(now));
             }
             if self.catalog.watch_targets_len_hint() == before && !grew {
                 break;
@@ -266,7 +270,7 @@ impl Engine {
         if !(changed || git_changed) {
             return None;
         }
-        Some(rows.unwrap_or_else(|| self.catalog.rows(chrono::Utc::now())))
+        Some(rows.unwrap_or_else(|| self.catalog.rows(now)))
     }
 
     fn note_watch_failures(&mut self) -> bool {
@@ -289,19 +293,23 @@ impl Engine {
     /// Applies a poll result taken elsewhere and records the statuses tmux
     /// changed in the sidecars, here and now.
     pub fn set_tmux(&mut self, state: ServerState) -> bool {
-        let (changed, updates) = self.set_tmux_deferred(state);
+        let (changed, updates) = self.set_tmux_deferred(state, chrono::Utc::now());
         write_statuses(&self.store, &updates);
         changed
     }
 
     /// As [`Self::set_tmux`], but hands back the status writes, so the event
     /// loop can do them off its thread: when a tmux server with a thousand
-    /// sessions dies, that is a thousand fsyncs.
-    pub fn set_tmux_deferred(&mut self, state: ServerState) -> (bool, Vec<StatusUpdate>) {
+    /// sessions dies, that is a thousand fsyncs. Rows are read at `now`.
+    pub fn set_tmux_deferred(
+        &mut self,
+        state: ServerState,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> (bool, Vec<StatusUpdate>) {
         let moved = self.moved_panes(&state);
         let changed = self.catalog.set_tmux(state);
         if !moved.is_empty() {
-            let rows = self.catalog.rows(chrono::Utc::now());
+            let rows = self.catalog.rows(now);
             for row in rows
                 .iter()
                 .filter(|r| r.tmux_session.as_ref().is_some_and(|n| moved.contains(n)))

@@ -3,12 +3,14 @@
 //!
 //! A kept row is used again only when everything it was built from is the
 //! same: the record itself, whether it is archived, its orchestration (the
-//! same shared state file read), what tmux says of its session, the agent
-//! Maestro's hooks name for it, the transcript's words for a vague error,
-//! and the clock's second. Health rules and the ages a row's "why" states
-//! read the clock; within one second of it, as between two of the
-//! dashboard's ticks, they are read once. What a row's problems and usage
-//! say is not kept: it is looked up again at each build (no IO either way).
+//! same shared state file read), what tmux says of its session and whether
+//! tmux answered at all, the agent Maestro's hooks name for it, the
+//! transcript's words for a vague error, and the time it was read at (the
+//! health rules and the ages a row's "why" states read the clock). The
+//! dashboard reads every row at its clock, which moves once a second (the
+//! tick), so a change between two ticks finds the other rows kept. What a
+//! row's problems and usage say is not kept: it is looked up again at each
+//! build (no IO either way).
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -43,7 +45,7 @@ struct Key {
     live: Option<TmuxFacts>,
     active_agent: Option<String>,
     error_words: Option<String>,
-    second: i64,
+    now: DateTime<Utc>,
 }
 
 impl Key {
@@ -56,24 +58,23 @@ impl Key {
             live: i.live.cloned(),
             active_agent: i.active_agent.map(ToOwned::to_owned),
             error_words: i.error_words.map(ToOwned::to_owned),
-            second: i.now.timestamp(),
+            now: i.now,
         }
     }
 
-    /// Whether the row was built from these inputs but in another second
-    /// of the clock (the dashboard's tick): its key is kept, only the row is
-    /// built again.
+    /// Whether the row was built from these inputs but at another time
+    /// (the dashboard's tick): its key is kept, only the row is built again.
     fn matches_but_the_clock(&self, i: &Inputs<'_>) -> bool {
-        self.second != i.now.timestamp() && self.matches_at(i, self.second)
+        self.now != i.now && self.matches_at(i, self.now)
     }
 
     fn matches(&self, i: &Inputs<'_>) -> bool {
-        self.matches_at(i, i.now.timestamp())
+        self.matches_at(i, i.now)
     }
 
     /// Cheapest first: the clock and tmux's facts change most often.
-    fn matches_at(&self, i: &Inputs<'_>, second: i64) -> bool {
-        self.second == second
+    fn matches_at(&self, i: &Inputs<'_>, now: DateTime<Utc>) -> bool {
+        self.now == now
             && self.archived == i.archived
             && self.tmux_known == i.tmux_known
             && self.live.as_ref() == i.live
@@ -155,7 +156,7 @@ impl Build<'_> {
             }
             if kept.key.matches_but_the_clock(&inputs) {
                 self.built += 1;
-                kept.key.second = inputs.now.timestamp();
+                kept.key.now = inputs.now;
                 kept.row = build();
                 let row = kept.row.clone();
                 self.new.push((path, kept));
@@ -254,14 +255,13 @@ mod tests {
     }
 
     #[test]
-    fn rows_are_kept_within_the_second_and_equal_a_fresh_build() {
+    fn rows_read_at_the_same_time_are_kept_and_equal_a_fresh_build() {
         let c = catalog();
         assert_eq!(c.rows(t0()).len(), 3);
         assert_eq!(c.rows_built(), 3);
-        let later = t0() + Duration::milliseconds(400);
-        let rows = c.rows(later);
+        let rows = c.rows(t0());
         assert_eq!(c.rows_built(), 0);
-        assert_eq!(rows, fresh(&c, later));
+        assert_eq!(rows, fresh(&c, t0()));
     }
 
     #[test]
@@ -326,9 +326,11 @@ mod tests {
     }
 
     #[test]
-    fn the_clock_rebuilds_every_row_at_the_next_second() {
+    fn the_clock_rebuilds_every_row() {
         let c = catalog();
         let before = c.rows(t0());
+        let _ = c.rows(t0() + Duration::milliseconds(400));
+        assert_eq!(c.rows_built(), 3);
         let later = t0() + Duration::seconds(61);
         let rows = c.rows(later);
         assert_eq!(c.rows_built(), 3);

@@ -93,19 +93,15 @@ impl Catalog {
     /// The session's running orchestration; else, while no new one has
     /// started there, the one it finished (archived after it was created).
     fn orchestration_for(&self, s: &Sidecar) -> Option<Arc<Orchestration>> {
-        let files: Vec<&PathBuf> = super::sidecar_cwds(s)
-            .filter_map(|cwd| self.active_state_file(cwd))
-            .collect();
-        if let Some(o) = files
-            .iter()
-            .find_map(|file| self.maestro.get(*file).filter(|o| !o.archived))
-        {
+        // Looked up again rather than collected: the first pass nearly
+        // always finds it, and this runs for every row at every build.
+        let files = || super::sidecar_cwds(s).filter_map(|cwd| self.active_state_file(cwd));
+        if let Some(o) = files().find_map(|file| self.maestro.get(file).filter(|o| !o.archived)) {
             return Some(o.clone());
         }
-        files
-            .iter()
+        files()
             // An active file that cannot be read is a new orchestration too.
-            .filter(|file| !self.problems.contains_key(**file))
+            .filter(|file| !self.problems.contains_key(*file))
             .filter_map(|file| self.finished.get(file.parent()?))
             .filter_map(|path| self.maestro.get(path))
             .find(|o| {
@@ -257,6 +253,10 @@ impl Catalog {
 
     /// What is wrong with the record's own file and its Maestro state file.
     fn sidecar_problems(&self, path: &Path, s: &Sidecar, problems: &mut Vec<String>) {
+        // Nearly always: no lookups of every row's folders.
+        if self.problems.is_empty() {
+            return;
+        }
         if let Some(err) = self.problems.get(path) {
             problems.push(format!("{}: {err}", path.display()));
         }
