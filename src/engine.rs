@@ -119,7 +119,7 @@ impl Engine {
             git,
             pane_activity: Default::default(),
         };
-        engine.discover_work_trees();
+        let _ = engine.discover_work_trees(chrono::Utc::now());
         Ok(engine)
     }
 
@@ -169,12 +169,18 @@ impl Engine {
         self.watcher.target_count()
     }
 
-    /// Follows the work trees of rows not seen before; they are read soon.
-    fn discover_work_trees(&mut self) {
-        let rows = self.catalog.rows(chrono::Utc::now());
+    /// The rows now, and the work trees of rows not seen before followed
+    /// (they are read soon). The rows are handed back: building a thousand
+    /// costs milliseconds, and the caller shows these same ones.
+    fn discover_work_trees(
+        &mut self,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Vec<crate::model::Session> {
+        let rows = self.catalog.rows(now);
         for repo in self.catalog.discover_work_trees(&rows) {
             self.git.add(repo);
         }
+        rows
     }
 
     /// Reads the work tree of a session's folder again soon (the Changes
@@ -202,24 +208,36 @@ impl Engine {
     }
 
     /// Applies a batch of changed paths. Returns whether the rows changed.
-    pub fn apply_changes(&mut self, mut paths: Vec<PathBuf>) -> bool {
+    pub fn apply_changes(&mut self, paths: Vec<PathBuf>) -> bool {
+        self.apply_changes_rows(paths, chrono::Utc::now()).is_some()
+    }
+
+    /// As [`Self::apply_changes`], handing back the rows when they changed
+    /// (built once, after the last change was applied) at `now`.
+    pub fn apply_changes_rows(
+        &mut self,
+        mut paths: Vec<PathBuf>,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Option<Vec<crate::model::Session>> {
         let results = PathBuf::from(crate::git::RESULTS_READY);
         let before = paths.len();
         paths.retain(|p| *p != results);
-        let mut git_changed = paths.len() != before && self.take_git_results();
+        let git_changed = paths.len() != before && self.take_git_results();
         for p in &paths {
             if let Some(root) = self.catalog.work_tree_of(p) {
                 self.git.mark(root);
             }
         }
         if paths.is_empty() {
-            return git_changed;
+            return git_changed.then(|| self.catalog.rows(now));
         }
         paths.sort();
         paths.dedup();
         let mut reread = self.watcher.reconcile(&paths);
         reread.retain(|p| paths.binary_search(p).is_err());
         let mut changed = false;
+        // The rows after the last change applied, once built.
+        let mut rows = None;
         let mut pending: Vec<PathBuf> = paths.iter().chain(&reread).cloned().collect();
         let mut grew = paths.iter().any(|p| p.is_dir());
         // Reading a folder can bring new folders to watch (a new session's
@@ -227,11 +245,13 @@ impl Engine {
         // first time must be read once armed: repeat until nothing new.
         for _ in 0..MAX_NEW_FOLDER_ROUNDS {
             let before = self.catalog.watch_targets_len_hint();
+            let mut round = false;
             for path in pending.drain(..) {
-                changed |= self.catalog.apply(&path);
+                round |= self.catalog.apply(&path);
             }
-            if changed {
-                self.discover_work_trees();
+            if round {
+                changed = true;
+                rows = Some(self.discover_work_trees(now));
             }
             if self.catalog.watch_targets_len_hint() == before && !grew {
                 break;
@@ -243,9 +263,14 @@ impl Engine {
             }
         }
         // Arming new folders, or re-arming one that vanished, may fail.
-        changed |= self.note_watch_failures();
-        git_changed |= changed;
-        git_changed
+        if self.note_watch_failures() {
+            changed = true;
+            rows = None;
+        }
+        if !(changed || git_changed) {
+            return None;
+        }
+        Some(rows.unwrap_or_else(|| self.catalog.rows(now)))
     }
 
     fn note_watch_failures(&mut self) -> bool {
@@ -268,19 +293,23 @@ impl Engine {
     /// Applies a poll result taken elsewhere and records the statuses tmux
     /// changed in the sidecars, here and now.
     pub fn set_tmux(&mut self, state: ServerState) -> bool {
-        let (changed, updates) = self.set_tmux_deferred(state);
+        let (changed, updates) = self.set_tmux_deferred(state, chrono::Utc::now());
         write_statuses(&self.store, &updates);
         changed
     }
 
     /// As [`Self::set_tmux`], but hands back the status writes, so the event
     /// loop can do them off its thread: when a tmux server with a thousand
-    /// sessions dies, that is a thousand fsyncs.
-    pub fn set_tmux_deferred(&mut self, state: ServerState) -> (bool, Vec<StatusUpdate>) {
+    /// sessions dies, that is a thousand fsyncs. Rows are read at `now`.
+    pub fn set_tmux_deferred(
+        &mut self,
+        state: ServerState,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> (bool, Vec<StatusUpdate>) {
         let moved = self.moved_panes(&state);
         let changed = self.catalog.set_tmux(state);
         if !moved.is_empty() {
-            let rows = self.catalog.rows(chrono::Utc::now());
+            let rows = self.catalog.rows(now);
             for row in rows
                 .iter()
                 .filter(|r| r.tmux_session.as_ref().is_some_and(|n| moved.contains(n)))

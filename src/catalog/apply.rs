@@ -114,7 +114,7 @@ impl Catalog {
             Ok(s) => {
                 let had_problem = self.problems.remove(path).is_some();
                 let changed = map.get(path) != Some(&s);
-                let cwds: Vec<PathBuf> = sidecar_cwds(&s).collect();
+                let cwds: Vec<PathBuf> = sidecar_cwds(&s).map(ToOwned::to_owned).collect();
                 let agent_id = s.agent_session_id.clone();
                 let live = (!archived).then(|| s.clone());
                 map.insert(path.to_path_buf(), s);
@@ -142,7 +142,7 @@ impl Catalog {
         self.add_problems(problems);
         for s in live {
             let path = self.store.path_for(s.id);
-            for cwd in sidecar_cwds(&s).collect::<Vec<_>>() {
+            for cwd in sidecar_cwds(&s).map(ToOwned::to_owned).collect::<Vec<_>>() {
                 self.add_workspace(&cwd);
             }
             self.sidecars.insert(path, s);

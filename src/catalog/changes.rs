@@ -95,6 +95,10 @@ impl Catalog {
     }
 
     pub(super) fn attach_changes(&self, rows: &mut [Session]) {
+        // No work tree at all: no lookup of every row's folder.
+        if self.git.trees.is_empty() {
+            return;
+        }
         for row in rows.iter_mut().filter(|r| !r.archived) {
             let last = self
                 .work_tree_for(&row.cwd)

@@ -16,7 +16,7 @@ use crate::model::{
 use crate::sources::ao::{self, AoSession};
 
 impl Catalog {
-    pub(super) fn ao_row(&self, a: &AoSession, facts: &Facts, now: DateTime<Utc>) -> Session {
+    pub(super) fn ao_row(&self, a: &AoSession, facts: &Facts<'_>, now: DateTime<Utc>) -> Session {
         let t = &self.config.thresholds;
         let recorded_status = a.status();
         let mut problems: Vec<String> = self

@@ -11,6 +11,7 @@ mod changes;
 mod foreign;
 mod maestro_state;
 mod order;
+mod row_cache;
 mod rows;
 mod status;
 mod targets;
@@ -82,6 +83,9 @@ pub struct Catalog {
     probes: HashMap<crate::tmux::PaneId, adopted::Probe>,
     /// The programs discovery recognises as agents.
     known_programs: Vec<String>,
+    /// Greenroom's own rows as last built, and how many the last build made anew.
+    row_cache: row_cache::RowCache,
+    rows_built: std::sync::atomic::AtomicUsize,
 }
 
 impl Catalog {
@@ -150,6 +154,8 @@ impl Catalog {
             adopted: BTreeMap::new(),
             probes: HashMap::new(),
             known_programs: adopted::known_programs(config),
+            row_cache: Default::default(),
+            rows_built: Default::default(),
         }
     }
 
@@ -171,7 +177,11 @@ impl Catalog {
                 pending.push(loc);
             }
         }
-        let cwds: Vec<PathBuf> = self.all_sidecars().flat_map(sidecar_cwds).collect();
+        let cwds: Vec<PathBuf> = self
+            .all_sidecars()
+            .flat_map(sidecar_cwds)
+            .map(ToOwned::to_owned)
+            .collect();
         for cwd in cwds {
             if self.workspaces.contains_key(&cwd) {
                 continue;
@@ -284,10 +294,12 @@ impl Catalog {
         self.tmux.as_ref()
     }
 
-    fn tmux_facts(&self) -> Option<BTreeMap<String, TmuxFacts>> {
+    /// Borrowed, not copied: rows look up every session's facts, each build.
+    fn tmux_facts(&self) -> Option<&BTreeMap<String, TmuxFacts>> {
+        static NO_SESSIONS: BTreeMap<String, TmuxFacts> = BTreeMap::new();
         match &self.tmux {
-            Some(ServerState::Running(server)) => Some(server.sessions().clone()),
-            Some(ServerState::NoServer) => Some(BTreeMap::new()),
+            Some(ServerState::Running(server)) => Some(server.sessions()),
+            Some(ServerState::NoServer) => Some(&NO_SESSIONS),
             Some(ServerState::NotInstalled | ServerState::Error(_)) | None => None,
         }
     }
@@ -325,14 +337,16 @@ impl Catalog {
 /// The folders a session's Maestro state may live in: where it started,
 /// where it is now, and the workspace its environment gives Maestro
 /// (`MAESTRO_WORKSPACE_PATH`, which Maestro's server prefers to its cwd).
-fn sidecar_cwds(s: &Sidecar) -> impl Iterator<Item = PathBuf> + '_ {
+/// Borrowed: rows ask for every session's, each build.
+fn sidecar_cwds(s: &Sidecar) -> impl Iterator<Item = &std::path::Path> + '_ {
     let named = s
         .env
         .get("MAESTRO_WORKSPACE_PATH")
-        .map(PathBuf::from)
         // Maestro ignores a value whose `${...}` template was not expanded.
-        .filter(|p| p.is_absolute() && !p.to_string_lossy().contains("${"));
-    std::iter::once(s.cwd.clone())
-        .chain(s.current_cwd.clone())
+        .filter(|p| !p.contains("${"))
+        .map(std::path::Path::new)
+        .filter(|p| p.is_absolute());
+    std::iter::once(s.cwd.as_path())
+        .chain(s.current_cwd.as_deref())
         .chain(named)
 }

@@ -19,8 +19,13 @@ pub fn triage_order(a: &Session, b: &Session) -> Ordering {
     a.health.cmp(&b.health).then_with(|| focus_order(a, b))
 }
 
-pub fn sort_by_last_focus(rows: &mut [Session]) {
-    rows.sort_by(focus_order);
+/// Sorts positions, then moves each row once: a row is large, and sorting
+/// the rows themselves moved each of a thousand about ten times.
+pub fn sort_by_last_focus(rows: &mut Vec<Session>) {
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    order.sort_by(|&a, &b| focus_order(&rows[a], &rows[b]));
+    let mut slots: Vec<Option<Session>> = rows.drain(..).map(Some).collect();
+    rows.extend(order.into_iter().filter_map(|i| slots[i].take()));
 }
 
 pub fn sort_for_triage(rows: &mut [Session]) {

@@ -9,6 +9,7 @@ use chrono::{DateTime, Utc};
 
 use super::Catalog;
 use super::order::sort_by_last_focus;
+use super::row_cache::Inputs;
 use crate::attention;
 use crate::health::{self, HealthInputs, Report, TmuxFacts};
 use crate::model::{
@@ -16,7 +17,7 @@ use crate::model::{
 };
 use crate::sources::sidecar::{Sidecar, ToolCall};
 
-pub(super) type Facts = Option<BTreeMap<String, TmuxFacts>>;
+pub(super) type Facts<'a> = Option<&'a BTreeMap<String, TmuxFacts>>;
 
 impl Catalog {
     /// The rows, in sidebar order (last focus, newest first).
@@ -29,13 +30,33 @@ impl Catalog {
             .iter()
             .map(|s| (s, false))
             .chain(self.archived_sidecars.iter().map(|s| (s, true)));
+        let mut kept = self.row_cache.begin();
         for ((path, sidecar), archived) in sidecars {
             let orchestration = self.orchestration_for(sidecar);
             if let Some(o) = &orchestration {
                 claimed.insert(Arc::as_ptr(o));
             }
-            rows.push(self.sidecar_row(path, sidecar, orchestration, archived, &facts, now));
+            let tmux_session = sidecar.tmux_session.as_deref();
+            let inputs = Inputs {
+                sidecar,
+                archived,
+                orchestration: orchestration.as_ref(),
+                tmux_known: facts.is_some(),
+                live: facts
+                    .and_then(|f| f.get(tmux_session?))
+                    .filter(|_| !archived),
+                active_agent: self.active_agent_of(sidecar),
+                error_words: self.error_words(sidecar),
+                now,
+            };
+            let mut row = kept.row(path, inputs, || {
+                self.sidecar_row(path, sidecar, orchestration.clone(), archived, &facts, now)
+            });
+            self.fresh_parts(&mut row, path, sidecar, archived, now);
+            rows.push(row);
         }
+        self.rows_built
+            .store(kept.finish(), std::sync::atomic::Ordering::Relaxed);
         for o in self.maestro.values() {
             if claimed.contains(&Arc::as_ptr(o)) {
                 continue;
@@ -57,6 +78,7 @@ impl Catalog {
             }
         }
         let adopted = self.adopted_rows(&rows, now);
+
         rows.extend(adopted);
         make_ids_unique(&mut rows);
         self.attach_changes(&mut rows);
@@ -71,19 +93,15 @@ impl Catalog {
     /// The session's running orchestration; else, while no new one has
     /// started there, the one it finished (archived after it was created).
     fn orchestration_for(&self, s: &Sidecar) -> Option<Arc<Orchestration>> {
-        let files: Vec<&PathBuf> = super::sidecar_cwds(s)
-            .filter_map(|cwd| self.active_state_file(&cwd))
-            .collect();
-        if let Some(o) = files
-            .iter()
-            .find_map(|file| self.maestro.get(*file).filter(|o| !o.archived))
-        {
+        // Looked up again rather than collected: the first pass nearly
+        // always finds it, and this runs for every row at every build.
+        let files = || super::sidecar_cwds(s).filter_map(|cwd| self.active_state_file(cwd));
+        if let Some(o) = files().find_map(|file| self.maestro.get(file).filter(|o| !o.archived)) {
             return Some(o.clone());
         }
-        files
-            .iter()
+        files()
             // An active file that cannot be read is a new orchestration too.
-            .filter(|file| !self.problems.contains_key(**file))
+            .filter(|file| !self.problems.contains_key(*file))
             .filter_map(|file| self.finished.get(file.parent()?))
             .filter_map(|path| self.maestro.get(path))
             .find(|o| {
@@ -93,13 +111,43 @@ impl Catalog {
             .cloned()
     }
 
+    /// How many rows the last build made anew; the others were kept from
+    /// the build before (for benchmarks and tests).
+    pub fn rows_built(&self) -> usize {
+        self.rows_built.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    fn active_agent_of(&self, s: &Sidecar) -> Option<&str> {
+        let id = s.agent_session_id.as_ref()?;
+        self.active_agents.get(id).map(String::as_str)
+    }
+
+    /// What a row says that is looked up at every build rather than kept
+    /// (see `row_cache.rs`): the problems of its files, and its usage.
+    fn fresh_parts(
+        &self,
+        row: &mut Session,
+        path: &Path,
+        s: &Sidecar,
+        archived: bool,
+        now: DateTime<Utc>,
+    ) {
+        self.sidecar_problems(path, s, &mut row.problems);
+        row.usage = if archived {
+            None
+        } else {
+            self.usage_of(s, now)
+        };
+    }
+
+    /// A record's row, without what [`Self::fresh_parts`] adds.
     fn sidecar_row(
         &self,
         path: &Path,
         s: &Sidecar,
         orchestration: Option<Arc<Orchestration>>,
         archived: bool,
-        facts: &Facts,
+        facts: &Facts<'_>,
         now: DateTime<Utc>,
     ) -> Session {
         let t = &self.config.thresholds;
@@ -134,7 +182,6 @@ impl Catalog {
         let waiting_for = (health == Health::Waiting)
             .then(|| waiting_for(&activity, s.activity_tool.as_ref()))
             .flatten();
-        self.sidecar_problems(path, s, &mut problems);
         Session {
             id: s.id.to_string(),
             name: s.display_name(),
@@ -153,16 +200,8 @@ impl Catalog {
             agent_session_id: s.agent_session_id.clone(),
             activity,
             orchestration,
-            active_agent: s
-                .agent_session_id
-                .as_ref()
-                .and_then(|id| self.active_agents.get(id))
-                .cloned(),
-            usage: if archived {
-                None
-            } else {
-                self.usage_of(s, now)
-            },
+            active_agent: self.active_agent_of(s).map(ToOwned::to_owned),
+            usage: None,
             branch: s.worktree.as_ref().map(|w| w.branch.clone()),
             own_worktree: s
                 .worktree
@@ -214,11 +253,15 @@ impl Catalog {
 
     /// What is wrong with the record's own file and its Maestro state file.
     fn sidecar_problems(&self, path: &Path, s: &Sidecar, problems: &mut Vec<String>) {
+        // Nearly always: no lookups of every row's folders.
+        if self.problems.is_empty() {
+            return;
+        }
         if let Some(err) = self.problems.get(path) {
             problems.push(format!("{}: {err}", path.display()));
         }
         for cwd in super::sidecar_cwds(s) {
-            if let Some(file) = self.active_state_file(&cwd)
+            if let Some(file) = self.active_state_file(cwd)
                 && let Some(err) = self.problems.get(file)
             {
                 problems.push(format!("{}: {err}", file.display()));
@@ -233,7 +276,7 @@ impl Catalog {
 fn sidecar_status(
     s: &Sidecar,
     archived: bool,
-    facts: &Facts,
+    facts: &Facts<'_>,
     tmux_session: Option<&str>,
 ) -> (Status, Option<TmuxFacts>, Option<i32>) {
     if archived {
@@ -263,12 +306,14 @@ fn waiting_for(a: &ActivityView, tool: Option<&ToolCall>) -> Option<WaitingFor> 
 /// workspaces can share a session id, and AO can keep a legacy and a
 /// current file for one session: those get their folder appended.
 fn make_ids_unique(rows: &mut [Session]) {
+    // Borrowed: nearly always every id is unique already.
+    let mut once: HashSet<&str> = HashSet::with_capacity(rows.len());
+    if rows.iter().all(|r| once.insert(r.id.as_str())) {
+        return;
+    }
     let mut seen: HashMap<String, usize> = HashMap::with_capacity(rows.len());
     for r in rows.iter() {
         *seen.entry(r.id.clone()).or_insert(0) += 1;
-    }
-    if seen.values().all(|&n| n == 1) {
-        return;
     }
     let mut used: HashSet<String> = HashSet::new();
     for r in rows.iter_mut() {
@@ -305,7 +350,7 @@ pub(super) fn checked_tmux_name(
 
 /// Status from tmux once tmux has been asked, else as the file says.
 pub(super) fn live_status(
-    facts: &Facts,
+    facts: &Facts<'_>,
     recorded: &Status,
     tmux_name: Option<&str>,
 ) -> (Status, Option<TmuxFacts>) {

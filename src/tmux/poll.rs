@@ -107,16 +107,7 @@ mod tests {
         for ok in ["$0", "$12", "%7", "@1"] {
             assert!(is_id(ok), "{ok}");
         }
-        for bad in [
-            "",
-            "$",
-            "%",
-            "api",
-            "$1'",
-            "$1 ; kill-server",
-            "@",
-            "$#{x}",
-        ] {
+        for bad in ["", "$", "%", "api", "$1'", "$1 ; kill-server", "@", "$#{x}"] {
             assert!(!is_id(bad), "{bad:?}");
         }
         assert!(!list_panes("-a").contains('\n'));

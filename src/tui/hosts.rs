@@ -232,7 +232,6 @@ fn go_down(view: &mut HostView, why: String, now: DateTime<Utc>) {
 pub fn tick(state: &mut AppState, now: DateTime<Utc>) -> Vec<Effect> {
     let mut effects = Vec::new();
     let mut changed = false;
-    let local = local_rows(state);
     for (host, view) in &mut state.hosts {
         let silent = now - view.last_line;
         match view.link.clone() {
@@ -263,7 +262,10 @@ pub fn tick(state: &mut AppState, now: DateTime<Utc>) -> Vec<Effect> {
             });
         }
     }
+    // Only a link that went down changes rows (its own, greyed): the
+    // clock alone copies none of them (a thousand, each second).
     if changed {
+        let local = local_rows(state);
         let rows = merge(state, local);
         effects.extend(super::rows::replace_rows(state, rows));
     }

@@ -42,7 +42,21 @@ pub(super) fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effe
             state.attention.remove(&r.id);
         }
     }
-    state.last_health = rows.iter().map(|r| (r.id.clone(), r.health)).collect();
+    // In place: most updates change one row, and copying a thousand ids
+    // for each would cost more than the change.
+    for r in &rows {
+        match state.last_health.get_mut(&r.id) {
+            Some(h) => *h = r.health,
+            None => {
+                state.last_health.insert(r.id.clone(), r.health);
+            }
+        }
+    }
+    // Row ids are unique: any entry more than the rows is a row gone.
+    if state.last_health.len() != rows.len() {
+        let ids: std::collections::HashSet<&str> = rows.iter().map(|r| r.id.as_str()).collect();
+        state.last_health.retain(|id, _| ids.contains(id.as_str()));
+    }
     state
         .attention
         .retain(|id| state.last_health.contains_key(id));

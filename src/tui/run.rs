@@ -129,7 +129,7 @@ async fn event_loop(
     // a moment with many folders, and anything changed meanwhile is re-read.
     runner.draw(state)?;
     if runner.engine.watch() {
-        let rows = runner.rows();
+        let rows = runner.rows(state.now);
         runner.dispatch(state, vec![rows])?;
     }
     loop {
@@ -144,8 +144,11 @@ async fn event_loop(
                 Some(Err(e)) => return Err(e).wrap_err("cannot read the terminal"),
                 None => vec![Action::Shutdown],
             },
-            Some(first) = file_rx.recv() => runner.files(first, file_rx),
-            _ = tick.tick() => vec![Action::Tick(Utc::now()), runner.rows()],
+            Some(first) = file_rx.recv() => runner.files(first, file_rx, state.now),
+            _ = tick.tick() => {
+                let now = Utc::now();
+                vec![Action::Tick(now), runner.rows(now)]
+            }
             _ = poll.tick() => vec![Action::PollDue],
             Some(done) = runner.done_rx.recv() => runner.finished(done),
             _ = tokio::time::sleep(capture_wait.unwrap_or_default()), if capture_wait.is_some() => {

@@ -129,10 +129,13 @@ impl Runner {
         Ok(false)
     }
 
-    /// The catalog's rows now (ages move with the clock).
-    pub fn rows(&self) -> Action {
+    /// The catalog's rows at `now`, the dashboard's clock: the tick's time,
+    /// which every row built until the next tick is read at too (the rows
+    /// of a change are then the kept rows but the changed one, and their
+    /// ages agree with the sidebar's, which the view reads at the same time).
+    pub fn rows(&self, now: chrono::DateTime<Utc>) -> Action {
         Action::Rows {
-            rows: self.engine.catalog.rows(Utc::now()),
+            rows: self.engine.catalog.rows(now),
             problems: self.engine.catalog.problems(),
         }
     }
@@ -142,14 +145,18 @@ impl Runner {
         &mut self,
         first: PathBuf,
         rx: &mut mpsc::UnboundedReceiver<PathBuf>,
+        now: chrono::DateTime<Utc>,
     ) -> Vec<Action> {
         let mut batch = vec![first];
         while let Ok(p) = rx.try_recv() {
             batch.push(p);
         }
-        match self.engine.apply_changes(batch) {
-            true => vec![self.rows()],
-            false => Vec::new(),
+        match self.engine.apply_changes_rows(batch, now) {
+            Some(rows) => vec![Action::Rows {
+                rows,
+                problems: self.engine.catalog.problems(),
+            }],
+            None => Vec::new(),
         }
     }
 
@@ -199,14 +206,16 @@ impl Runner {
                 targets,
                 generation,
             } => self.refresh(&targets, generation),
-            Effect::ApplyPoll(server) => return Ok(Step::Then(self.apply_poll(server))),
+            Effect::ApplyPoll(server) => {
+                return Ok(Step::Then(self.apply_poll(server, state.now)));
+            }
             Effect::ApplyRefresh(part) => {
-                return Ok(Step::Then(self.apply_poll(self.engine.refreshed(&part))));
+                let server = self.engine.refreshed(&part);
+                return Ok(Step::Then(self.apply_poll(server, state.now)));
             }
             Effect::ForgetWindow(window) => {
-                return Ok(Step::Then(
-                    self.apply_poll(self.engine.without_window(&window)),
-                ));
+                let server = self.engine.without_window(&window);
+                return Ok(Step::Then(self.apply_poll(server, state.now)));
             }
             Effect::ListenToTmux => return Ok(Step::Then(self.listen())),
             Effect::CapturePreview { id, tmux_session } => {
@@ -408,8 +417,8 @@ impl Runner {
     /// The catalog takes the poll; statuses tmux contradicts are written
     /// back, one batch at a time (the next is decided from what the files
     /// say once this one has landed).
-    fn apply_poll(&mut self, server: ServerState) -> Vec<Action> {
-        let (changed, updates) = self.engine.set_tmux_deferred(server);
+    fn apply_poll(&mut self, server: ServerState, now: chrono::DateTime<Utc>) -> Vec<Action> {
+        let (changed, updates) = self.engine.set_tmux_deferred(server, now);
         if !updates.is_empty() && !self.writing_statuses {
             self.writing_statuses = true;
             let (store, tx) = (self.engine.store().clone(), self.done_tx.clone());
@@ -419,7 +428,7 @@ impl Runner {
             });
         }
         if changed {
-            vec![self.rows()]
+            vec![self.rows(now)]
         } else {
             Vec::new()
         }

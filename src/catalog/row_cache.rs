@@ -1,0 +1,358 @@
+//! The rows of greenroom's own records, kept from one build to the next:
+//! a change to one file of a thousand rebuilds one row, not a thousand.
+//!
+//! A kept row is used again only when everything it was built from is the
+//! same: the record itself, whether it is archived, its orchestration (the
+//! same shared state file read), what tmux says of its session and whether
+//! tmux answered at all, the agent Maestro's hooks name for it, the
+//! transcript's words for a vague error, and the time it was read at (the
+//! health rules and the ages a row's "why" states read the clock). The
+//! dashboard reads every row at its clock, which moves once a second (the
+//! tick), so a change between two ticks finds the other rows kept. What a
+//! row's problems and usage say is not kept: it is looked up again at each
+//! build (no IO either way).
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use chrono::{DateTime, Utc};
+
+use crate::health::TmuxFacts;
+use crate::model::{Orchestration, Session};
+use crate::sources::sidecar::Sidecar;
+
+/// What one row was built from.
+#[derive(Debug)]
+pub(super) struct Inputs<'a> {
+    pub sidecar: &'a Sidecar,
+    pub archived: bool,
+    pub orchestration: Option<&'a Arc<Orchestration>>,
+    /// Whether tmux has answered at all (else the record's status stands).
+    pub tmux_known: bool,
+    pub live: Option<&'a TmuxFacts>,
+    pub active_agent: Option<&'a str>,
+    pub error_words: Option<&'a str>,
+    pub now: DateTime<Utc>,
+}
+
+/// [`Inputs`], owned, as kept beside the row.
+#[derive(Debug)]
+struct Key {
+    sidecar: Sidecar,
+    archived: bool,
+    orchestration: Option<Arc<Orchestration>>,
+    tmux_known: bool,
+    live: Option<TmuxFacts>,
+    active_agent: Option<String>,
+    error_words: Option<String>,
+    now: DateTime<Utc>,
+}
+
+impl Key {
+    fn of(i: &Inputs<'_>) -> Self {
+        Key {
+            sidecar: i.sidecar.clone(),
+            archived: i.archived,
+            orchestration: i.orchestration.cloned(),
+            tmux_known: i.tmux_known,
+            live: i.live.cloned(),
+            active_agent: i.active_agent.map(ToOwned::to_owned),
+            error_words: i.error_words.map(ToOwned::to_owned),
+            now: i.now,
+        }
+    }
+
+    /// Whether the row was built from these inputs but at another time
+    /// (the dashboard's tick): its key is kept, only the row is built again.
+    fn matches_but_the_clock(&self, i: &Inputs<'_>) -> bool {
+        self.now != i.now && self.matches_at(i, self.now)
+    }
+
+    fn matches(&self, i: &Inputs<'_>) -> bool {
+        self.matches_at(i, i.now)
+    }
+
+    /// Cheapest first: the clock and tmux's facts change most often.
+    fn matches_at(&self, i: &Inputs<'_>, now: DateTime<Utc>) -> bool {
+        self.now == now
+            && self.archived == i.archived
+            && self.tmux_known == i.tmux_known
+            && self.live.as_ref() == i.live
+            && match (&self.orchestration, i.orchestration) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                (None, None) => true,
+                _ => false,
+            }
+            && self.active_agent.as_deref() == i.active_agent
+            && self.error_words.as_deref() == i.error_words
+            && self.sidecar == *i.sidecar
+    }
+}
+
+#[derive(Debug)]
+struct Kept {
+    key: Key,
+    row: Session,
+}
+
+/// Rows in the order they were built: greenroom's records, then its
+/// archived ones, each by file name. Interior, because building rows reads
+/// the catalog (`&self`) and the cache is no part of what it says.
+#[derive(Debug, Default)]
+pub(super) struct RowCache {
+    kept: Mutex<Vec<Entry>>,
+}
+
+/// (archived, file): the order rows are built in, so one walk finds each.
+type Entry = ((bool, PathBuf), Box<Kept>);
+
+/// One build's use of the cache: rows not asked for in it are dropped at
+/// its end (a removed record leaves nothing behind).
+pub(super) struct Build<'c> {
+    cache: &'c RowCache,
+    old: std::iter::Peekable<std::vec::IntoIter<Entry>>,
+    new: Vec<Entry>,
+    /// Rows built rather than reused, for tests.
+    built: usize,
+}
+
+impl RowCache {
+    pub(super) fn begin(&self) -> Build<'_> {
+        let old = std::mem::take(&mut *self.kept.lock().unwrap_or_else(|p| p.into_inner()));
+        let new = Vec::with_capacity(old.len());
+        Build {
+            cache: self,
+            old: old.into_iter().peekable(),
+            new,
+            built: 0,
+        }
+    }
+}
+
+impl Build<'_> {
+    /// The kept row for `path` if it was built from `inputs`, else `build`'s.
+    /// Paths must come in the order [`Entry`] says, as the catalog's maps
+    /// give them.
+    pub(super) fn row(
+        &mut self,
+        path: &Path,
+        inputs: Inputs<'_>,
+        build: impl FnOnce() -> Session,
+    ) -> Session {
+        let archived = inputs.archived;
+        let wanted = (archived, path);
+        // Records gone since the last build are passed over (and dropped).
+        while self
+            .old
+            .next_if(|((a, p), _)| (*a, p.as_path()) < wanted)
+            .is_some()
+        {}
+        let found = self.old.next_if(|((a, p), _)| (*a, p.as_path()) == wanted);
+        if let Some((path, mut kept)) = found {
+            if kept.key.matches(&inputs) {
+                let row = kept.row.clone();
+                self.new.push((path, kept));
+                return row;
+            }
+            if kept.key.matches_but_the_clock(&inputs) {
+                self.built += 1;
+                kept.key.now = inputs.now;
+                kept.row = build();
+                let row = kept.row.clone();
+                self.new.push((path, kept));
+                return row;
+            }
+        }
+        self.built += 1;
+        let row = build();
+        let kept = Kept {
+            key: Key::of(&inputs),
+            row: row.clone(),
+        };
+        self.new
+            .push(((archived, path.to_path_buf()), Box::new(kept)));
+        row
+    }
+
+    /// Keeps this build's rows for the next; returns how many were built.
+    pub(super) fn finish(self) -> usize {
+        *self.cache.kept.lock().unwrap_or_else(|p| p.into_inner()) = self.new;
+        self.built
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use chrono::{DateTime, Duration, TimeZone, Utc};
+
+    use super::super::Catalog;
+    use crate::health::TmuxFacts;
+    use crate::model::{Activity, Health, Session, Status};
+    use crate::sources::sidecar::Sidecar;
+    use crate::tmux::{Server, ServerState};
+
+    struct NoEnv;
+    impl crate::config::Env for NoEnv {
+        fn var(&self, _: &str) -> Option<String> {
+            None
+        }
+    }
+
+    fn t0() -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2026, 12, 1, 12, 0, 0).unwrap()
+    }
+
+    fn facts(dead: &[usize]) -> ServerState {
+        let sessions: BTreeMap<String, TmuxFacts> = (0..3)
+            .map(|i| {
+                let f = TmuxFacts {
+                    pane_dead: dead.contains(&i),
+                    exit_status: dead.contains(&i).then_some(1),
+                    window_activity: Some(t0() - Duration::seconds(30)),
+                    last_attached: None,
+                };
+                (format!("s{i}"), f)
+            })
+            .collect();
+        ServerState::Running(Server::new(sessions, Vec::new()))
+    }
+
+    /// Three live sessions, each working on a report 20 s old.
+    fn catalog() -> Catalog {
+        let config =
+            crate::config::Config::load(&crate::config::Overrides::default(), &NoEnv).unwrap();
+        let mut c = Catalog::empty(&config, false);
+        for i in 0..3 {
+            let mut s = Sidecar::new(
+                &format!("agent-{i}"),
+                std::path::Path::new("/nowhere"),
+                "sleep 1",
+                t0(),
+            );
+            s.tmux_session = Some(format!("s{i}"));
+            s.activity = Some(Activity::Active);
+            s.activity_since = Some(t0() - Duration::seconds(20));
+            s.activity_reported_at = s.activity_since;
+            c.sidecars.insert(c.store.path_for(s.id), s);
+        }
+        c.set_tmux(facts(&[]));
+        c
+    }
+
+    /// What a build with nothing kept says at `now`.
+    fn fresh(c: &Catalog, now: DateTime<Utc>) -> Vec<Session> {
+        let kept = std::mem::take(&mut *c.row_cache.kept.lock().unwrap());
+        let rows = c.rows(now);
+        *c.row_cache.kept.lock().unwrap() = kept;
+        rows
+    }
+
+    fn path_of(c: &Catalog, name: &str) -> std::path::PathBuf {
+        let (path, _) = c.sidecars.iter().find(|(_, s)| s.name == name).unwrap();
+        path.clone()
+    }
+
+    #[test]
+    fn rows_read_at_the_same_time_are_kept_and_equal_a_fresh_build() {
+        let c = catalog();
+        assert_eq!(c.rows(t0()).len(), 3);
+        assert_eq!(c.rows_built(), 3);
+        let rows = c.rows(t0());
+        assert_eq!(c.rows_built(), 0);
+        assert_eq!(rows, fresh(&c, t0()));
+    }
+
+    #[test]
+    fn a_changed_record_rebuilds_its_row_only() {
+        let mut c = catalog();
+        let _ = c.rows(t0());
+        let path = path_of(&c, "agent-1");
+        c.sidecars.get_mut(&path).unwrap().name = "renamed".into();
+        let rows = c.rows(t0());
+        assert_eq!(c.rows_built(), 1);
+        assert!(rows.iter().any(|r| r.name == "renamed"));
+        assert!(!rows.iter().any(|r| r.name == "agent-1"));
+        assert_eq!(rows, fresh(&c, t0()));
+
+        // A field that only decides the health: the report turns waiting.
+        c.sidecars.get_mut(&path).unwrap().activity = Some(Activity::AwaitingInput);
+        let rows = c.rows(t0());
+        assert_eq!(c.rows_built(), 1);
+        let row = rows.iter().find(|r| r.name == "renamed").unwrap();
+        assert_eq!(row.health, Health::Waiting);
+        assert_eq!(rows, fresh(&c, t0()));
+    }
+
+    #[test]
+    fn a_tmux_fact_rebuilds_the_rows_it_concerns() {
+        let mut c = catalog();
+        let _ = c.rows(t0());
+        c.set_tmux(facts(&[2]));
+        let rows = c.rows(t0());
+        assert_eq!(c.rows_built(), 1);
+        let row = rows.iter().find(|r| r.name == "agent-2").unwrap();
+        assert_eq!(row.status, Status::Exited);
+        assert_eq!(rows, fresh(&c, t0()));
+
+        // tmux gone: every session it held is dormant.
+        c.set_tmux(ServerState::NoServer);
+        let rows = c.rows(t0());
+        assert_eq!(c.rows_built(), 3);
+        assert!(
+            rows.iter().all(|r| r.status == Status::Dormant),
+            "{rows:#?}"
+        );
+    }
+
+    #[test]
+    fn tmux_answering_at_all_rebuilds_rows_it_says_nothing_of() {
+        let mut c = catalog();
+        c.tmux = None;
+        let rows = c.rows(t0());
+        // Not asked yet: the records' own status stands.
+        assert!(
+            rows.iter().all(|r| r.status == Status::Running),
+            "{rows:#?}"
+        );
+        c.set_tmux(ServerState::NoServer);
+        let rows = c.rows(t0());
+        assert_eq!(c.rows_built(), 3);
+        assert!(
+            rows.iter().all(|r| r.status == Status::Dormant),
+            "{rows:#?}"
+        );
+    }
+
+    #[test]
+    fn the_clock_rebuilds_every_row() {
+        let c = catalog();
+        let before = c.rows(t0());
+        let _ = c.rows(t0() + Duration::milliseconds(400));
+        assert_eq!(c.rows_built(), 3);
+        let later = t0() + Duration::seconds(61);
+        let rows = c.rows(later);
+        assert_eq!(c.rows_built(), 3);
+        // The ages the rows state moved with the clock (not kept from t0).
+        assert_ne!(rows[0].why, before[0].why);
+        assert_eq!(rows, fresh(&c, later));
+    }
+
+    #[test]
+    fn problems_are_looked_up_at_every_build_and_gone_records_leave() {
+        let mut c = catalog();
+        let _ = c.rows(t0());
+        let path = path_of(&c, "agent-0");
+        c.problems
+            .insert(path.clone(), "is not a valid sidecar".into());
+        let rows = c.rows(t0());
+        assert_eq!(c.rows_built(), 0);
+        let row = rows.iter().find(|r| r.name == "agent-0").unwrap();
+        assert_eq!(row.problems.len(), 1, "{:?}", row.problems);
+
+        c.sidecars.remove(&path);
+        assert_eq!(c.rows(t0()).len(), 2);
+        assert_eq!(c.row_cache.kept.lock().unwrap().len(), 2);
+    }
+}
