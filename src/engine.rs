@@ -327,12 +327,16 @@ impl Engine {
         (changed, updates)
     }
 
-    /// What tmux looks like with a refresh's sessions in place of theirs;
-    /// a refresh with no full poll before it to complete is no answer.
-    pub fn refreshed(&self, part: &crate::tmux::Server) -> ServerState {
+    /// What tmux looks like with a refresh's sessions in place of theirs,
+    /// or `None` when they are as the catalog has them; a refresh with no
+    /// full poll before it to complete is no answer.
+    pub fn refreshed(&self, part: &crate::tmux::Server) -> Option<ServerState> {
         match self.catalog.tmux_state() {
-            Some(ServerState::Running(server)) => ServerState::Running(server.refreshed(part)),
-            _ => ServerState::Error("a refresh came before any poll".into()),
+            Some(ServerState::Running(server)) if server.holds(part) => None,
+            Some(ServerState::Running(server)) => {
+                Some(ServerState::Running(server.refreshed(part)))
+            }
+            _ => None,
         }
     }
 

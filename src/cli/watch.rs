@@ -219,8 +219,9 @@ impl Events {
                 ),
             };
         let refresh = control.refresh(&targets);
-        let state = engine.refreshed(&refresh.part);
-        engine.set_tmux(state);
+        if let Some(state) = engine.refreshed(&refresh.part) {
+            engine.set_tmux(state);
+        }
         if !refresh.complete || targets.len() < asked {
             self.poll(engine);
         }

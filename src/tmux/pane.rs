@@ -128,6 +128,21 @@ impl Server {
         }
     }
 
+    /// Whether a refresh found its sessions as this server has them (the
+    /// usual answer, each second, for an idle selection: nothing to apply).
+    pub fn holds(&self, part: &Server) -> bool {
+        let mine = || {
+            self.panes
+                .iter()
+                .filter(|p| part.sessions.contains_key(&p.session))
+        };
+        part.sessions
+            .iter()
+            .all(|(name, facts)| self.sessions.get(name) == Some(facts))
+            && mine().count() == part.panes.len()
+            && part.panes.iter().all(|p| mine().any(|q| q == p))
+    }
+
     /// This server with the sessions a refresh read replaced by what it
     /// read (facts, panes, ids); every other session as it was.
     pub fn refreshed(&self, part: &Server) -> Server {
@@ -297,6 +312,21 @@ mod tests {
         assert_eq!(names(&both), ["linked-a", "linked-b", "one"]);
         assert_eq!(names(&s.without_window("@4")), names(&s));
         assert_eq!(names(&s.without_window("@99")), names(&s));
+    }
+
+    #[test]
+    fn a_refresh_that_found_nothing_new_is_held_already() {
+        let s = server(&[("one", "$1", "@1"), ("two", "$2", "@2")]);
+        // Pane ids follow the line: "two"'s pane is "%0" here, "%1" in `s`.
+        let same = server(&[("two", "$2", "@2")]);
+        assert!(!s.holds(&same), "another pane");
+        let merged = s.refreshed(&same);
+        assert!(merged.holds(&same));
+        let mut moved = same.clone();
+        if let Some(f) = moved.sessions.get_mut("two") {
+            f.window_activity = None;
+        }
+        assert!(!merged.holds(&moved));
     }
 
     #[test]

@@ -210,8 +210,9 @@ impl Runner {
                 return Ok(Step::Then(self.apply_poll(server, state.now)));
             }
             Effect::ApplyRefresh(part) => {
-                let server = self.engine.refreshed(&part);
-                return Ok(Step::Then(self.apply_poll(server, state.now)));
+                if let Some(server) = self.engine.refreshed(&part) {
+                    return Ok(Step::Then(self.apply_poll(server, state.now)));
+                }
             }
             Effect::ForgetWindow(window) => {
                 let server = self.engine.without_window(&window);
