@@ -21,7 +21,9 @@ use super::terminal::Screen;
 use super::view::{self, theme::Theme};
 use crate::engine::Engine;
 use crate::model::Session;
-use crate::tmux::{Event, EventClient, ListenError, ServerState};
+use crate::tmux::{Event, EventClient};
+
+mod tmux_io;
 
 /// At most four pane captures a second for the preview.
 const PREVIEW_EVERY: Duration = Duration::from_millis(250);
@@ -349,112 +351,6 @@ impl Runner {
             }
         }
         Ok(Step::Then(Vec::new()))
-    }
-
-    /// (Re)starts the control client; its events come back through the
-    /// loop, numbered so a replaced client's end is not mistaken for news.
-    fn listen(&mut self) -> Vec<Action> {
-        self.tmux_client = None;
-        self.client += 1;
-        let (tx, client) = (self.done_tx.clone(), self.client);
-        let started = self.ctx.tmux.listen(move |event| {
-            let _ = tx.send(Done::Event { client, event });
-        });
-        match started {
-            Ok(events) => {
-                self.tmux_client = Some(events);
-                Vec::new()
-            }
-            Err(ListenError::Unsupported(why)) => vec![Action::TmuxEvent(Event::Unsupported(why))],
-            Err(ListenError::Tmux(e)) => vec![Action::TmuxEvent(Event::Lost(e.to_string()))],
-        }
-    }
-
-    /// Through the control client when it is live (no tmux process), else
-    /// by running tmux; a control client that fails the poll is not trusted
-    /// with it.
-    fn poll(&mut self, generation: u64) {
-        let tmux = self.ctx.tmux.clone();
-        let control = self.tmux_client.as_ref().map(|c| c.control());
-        self.off_loop(move |_| {
-            let server = match control.map(|c| c.poll()) {
-                Some(s @ ServerState::Running(_)) => s,
-                _ => tmux.poll(),
-            };
-            Action::Polled { server, generation }
-        });
-    }
-
-    /// The rows' sessions by id, read through the control client.
-    fn refresh(&mut self, targets: &[String], generation: u64) {
-        let ids: Vec<String> = match self.engine.catalog.tmux_state() {
-            Some(ServerState::Running(server)) => targets
-                .iter()
-                .filter_map(|t| server.refresh_target(t))
-                .collect(),
-            _ => Vec::new(),
-        };
-        let complete = ids.len() == targets.len();
-        let Some(control) = self.tmux_client.as_ref().map(|c| c.control()) else {
-            self.off_loop(move |_| Action::Refreshed {
-                refresh: crate::tmux::Refresh {
-                    part: Default::default(),
-                    complete: false,
-                },
-                generation,
-            });
-            return;
-        };
-        self.off_loop(move |_| {
-            let mut refresh = control.refresh(&ids);
-            refresh.complete &= complete;
-            Action::Refreshed {
-                refresh,
-                generation,
-            }
-        });
-    }
-
-    /// The catalog takes the poll; statuses tmux contradicts are written
-    /// back, one batch at a time (the next is decided from what the files
-    /// say once this one has landed).
-    fn apply_poll(&mut self, server: ServerState, now: chrono::DateTime<Utc>) -> Vec<Action> {
-        let (changed, updates) = self.engine.set_tmux_deferred(server, now);
-        if !updates.is_empty() && !self.writing_statuses {
-            self.writing_statuses = true;
-            let (store, tx) = (self.engine.store().clone(), self.done_tx.clone());
-            tokio::task::spawn_blocking(move || {
-                crate::engine::write_statuses(&store, &updates);
-                let _ = tx.send(Done::StatusesWritten);
-            });
-        }
-        if changed {
-            vec![self.rows(now)]
-        } else {
-            Vec::new()
-        }
-    }
-
-    /// Inside the same tmux server: switch the client. Outside: hand the
-    /// terminal to tmux until the operator detaches; the event stream goes
-    /// first so it does not read keys meant for tmux.
-    fn attach(&mut self, session: Option<Session>) -> Result<Step> {
-        let Some(s) = session else {
-            return Ok(Step::Then(Vec::new()));
-        };
-        let tmux_env = self.ctx.config.environ.tmux().map(str::to_owned);
-        let popup = self.ctx.config.popup_client.is_some();
-        if popup || self.ctx.tmux.is_current_server(tmux_env.as_deref()) {
-            self.off_loop(move |c| c.switch_to(&s));
-            return Ok(Step::Then(Vec::new()));
-        }
-        let (tmux, store) = (self.ctx.tmux.clone(), self.ctx.store.clone());
-        let done =
-            self.with_terminal_handed_over(|| match crate::ops::attach(&tmux, &store, &s, None) {
-                Ok(_) => Finished::Returned { name: s.name },
-                Err(e) => Finished::Failed(e.to_string()),
-            })?;
-        Ok(Step::Then(done))
     }
 
     /// Hands the terminal to `attach` (tmux or ssh) until it returns; the
