@@ -14,7 +14,7 @@ use crossterm::event::EventStream;
 use tokio::sync::mpsc;
 
 use super::action::{Action, Effect, Finished};
-use super::effects::{Context, alert, capture, complete_path};
+use super::effects::{Context, alert, complete_path};
 use super::keymap::Keymap;
 use super::state::AppState;
 use super::terminal::Screen;
@@ -177,25 +177,6 @@ impl Runner {
                 self.writing_statuses = false;
                 Vec::new()
             }
-        }
-    }
-
-    /// How long until the waiting capture may run, if one waits.
-    pub fn capture_wait(&self) -> Option<Duration> {
-        self.pending_capture
-            .as_ref()
-            .map(|_| PREVIEW_EVERY.saturating_sub(self.last_capture.elapsed()))
-    }
-
-    /// Runs the waiting capture off the loop.
-    pub fn capture_now(&mut self) {
-        if let Some((id, name)) = self.pending_capture.take() {
-            self.last_capture = Instant::now();
-            let tmux = self.ctx.tmux.clone();
-            self.off_loop(move |_| Action::Preview {
-                text: capture(&tmux, &name),
-                id,
-            });
         }
     }
 

@@ -1,15 +1,19 @@
 //! The runner's side of tmux: the control client started and replaced,
 //! polls and refreshes run (through the client when it is live) and their
-//! answers handed to the catalog, and attaching (the terminal handed over).
+//! answers handed to the catalog, the preview's captures (at most four a
+//! second), and attaching (the terminal handed over).
 
 use chrono::Utc;
 
 use color_eyre::eyre::Result;
 
-use super::{Done, Runner, Step};
+use std::time::{Duration, Instant};
+
+use super::{Done, PREVIEW_EVERY, Runner, Step};
 use crate::model::Session;
 use crate::tmux::{Event, ListenError, ServerState};
 use crate::tui::action::{Action, Finished};
+use crate::tui::effects::capture;
 
 impl Runner {
     /// (Re)starts the control client; its events come back through the
@@ -120,5 +124,24 @@ impl Runner {
                 Err(e) => Finished::Failed(e.to_string()),
             })?;
         Ok(Step::Then(done))
+    }
+
+    /// How long until the waiting capture may run, if one waits.
+    pub fn capture_wait(&self) -> Option<Duration> {
+        self.pending_capture
+            .as_ref()
+            .map(|_| PREVIEW_EVERY.saturating_sub(self.last_capture.elapsed()))
+    }
+
+    /// Runs the waiting capture off the loop.
+    pub fn capture_now(&mut self) {
+        if let Some((id, name)) = self.pending_capture.take() {
+            self.last_capture = Instant::now();
+            let tmux = self.ctx.tmux.clone();
+            self.off_loop(move |_| Action::Preview {
+                text: capture(&tmux, &name),
+                id,
+            });
+        }
     }
 }
