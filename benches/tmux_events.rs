@@ -15,11 +15,10 @@
 
 mod common;
 
-use std::io::Read;
-use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
+use common::pty::Dashboard;
 use greenroom::sources::sidecar::SidecarStore;
 
 const SESSIONS: usize = 1000;
@@ -70,89 +69,16 @@ impl Drop for Agents {
     }
 }
 
-/// The screen greenroom's bytes drew (a terminal emulator reads them, as
-/// the operator's terminal would), after each chunk, with when it arrived.
-type Output = Arc<Mutex<Vec<(Instant, String)>>>;
-
-/// The dashboard in a pseudo-terminal of 160x48, its output timestamped.
-struct Dashboard {
-    script: Child,
-    output: Output,
-}
-
-impl Dashboard {
-    fn start(dir: &std::path::Path, socket: &str, events: bool) -> Self {
-        let config = dir.join(format!("config-{events}.toml"));
-        std::fs::write(&config, format!("tmux_events = {events}\n")).unwrap();
-        let bin = env!("CARGO_BIN_EXE_greenroom");
-        let line = format!(
-            "stty cols 160 rows 48; exec {bin} --config {c} --sidecar-dir {d}/sessions --ao-dir {d}/ao --claude-dir {d}/claude --tmux-socket {socket}",
-            c = config.display(),
-            d = dir.display()
-        );
-        let mut script = Command::new("script")
-            .args(["-qfc", &line, "/dev/null"])
-            .env("TERM", "xterm-256color")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("script(1) runs (bsdutils)");
-        let mut stdout = script.stdout.take().unwrap();
-        let output: Output = Arc::new(Mutex::new(Vec::new()));
-        let sink = output.clone();
-        std::thread::spawn(move || {
-            let mut screen = vt100::Parser::new(48, 160, 0);
-            let mut buf = [0u8; 65536];
-            while let Ok(n) = stdout.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                let at = Instant::now();
-                screen.process(&buf[..n]);
-                sink.lock().unwrap().push((at, screen.screen().contents()));
-            }
-        });
-        Dashboard { script, output }
-    }
-
-    /// greenroom itself: the child of `script`.
-    fn pid(&self) -> u32 {
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            if let Some(p) = common::proc::children_of(self.script.id()).first() {
-                return *p;
-            }
-            assert!(Instant::now() < deadline, "greenroom did not start");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    /// When the bytes that put `needle` on the screen left greenroom, after `since`.
-    fn wait_for(&self, needle: &str, since: Instant, secs: u64) -> Option<Instant> {
-        let deadline = Instant::now() + Duration::from_secs(secs);
-        while Instant::now() < deadline {
-            {
-                let out = self.output.lock().unwrap();
-                let hit = out
-                    .iter()
-                    .filter(|(t, _)| *t >= since)
-                    .find(|(_, screen)| screen.contains(needle));
-                if let Some((t, _)) = hit {
-                    return Some(*t);
-                }
-            }
-            std::thread::sleep(Duration::from_micros(500));
-        }
-        None
-    }
-}
-
-impl Drop for Dashboard {
-    fn drop(&mut self) {
-        let _ = self.script.kill();
-        let _ = self.script.wait();
-    }
+/// The dashboard on the agents' server, with or without tmux events.
+fn dashboard(dir: &std::path::Path, socket: &str, events: bool) -> Dashboard {
+    let config = dir.join(format!("config-{events}.toml"));
+    std::fs::write(&config, format!("tmux_events = {events}\n")).unwrap();
+    let bin = env!("CARGO_BIN_EXE_greenroom");
+    Dashboard::start(&format!(
+        "stty cols 160 rows 48; exec {bin} --config {c} --sidecar-dir {d}/sessions --ao-dir {d}/ao --claude-dir {d}/claude --tmux-socket {socket}",
+        c = config.display(),
+        d = dir.display()
+    ))
 }
 
 /// Renames a session as `SidecarStore::update` writes: the new record in a
@@ -200,7 +126,7 @@ fn run(events: bool, idle_window: u64, rows: &mut Vec<String>) {
     std::thread::sleep(Duration::from_secs(idle_window));
     let server_idle = (common::proc::ticks(server, false) - s0) as f64 / t0.elapsed().as_secs_f64();
 
-    let dash = Dashboard::start(dir.path(), &agents.socket, events);
+    let dash = dashboard(dir.path(), &agents.socket, events);
     let pid = dash.pid();
     dash.wait_for("agent-0", Instant::now() - Duration::from_secs(60), 60)
         .expect("the first frame");

@@ -3,6 +3,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)] // a bench that cannot run should stop loudly
 
 pub mod proc;
+pub mod pty;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};

@@ -10,18 +10,18 @@
 //! again at the interval, and polling at the interval when tmux cannot
 //! push events.
 
-use std::collections::BTreeMap;
-use std::io::Write;
 use std::sync::mpsc::{RecvTimeoutError, Sender, channel};
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use clap::Args;
-use serde_json::{Value, json};
 
 use crate::config::Config;
 use crate::engine::Engine;
 use crate::tmux::{Event, EventClient};
+
+mod stream;
+use stream::Stream;
 
 /// The version of the line format: a reader refuses a stream of another one.
 pub const PROTOCOL: u64 = 1;
@@ -286,102 +286,5 @@ impl Events {
             }
             Event::Unsupported(_) => false,
         }
-    }
-}
-
-/// The lines written so far: what the reader knows.
-struct Stream<W: Write> {
-    host: String,
-    out: W,
-    rows: BTreeMap<String, Value>,
-    problems: Value,
-}
-
-impl<W: Write> Stream<W> {
-    fn new(host: String, out: W) -> Self {
-        Self {
-            host,
-            out,
-            rows: BTreeMap::new(),
-            problems: Value::Array(Vec::new()),
-        }
-    }
-
-    /// A row as `ls --json` has it, less `activity.age_seconds`: an age
-    /// moves every second, and would make every row news every second
-    /// (`activity.since` says the same thing once).
-    fn row(&self, s: &crate::model::Session) -> Value {
-        let mut v = crate::cli::ls::session_value(s, chrono::Utc::now());
-        if let Some(activity) = v.get_mut("activity").and_then(Value::as_object_mut) {
-            activity.remove("age_seconds");
-        }
-        if let Some(map) = v.as_object_mut() {
-            map.insert("host".into(), Value::String(self.host.clone()));
-        }
-        v
-    }
-
-    fn line(&mut self, v: &Value) -> std::io::Result<()> {
-        serde_json::to_writer(&mut self.out, v)?;
-        self.out.write_all(b"\n")?;
-        self.out.flush()
-    }
-
-    fn snapshot(
-        &mut self,
-        rows: &[crate::model::Session],
-        problems: &[crate::model::Problem],
-    ) -> std::io::Result<()> {
-        self.rows = rows.iter().map(|s| (s.id.clone(), self.row(s))).collect();
-        self.problems = crate::cli::ls::problems_value(problems);
-        let sessions: Vec<&Value> = rows.iter().filter_map(|s| self.rows.get(&s.id)).collect();
-        let line = json!({
-            "type": "snapshot",
-            "greenroom": env!("CARGO_PKG_VERSION"),
-            "protocol": PROTOCOL,
-            "host": self.host,
-            "at": Utc::now(),
-            "sessions": sessions,
-            "problems": self.problems,
-        });
-        self.line(&line)
-    }
-
-    fn changes(
-        &mut self,
-        rows: &[crate::model::Session],
-        problems: &[crate::model::Problem],
-    ) -> std::io::Result<()> {
-        let mut seen = BTreeMap::new();
-        for s in rows {
-            let v = self.row(s);
-            match self.rows.get(&s.id) {
-                None => self.line(&json!({"type": "added", "session": v}))?,
-                Some(old) if *old != v => self.line(&json!({"type": "changed", "session": v}))?,
-                Some(_) => {}
-            }
-            seen.insert(s.id.clone(), v);
-        }
-        let gone: Vec<String> = self
-            .rows
-            .keys()
-            .filter(|id| !seen.contains_key(*id))
-            .cloned()
-            .collect();
-        for id in gone {
-            self.line(&json!({"type": "removed", "id": id}))?;
-        }
-        self.rows = seen;
-        let problems = crate::cli::ls::problems_value(problems);
-        if problems != self.problems {
-            self.line(&json!({"type": "problems", "problems": problems}))?;
-            self.problems = problems;
-        }
-        Ok(())
-    }
-
-    fn heartbeat(&mut self) -> std::io::Result<()> {
-        let line = json!({"type": "heartbeat", "at": Utc::now(), "sessions": self.rows.len()});
-        self.line(&line)
     }
 }
