@@ -90,11 +90,12 @@ fn a_rate_limit_shows_its_words_and_kind() {
     let c = Claude::start(api.clone());
     c.prompt("Too fast.");
     let r = c.until_row(60, "the session errored", |r| health(r) == "errored");
-    let failure = c
-        .payloads()
-        .into_iter()
-        .find(|p| p["hook_event_name"] == "StopFailure")
-        .expect("Claude Code fires StopFailure");
+    // The row may turn before the hook's payload is on record: wait for it.
+    let failure = wait_for(10, "Claude Code fires StopFailure", || {
+        c.payloads()
+            .into_iter()
+            .find(|p| p["hook_event_name"] == "StopFailure")
+    });
     eprintln!(
         "429 after {} requests: {failure:#}\nrow: {:#}",
         api.turns(),
