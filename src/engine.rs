@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use crate::catalog::{Catalog, StatusUpdate};
+use crate::catalog::{Applied, Catalog, StatusUpdate};
 use crate::config::Config;
 use crate::model::Status;
 use crate::sources::sidecar::{SidecarError, SidecarStore};
@@ -49,6 +49,14 @@ pub struct Recovery {
     pub adopted: usize,
     pub dormant: usize,
     pub archived: Vec<PathBuf>,
+}
+
+/// New rows after a change: every row, or only those of records that
+/// changed alone ([`Catalog::rows_of`]).
+#[derive(Debug)]
+pub enum NewRows {
+    All(Vec<crate::model::Session>),
+    Changed(Vec<crate::model::Session>),
 }
 
 pub struct Engine {
@@ -215,12 +223,15 @@ impl Engine {
     }
 
     /// As [`Self::apply_changes`], handing back the rows when they changed
-    /// (built once, after the last change was applied) at `now`.
+    /// (built once, after the last change was applied) at `now`: all of
+    /// them, or when only records changed whose rows reach no other (a
+    /// sidecar rewritten, the common case) just those, for the caller to
+    /// swap into the rows it holds from the last build.
     pub fn apply_changes_rows(
         &mut self,
         mut paths: Vec<PathBuf>,
         now: chrono::DateTime<chrono::Utc>,
-    ) -> Option<Vec<crate::model::Session>> {
+    ) -> Option<NewRows> {
         let results = PathBuf::from(crate::git::RESULTS_READY);
         let before = paths.len();
         paths.retain(|p| *p != results);
@@ -231,7 +242,7 @@ impl Engine {
             }
         }
         if paths.is_empty() {
-            return git_changed.then(|| self.catalog.rows(now));
+            return git_changed.then(|| NewRows::All(self.catalog.rows(now)));
         }
         paths.sort();
         paths.dedup();
@@ -242,18 +253,41 @@ impl Engine {
         let mut rows = None;
         let mut pending: Vec<PathBuf> = paths.iter().chain(&reread).cloned().collect();
         let mut grew = paths.iter().any(|p| p.is_dir());
+        // Records that changed alone, while nothing else did.
+        let mut records = Some(Vec::new());
         // Reading a folder can bring new folders to watch (a new session's
         // Maestro state, a new AO project), and a folder watched for the
         // first time must be read once armed: repeat until nothing new.
-        for _ in 0..MAX_NEW_FOLDER_ROUNDS {
+        for round in 0..MAX_NEW_FOLDER_ROUNDS {
             let before = self.catalog.watch_targets_len_hint();
-            let mut round = false;
+            let mut applied = false;
             for path in pending.drain(..) {
-                round |= self.catalog.apply(&path);
+                match self.catalog.apply_path(&path) {
+                    Applied::Unchanged => {}
+                    Applied::Record => {
+                        applied = true;
+                        if let Some(r) = &mut records {
+                            r.push(path);
+                        }
+                    }
+                    Applied::Other => {
+                        applied = true;
+                        records = None;
+                    }
+                }
             }
-            if round {
+            if round > 0 || git_changed {
+                records = None;
+            }
+            if applied {
                 changed = true;
-                rows = Some(self.discover_work_trees(now));
+                rows = match records.as_deref() {
+                    Some(r) => self.catalog.rows_of(r, now).map(NewRows::Changed),
+                    None => None,
+                };
+                if rows.is_none() {
+                    rows = Some(NewRows::All(self.discover_work_trees(now)));
+                }
             }
             if self.catalog.watch_targets_len_hint() == before && !grew {
                 break;
@@ -263,6 +297,7 @@ impl Engine {
             if pending.is_empty() {
                 break;
             }
+            records = None;
         }
         // Arming new folders, or re-arming one that vanished, may fail.
         if self.note_watch_failures() {
@@ -272,7 +307,7 @@ impl Engine {
         if !(changed || git_changed) {
             return None;
         }
-        Some(rows.unwrap_or_else(|| self.catalog.rows(now)))
+        Some(rows.unwrap_or_else(|| NewRows::All(self.catalog.rows(now))))
     }
 
     fn note_watch_failures(&mut self) -> bool {

@@ -8,11 +8,39 @@ use crate::sources::ao;
 use crate::sources::maestro::StateLocation;
 use crate::sources::sidecar;
 
+/// How far one applied change reaches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Applied {
+    /// Nothing the catalog shows changed.
+    Unchanged,
+    /// Only one of greenroom's own live records changed, and nothing read
+    /// beside it (no problem cleared, no folder or transcript to follow):
+    /// its row alone may be new ([`Catalog::rows_of`]).
+    Record,
+    /// Anything else that changed: the rows are built again.
+    Other,
+}
+
+impl From<bool> for Applied {
+    fn from(changed: bool) -> Self {
+        if changed {
+            Applied::Other
+        } else {
+            Applied::Unchanged
+        }
+    }
+}
+
 impl Catalog {
     /// Applies one changed path: re-reads just that file (or, for a folder
     /// that appeared or vanished, just that folder). Returns whether what the
     /// catalog shows changed, so the caller redraws only then.
     pub fn apply(&mut self, path: &Path) -> bool {
+        self.apply_path(path) != Applied::Unchanged
+    }
+
+    /// [`Self::apply`], saying how far the change reaches.
+    pub fn apply_path(&mut self, path: &Path) -> Applied {
         let parent = path.parent().unwrap_or(Path::new(""));
         let name = path
             .file_name()
@@ -22,33 +50,37 @@ impl Catalog {
             return self.apply_sidecar(path, false);
         }
         if parent == self.store.dir() && name == crate::sources::snooze::SNOOZE_FILE {
-            return self.read_snoozes();
+            return Applied::from(self.read_snoozes());
         }
         if parent == self.store.archive_dir() && sidecar::is_sidecar_name(&name) {
-            return self.sidecar_archive && self.apply_sidecar(path, true);
+            return if self.sidecar_archive {
+                self.apply_sidecar(path, true)
+            } else {
+                Applied::Unchanged
+            };
         }
         if parent == self.adopted_dir && sidecar::is_sidecar_name(&name) {
-            return self.apply_adopted(path);
+            return Applied::from(self.apply_adopted(path));
         }
         if path == self.store.dir() {
-            return self.rescan_sidecars();
+            return Applied::from(self.rescan_sidecars());
         }
         if let Some(loc) = self.location_of(path) {
-            return self.read_location(&loc);
+            return Applied::from(self.read_location(&loc));
         }
         if let Some(changed) = self.transcripts.apply(path) {
-            return changed;
+            return Applied::from(changed);
         }
         let hooks_dir = self.hooks_dirs().find(|d| path.starts_with(d)).cloned();
         if let Some(dir) = hooks_dir {
-            return self.apply_hook_state(&dir, path);
+            return Applied::from(self.apply_hook_state(&dir, path));
         }
         if let Some(root) = self.config.ao_dir.clone()
             && path.starts_with(&root)
         {
-            return self.apply_ao(&root, path);
+            return Applied::from(self.apply_ao(&root, path));
         }
-        false
+        Applied::Unchanged
     }
 
     /// The state folder a path belongs to: the folder itself, its active
@@ -91,7 +123,7 @@ impl Catalog {
         changed
     }
 
-    fn apply_sidecar(&mut self, path: &Path, archived: bool) -> bool {
+    fn apply_sidecar(&mut self, path: &Path, archived: bool) -> Applied {
         let map = if archived {
             &mut self.archived_sidecars
         } else {
@@ -108,7 +140,7 @@ impl Catalog {
                 // conversation: its transcript is no longer followed.
                 self.transcripts.untrack(&main);
             }
-            return removed.is_some() || had_problem;
+            return Applied::from(removed.is_some() || had_problem);
         }
         match sidecar::read_sidecar_file(path) {
             Ok(s) => {
@@ -126,10 +158,18 @@ impl Catalog {
                 if let Some(id) = agent_id {
                     new_state |= self.refresh_active_agent(&id);
                 }
-                changed || had_problem || new_state || tracked
+                if had_problem || new_state || tracked || (changed && archived) {
+                    Applied::Other
+                } else if changed {
+                    Applied::Record
+                } else {
+                    Applied::Unchanged
+                }
             }
             // The last good record stays on screen, with the problem beside it.
-            Err(p) => self.problems.insert(p.path, p.error.clone()).as_ref() != Some(&p.error),
+            Err(p) => Applied::from(
+                self.problems.insert(p.path, p.error.clone()).as_ref() != Some(&p.error),
+            ),
         }
     }
 

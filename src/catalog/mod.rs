@@ -21,6 +21,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::Arc;
 
+pub use apply::Applied;
 use maestro_state::read_locations_parallel;
 pub use order::{focus_order, sort_by_last_focus, sort_for_triage, triage_order};
 pub use status::StatusUpdate;
@@ -86,6 +87,8 @@ pub struct Catalog {
     /// Greenroom's own rows as last built, and how many the last build made anew.
     row_cache: row_cache::RowCache,
     rows_built: std::sync::atomic::AtomicUsize,
+    /// Whether the last build's ids were all unique (none renamed).
+    ids_were_unique: std::sync::atomic::AtomicBool,
 }
 
 impl Catalog {
@@ -156,6 +159,7 @@ impl Catalog {
             known_programs: adopted::known_programs(config),
             row_cache: Default::default(),
             rows_built: Default::default(),
+            ids_were_unique: Default::default(),
         }
     }
 

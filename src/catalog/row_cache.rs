@@ -129,6 +129,44 @@ impl RowCache {
     }
 }
 
+impl RowCache {
+    /// The row of one live record that changed since the last build, built
+    /// at that build's clock, when `alone` says the change reaches no other
+    /// row (given the record as that build read it). `None`: build them all.
+    /// A row built here is kept as any other, so the next build agrees.
+    pub(super) fn replace(
+        &self,
+        path: &Path,
+        inputs: Inputs<'_>,
+        alone: impl FnOnce(&Sidecar) -> bool,
+        build: impl FnOnce() -> Session,
+    ) -> Option<Session> {
+        let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+        let wanted = (inputs.archived, path);
+        let i = kept
+            .binary_search_by(|((a, p), _)| (*a, p.as_path()).cmp(&wanted))
+            .ok()?;
+        let entry = &mut kept[i].1;
+        let key = &entry.key;
+        let same_world = key.now == inputs.now
+            && key.archived == inputs.archived
+            && key.tmux_known == inputs.tmux_known
+            && match (&key.orchestration, inputs.orchestration) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                (None, None) => true,
+                _ => false,
+            };
+        if !same_world || !alone(&key.sidecar) {
+            return None;
+        }
+        if !key.matches(&inputs) {
+            entry.key = Key::of(&inputs);
+            entry.row = build();
+        }
+        Some(entry.row.clone())
+    }
+}
+
 impl Build<'_> {
     /// The kept row for `path` if it was built from `inputs`, else `build`'s.
     /// Paths must come in the order [`Entry`] says, as the catalog's maps
@@ -354,5 +392,59 @@ mod tests {
         c.sidecars.remove(&path);
         assert_eq!(c.rows(t0()).len(), 2);
         assert_eq!(c.row_cache.kept.lock().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn a_record_changed_alone_is_rebuilt_alone_as_a_full_build_would() {
+        let mut c = catalog();
+        let _ = c.rows(t0());
+        let path = path_of(&c, "agent-1");
+        c.sidecars.get_mut(&path).unwrap().name = "renamed".into();
+        let one = c.rows_of(std::slice::from_ref(&path), t0()).unwrap();
+        assert_eq!(one.len(), 1);
+        assert_eq!(one[0].name, "renamed");
+        let full = fresh(&c, t0());
+        assert_eq!(full.iter().find(|r| r.id == one[0].id), Some(&one[0]));
+        // Kept: the next build has nothing to make anew.
+        assert_eq!(c.rows(t0()), full);
+        assert_eq!(c.rows_built(), 0);
+    }
+
+    #[test]
+    fn a_change_that_reaches_other_rows_or_another_clock_builds_them_all() {
+        let mut c = catalog();
+        let _ = c.rows(t0());
+        let path = path_of(&c, "agent-1");
+        // Another clock: the other rows' ages and health may have moved.
+        c.sidecars.get_mut(&path).unwrap().name = "renamed".into();
+        assert!(
+            c.rows_of(std::slice::from_ref(&path), t0() + Duration::seconds(1))
+                .is_none()
+        );
+        // Another tmux session: which panes are adopted may change.
+        c.sidecars.get_mut(&path).unwrap().tmux_session = Some("s0".into());
+        assert!(c.rows_of(std::slice::from_ref(&path), t0()).is_none());
+        c.sidecars.get_mut(&path).unwrap().tmux_session = Some("s1".into());
+        // Another folder: orchestrations and work trees are found by it.
+        c.sidecars.get_mut(&path).unwrap().cwd = "/elsewhere".into();
+        assert!(c.rows_of(std::slice::from_ref(&path), t0()).is_none());
+        // A record the last build did not have.
+        let mut s = Sidecar::new("new", std::path::Path::new("/nowhere"), "sleep 1", t0());
+        s.tmux_session = Some("s9".into());
+        let new = c.store.path_for(s.id);
+        c.sidecars.insert(new.clone(), s);
+        assert!(c.rows_of(&[new], t0()).is_none());
+    }
+
+    #[test]
+    fn ids_made_unique_build_them_all() {
+        let mut c = catalog();
+        let first = path_of(&c, "agent-0");
+        let twin = path_of(&c, "agent-1");
+        let id = c.sidecars[&first].id;
+        c.sidecars.get_mut(&twin).unwrap().id = id;
+        let _ = c.rows(t0());
+        c.sidecars.get_mut(&twin).unwrap().name = "renamed".into();
+        assert!(c.rows_of(&[twin], t0()).is_none());
     }
 }

@@ -80,10 +80,53 @@ impl Catalog {
         let adopted = self.adopted_rows(&rows, now);
 
         rows.extend(adopted);
-        make_ids_unique(&mut rows);
+        let unique = make_ids_unique(&mut rows);
+        self.ids_were_unique
+            .store(unique, std::sync::atomic::Ordering::Relaxed);
         self.attach_changes(&mut rows);
         sort_by_last_focus(&mut rows);
         rows
+    }
+
+    /// The new rows of records that changed alone since the last build
+    /// ([`super::Applied::Record`]), when that build's rows stay true for
+    /// every other row: read at the same clock, each record still the same
+    /// row (id, tmux session, folders, orchestration), every id unique.
+    /// `None`: [`Self::rows`] must build them all. The caller holds the
+    /// last build's rows and swaps these in by id; their order is its.
+    pub fn rows_of(&self, paths: &[PathBuf], now: DateTime<Utc>) -> Option<Vec<Session>> {
+        if !self
+            .ids_were_unique
+            .load(std::sync::atomic::Ordering::Relaxed)
+        {
+            return None;
+        }
+        let facts = self.tmux_facts();
+        paths
+            .iter()
+            .map(|path| {
+                let sidecar = self.sidecars.get(path)?;
+                let orchestration = self.orchestration_for(sidecar);
+                let tmux_session = sidecar.tmux_session.as_deref();
+                let inputs = Inputs {
+                    sidecar,
+                    archived: false,
+                    orchestration: orchestration.as_ref(),
+                    tmux_known: facts.is_some(),
+                    live: facts.and_then(|f| f.get(tmux_session?)),
+                    active_agent: self.active_agent_of(sidecar),
+                    error_words: self.error_words(sidecar),
+                    now,
+                };
+                let alone = |before: &Sidecar| same_row(before, sidecar);
+                let mut row = self.row_cache.replace(path, inputs, alone, || {
+                    self.sidecar_row(path, sidecar, orchestration.clone(), false, &facts, now)
+                })?;
+                self.fresh_parts(&mut row, path, sidecar, false, now);
+                self.attach_changes(std::slice::from_mut(&mut row));
+                Some(row)
+            })
+            .collect()
     }
 
     fn active_state_file(&self, cwd: &Path) -> Option<&PathBuf> {
@@ -305,11 +348,24 @@ fn waiting_for(a: &ActivityView, tool: Option<&ToolCall>) -> Option<WaitingFor> 
 /// Row ids must be unique (the dashboard selects by id), but two Maestro
 /// workspaces can share a session id, and AO can keep a legacy and a
 /// current file for one session: those get their folder appended.
-fn make_ids_unique(rows: &mut [Session]) {
+/// Whether a record changed from `before` to `after` is still the same row
+/// to every other: what other rows are built from (its id against theirs,
+/// its tmux session against the panes adopted, its folders against the
+/// orchestrations claimed and the work trees, its agent's id against the
+/// transcripts followed) is unchanged.
+fn same_row(before: &Sidecar, after: &Sidecar) -> bool {
+    before.id == after.id
+        && before.tmux_session == after.tmux_session
+        && before.agent_session_id == after.agent_session_id
+        && super::sidecar_cwds(before).eq(super::sidecar_cwds(after))
+}
+
+/// Returns whether every id was unique already.
+fn make_ids_unique(rows: &mut [Session]) -> bool {
     // Borrowed: nearly always every id is unique already.
     let mut once: HashSet<&str> = HashSet::with_capacity(rows.len());
     if rows.iter().all(|r| once.insert(r.id.as_str())) {
-        return;
+        return true;
     }
     let mut seen: HashMap<String, usize> = HashMap::with_capacity(rows.len());
     for r in rows.iter() {
@@ -328,6 +384,7 @@ fn make_ids_unique(rows: &mut [Session]) {
         }
         used.insert(r.id.clone());
     }
+    false
 }
 
 /// A tmux session name from a file, if tmux may be handed it: a refused

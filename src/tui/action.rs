@@ -146,6 +146,10 @@ pub enum Action {
         rows: Vec<Session>,
         problems: Vec<Problem>,
     },
+    /// Some of greenroom's own rows changed alone since the last
+    /// [`Action::Rows`] (`Catalog::rows_of`): the new rows, each to take
+    /// the place of the row with its id; no other row and no problem moved.
+    RowsChanged(Vec<Session>),
     /// The poll interval came round.
     PollDue,
     /// What tmux said at a poll, and how many effects had finished when it

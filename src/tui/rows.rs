@@ -12,9 +12,41 @@ use crate::model::Session;
 /// Installs new rows; marks sessions that just turned waiting, errored or
 /// stuck, and returns the alerts for them.
 pub(super) fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effect> {
+    let alerts = note_turns(state, &rows);
+    // Row ids are unique: any entry more than the rows is a row gone.
+    if state.last_health.len() != rows.len() {
+        let ids: std::collections::HashSet<&str> = rows.iter().map(|r| r.id.as_str()).collect();
+        state.last_health.retain(|id, _| ids.contains(id.as_str()));
+    }
+    state
+        .attention
+        .retain(|id| state.last_health.contains_key(id));
+    install(state, |held| *held = rows);
+    alerts
+}
+
+/// Swaps in rows that changed alone (`Action::RowsChanged`), each in place
+/// of the row with its id: what [`replace_rows`] does with every row, for
+/// these only, as no other row changed.
+pub(super) fn change_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effect> {
+    let alerts = note_turns(state, &rows);
+    install(state, |held| {
+        for r in rows {
+            match held.iter_mut().find(|h| h.id == r.id) {
+                Some(h) => *h = r,
+                None => held.push(r),
+            }
+        }
+    });
+    alerts
+}
+
+/// Marks the rows in `rows` that just turned urgent, notes each one's
+/// health, and returns the alerts for them.
+fn note_turns(state: &mut AppState, rows: &[Session]) -> Vec<Effect> {
     let first_load = state.rows.is_empty() && state.last_health.is_empty();
     let mut alerts = Vec::new();
-    for r in &rows {
+    for r in rows {
         let before = state.last_health.get(&r.id).copied();
         // Archived rows are finished business: they never call for the operator.
         // A snoozed one neither: the operator said "not now".
@@ -44,23 +76,25 @@ pub(super) fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effe
     }
     // In place: most updates change one row, and copying a thousand ids
     // for each would cost more than the change.
-    for r in &rows {
+    for r in rows {
         match state.last_health.get_mut(&r.id) {
             Some(h) => *h = r.health,
             None => {
                 state.last_health.insert(r.id.clone(), r.health);
             }
         }
+        // Handled until its health changes: then `w` visits it again.
+        if state.handled.get(&r.id).is_some_and(|h| *h != r.health) {
+            state.handled.remove(&r.id);
+        }
     }
-    // Row ids are unique: any entry more than the rows is a row gone.
-    if state.last_health.len() != rows.len() {
-        let ids: std::collections::HashSet<&str> = rows.iter().map(|r| r.id.as_str()).collect();
-        state.last_health.retain(|id, _| ids.contains(id.as_str()));
-    }
-    state
-        .attention
-        .retain(|id| state.last_health.contains_key(id));
-    // Handled until its health changes: then `w` visits it again.
+    alerts
+}
+
+/// Puts the new rows in place with `put`, keeping the selection, the cursor's
+/// line and, while the pane beside follows the selection, the list's order.
+fn install(state: &mut AppState, put: impl FnOnce(&mut Vec<Session>)) {
+    // Handled until its health changes (above) or its row is gone.
     state
         .handled
         .retain(|id, h| state.last_health.get(id) == Some(h));
@@ -74,13 +108,14 @@ pub(super) fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effe
             .map(|(pos, s)| (s.id.clone(), pos))
             .collect()
     });
+    put(&mut state.rows);
+    let rows = &state.rows;
     if let Some(id) = state
         .select_when_seen
         .take_if(|id| rows.iter().any(|r| &r.id == id))
     {
         state.selected = Some(id);
     }
-    state.rows = rows;
     state.visible.clear();
     state.refresh_visible_at(line);
     if let Some(previous) = previous {
@@ -91,7 +126,6 @@ pub(super) fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effe
             .sort_by_key(|&i| previous.get(&rows[i].id).copied().unwrap_or(usize::MAX));
         state.clamp_offset();
     }
-    alerts
 }
 
 /// The pinned group: the sessions in the attention queue move to the top

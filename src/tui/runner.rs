@@ -19,7 +19,7 @@ use super::keymap::Keymap;
 use super::state::AppState;
 use super::terminal::Screen;
 use super::view::{self, theme::Theme};
-use crate::engine::Engine;
+use crate::engine::{Engine, NewRows};
 use crate::model::Session;
 use crate::tmux::{Event, EventClient};
 
@@ -154,10 +154,11 @@ impl Runner {
             batch.push(p);
         }
         match self.engine.apply_changes_rows(batch, now) {
-            Some(rows) => vec![Action::Rows {
+            Some(NewRows::All(rows)) => vec![Action::Rows {
                 rows,
                 problems: self.engine.catalog.problems(),
             }],
+            Some(NewRows::Changed(rows)) => vec![Action::RowsChanged(rows)],
             None => Vec::new(),
         }
     }

@@ -32,6 +32,12 @@ fn reduce(state: &mut AppState, action: Action) -> Vec<Effect> {
             effects.extend(preview_request(state));
             effects
         }
+        Action::RowsChanged(rows) => {
+            let alerts = super::rows::change_rows(state, rows);
+            let mut effects = if state.alerts { alerts } else { Vec::new() };
+            effects.extend(preview_request(state));
+            effects
+        }
         Action::PollDue => polling::due(state),
         Action::Polled { server, generation } => polling::polled(state, server, generation),
         Action::Refreshed {

@@ -285,3 +285,76 @@ fn changes_between_loading_and_watching_are_caught_up() {
     assert!(engine.watch(), "arming the watches catches up");
     assert_eq!(names(&engine.catalog.rows(Utc::now())), ["new"]);
 }
+
+/// A sidecar rewritten by its writer (an atomic rename) comes back as its
+/// row alone, and swapping it into the rows held gives what a full build
+/// gives; a change that reaches other rows (another tmux session) gives
+/// every row.
+#[test]
+fn a_rewritten_sidecar_comes_back_as_its_row_alone() {
+    use greenroom::engine::NewRows;
+    let world = World::new();
+    let mut live = Live::start(&world.config(None, &[]));
+    let store = SidecarStore::new(world.path("sessions"));
+    let a = Sidecar::new("a", &world.path("w"), "sh", Utc::now());
+    let b = Sidecar::new("b", &world.path("w"), "sh", Utc::now());
+    store.create(&a).unwrap();
+    store.create(&b).unwrap();
+    live.until("both", |r| names(r) == ["a", "b"]);
+    let now = Utc::now();
+    let mut held = live.engine.catalog.rows(now);
+
+    // Feeds events until the rows show `name`; returns what each batch gave.
+    let feed = |live: &mut Live, held: &mut Vec<Session>, name: &str| {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let mut kinds = Vec::new();
+        while !held.iter().any(|r| r.name == name) {
+            let left = deadline.saturating_duration_since(Instant::now());
+            assert!(!left.is_zero(), "timed out waiting for {name}: {kinds:?}");
+            let Ok(first) = live.rx.recv_timeout(left) else {
+                continue;
+            };
+            let mut batch = vec![first];
+            batch.extend(live.rx.try_iter());
+            match live.engine.apply_changes_rows(batch, now) {
+                Some(NewRows::All(rows)) => {
+                    kinds.push("all");
+                    *held = rows;
+                }
+                Some(NewRows::Changed(rows)) => {
+                    kinds.push("changed");
+                    for r in rows {
+                        let slot = held.iter_mut().find(|h| h.id == r.id).unwrap();
+                        *slot = r;
+                    }
+                }
+                None => kinds.push("none"),
+            }
+        }
+        kinds
+    };
+
+    let wait = Duration::from_secs(5);
+    store
+        .update(a.id, wait, |s| {
+            s.name = "renamed".into();
+            true
+        })
+        .unwrap();
+    let kinds = feed(&mut live, &mut held, "renamed");
+    assert_eq!(kinds.last(), Some(&"changed"), "{kinds:?}");
+    let mut full = live.engine.catalog.rows(now);
+    held.sort_by(|x, y| x.id.cmp(&y.id));
+    full.sort_by(|x, y| x.id.cmp(&y.id));
+    assert_eq!(held, full);
+
+    store
+        .update(b.id, wait, |s| {
+            s.name = "moved".into();
+            s.tmux_session = Some("elsewhere".into());
+            true
+        })
+        .unwrap();
+    let kinds = feed(&mut live, &mut held, "moved");
+    assert_eq!(kinds.last(), Some(&"all"), "{kinds:?}");
+}

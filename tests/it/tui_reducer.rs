@@ -754,3 +754,44 @@ fn killing_an_adopted_row_asks_about_its_pane_only() {
         }
     }
 }
+
+/// A row that changed alone (`RowsChanged`) leaves the dashboard as every
+/// row sent again would: order, selection, marks, alerts and handled rows.
+#[test]
+fn a_row_changed_alone_equals_every_row_sent_again() {
+    let changes: Vec<fn(&mut Session)> = vec![
+        |r| r.name = "zulu".into(),
+        |r| r.last_focused_at = Some(now()),
+        |r| r.health = Health::Waiting,
+        |r| r.health = Health::Idle,
+    ];
+    for (n, change) in changes.into_iter().enumerate() {
+        let mut by_all = loaded();
+        cmd(&mut by_all, Command::Down); // bravo
+        by_all.handled.insert("id-charlie".into(), Health::Active);
+        let mut by_one = by_all.clone();
+        let mut all = rows();
+        change(&mut all[2]); // charlie
+        let one = vec![all[2].clone()];
+        let effects_all = update(
+            &mut by_all,
+            Action::Rows {
+                rows: all,
+                problems: vec![],
+            },
+        );
+        let effects_one = update(&mut by_one, Action::RowsChanged(one));
+        assert_eq!(effects_one, effects_all, "change {n}");
+        assert_eq!(names(&by_one), names(&by_all), "change {n}");
+        assert_eq!(by_one.selected, by_all.selected, "change {n}");
+        assert_eq!(by_one.cursor(), by_all.cursor(), "change {n}");
+        assert_eq!(by_one.attention, by_all.attention, "change {n}");
+        assert_eq!(by_one.last_health, by_all.last_health, "change {n}");
+        assert_eq!(by_one.handled, by_all.handled, "change {n}");
+        let mut held: Vec<_> = by_one.rows.clone();
+        let mut sent: Vec<_> = by_all.rows.clone();
+        held.sort_by(|a, b| a.id.cmp(&b.id));
+        sent.sort_by(|a, b| a.id.cmp(&b.id));
+        assert_eq!(held, sent, "change {n}");
+    }
+}
