@@ -17,12 +17,21 @@
 //! client ([`super::Control`]). `%exit` or the pipe closing is
 //! [`Event::Lost`], and greenroom polls again until it reconnects.
 //!
-//! Pane activity is no event: tmux re-evaluates a subscription over every
-//! session once a second, and at 1,000 sessions reading each window's
-//! activity costs its server more than 1 % of a core while nothing
-//! happens. Activity is read instead where it decides something within
-//! seconds: the sessions whose agent works ([`crate::model::Session::wants_timely_activity`]),
-//! asked for by id each second, and every session at the reconciling poll.
+//! The subscription reads one global counter, not every session: tmux
+//! expands a subscription once a second, and over every session
+//! (`#{S:#{pane_dead}}`) that cost its server 0.4 % of a core at 1,000
+//! sessions while nothing happened. The windows greenroom starts carry a
+//! `pane-died` hook that counts up ([`DEATHS_HOOK`]); a pane that dies
+//! elsewhere closes its window (tmux's default, told by `%window-close`)
+//! or, kept by the operator's own remain-on-exit, shows at the next read
+//! of its session: each second for an agent at work, else at the
+//! reconciling poll.
+//!
+//! Pane activity is no event for the same reason: at 1,000 sessions
+//! reading each window's activity once a second costs tmux more than 1 %
+//! of a core. Activity is read instead where it decides something within
+//! seconds: the sessions whose agent works (`crate::freshness`), asked for
+//! by id each second, and every session at the reconciling poll.
 
 use std::process::{Child, Stdio};
 
@@ -32,13 +41,16 @@ use super::{Tmux, TmuxError};
 /// The session greenroom's control client attaches to.
 pub const EVENTS_SESSION: &str = "greenroom-events";
 
-/// The subscription: per session, whether its current pane died. One
-/// variable a session is the least tmux can look at (0.4 % of a core at
-/// 1,000 sessions on the 2-core benchmark machine, against 2.1 % with each
-/// window's activity and each pane). A dead pane elsewhere in a session of
-/// many panes shows at the next reconciling poll. The value itself is not
-/// read (the poll reads the facts); that it changed is the news.
-const SUBSCRIPTION: &str = "greenroom::#{S:#{pane_dead}}";
+/// The `pane-died` hook of the windows greenroom starts: one more death in
+/// the global user option `@greenroom-deaths`. A tmux command of greenroom's own, with nothing from
+/// outside in it; tmux expands its format when the hook runs.
+pub const DEATHS_HOOK: &str = "set-option -gF @greenroom-deaths '#{e|+|:#{@greenroom-deaths},1}'";
+
+/// The subscription: the death count, expanded for the client's own
+/// session alone (one format a second, whatever the number of sessions).
+/// The value itself is not read (the poll reads the facts); that it
+/// changed is the news.
+const SUBSCRIPTION: &str = "greenroom::#{@greenroom-deaths}";
 
 /// The oldest tmux with format subscriptions.
 const SINCE: (u32, u32) = (3, 2);
@@ -46,7 +58,8 @@ const SINCE: (u32, u32) = (3, 2);
 /// What the control client reports.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
-    /// Listening: the subscription is in place.
+    /// Listening: the subscription is in place and has reported the count
+    /// as it stands (about a second after the client starts).
     Connected,
     /// Something in tmux changed: sessions, windows, clients, a pane died.
     Changed,
@@ -183,10 +196,12 @@ impl Tmux {
 const SETUP_REPLIES: usize = 4;
 
 /// What the reader has seen of the setup: the command line's four
-/// commands answer in order; the last one's end means listening.
+/// commands answer in order, then the subscription reports its first value
+/// (within a second): from then on greenroom is listening.
 #[derive(Default)]
 struct Setup {
     answered: usize,
+    subscribed: bool,
 }
 
 impl Setup {
@@ -198,18 +213,24 @@ impl Setup {
                     "tmux refused greenroom's event subscription: {message}"
                 ));
             }
-            Line::Setup(Ok(_)) => {
-                self.answered += 1;
-                if self.answered == SETUP_REPLIES {
-                    on_event(Event::Connected);
-                }
-            }
+            Line::Setup(Ok(_)) => self.answered += 1,
             Line::Notification(text) => {
                 let word = text.split_whitespace().next().unwrap_or("");
                 if word == "%exit" {
                     return Some("tmux ended the control client (server gone?)".to_owned());
                 }
-                if self.answered >= SETUP_REPLIES && changes(word) {
+                if self.answered < SETUP_REPLIES {
+                    return None;
+                }
+                if !self.subscribed {
+                    // The count as it stands, not a death: the news is a
+                    // change from it. What changed before is read by the
+                    // poll that follows connecting.
+                    if word == "%subscription-changed" {
+                        self.subscribed = true;
+                        on_event(Event::Connected);
+                    }
+                } else if changes(word) {
                     on_event(closed_window(text).map_or(Event::Changed, Event::WindowClosed));
                 }
             }
@@ -250,6 +271,13 @@ fn changes(word: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_hook_counts_in_the_option_the_subscription_reads() {
+        let option = "@greenroom-deaths";
+        assert_eq!(DEATHS_HOOK.matches(option).count(), 2);
+        assert_eq!(SUBSCRIPTION, format!("greenroom::#{{{option}}}"));
+    }
 
     #[test]
     fn versions_with_and_without_subscriptions() {

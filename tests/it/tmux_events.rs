@@ -43,7 +43,11 @@ fn drain(rx: &mpsc::Receiver<Event>) {
 #[test]
 fn the_client_reports_changes_and_leaves_the_operators_sessions_alone() {
     let server = TmuxServer::new();
-    server.spawn("work", &["sh"]);
+    let tmux = Tmux::new(TmuxSocket::Name(server.name.clone()));
+    // Started as greenroom starts its sessions: remain-on-exit and the
+    // hook that counts deaths.
+    tmux.new_session("work", std::path::Path::new("/"), &[], "sleep 600")
+        .unwrap();
     server.spawn("other", &["sh"]);
     let facts = |s: &str| {
         server.run(&[
@@ -55,7 +59,6 @@ fn the_client_reports_changes_and_leaves_the_operators_sessions_alone() {
         ])
     };
     let before = (facts("=work:"), facts("=other:"));
-    let tmux = Tmux::new(TmuxSocket::Name(server.name.clone()));
     let (client, rx) = listen(&tmux);
     expect(&rx, 10, |e| *e == Event::Connected, "connected");
 
@@ -72,13 +75,31 @@ fn the_client_reports_changes_and_leaves_the_operators_sessions_alone() {
     drain(&rx);
     server.run(&["kill-session", "-t", "=other"]);
     expect(&rx, 5, |e| *e == Event::Changed, "a change for the kill");
-    // A pane that dies: told through the subscription.
+    // A pane that dies and stays (remain-on-exit): told through the
+    // hook's count and the subscription. Killed from outside: a program
+    // that prints nothing as it ends leaves its window's name alone, so
+    // no rename tells it. The events session's own window renames itself
+    // once (to `tail`): that news is gone before the kill.
+    wait_for(5, "the events window's name", || {
+        let target = format!("={EVENTS_SESSION}:");
+        (server
+            .run(&["display-message", "-p", "-t", &target, "#{window_name}"])
+            .trim()
+            == "tail")
+            .then_some(())
+    });
     drain(&rx);
-    server.run(&["set-option", "-w", "-t", "=work:", "remain-on-exit", "on"]);
-    server.run(&["send-keys", "-t", "=work:", "exit", "Enter"]);
+    let pid = server.run(&["display-message", "-p", "-t", "=work:", "#{pane_pid}"]);
+    // Its whole process group: the shell tmux ran it through may not have
+    // handed over to `sleep` yet.
+    let killed = std::process::Command::new("kill")
+        .args(["-KILL", "--", &format!("-{}", pid.trim())])
+        .status()
+        .unwrap();
+    assert!(killed.success());
     expect(
         &rx,
-        5,
+        15,
         |e| *e == Event::Changed,
         "a change for the pane's death",
     );
