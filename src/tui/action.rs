@@ -216,6 +216,15 @@ pub enum Action {
     },
 }
 
+impl Action {
+    /// Whether reducing it changes only the poll's bookkeeping, which no
+    /// frame shows, unless it moves the events' state (the header says
+    /// that): the interval's round and a refresh's answer, each second.
+    pub fn is_bookkeeping(&self) -> bool {
+        matches!(self, Action::PollDue | Action::Refreshed { .. })
+    }
+}
+
 /// An action on a host's session, for wording its outcome.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RemoteAct {

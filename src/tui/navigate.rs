@@ -70,6 +70,33 @@ pub fn preview_request(state: &AppState) -> Vec<Effect> {
     }
 }
 
+/// What of the selected row, changed by new rows, makes its preview stale:
+/// which row it is, and its status and health (a pane that died, an agent
+/// that turned to ask). New output is followed by [`follow_activity`].
+pub(super) fn preview_look(state: &AppState) -> Option<(String, Status, crate::model::Health)> {
+    state
+        .selected_session()
+        .map(|s| (s.id.clone(), s.status.clone(), s.health))
+}
+
+/// A capture after new rows, when the preview shown is no longer the
+/// selected row's as it looked (`before`, from [`preview_look`]); else
+/// none: the clock's rows each second would capture the pane each second
+/// (a tmux process each time). A host's row is captured at each, as its
+/// pane's output is not followed.
+pub(super) fn preview_after_rows(
+    state: &AppState,
+    before: Option<(String, Status, crate::model::Health)>,
+) -> Vec<Effect> {
+    let shown = state.preview.as_ref().map(|p| p.id.as_str());
+    // A host's pane has no activity greenroom follows: it is read each time.
+    let remote = shown.is_some_and(|id| super::hosts::split(state, id).is_some());
+    if shown.is_some() && shown == state.selected.as_deref() && preview_look(state) == before && !remote {
+        return Vec::new();
+    }
+    preview_request(state)
+}
+
 /// The preview follows the pane: a poll that shows new activity in the
 /// selected session's window asks for a fresh capture. A `partial` answer
 /// (a refresh of some sessions) says nothing of the sessions it left out.

@@ -120,8 +120,12 @@ impl Runner {
     pub fn dispatch(&mut self, state: &mut AppState, actions: Vec<Action>) -> Result<bool> {
         let mut queue = std::collections::VecDeque::from(actions);
         while let Some(action) = queue.pop_front() {
-            self.dirty = true;
-            for effect in super::update::update(state, action) {
+            // Redrawn for what a frame shows: a frame drawn for nothing
+            // new costs as much as any (twice a second at idle, else).
+            let events = action.is_bookkeeping().then(|| state.events.clone());
+            let effects = super::update::update(state, action);
+            self.dirty |= events.is_none_or(|e| e != state.events);
+            for effect in effects {
                 match self.execute(effect, state)? {
                     Step::Quit => return Ok(true),
                     Step::Then(more) => queue.extend(more),

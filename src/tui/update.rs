@@ -6,7 +6,7 @@ use super::act::{finished, quit, spawned};
 use super::action::{Action, Effect, Finished};
 use super::commands::{command, typed};
 use super::dialog::{self, Dialog, SpawnForm};
-use super::navigate::{move_by, preview_request, select};
+use super::navigate::{move_by, preview_after_rows, preview_look, preview_request, select};
 use super::polling;
 use super::rows::replace_rows;
 use super::state::{AppState, BesidePane, Mode, Preview};
@@ -25,17 +25,19 @@ fn reduce(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::Paste(text) => paste(state, &text),
         Action::Shutdown => quit(state),
         Action::Rows { rows, problems } => {
+            let before = preview_look(state);
             state.problems = problems;
             let rows = super::hosts::merge(state, rows);
             let alerts = replace_rows(state, rows);
             let mut effects = if state.alerts { alerts } else { Vec::new() };
-            effects.extend(preview_request(state));
+            effects.extend(preview_after_rows(state, before));
             effects
         }
         Action::RowsChanged(rows) => {
+            let before = preview_look(state);
             let alerts = super::rows::change_rows(state, rows);
             let mut effects = if state.alerts { alerts } else { Vec::new() };
-            effects.extend(preview_request(state));
+            effects.extend(preview_after_rows(state, before));
             effects
         }
         Action::PollDue => polling::due(state),

@@ -795,3 +795,42 @@ fn a_row_changed_alone_equals_every_row_sent_again() {
         assert_eq!(held, sent, "change {n}");
     }
 }
+
+/// The clock's rows each second capture nothing while the preview shown is
+/// the selected row's as it looked; a row that died or turned to ask is
+/// captured again.
+#[test]
+fn new_rows_capture_the_preview_only_when_it_went_stale() {
+    let mut s = loaded();
+    cmd(&mut s, Command::Down); // bravo
+    cmd(&mut s, Command::TogglePreview);
+    update(
+        &mut s,
+        Action::Preview {
+            id: "id-bravo".into(),
+            text: "hello".into(),
+        },
+    );
+    let send = |s: &mut AppState, rows: Vec<Session>| {
+        update(
+            s,
+            Action::Rows {
+                rows,
+                problems: vec![],
+            },
+        )
+    };
+    let capture = Effect::CapturePreview {
+        id: "id-bravo".into(),
+        tmux_session: "gr-bravo".into(),
+    };
+    assert!(send(&mut s, rows()).is_empty(), "the same rows again");
+    let mut asking = rows();
+    asking[1].health = Health::Waiting;
+    assert!(send(&mut s, asking).contains(&capture), "turned waiting");
+    let mut died = rows();
+    died[1].health = Health::Waiting;
+    died[1].status = Status::Exited;
+    assert!(send(&mut s, died.clone()).contains(&capture), "died");
+    assert!(send(&mut s, died).is_empty(), "as it was");
+}
