@@ -57,9 +57,40 @@ fn fell_silent(r: &Report<'_>, facts: &TmuxFacts, now: DateTime<Utc>) -> Option<
     .then_some(moved)
 }
 
+/// Every comparison of the clock the rules make goes through here, and
+/// [`clock_moves_after`] lists each one: keep the two in step.
 fn within(now: DateTime<Utc>, at: Option<DateTime<Utc>>, window: std::time::Duration) -> bool {
     let window = chrono::Duration::from_std(window).unwrap_or(chrono::TimeDelta::MAX);
     at.is_some_and(|at| now.signed_duration_since(at) <= window)
+}
+
+/// The first instant after `now` at which the clock alone could change
+/// what these rules say of a session (its activity and health): where each
+/// [`within`] they make turns false. Until then a row built from the same
+/// facts says the same. `None`: never.
+pub fn clock_moves_after(
+    tmux: Option<&TmuxFacts>,
+    reported_at: Option<DateTime<Utc>>,
+    last_signal_at: Option<DateTime<Utc>>,
+    now: DateTime<Utc>,
+    t: &Thresholds,
+) -> Option<DateTime<Utc>> {
+    let moved = tmux.and_then(|f| f.window_activity);
+    [
+        (moved, SILENT_AFTER),
+        (reported_at, t.report_ttl),
+        (moved, t.active_window),
+        (last_signal_at, t.stuck_after),
+    ]
+    .into_iter()
+    .filter_map(|(at, window)| {
+        let window = chrono::Duration::from_std(window).ok()?;
+        // `within` holds through `at + window` and turns at the instant after.
+        at?.checked_add_signed(window)?
+            .checked_add_signed(chrono::Duration::nanoseconds(1))
+    })
+    .filter(|turn| *turn > now)
+    .min()
 }
 
 /// The activity to show. A report wins until `report_ttl` after it was made;

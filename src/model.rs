@@ -66,6 +66,7 @@ macro_rules! open_enum {
 // After the macro, so the submodules can declare open enums too.
 mod orchestration;
 mod session;
+mod why;
 
 pub use orchestration::{
     Orchestration, Phase, PhaseError, PhaseId, PhaseStatus, TokenCounts, TokenUsage,
@@ -73,6 +74,7 @@ pub use orchestration::{
 pub use session::{
     ActivitySource, ActivityView, Adopted, AoDetails, ModelUsage, Session, Usage, WaitingFor,
 };
+pub use why::Why;
 
 open_enum! {
     /// The life of a session's tmux session, as the sidecar records it.

@@ -48,7 +48,7 @@ fn row(name: &str, health: Health, since_min_ago: i64) -> Session {
         own_worktree: None,
         snoozed_until: None,
         waiting_for: None,
-        why: String::new(),
+        why: Default::default(),
     }
 }
 

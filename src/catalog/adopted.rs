@@ -344,7 +344,7 @@ impl Catalog {
         };
         let t = &self.config.thresholds;
         let (health, rule): (Health, _) = health::decide(inputs, now, t);
-        let why = health::explain(rule, health, &inputs, &activity, now, t);
+        let why = health::explain(rule, health, &inputs, &activity, t);
         Session {
             id: pane.id.to_string(),
             name: format!("{agent}@{}", pane.session),

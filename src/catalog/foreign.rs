@@ -123,7 +123,7 @@ impl Catalog {
             reported: false,
             source: ActivitySource::Maestro,
         };
-        let why = health::explain(rule, health, &inputs, &activity, now, t);
+        let why = health::explain(rule, health, &inputs, &activity, t);
         let name = o
             .session_id
             .clone()
@@ -182,7 +182,7 @@ fn ao_health(
     activity: &ActivityView,
     now: DateTime<Utc>,
     t: &crate::config::Thresholds,
-) -> (Health, String) {
+) -> (Health, crate::model::Why) {
     let ao_health = a
         .state
         .as_deref()
@@ -190,10 +190,10 @@ fn ao_health(
         // An archived record is history: nobody waits on it any more.
         .filter(|h| !a.archived || !matches!(h, Health::Waiting | Health::Stuck));
     match (ao_health, a.state.as_deref()) {
-        (Some(h), Some(word)) => (h, format!("AO says {word}: {h}")),
+        (Some(h), Some(word)) => (h, format!("AO says {word}: {h}").into()),
         _ => {
             let (h, rule) = health::decide(inputs, now, t);
-            (h, health::explain(rule, h, &inputs, activity, now, t))
+            (h, health::explain(rule, h, &inputs, activity, t))
         }
     }
 }

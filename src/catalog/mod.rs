@@ -89,6 +89,9 @@ pub struct Catalog {
     rows_built: std::sync::atomic::AtomicUsize,
     /// Whether the last build's ids were all unique (none renamed).
     ids_were_unique: std::sync::atomic::AtomicBool,
+    /// When the last build read the clock, and whether it holds rows the
+    /// clock may change at any time (see [`Catalog::clock_moves_rows`]).
+    last_build: std::sync::Mutex<Option<(chrono::DateTime<chrono::Utc>, bool)>>,
 }
 
 impl Catalog {
@@ -160,6 +163,7 @@ impl Catalog {
             row_cache: Default::default(),
             rows_built: Default::default(),
             ids_were_unique: Default::default(),
+            last_build: Default::default(),
         }
     }
 

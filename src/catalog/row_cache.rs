@@ -5,12 +5,12 @@
 //! same: the record itself, whether it is archived, its orchestration (the
 //! same shared state file read), what tmux says of its session and whether
 //! tmux answered at all, the agent Maestro's hooks name for it, the
-//! transcript's words for a vague error, and the time it was read at (the
-//! health rules and the ages a row's "why" states read the clock). The
-//! dashboard reads every row at its clock, which moves once a second (the
-//! tick), so a change between two ticks finds the other rows kept. What a
-//! row's problems and usage say is not kept: it is looked up again at each
-//! build (no IO either way).
+//! transcript's words for a vague error, and the clock, up to the first
+//! instant the health rules would read it differently
+//! (`health::clock_moves_after`; a row's ages are times the view states).
+//! So the dashboard's clock, moving once a second, rebuilds only the rows
+//! whose health it turns. What a row's problems and usage say is not kept:
+//! it is looked up again at each build (no IO either way).
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -33,6 +33,8 @@ pub(super) struct Inputs<'a> {
     pub active_agent: Option<&'a str>,
     pub error_words: Option<&'a str>,
     pub now: DateTime<Utc>,
+    /// The first instant after `now` the clock could change the row.
+    pub until: Option<DateTime<Utc>>,
 }
 
 /// [`Inputs`], owned, as kept beside the row.
@@ -45,7 +47,9 @@ struct Key {
     live: Option<TmuxFacts>,
     active_agent: Option<String>,
     error_words: Option<String>,
-    now: DateTime<Utc>,
+    /// When the row was built, and until when the clock leaves it as it is.
+    built: DateTime<Utc>,
+    until: Option<DateTime<Utc>>,
 }
 
 impl Key {
@@ -58,24 +62,29 @@ impl Key {
             live: i.live.cloned(),
             active_agent: i.active_agent.map(ToOwned::to_owned),
             error_words: i.error_words.map(ToOwned::to_owned),
-            now: i.now,
+            built: i.now,
+            until: i.until,
         }
     }
 
-    /// Whether the row was built from these inputs but at another time
-    /// (the dashboard's tick): its key is kept, only the row is built again.
+    /// Whether the clock at `now` leaves the row as it was built.
+    fn holds_at(&self, now: DateTime<Utc>) -> bool {
+        self.built <= now && self.until.is_none_or(|u| now < u)
+    }
+
+    /// Whether the row was built from these inputs but the clock has turned
+    /// it since: its key is kept, only the row is built again.
     fn matches_but_the_clock(&self, i: &Inputs<'_>) -> bool {
-        self.now != i.now && self.matches_at(i, self.now)
+        !self.holds_at(i.now) && self.same_facts(i)
     }
 
     fn matches(&self, i: &Inputs<'_>) -> bool {
-        self.matches_at(i, i.now)
+        self.holds_at(i.now) && self.same_facts(i)
     }
 
-    /// Cheapest first: the clock and tmux's facts change most often.
-    fn matches_at(&self, i: &Inputs<'_>, now: DateTime<Utc>) -> bool {
-        self.now == now
-            && self.archived == i.archived
+    /// Cheapest first: tmux's facts change most often.
+    fn same_facts(&self, i: &Inputs<'_>) -> bool {
+        self.archived == i.archived
             && self.tmux_known == i.tmux_known
             && self.live.as_ref() == i.live
             && match (&self.orchestration, i.orchestration) {
@@ -148,7 +157,7 @@ impl RowCache {
             .ok()?;
         let entry = &mut kept[i].1;
         let key = &entry.key;
-        let same_world = key.now == inputs.now
+        let same_world = key.holds_at(inputs.now)
             && key.archived == inputs.archived
             && key.tmux_known == inputs.tmux_known
             && match (&key.orchestration, inputs.orchestration) {
@@ -164,6 +173,14 @@ impl RowCache {
             entry.row = build();
         }
         Some(entry.row.clone())
+    }
+}
+
+impl RowCache {
+    /// The first instant the clock turns a kept row.
+    pub(super) fn earliest_until(&self) -> Option<DateTime<Utc>> {
+        let kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+        kept.iter().filter_map(|(_, k)| k.key.until).min()
     }
 }
 
@@ -194,7 +211,7 @@ impl Build<'_> {
             }
             if kept.key.matches_but_the_clock(&inputs) {
                 self.built += 1;
-                kept.key.now = inputs.now;
+                (kept.key.built, kept.key.until) = (inputs.now, inputs.until);
                 kept.row = build();
                 let row = kept.row.clone();
                 self.new.push((path, kept));
@@ -364,17 +381,84 @@ mod tests {
     }
 
     #[test]
-    fn the_clock_rebuilds_every_row() {
+    fn the_clock_rebuilds_only_rows_whose_health_it_turns() {
         let c = catalog();
-        let before = c.rows(t0());
-        let _ = c.rows(t0() + Duration::milliseconds(400));
+        let _ = c.rows(t0());
+        // The panes' activity (30 s old) leaves `active_window` now: a
+        // bound the reported rows do not read, but the clock passed one.
+        let before = c.rows(t0() + Duration::seconds(1));
         assert_eq!(c.rows_built(), 3);
+        // Within every other rule's window: the same rows, the ages read later.
         let later = t0() + Duration::seconds(61);
+        assert!(!c.clock_moves_rows(later));
         let rows = c.rows(later);
-        assert_eq!(c.rows_built(), 3);
-        // The ages the rows state moved with the clock (not kept from t0).
-        assert_ne!(rows[0].why, before[0].why);
+        assert_eq!(c.rows_built(), 0);
+        assert_eq!(rows, before);
+        assert_ne!(rows[0].why.at(later), rows[0].why.at(t0()));
         assert_eq!(rows, fresh(&c, later));
+        // The reports (20 s old at t0) expire after `report_ttl`: tmux's
+        // inference takes over, in every row.
+        let ttl = chrono::Duration::from_std(c.config.thresholds.report_ttl).unwrap();
+        let expired = t0() - Duration::seconds(20) + ttl + Duration::seconds(1);
+        assert!(c.clock_moves_rows(expired));
+        let rows = c.rows(expired);
+        assert_eq!(c.rows_built(), 3);
+        assert_eq!(rows, fresh(&c, expired));
+        assert_ne!(rows, before);
+    }
+
+    /// Every second of a quarter of an hour, rows kept by their clock
+    /// bound equal rows built from nothing: no rule that reads the clock is
+    /// left out of `health::clock_moves_after`.
+    #[test]
+    fn kept_rows_equal_a_fresh_build_at_every_second() {
+        let mut c = catalog();
+        let paths: Vec<_> = ["agent-0", "agent-1", "agent-2"]
+            .iter()
+            .map(|n| path_of(&c, n))
+            .collect();
+        // agent-0: an Active report whose pane moved after it (the silence
+        // rule), agent-1: waiting and snoozed for 2 minutes, agent-2: no
+        // report (tmux's inference; stuck rules never apply).
+        c.set_tmux(facts(&[]));
+        let s1 = c.sidecars.get_mut(&paths[1]).unwrap();
+        s1.activity = Some(Activity::AwaitingInput);
+        s1.snooze = Some(crate::attention::snooze_for(
+            Health::Waiting,
+            std::time::Duration::from_secs(120),
+            t0(),
+        ));
+        let s2 = c.sidecars.get_mut(&paths[2]).unwrap();
+        s2.activity = None;
+        s2.activity_reported_at = None;
+        let mut moved = facts(&[]);
+        if let ServerState::Running(server) = &mut moved {
+            *server = Server::new(
+                (0..3)
+                    .map(|i| {
+                        let f = TmuxFacts {
+                            window_activity: Some(t0() - Duration::seconds(10 + i)),
+                            ..TmuxFacts::default()
+                        };
+                        (format!("s{i}"), f)
+                    })
+                    .collect(),
+                Vec::new(),
+            );
+        }
+        c.set_tmux(moved);
+        let mut healths = std::collections::BTreeSet::new();
+        for second in 0..900 {
+            let now = t0() + Duration::seconds(second);
+            let rows = c.rows(now);
+            assert_eq!(rows, fresh(&c, now), "at +{second}s");
+            healths.extend(rows.iter().map(|r| (r.name.clone(), r.health)));
+        }
+        // The clock did turn them: the snooze and tmux's inference ran out.
+        let turned = ["agent-1", "agent-2"]
+            .iter()
+            .all(|n| healths.iter().filter(|(name, _)| name == n).count() > 1);
+        assert!(turned, "{healths:?}");
     }
 
     #[test]

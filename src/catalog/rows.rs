@@ -37,17 +37,19 @@ impl Catalog {
                 claimed.insert(Arc::as_ptr(o));
             }
             let tmux_session = sidecar.tmux_session.as_deref();
+            let live = facts
+                .and_then(|f| f.get(tmux_session?))
+                .filter(|_| !archived);
             let inputs = Inputs {
                 sidecar,
                 archived,
                 orchestration: orchestration.as_ref(),
                 tmux_known: facts.is_some(),
-                live: facts
-                    .and_then(|f| f.get(tmux_session?))
-                    .filter(|_| !archived),
+                live,
                 active_agent: self.active_agent_of(sidecar),
                 error_words: self.error_words(sidecar),
                 now,
+                until: self.clock_moves(sidecar, live, orchestration.as_deref(), now),
             };
             let mut row = kept.row(path, inputs, || {
                 self.sidecar_row(path, sidecar, orchestration.clone(), archived, &facts, now)
@@ -57,6 +59,7 @@ impl Catalog {
         }
         self.rows_built
             .store(kept.finish(), std::sync::atomic::Ordering::Relaxed);
+        let sidecar_rows = rows.len();
         for o in self.maestro.values() {
             if claimed.contains(&Arc::as_ptr(o)) {
                 continue;
@@ -79,6 +82,15 @@ impl Catalog {
         }
         let adopted = self.adopted_rows(&rows, now);
 
+        // Maestro's, AO's and adopted rows are built anew each time, and
+        // a rate of tokens per minute falls as the minutes pass: with any
+        // of them, every moment of the clock may change the rows.
+        let timed = rows.len() > sidecar_rows
+            || !adopted.is_empty()
+            || rows
+                .iter()
+                .any(|r| r.usage.as_ref().is_some_and(|u| u.tokens_per_minute > 0.0));
+        *self.last_build.lock().unwrap_or_else(|p| p.into_inner()) = Some((now, timed));
         rows.extend(adopted);
         let unique = make_ids_unique(&mut rows);
         self.ids_were_unique
@@ -98,6 +110,7 @@ impl Catalog {
         if !self
             .ids_were_unique
             .load(std::sync::atomic::Ordering::Relaxed)
+            || self.clock_moves_rows(now)
         {
             return None;
         }
@@ -108,15 +121,17 @@ impl Catalog {
                 let sidecar = self.sidecars.get(path)?;
                 let orchestration = self.orchestration_for(sidecar);
                 let tmux_session = sidecar.tmux_session.as_deref();
+                let live = facts.and_then(|f| f.get(tmux_session?));
                 let inputs = Inputs {
                     sidecar,
                     archived: false,
                     orchestration: orchestration.as_ref(),
                     tmux_known: facts.is_some(),
-                    live: facts.and_then(|f| f.get(tmux_session?)),
+                    live,
                     active_agent: self.active_agent_of(sidecar),
                     error_words: self.error_words(sidecar),
                     now,
+                    until: self.clock_moves(sidecar, live, orchestration.as_deref(), now),
                 };
                 let alone = |before: &Sidecar| same_row(before, sidecar);
                 let mut row = self.row_cache.replace(path, inputs, alone, || {
@@ -127,6 +142,44 @@ impl Catalog {
                 Some(row)
             })
             .collect()
+    }
+
+    /// Whether the rows at `now` may differ from the last build's by the
+    /// clock alone: a kept row's health turns, or the last build holds
+    /// rows the clock may change at any time (Maestro's, AO's, adopted
+    /// ones, a falling token rate) and was read at another time. When not,
+    /// the dashboard's clock needs no rows built (its view states the ages).
+    pub fn clock_moves_rows(&self, now: DateTime<Utc>) -> bool {
+        let last = *self.last_build.lock().unwrap_or_else(|p| p.into_inner());
+        match last {
+            None => true,
+            Some((at, timed)) => {
+                now < at
+                    || (timed && now != at)
+                    || self.row_cache.earliest_until().is_some_and(|u| now >= u)
+            }
+        }
+    }
+
+    /// The first instant after `now` the clock alone could change a
+    /// record's row: a health rule's window running out, or its snooze.
+    fn clock_moves(
+        &self,
+        s: &Sidecar,
+        live: Option<&TmuxFacts>,
+        orchestration: Option<&Orchestration>,
+        now: DateTime<Utc>,
+    ) -> Option<DateTime<Utc>> {
+        let t = &self.config.thresholds;
+        let rules = health::clock_moves_after(
+            live,
+            s.activity_reported_at,
+            last_signal_at(live, s, orchestration),
+            now,
+            t,
+        );
+        let snooze = s.snooze.as_ref().map(|z| z.until).filter(|u| *u > now);
+        rules.into_iter().chain(snooze).min()
     }
 
     fn active_state_file(&self, cwd: &Path) -> Option<&PathBuf> {
@@ -199,16 +252,7 @@ impl Catalog {
         let (status, live, exit_status) =
             sidecar_status(s, archived, facts, tmux_session.as_deref());
         let activity = self.sidecar_activity(s, &status, exit_status, live.as_ref(), archived, now);
-        // The newest sign of life: pane output, a report, Maestro's update.
-        let last_signal_at = [
-            live.as_ref().and_then(|f| f.window_activity),
-            s.activity_reported_at,
-            s.last_activity_at,
-            orchestration.as_deref().and_then(orchestration_updated),
-        ]
-        .into_iter()
-        .flatten()
-        .max();
+        let last_signal_at = last_signal_at(live.as_ref(), s, orchestration.as_deref());
         let inputs = HealthInputs {
             status: &status,
             exit_status,
@@ -217,7 +261,7 @@ impl Catalog {
             last_signal_at,
         };
         let (health, rule) = health::decide(inputs, now, t);
-        let why = health::explain(rule, health, &inputs, &activity, now, t);
+        let why = health::explain(rule, health, &inputs, &activity, t);
         let snoozed_until = s
             .snooze
             .filter(|z| attention::snooze_holds(z, health, s.activity_reported_at, now))
@@ -348,6 +392,23 @@ fn waiting_for(a: &ActivityView, tool: Option<&ToolCall>) -> Option<WaitingFor> 
 /// Row ids must be unique (the dashboard selects by id), but two Maestro
 /// workspaces can share a session id, and AO can keep a legacy and a
 /// current file for one session: those get their folder appended.
+/// The newest sign of life: pane output, a report, Maestro's update.
+fn last_signal_at(
+    live: Option<&TmuxFacts>,
+    s: &Sidecar,
+    orchestration: Option<&Orchestration>,
+) -> Option<DateTime<Utc>> {
+    [
+        live.and_then(|f| f.window_activity),
+        s.activity_reported_at,
+        s.last_activity_at,
+        orchestration.and_then(orchestration_updated),
+    ]
+    .into_iter()
+    .flatten()
+    .max()
+}
+
 /// Whether a record changed from `before` to `after` is still the same row
 /// to every other: what other rows are built from (its id against theirs,
 /// its tmux session against the panes adopted, its folders against the

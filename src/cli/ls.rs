@@ -107,7 +107,7 @@ struct ActivityJson<'a> {
     /// Additive: what a waiting session asks, where the agent says it.
     waiting_for: Option<WaitingForJson<'a>>,
     /// Additive: the rule that decided the health, in words.
-    why: &'a str,
+    why: String,
 }
 
 #[derive(Serialize)]
@@ -217,7 +217,7 @@ fn session_json(s: &Session, now: DateTime<Utc>) -> SessionJson<'_> {
                 tool: w.tool.as_deref(),
                 command: w.command.as_deref(),
             }),
-            why: &s.why,
+            why: s.why.at(now),
         },
         snoozed_until: s.snoozed_until,
         orchestration: s

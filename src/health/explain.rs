@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use super::{HealthInputs, Rule, SILENT_DETAIL};
 use crate::config::Thresholds;
 use crate::display::age;
-use crate::model::{Activity, ActivitySource, ActivityView, Health, Session, Source};
+use crate::model::{Activity, ActivitySource, ActivityView, Health, Session, Source, Why};
 
 /// A length of time the way ages are shown: `45s`, `10m`, `2h`.
 fn span(d: std::time::Duration) -> String {
@@ -31,59 +31,66 @@ fn said_by(a: &ActivityView) -> &'static str {
 }
 
 /// The why line: which rule decided the health, with the facts it used.
+/// Its ages are times (the view states them), so the line is the same
+/// from one second to the next.
 pub fn explain(
     rule: Rule,
     health: Health,
     i: &HealthInputs<'_>,
     a: &ActivityView,
-    now: DateTime<Utc>,
     t: &Thresholds,
-) -> String {
-    let ago = age(now, a.since);
+) -> Why {
+    let why = Why::default();
+    // "<who> <state> 4m ago<end>"
+    let said = |what: &str, end: &str| {
+        Why::default()
+            .words(format!("{} {what} ", said_by(a)))
+            .age(a.since)
+            .words(format!(" ago{end}"))
+    };
     match rule {
-        Rule::EndedFailed => match i.exit_status.filter(|s| *s != 0) {
+        Rule::EndedFailed => why.words(match i.exit_status.filter(|s| *s != 0) {
             Some(code) => format!("exited with status {code}: errored"),
             None => "not running, and a Maestro phase failed: errored".into(),
-        },
-        Rule::EndedDone => "not running, and its orchestration completed: done".into(),
-        Rule::Ended => format!("status {}: {health}", i.status),
-        Rule::ReportedError => format!("{} Error {ago} ago: errored", said_by(a)),
+        }),
+        Rule::EndedDone => why.words("not running, and its orchestration completed: done"),
+        Rule::Ended => why.words(format!("status {}: {health}", i.status)),
+        Rule::ReportedError => said("Error", ": errored"),
         Rule::OrchestrationFailed => {
-            "a Maestro phase failed and its errors are not resolved: errored".into()
+            why.words("a Maestro phase failed and its errors are not resolved: errored")
         }
-        Rule::AwaitingInput => format!("{} AwaitingInput {ago} ago: waiting", said_by(a)),
+        Rule::AwaitingInput => said("AwaitingInput", ": waiting"),
         Rule::Silent => {
-            let quiet = age(now, i.last_signal_at);
             let what = match (a.source, i.activity) {
                 (ActivitySource::Hook, Activity::Active) => {
-                    format!("reported Active {ago} ago")
+                    why.words("reported Active ").age(a.since).words(" ago")
                 }
-                _ => "a Maestro phase in progress".into(),
+                _ => why.words("a Maestro phase in progress"),
             };
-            format!(
-                "{what}, no output or report for {quiet}: stuck after {}",
-                span(t.stuck_after)
-            )
+            what.words(", no output or report for ")
+                .age(i.last_signal_at)
+                .words(format!(": stuck after {}", span(t.stuck_after)))
         }
         Rule::Working => match a.source {
-            ActivitySource::Tmux => format!(
-                "pane output {ago} ago (within {}): active",
-                span(t.active_window)
-            ),
-            _ => format!("{} Active {ago} ago: active", said_by(a)),
+            ActivitySource::Tmux => why
+                .words("pane output ")
+                .age(a.since)
+                .words(format!(" ago (within {}): active", span(t.active_window))),
+            _ => said("Active", ": active"),
         },
-        Rule::PhaseInProgress => "Maestro says a phase is in progress: active".into(),
-        Rule::OrchestrationDone => "Maestro says the orchestration completed: done".into(),
+        Rule::PhaseInProgress => why.words("Maestro says a phase is in progress: active"),
+        Rule::OrchestrationDone => why.words("Maestro says the orchestration completed: done"),
         Rule::Resting => match a.source {
-            ActivitySource::Tmux if a.detail.as_deref() == Some(SILENT_DETAIL) => {
-                format!("the screen stopped moving {ago} ago after an Active report: idle")
-            }
-            ActivitySource::Tmux => format!(
-                "no pane output for {ago} (over {}): idle",
-                span(t.active_window)
-            ),
-            ActivitySource::Nothing => "no report and no pane: idle".into(),
-            _ => format!("{} {} {ago} ago: idle", said_by(a), a.state),
+            ActivitySource::Tmux if a.detail.as_deref() == Some(SILENT_DETAIL) => why
+                .words("the screen stopped moving ")
+                .age(a.since)
+                .words(" ago after an Active report: idle"),
+            ActivitySource::Tmux => why
+                .words("no pane output for ")
+                .age(a.since)
+                .words(format!(" (over {}): idle", span(t.active_window))),
+            ActivitySource::Nothing => why.words("no report and no pane: idle"),
+            _ => said(&a.state.to_string(), ": idle"),
         },
     }
 }
@@ -170,7 +177,7 @@ mod tests {
             last_signal_at: ago(signal_min),
         };
         let (h, rule) = decide(i, now(), &t);
-        (h, explain(rule, h, &i, a, now(), &t))
+        (h, explain(rule, h, &i, a, &t).at(now()))
     }
 
     fn orchestration(status: &str, phase: PhaseStatus) -> Orchestration {

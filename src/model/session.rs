@@ -181,7 +181,7 @@ pub struct Session {
     /// What a waiting session asks, where the agent said it.
     pub waiting_for: Option<WaitingFor>,
     /// Which rule decided the health, in words (`health::explain`).
-    pub why: String,
+    pub why: super::Why,
 }
 
 /// An agent found in a tmux pane greenroom did not start: through its

@@ -168,7 +168,7 @@ pub fn parse_row(mut v: Value, host: &str) -> Result<RemoteRow, String> {
         own_worktree: None,
         snoozed_until: None,
         waiting_for: None,
-        why: String::new(),
+        why: Default::default(),
     };
     if let Some(map) = v.as_object_mut() {
         map.insert("host".into(), Value::String(host.to_owned()));

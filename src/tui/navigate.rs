@@ -91,7 +91,11 @@ pub(super) fn preview_after_rows(
     let shown = state.preview.as_ref().map(|p| p.id.as_str());
     // A host's pane has no activity greenroom follows: it is read each time.
     let remote = shown.is_some_and(|id| super::hosts::split(state, id).is_some());
-    if shown.is_some() && shown == state.selected.as_deref() && preview_look(state) == before && !remote {
+    if shown.is_some()
+        && shown == state.selected.as_deref()
+        && preview_look(state) == before
+        && !remote
+    {
         return Vec::new();
     }
     preview_request(state)

@@ -147,7 +147,9 @@ async fn event_loop(
             Some(first) = file_rx.recv() => runner.files(first, file_rx, state.now),
             _ = tick.tick() => {
                 let now = Utc::now();
-                vec![Action::Tick(now), runner.rows(now)]
+                let mut actions = vec![Action::Tick(now)];
+                actions.extend(runner.rows_at_tick(now));
+                actions
             }
             _ = poll.tick() => vec![Action::PollDue],
             Some(done) = runner.done_rx.recv() => runner.finished(done),

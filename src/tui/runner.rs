@@ -146,6 +146,15 @@ impl Runner {
         }
     }
 
+    /// The rows at the clock's tick, when the clock changes any (a health
+    /// rule's window ran out, say); the ages the view states need none.
+    pub fn rows_at_tick(&self, now: chrono::DateTime<Utc>) -> Option<Action> {
+        self.engine
+            .catalog
+            .clock_moves_rows(now)
+            .then(|| self.rows(now))
+    }
+
     /// A burst of file changes, read at once.
     pub fn files(
         &mut self,

@@ -269,7 +269,10 @@ fn an_ao_rows_snooze_is_kept_in_greenrooms_state_file() {
     let mut catalog = Catalog::load(&config, false);
     let row = catalog.rows(now).pop().unwrap();
     assert_eq!(greenroom::health::provenance(&row, now), "needs_input · AO");
-    assert_eq!(row.why, "AO says needs_input: waiting");
+    assert_eq!(
+        row.why.at(chrono::Utc::now()),
+        "AO says needs_input: waiting"
+    );
     let store = SidecarStore::new(&config.sidecar_dir);
     greenroom::ops::snooze(&store, &row, std::time::Duration::from_secs(600), now).unwrap();
     let file = world.path("sessions/.snoozes.json");

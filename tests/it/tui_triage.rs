@@ -58,7 +58,7 @@ fn session(name: &str, health: Health, since_min: i64, focused_min: i64) -> Sess
         own_worktree: None,
         snoozed_until: None,
         waiting_for: None,
-        why: String::new(),
+        why: Default::default(),
     }
 }
 

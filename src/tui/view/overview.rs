@@ -47,7 +47,7 @@ pub fn rows(s: &Session, state: &AppState, max: usize, theme: &Theme) -> Rows {
         out.push(Keep::Must, row("asks", vec![Span::styled(q, theme.accent)]));
     }
     if !s.why.is_empty() {
-        let why = vec![Span::styled(s.why.clone(), theme.dim)];
+        let why = vec![Span::styled(s.why.at(state.now), theme.dim)];
         out.push(Keep::Useful, row("why", why));
     }
     out.push(Keep::Must, row("activity", activity_spans(s, state, theme)));

@@ -47,7 +47,7 @@ pub fn session(name: &str) -> SessionBuilder {
         own_worktree: None,
         snoozed_until: None,
         waiting_for: None,
-        why: String::new(),
+        why: Default::default(),
     })
 }
 
