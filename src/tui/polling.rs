@@ -57,7 +57,13 @@ fn refresh(state: &mut AppState) -> Vec<Effect> {
     if state.poll.in_flight || state.poll.refreshing {
         return Vec::new();
     }
-    let selected = state.selected_session().map(|s| s.id.as_str());
+    // The preview follows the selected row's pane, while it shows: else
+    // the selected row is read like any other (a read a second of an idle
+    // row costs tmux as much as a working one's).
+    let selected = state
+        .selected_session()
+        .filter(|_| state.tab == super::state::DetailTab::Preview)
+        .map(|s| s.id.as_str());
     let local = state
         .rows
         .iter()

@@ -257,6 +257,12 @@ mod tmux_events {
             },
         );
         s.selected = Some("id-alpha".into());
+        // The Overview tab: the selected idle row is read like any other.
+        let effects = update(&mut s, Action::PollDue);
+        assert_eq!(refresh_targets(&effects), Some(vec!["gr-bravo".into()]));
+        update(&mut s, refreshed(0, &["gr-bravo"], true));
+        // The Preview tab follows the selected row's pane.
+        s.tab = greenroom::tui::state::DetailTab::Preview;
         let effects = update(&mut s, Action::PollDue);
         assert_eq!(
             refresh_targets(&effects),
@@ -316,10 +322,11 @@ mod tmux_events {
             },
         );
         s.selected = Some("id-s0".into());
+        s.tab = greenroom::tui::state::DetailTab::Preview;
         assert_eq!(
             refresh_targets(&update(&mut s, Action::PollDue)),
             Some(vec!["gr-s0".into()]),
-            "only the selected row"
+            "only the selected row, its pane previewed"
         );
         update(&mut s, refreshed(0, &[], true));
 
@@ -392,6 +399,8 @@ mod tmux_events {
     #[test]
     fn a_stale_refresh_is_dropped_and_an_incomplete_one_polls() {
         let mut s = live();
+        // The selected row's pane previewed: it is read each interval.
+        s.tab = greenroom::tui::state::DetailTab::Preview;
         let effects = update(&mut s, Action::PollDue);
         assert!(refresh_targets(&effects).is_some(), "{effects:?}");
         s.poll.generation += 1;
