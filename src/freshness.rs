@@ -2,7 +2,8 @@
 //! pushes its events (the dashboard and `watch` ask the same question).
 //! Pane activity is no event (see `tmux/events.rs`), so the rows whose
 //! activity decides something soon are read by id ([`due`]), and the
-//! selected row each interval (the preview follows its pane). Pure.
+//! selected row each interval while its pane is previewed (the dashboard
+//! passes it only then). Pure.
 
 use chrono::{DateTime, Duration, Utc};
 
