@@ -141,16 +141,20 @@ pub fn merge(state: &AppState, mut local: Vec<Session>) -> Vec<Session> {
             )),
             _ => None,
         };
-        for r in &view.rows {
-            let mut r = r.clone();
-            r.name = format!("{host}:{}", r.name);
-            if let Some(f) = &fault {
-                r.activity.detail = Some(f.clone());
-            }
-            local.push(r);
-        }
+        local.extend(view.rows.iter().map(|r| shown(host, r, fault.as_deref())));
     }
     local
+}
+
+/// A host's row as the list shows it: named after its host, and saying
+/// its host's fault, if any.
+fn shown(host: &str, r: &Session, fault: Option<&str>) -> Session {
+    let mut r = r.clone();
+    r.name = format!("{host}:{}", r.name);
+    if let Some(f) = fault {
+        r.activity.detail = Some(f.to_owned());
+    }
+    r
 }
 
 fn local_rows(state: &AppState) -> Vec<Session> {
@@ -162,6 +166,34 @@ fn local_rows(state: &AppState) -> Vec<Session> {
         .collect()
 }
 
+/// A row a live host had already sent, changed: swapped in alone, as a
+/// local record's is (a host's 900 rows turning idle at once are 900
+/// lines, each of which would otherwise rebuild the whole list). `Err`:
+/// not such a row, for [`news`] to take the long way.
+fn changed_alone(
+    state: &mut AppState,
+    host: &str,
+    attempt: u64,
+    r: Box<RemoteRow>,
+) -> Result<Vec<Effect>, Box<RemoteRow>> {
+    let now = state.now;
+    let Some(view) = state.hosts.get_mut(host) else {
+        return Err(r);
+    };
+    let id = format!("{host}/{}", r.session.id);
+    let live = attempt == view.attempt && matches!(view.link, Link::Live { .. });
+    if !live || !state.rows.iter().any(|x| x.id == id) {
+        return Err(r);
+    }
+    let Some(old) = view.rows.iter_mut().find(|x| x.id == id) else {
+        return Err(r);
+    };
+    *old = prefixed(host, *r);
+    let row = shown(host, old, None);
+    view.last_line = now;
+    Ok(super::rows::change_rows(state, vec![row]))
+}
+
 fn prefixed(host: &str, row: RemoteRow) -> Session {
     let mut s = row.session;
     s.id = format!("{host}/{}", s.id);
@@ -170,6 +202,15 @@ fn prefixed(host: &str, row: RemoteRow) -> Session {
 
 /// A host's news: its rows change, or it is down and tried again later.
 pub fn news(state: &mut AppState, host: &str, attempt: u64, news: HostNews) -> Vec<Effect> {
+    let news = match news {
+        HostNews::Line(Line::Added(r) | Line::Changed(r)) => {
+            match changed_alone(state, host, attempt, r) {
+                Ok(effects) => return effects,
+                Err(r) => HostNews::Line(Line::Changed(r)),
+            }
+        }
+        other => other,
+    };
     let now = state.now;
     let local = local_rows(state);
     let Some(view) = state.hosts.get_mut(host) else {

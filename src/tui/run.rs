@@ -152,7 +152,15 @@ async fn event_loop(
                 actions
             }
             _ = poll.tick() => vec![Action::PollDue],
-            Some(done) = runner.done_rx.recv() => runner.finished(done),
+            Some(done) = runner.done_rx.recv() => {
+                // All that finished meanwhile, then one frame: a host's
+                // burst of lines is one redraw, not one each.
+                let mut actions = runner.finished(done);
+                while let Ok(more) = runner.done_rx.try_recv() {
+                    actions.extend(runner.finished(more));
+                }
+                actions
+            }
             _ = tokio::time::sleep(capture_wait.unwrap_or_default()), if capture_wait.is_some() => {
                 runner.capture_now();
                 Vec::new()

@@ -246,3 +246,41 @@ fn each_hosts_rows_are_listed_together_after_the_local_ones() {
         "{order:?}"
     );
 }
+
+/// A live host's row that changed is swapped in alone: the dashboard ends
+/// as a snapshot saying the same would leave it (names, health, order,
+/// marks).
+#[test]
+fn a_changed_row_of_a_live_host_equals_a_snapshot_saying_it() {
+    const OTHER: &str = "1c8d4d68-9a6e-4f1f-8a72-2c2b3c4d5e6f";
+    let waiting =
+        |id: &str, name: &str| row(id, name).replace(r#""health":"idle""#, r#""health":"waiting""#);
+    let (mut by_line, _) = with_host();
+    news(
+        &mut by_line,
+        1,
+        HostNews::Line(snapshot(&[row(ID, "api"), row(OTHER, "web")])),
+    );
+    let mut by_snapshot = by_line.clone();
+    let changed = format!(r#"{{"type":"changed","session":{}}}"#, waiting(ID, "api2"));
+    let effects_line = news(
+        &mut by_line,
+        1,
+        HostNews::Line(parse_line(changed.as_bytes(), "build").unwrap()),
+    );
+    let effects_snapshot = news(
+        &mut by_snapshot,
+        1,
+        HostNews::Line(snapshot(&[waiting(ID, "api2"), row(OTHER, "web")])),
+    );
+    assert_eq!(effects_line, effects_snapshot);
+    assert!(names(&by_line).contains(&"build:api2".to_owned()));
+    let visible = |s: &AppState| -> Vec<(String, String)> {
+        s.visible_sessions()
+            .map(|r| (r.name.clone(), r.health.to_string()))
+            .collect()
+    };
+    assert_eq!(visible(&by_line), visible(&by_snapshot));
+    assert_eq!(by_line.attention, by_snapshot.attention);
+    assert_eq!(by_line.last_health, by_snapshot.last_health);
+}
