@@ -11,6 +11,7 @@ mod changes;
 mod foreign;
 mod maestro_state;
 mod order;
+mod reach;
 mod row_cache;
 mod rows;
 mod status;
