@@ -69,9 +69,7 @@ impl Tmux {
     /// The session keeps its pane when the command ends (`remain-on-exit`
     /// on its window only, never globally), so a crash shows as exited with
     /// its status and its last lines stay readable. It is set in the same
-    /// tmux call, before tmux can see even an instant exit, with the
-    /// window's `pane-died` hook that tells greenroom's control clients
-    /// ([`super::events::DEATHS_HOOK`]).
+    /// tmux call, before tmux can see even an instant exit.
     pub fn new_session(
         &self,
         name: &str,
@@ -95,15 +93,6 @@ impl Tmux {
         // After `new-session`, a command in the same sequence without `-t`
         // acts on the new session's window.
         for arg in [";", "set-option", "-w", "remain-on-exit", "on"] {
-            args.push(arg.into());
-        }
-        for arg in [
-            ";",
-            "set-hook",
-            "-w",
-            "pane-died",
-            super::events::DEATHS_HOOK,
-        ] {
             args.push(arg.into());
         }
         self.run(args).map(drop)

@@ -44,8 +44,8 @@ fn drain(rx: &mpsc::Receiver<Event>) {
 fn the_client_reports_changes_and_leaves_the_operators_sessions_alone() {
     let server = TmuxServer::new();
     let tmux = Tmux::new(TmuxSocket::Name(server.name.clone()));
-    // Started as greenroom starts its sessions: remain-on-exit and the
-    // hook that counts deaths.
+    // Started as greenroom starts its sessions: remain-on-exit keeps the
+    // dead pane, so no notification tells its death.
     tmux.new_session("work", std::path::Path::new("/"), &[], "sleep 600")
         .unwrap();
     server.spawn("other", &["sh"]);
@@ -76,10 +76,11 @@ fn the_client_reports_changes_and_leaves_the_operators_sessions_alone() {
     server.run(&["kill-session", "-t", "=other"]);
     expect(&rx, 5, |e| *e == Event::Changed, "a change for the kill");
     // A pane that dies and stays (remain-on-exit): told through the
-    // hook's count and the subscription. Killed from outside: a program
-    // that prints nothing as it ends leaves its window's name alone, so
-    // no rename tells it. The events session's own window renames itself
-    // once (to `tail`): that news is gone before the kill.
+    // subscription. Killed by a signal from outside: its pty closes with
+    // it (tmux 3.3a may then run a `pane-died` hook late), and a program that
+    // prints nothing as it ends leaves its window's name alone, so no
+    // rename tells it either. The events session's own window renames
+    // itself once (to `tail`): that news is gone before the kill.
     wait_for(5, "the events window's name", || {
         let target = format!("={EVENTS_SESSION}:");
         (server
