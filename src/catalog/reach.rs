@@ -7,7 +7,6 @@ use std::path::PathBuf;
 use chrono::{DateTime, Utc};
 
 use super::Catalog;
-use super::row_cache::Inputs;
 use super::rows::orchestration_updated;
 use crate::health::{self, TmuxFacts};
 use crate::model::{Orchestration, Session};
@@ -34,19 +33,7 @@ impl Catalog {
             .map(|path| {
                 let sidecar = self.sidecars.get(path)?;
                 let orchestration = self.orchestration_for(sidecar);
-                let tmux_session = sidecar.tmux_session.as_deref();
-                let live = facts.and_then(|f| f.get(tmux_session?));
-                let inputs = Inputs {
-                    sidecar,
-                    archived: false,
-                    orchestration: orchestration.as_ref(),
-                    tmux_known: facts.is_some(),
-                    live,
-                    active_agent: self.active_agent_of(sidecar),
-                    error_words: self.error_words(sidecar),
-                    now,
-                    until: self.clock_moves(sidecar, live, orchestration.as_deref(), now),
-                };
+                let inputs = self.inputs(sidecar, false, orchestration.as_ref(), facts, now);
                 let alone = |before: &Sidecar| same_row(before, sidecar);
                 let mut row = self.row_cache.replace(path, inputs, alone, || {
                     self.sidecar_row(path, sidecar, orchestration.clone(), false, &facts, now)

@@ -37,6 +37,34 @@ pub(super) struct Inputs<'a> {
     pub until: Option<DateTime<Utc>>,
 }
 
+impl super::Catalog {
+    /// What a record's row is built from, as the cache compares it.
+    pub(super) fn inputs<'a>(
+        &'a self,
+        sidecar: &'a Sidecar,
+        archived: bool,
+        orchestration: Option<&'a Arc<Orchestration>>,
+        facts: super::rows::Facts<'a>,
+        now: DateTime<Utc>,
+    ) -> Inputs<'a> {
+        let tmux_session = sidecar.tmux_session.as_deref();
+        let live = facts
+            .and_then(|f| f.get(tmux_session?))
+            .filter(|_| !archived);
+        Inputs {
+            sidecar,
+            archived,
+            orchestration,
+            tmux_known: facts.is_some(),
+            live,
+            active_agent: self.active_agent_of(sidecar),
+            error_words: self.error_words(sidecar),
+            now,
+            until: self.clock_moves(sidecar, live, orchestration.map(|o| &**o), now),
+        }
+    }
+}
+
 /// [`Inputs`], owned, as kept beside the row.
 #[derive(Debug)]
 struct Key {

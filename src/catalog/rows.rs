@@ -10,7 +10,6 @@ use chrono::{DateTime, Utc};
 use super::Catalog;
 use super::order::sort_by_last_focus;
 use super::reach::last_signal_at;
-use super::row_cache::Inputs;
 use crate::attention;
 use crate::health::{self, HealthInputs, Report, TmuxFacts};
 use crate::model::{
@@ -37,21 +36,7 @@ impl Catalog {
             if let Some(o) = &orchestration {
                 claimed.insert(Arc::as_ptr(o));
             }
-            let tmux_session = sidecar.tmux_session.as_deref();
-            let live = facts
-                .and_then(|f| f.get(tmux_session?))
-                .filter(|_| !archived);
-            let inputs = Inputs {
-                sidecar,
-                archived,
-                orchestration: orchestration.as_ref(),
-                tmux_known: facts.is_some(),
-                live,
-                active_agent: self.active_agent_of(sidecar),
-                error_words: self.error_words(sidecar),
-                now,
-                until: self.clock_moves(sidecar, live, orchestration.as_deref(), now),
-            };
+            let inputs = self.inputs(sidecar, archived, orchestration.as_ref(), facts, now);
             let mut row = kept.row(path, inputs, || {
                 self.sidecar_row(path, sidecar, orchestration.clone(), archived, &facts, now)
             });
