@@ -248,6 +248,9 @@ fn the_demo_s_way_back_inside_tmux_returns_to_the_dashboard_and_keeps_the_user_s
         .to_string_lossy()
         .into_owned();
     let _demo_server = KillOnDrop(socket);
+    // The demo's last words stay on screen once it has ended.
+    c.user
+        .run(&["set-option", "-w", "-t", "=dash:", "remain-on-exit", "on"]);
     c.until(30, "the demo's dashboard", |s| {
         s.contains("api-1") && s.contains("Sessions")
     });
@@ -270,8 +273,12 @@ fn the_demo_s_way_back_inside_tmux_returns_to_the_dashboard_and_keeps_the_user_s
         other => panic!("an unexpected hint: {other:?}"),
     };
     c.press(&keys);
+    // Its status line says the dashboard took the terminal back and reads
+    // keys again.
     c.until(20, "the dashboard again", |s| {
-        s.contains("Sessions") && !s.contains("returns to the dashboard")
+        s.contains("Sessions")
+            && s.contains("back from ")
+            && !s.contains("returns to the dashboard")
     });
     assert_eq!(
         c.client_session(),
@@ -279,9 +286,15 @@ fn the_demo_s_way_back_inside_tmux_returns_to_the_dashboard_and_keeps_the_user_s
         "the user's own client was detached"
     );
     c.press(&["q"]);
-    wait_for(20, "the demo to remove its folder", || {
-        (!demo_root.exists()).then_some(())
+    let screen = c.until(20, "the demo's last words", |s| {
+        s.contains("greenroom demo ended") || s.contains("greenroom demo: could not remove")
     });
+    assert!(
+        !demo_root.exists(),
+        "the demo's folder is still there: {:?}\n{screen}",
+        std::fs::read_dir(&demo_root)
+            .map(|d| d.flatten().map(|e| e.file_name()).collect::<Vec<_>>())
+    );
 }
 
 /// A failed test must not leave the demo's tmux server behind.
