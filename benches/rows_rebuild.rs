@@ -103,7 +103,10 @@ fn main() {
 
         rename(format!("again-{k}"));
         let path = store.path_for(s.id);
-        assert_eq!(catalog.apply_path(&path), Applied::Record);
+        assert_eq!(
+            catalog.apply_path(&path),
+            Applied::Records(vec![path.clone()])
+        );
         let start = Instant::now();
         let rows = catalog.rows_of(std::slice::from_ref(&path), now);
         alone.push(start.elapsed());

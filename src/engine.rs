@@ -264,10 +264,10 @@ impl Engine {
             for path in pending.drain(..) {
                 match self.catalog.apply_path(&path) {
                     Applied::Unchanged => {}
-                    Applied::Record => {
+                    Applied::Records(changed) => {
                         applied = true;
                         if let Some(r) = &mut records {
-                            r.push(path);
+                            r.extend(changed);
                         }
                     }
                     Applied::Other => {
@@ -281,6 +281,11 @@ impl Engine {
             }
             if applied {
                 changed = true;
+                if let Some(r) = &mut records {
+                    // A record rewritten and its orchestration moved on, say.
+                    r.sort();
+                    r.dedup();
+                }
                 rows = match records.as_deref() {
                     Some(r) => self.catalog.rows_of(r, now).map(NewRows::Changed),
                     None => None,

@@ -116,17 +116,13 @@ impl Watcher {
                     .take_while(|(p, _)| p.starts_with(path))
                     .map(|(p, _)| p.clone()),
             );
-            if let Some(parent) = path.parent() {
-                // Targets waiting at the changed path's folder for a child to appear.
-                affected.extend(
-                    self.targets
-                        .iter()
-                        .filter(|(p, a)| a.at == parent && p.starts_with(path))
-                        .map(|(p, _)| p.clone()),
-                );
-                if self.is_present_tree(parent) {
-                    tree_entries.insert(path.clone());
-                }
+            // (Those waiting at its folder for it to appear are among them:
+            // the map is ordered by component, so a folder's descendants
+            // follow it. No scan of every target per change.)
+            if let Some(parent) = path.parent()
+                && self.is_present_tree(parent)
+            {
+                tree_entries.insert(path.clone());
             }
         }
         let mut reread = Vec::new();

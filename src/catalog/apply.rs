@@ -3,20 +3,23 @@
 
 use std::path::{Path, PathBuf};
 
+use super::maestro_state::LocationChange;
 use super::{ACTIVE_SESSION_FILE, Catalog, sidecar_cwds};
 use crate::sources::ao;
 use crate::sources::maestro::StateLocation;
 use crate::sources::sidecar;
 
 /// How far one applied change reaches.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Applied {
     /// Nothing the catalog shows changed.
     Unchanged,
-    /// Only one of greenroom's own live records changed, and nothing read
-    /// beside it (no problem cleared, no folder or transcript to follow):
-    /// its row alone may be new ([`Catalog::rows_of`]).
-    Record,
+    /// Only the rows of these live records (their sidecars' paths) may be
+    /// new ([`Catalog::rows_of`]): one of greenroom's records changed and
+    /// nothing read beside it (no problem cleared, no folder or transcript
+    /// to follow), or a running orchestration moved on that only these
+    /// records show.
+    Records(Vec<PathBuf>),
     /// Anything else that changed: the rows are built again.
     Other,
 }
@@ -66,7 +69,13 @@ impl Catalog {
             return Applied::from(self.rescan_sidecars());
         }
         if let Some(loc) = self.location_of(path) {
-            return Applied::from(self.read_location(&loc));
+            return match self.reread_location(&loc) {
+                LocationChange::None => Applied::Unchanged,
+                LocationChange::Running(before) => self
+                    .shown_by(&before)
+                    .map_or(Applied::Other, Applied::Records),
+                LocationChange::Other => Applied::Other,
+            };
         }
         if let Some(changed) = self.transcripts.apply(path) {
             return Applied::from(changed);
@@ -161,7 +170,7 @@ impl Catalog {
                 if had_problem || new_state || tracked || (changed && archived) {
                     Applied::Other
                 } else if changed {
-                    Applied::Record
+                    Applied::Records(vec![path.to_path_buf()])
                 } else {
                     Applied::Unchanged
                 }

@@ -36,6 +36,11 @@ impl Catalog {
     /// (Re)reads one state folder: what it holds replaces what it held.
     /// Returns whether the states or problems there changed.
     pub(super) fn read_location(&mut self, loc: &StateLocation) -> bool {
+        self.reread_location(loc) != LocationChange::None
+    }
+
+    /// [`Self::read_location`], saying what changed.
+    pub(super) fn reread_location(&mut self, loc: &StateLocation) -> LocationChange {
         let read = maestro::read_location(loc, self.include_archive);
         self.install_location(loc, read)
     }
@@ -45,7 +50,7 @@ impl Catalog {
         &mut self,
         loc: &StateLocation,
         (states, problems): (Vec<Orchestration>, Vec<Problem>),
-    ) -> bool {
+    ) -> LocationChange {
         let folder = loc.state_folder.clone();
         // Only this folder's entries are touched: the index says which they are.
         let mut before = Vec::new();
@@ -61,7 +66,13 @@ impl Catalog {
         }
         for o in states {
             paths.push(o.path.clone());
-            self.maestro.insert(o.path.clone(), Arc::new(o));
+            // A state read again unchanged keeps its Arc: the kept rows
+            // know orchestrations by pointer.
+            let same = before
+                .iter()
+                .find_map(|(p, was, _)| was.as_ref().filter(|w| *p == o.path && ***w == o));
+            let state = same.cloned().unwrap_or_else(|| Arc::new(o));
+            self.maestro.insert(state.path.clone(), state);
         }
         paths.sort();
         paths.dedup();
@@ -76,7 +87,7 @@ impl Catalog {
             })
             .collect();
         before.sort_by(|a, b| a.0.cmp(&b.0));
-        let changed = before != after;
+        let previous = self.finished.get(&folder).cloned();
         let newest = paths
             .iter()
             .filter_map(|p| self.maestro.get(p))
@@ -88,12 +99,13 @@ impl Catalog {
                     .then_with(|| a.path.cmp(&b.path))
             })
             .map(|o| o.path.clone());
+        let same_finished = newest == previous;
         match newest {
             Some(path) => self.finished.insert(folder.clone(), path),
             None => self.finished.remove(&folder),
         };
         self.folder_paths.insert(folder, paths);
-        changed
+        LocationChange::between(&before, &after, same_finished)
     }
 
     /// Where Maestro's hooks record the working agent: the configured (or
@@ -119,6 +131,49 @@ impl Catalog {
             None => self.active_agents.remove(agent_session_id),
         };
         before != self.active_agents.get(agent_session_id).cloned()
+    }
+}
+
+/// What reading a state folder again changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum LocationChange {
+    None,
+    /// Only what these running orchestrations say (as they were before):
+    /// the same files, each running before and after, no problem come or
+    /// gone, the same one finished. Which session shows which
+    /// orchestration is as it was, so only the rows that show these are
+    /// new.
+    Running(Vec<Arc<Orchestration>>),
+    /// Anything else: files or problems come or gone, one started or
+    /// finished.
+    Other,
+}
+
+/// One state file as read: its path, its orchestration, its problem.
+type Entry = (PathBuf, Option<Arc<Orchestration>>, Option<String>);
+
+impl LocationChange {
+    fn between(before: &[Entry], after: &[Entry], same_finished: bool) -> Self {
+        if before == after {
+            return LocationChange::None;
+        }
+        if before.len() != after.len() || !same_finished {
+            return LocationChange::Other;
+        }
+        let mut running = Vec::new();
+        for (b, a) in before.iter().zip(after) {
+            if b == a {
+                continue;
+            }
+            let (Some(was), Some(is)) = (&b.1, &a.1) else {
+                return LocationChange::Other;
+            };
+            if b.0 != a.0 || b.2 != a.2 || was.archived || is.archived {
+                return LocationChange::Other;
+            }
+            running.push(was.clone());
+        }
+        LocationChange::Running(running)
     }
 }
 
@@ -161,4 +216,63 @@ pub(super) fn read_locations_parallel(
             })
             .collect()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(file: &str, phase: i64, archived: bool) -> Entry {
+        let o = Orchestration {
+            path: PathBuf::from(file),
+            current_phase: Some(crate::model::PhaseId::Number(phase)),
+            archived,
+            ..Orchestration::default()
+        };
+        (PathBuf::from(file), Some(Arc::new(o)), None)
+    }
+
+    #[test]
+    fn only_a_running_orchestration_moving_on_is_running() {
+        let before = vec![entry("a.md", 1, false), entry("archive/x.md", 3, true)];
+        assert_eq!(
+            LocationChange::between(&before, &before.clone(), true),
+            LocationChange::None
+        );
+        let moved = vec![entry("a.md", 2, false), before[1].clone()];
+        match LocationChange::between(&before, &moved, true) {
+            LocationChange::Running(was) => {
+                assert_eq!(was.len(), 1);
+                assert!(Arc::ptr_eq(&was[0], before[0].1.as_ref().unwrap()));
+            }
+            other => panic!("{other:?}"),
+        }
+        // Another newest finished one, an archived one rewritten, a file
+        // come, a problem come: which row shows what may change.
+        assert_eq!(
+            LocationChange::between(&before, &moved, false),
+            LocationChange::Other
+        );
+        let rewritten = vec![before[0].clone(), entry("archive/x.md", 4, true)];
+        assert_eq!(
+            LocationChange::between(&before, &rewritten, true),
+            LocationChange::Other
+        );
+        let more = vec![moved[0].clone(), moved[1].clone(), entry("b.md", 1, false)];
+        assert_eq!(
+            LocationChange::between(&before, &more, true),
+            LocationChange::Other
+        );
+        let mut broken = moved.clone();
+        broken[0].2 = Some("is not valid YAML".into());
+        assert_eq!(
+            LocationChange::between(&before, &broken, true),
+            LocationChange::Other
+        );
+        let finished = vec![entry("a.md", 2, true), before[1].clone()];
+        assert_eq!(
+            LocationChange::between(&before, &finished, true),
+            LocationChange::Other
+        );
+    }
 }

@@ -3,6 +3,7 @@
 //! whether the clock alone changes any row (the dashboard's tick). No IO.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 
@@ -14,7 +15,7 @@ use crate::sources::sidecar::Sidecar;
 
 impl Catalog {
     /// The new rows of records that changed alone since the last build
-    /// ([`super::Applied::Record`]), when that build's rows stay true for
+    /// ([`super::Applied::Records`]), when that build's rows stay true for
     /// every other row: read at the same clock, each record still the same
     /// row (id, tmux session, folders, orchestration), every id unique.
     /// `None`: [`Self::rows`] must build them all. The caller holds the
@@ -43,6 +44,16 @@ impl Catalog {
                 Some(row)
             })
             .collect()
+    }
+
+    /// The live records whose rows show these orchestrations, as the last
+    /// build read them, when only such rows show them (see
+    /// [`super::row_cache::RowCache::showing`]). Which record shows which
+    /// orchestration has not changed since: only a record's folders decide
+    /// it, and a running orchestration that moved on (the only change
+    /// asked about) keeps its file.
+    pub(super) fn shown_by(&self, before: &[Arc<Orchestration>]) -> Option<Vec<PathBuf>> {
+        self.row_cache.showing(before)
     }
 
     /// Whether the rows at `now` may differ from the last build's by the

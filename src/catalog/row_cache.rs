@@ -170,7 +170,9 @@ impl RowCache {
     /// The row of one live record that changed since the last build, built
     /// at that build's clock, when `alone` says the change reaches no other
     /// row (given the record as that build read it). `None`: build them all.
-    /// A row built here is kept as any other, so the next build agrees.
+    /// The record shows the orchestration it showed: the same one, or the
+    /// same running state file read again (it moved on). A row built here
+    /// is kept as any other, so the next build agrees.
     pub(super) fn replace(
         &self,
         path: &Path,
@@ -189,7 +191,9 @@ impl RowCache {
             && key.archived == inputs.archived
             && key.tmux_known == inputs.tmux_known
             && match (&key.orchestration, inputs.orchestration) {
-                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                (Some(a), Some(b)) => {
+                    Arc::ptr_eq(a, b) || (a.path == b.path && !a.archived && !b.archived)
+                }
                 (None, None) => true,
                 _ => false,
             };
@@ -205,6 +209,31 @@ impl RowCache {
 }
 
 impl RowCache {
+    /// The live records whose last built rows show one of `orchestrations`
+    /// (as read then), when every one of them shows in such a row alone:
+    /// `None` when one shows in an archived record's row, or in no
+    /// record's row (it is a row of its own, or not shown). Pointers are
+    /// compared: a scan of the kept rows costs microseconds.
+    pub(super) fn showing(&self, orchestrations: &[Arc<Orchestration>]) -> Option<Vec<PathBuf>> {
+        let kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+        let mut seen = vec![false; orchestrations.len()];
+        let mut records = Vec::new();
+        for ((archived, path), entry) in kept.iter() {
+            let Some(shown) = &entry.key.orchestration else {
+                continue;
+            };
+            let Some(i) = orchestrations.iter().position(|o| Arc::ptr_eq(o, shown)) else {
+                continue;
+            };
+            if *archived {
+                return None;
+            }
+            seen[i] = true;
+            records.push(path.clone());
+        }
+        seen.iter().all(|s| *s).then_some(records)
+    }
+
     /// The first instant the clock turns a kept row.
     pub(super) fn earliest_until(&self) -> Option<DateTime<Utc>> {
         let kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());

@@ -286,13 +286,60 @@ fn changes_between_loading_and_watching_are_caught_up() {
     assert_eq!(names(&engine.catalog.rows(Utc::now())), ["new"]);
 }
 
+/// Feeds events to the engine at one clock (`now`), swapping what each
+/// batch gives into `held`, until `check` holds; returns what each batch
+/// gave: "all" rows, "changed" rows alone, or "none".
+fn feed_until(
+    live: &mut Live,
+    held: &mut Vec<Session>,
+    now: chrono::DateTime<Utc>,
+    what: &str,
+    check: impl Fn(&[Session]) -> bool,
+) -> Vec<&'static str> {
+    use greenroom::engine::NewRows;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut kinds = Vec::new();
+    while !check(held) {
+        let left = deadline.saturating_duration_since(Instant::now());
+        assert!(!left.is_zero(), "timed out waiting for {what}: {kinds:?}");
+        let Ok(first) = live.rx.recv_timeout(left) else {
+            continue;
+        };
+        let mut batch = vec![first];
+        batch.extend(live.rx.try_iter());
+        match live.engine.apply_changes_rows(batch, now) {
+            Some(NewRows::All(rows)) => {
+                kinds.push("all");
+                *held = rows;
+            }
+            Some(NewRows::Changed(rows)) => {
+                kinds.push("changed");
+                for r in rows {
+                    let slot = held.iter_mut().find(|h| h.id == r.id).unwrap();
+                    *slot = r;
+                }
+            }
+            None => kinds.push("none"),
+        }
+    }
+    kinds
+}
+
+/// The rows held equal a full build's, in any order.
+fn assert_held_is_full(live: &Live, held: &[Session], now: chrono::DateTime<Utc>) {
+    let mut full = live.engine.catalog.rows(now);
+    let mut held = held.to_vec();
+    held.sort_by(|x, y| x.id.cmp(&y.id));
+    full.sort_by(|x, y| x.id.cmp(&y.id));
+    assert_eq!(held, full);
+}
+
 /// A sidecar rewritten by its writer (an atomic rename) comes back as its
 /// row alone, and swapping it into the rows held gives what a full build
 /// gives; a change that reaches other rows (another tmux session) gives
 /// every row.
 #[test]
 fn a_rewritten_sidecar_comes_back_as_its_row_alone() {
-    use greenroom::engine::NewRows;
     let world = World::new();
     let mut live = Live::start(&world.config(None, &[]));
     let store = SidecarStore::new(world.path("sessions"));
@@ -303,36 +350,7 @@ fn a_rewritten_sidecar_comes_back_as_its_row_alone() {
     live.until("both", |r| names(r) == ["a", "b"]);
     let now = Utc::now();
     let mut held = live.engine.catalog.rows(now);
-
-    // Feeds events until the rows show `name`; returns what each batch gave.
-    let feed = |live: &mut Live, held: &mut Vec<Session>, name: &str| {
-        let deadline = Instant::now() + Duration::from_secs(10);
-        let mut kinds = Vec::new();
-        while !held.iter().any(|r| r.name == name) {
-            let left = deadline.saturating_duration_since(Instant::now());
-            assert!(!left.is_zero(), "timed out waiting for {name}: {kinds:?}");
-            let Ok(first) = live.rx.recv_timeout(left) else {
-                continue;
-            };
-            let mut batch = vec![first];
-            batch.extend(live.rx.try_iter());
-            match live.engine.apply_changes_rows(batch, now) {
-                Some(NewRows::All(rows)) => {
-                    kinds.push("all");
-                    *held = rows;
-                }
-                Some(NewRows::Changed(rows)) => {
-                    kinds.push("changed");
-                    for r in rows {
-                        let slot = held.iter_mut().find(|h| h.id == r.id).unwrap();
-                        *slot = r;
-                    }
-                }
-                None => kinds.push("none"),
-            }
-        }
-        kinds
-    };
+    let named = |name: &'static str| move |r: &[Session]| r.iter().any(|r| r.name == name);
 
     let wait = Duration::from_secs(5);
     store
@@ -341,12 +359,9 @@ fn a_rewritten_sidecar_comes_back_as_its_row_alone() {
             true
         })
         .unwrap();
-    let kinds = feed(&mut live, &mut held, "renamed");
+    let kinds = feed_until(&mut live, &mut held, now, "renamed", named("renamed"));
     assert_eq!(kinds.last(), Some(&"changed"), "{kinds:?}");
-    let mut full = live.engine.catalog.rows(now);
-    held.sort_by(|x, y| x.id.cmp(&y.id));
-    full.sort_by(|x, y| x.id.cmp(&y.id));
-    assert_eq!(held, full);
+    assert_held_is_full(&live, &held, now);
 
     store
         .update(b.id, wait, |s| {
@@ -355,6 +370,116 @@ fn a_rewritten_sidecar_comes_back_as_its_row_alone() {
             true
         })
         .unwrap();
-    let kinds = feed(&mut live, &mut held, "moved");
+    let kinds = feed_until(&mut live, &mut held, now, "moved", named("moved"));
     assert_eq!(kinds.last(), Some(&"all"), "{kinds:?}");
+}
+
+/// A running orchestration that moves on (Maestro's writer renames its
+/// active file into place) comes back as the rows of the sessions that show
+/// it, equal to a full build. One that starts, finishes, or shows in a row
+/// of its own (a --state-dir no session claims) gives every row.
+#[test]
+fn a_running_orchestration_that_moves_on_comes_back_as_its_sessions_rows() {
+    let world = World::new();
+    let (claimed, other, own) = (
+        world.path("claimed"),
+        world.path("other"),
+        world.path("own"),
+    );
+    let state_of = |ws: &Path| ws.join("docs/maestro/state");
+    for ws in [&claimed, &other, &own] {
+        std::fs::create_dir_all(state_of(ws)).unwrap();
+    }
+    std::fs::write(state_of(&claimed).join("active-session.md"), STATE).unwrap();
+    let own_state = STATE.replace("s1", "own-1");
+    std::fs::write(state_of(&own).join("active-session.md"), &own_state).unwrap();
+    let store = SidecarStore::new(world.path("sessions"));
+    for (name, ws) in [("a", &claimed), ("b", &other)] {
+        store
+            .create(&Sidecar::new(name, ws, "sh", Utc::now()))
+            .unwrap();
+    }
+    let mut live = Live::start(&world.config(None, &[&own]));
+    live.until("both sessions and the orchestration of its own", |r| {
+        r.len() == 3
+    });
+    let now = Utc::now();
+    let mut held = live.engine.catalog.rows(now);
+    let phase_of = |r: &[Session], session: &str| {
+        r.iter()
+            .filter_map(|r| r.orchestration.as_ref())
+            .find(|o| o.session_id.as_deref() == Some(session))
+            .and_then(|o| o.current_phase.clone())
+    };
+    let two = Some(greenroom::model::PhaseId::Number(2));
+
+    // Written again as it was: read again, nothing new.
+    let active = state_of(&claimed).join("active-session.md");
+    write_atomically(&active, STATE);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let path = live.rx.recv_timeout(left).expect("the rewrite's event");
+        let read = path == active;
+        assert!(live.engine.apply_changes_rows(vec![path], now).is_none());
+        if read {
+            break;
+        }
+    }
+    // Then moved on.
+    write_atomically(
+        &state_of(&claimed).join("active-session.md"),
+        &STATE.replace("current_phase: 1", "current_phase: 2"),
+    );
+    let kinds = feed_until(&mut live, &mut held, now, "phase 2 in a's row", |r| {
+        phase_of(r, "s1") == two
+    });
+    assert_eq!(kinds.last(), Some(&"changed"), "{kinds:?}");
+    assert_held_is_full(&live, &held, now);
+
+    write_atomically(
+        &state_of(&own).join("active-session.md"),
+        &own_state.replace("current_phase: 1", "current_phase: 2"),
+    );
+    let kinds = feed_until(&mut live, &mut held, now, "phase 2 in its own row", |r| {
+        phase_of(r, "own-1") == two
+    });
+    assert_eq!(kinds.last(), Some(&"all"), "{kinds:?}");
+
+    // b's folder starts one: which rows show what changes.
+    std::fs::write(
+        state_of(&other).join("active-session.md"),
+        STATE.replace("s1", "b-1"),
+    )
+    .unwrap();
+    let kinds = feed_until(&mut live, &mut held, now, "b's orchestration", |r| {
+        phase_of(r, "b-1").is_some()
+    });
+    assert_eq!(kinds.last(), Some(&"all"), "{kinds:?}");
+    assert_held_is_full(&live, &held, now);
+
+    // a's finishes: archived, it still shows in a's row, as finished.
+    let archive = state_of(&claimed).join("archive");
+    std::fs::create_dir_all(&archive).unwrap();
+    let done = STATE
+        .replace("current_phase: 1", "current_phase: 2")
+        .replace("status: in_progress\ncurrent", "status: completed\ncurrent");
+    std::fs::write(archive.join("s1.md"), done).unwrap();
+    std::fs::remove_file(state_of(&claimed).join("active-session.md")).unwrap();
+    let kinds = feed_until(
+        &mut live,
+        &mut held,
+        now,
+        "a's orchestration finished",
+        |r| {
+            r.iter().any(|r| {
+                r.name == "a"
+                    && r.orchestration
+                        .as_ref()
+                        .is_some_and(|o| o.status.as_deref() == Some("completed"))
+            })
+        },
+    );
+    assert_eq!(kinds.last(), Some(&"all"), "{kinds:?}");
+    assert_held_is_full(&live, &held, now);
 }
