@@ -208,12 +208,9 @@ pub enum Action {
         generation: u64,
         text: Result<crate::git::DiffText, String>,
     },
-    /// What connection `attempt` to a `[[hosts]]` entry said.
-    Host {
-        host: String,
-        attempt: u64,
-        news: super::hosts::HostNews,
-    },
+    /// What connections to `[[hosts]]` entries said, in order (a burst
+    /// that arrived together is one action).
+    Hosts(Vec<super::hosts::HostSaid>),
 }
 
 impl Action {

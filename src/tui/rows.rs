@@ -31,10 +31,26 @@ pub(super) fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effe
 pub(super) fn change_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effect> {
     let alerts = note_turns(state, &rows);
     install(state, |held| {
+        // By id: a host's burst swaps hundreds of rows into a thousand.
+        let mut at: Option<HashMap<String, usize>> = (rows.len() > 1).then(|| {
+            held.iter()
+                .enumerate()
+                .map(|(i, h)| (h.id.clone(), i))
+                .collect()
+        });
         for r in rows {
-            match held.iter_mut().find(|h| h.id == r.id) {
-                Some(h) => *h = r,
-                None => held.push(r),
+            let slot = match &at {
+                Some(at) => at.get(&r.id).copied(),
+                None => held.iter().position(|h| h.id == r.id),
+            };
+            match slot {
+                Some(i) => held[i] = r,
+                None => {
+                    if let Some(at) = &mut at {
+                        at.insert(r.id.clone(), held.len());
+                    }
+                    held.push(r);
+                }
             }
         }
     });
@@ -73,10 +89,9 @@ fn note_turns(state: &mut AppState, rows: &[Session]) -> Vec<Effect> {
         if !r.health.needs_operator() || r.snoozed_until.is_some() {
             state.attention.remove(&r.id);
         }
-    }
-    // In place: most updates change one row, and copying a thousand ids
-    // for each would cost more than the change.
-    for r in rows {
+        // Noted at once: a row said twice in one burst turns as often as
+        // the lines say. In place: most updates change one row, and
+        // copying a thousand ids for each would cost more than the change.
         match state.last_health.get_mut(&r.id) {
             Some(h) => *h = r.health,
             None => {

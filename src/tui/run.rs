@@ -154,12 +154,12 @@ async fn event_loop(
             _ = poll.tick() => vec![Action::PollDue],
             Some(done) = runner.done_rx.recv() => {
                 // All that finished meanwhile, then one frame: a host's
-                // burst of lines is one redraw, not one each.
+                // burst of lines is one redraw, and one action.
                 let mut actions = runner.finished(done);
                 while let Ok(more) = runner.done_rx.try_recv() {
                     actions.extend(runner.finished(more));
                 }
-                actions
+                super::hosts::gather(actions)
             }
             _ = tokio::time::sleep(capture_wait.unwrap_or_default()), if capture_wait.is_some() => {
                 runner.capture_now();

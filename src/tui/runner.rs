@@ -229,12 +229,12 @@ impl Runner {
                         crate::hosts::stream::Said::Line(l) => super::hosts::HostNews::Line(l),
                         crate::hosts::stream::Said::Down(w) => super::hosts::HostNews::Down(w),
                     };
-                    let host = host.clone();
-                    let _ = tx.send(Done::Action(Action::Host {
-                        host,
+                    let said = super::hosts::HostSaid {
+                        host: host.clone(),
                         attempt,
                         news,
-                    }));
+                    };
+                    let _ = tx.send(Done::Action(Action::Hosts(vec![said])));
                 });
             }
             Effect::OnHost {

@@ -54,11 +54,7 @@ fn reduce(state: &mut AppState, action: Action) -> Vec<Effect> {
             }
             super::hosts::tick(state, now)
         }
-        Action::Host {
-            host,
-            attempt,
-            news,
-        } => super::hosts::news(state, &host, attempt, news),
+        Action::Hosts(said) => super::hosts::news(state, said),
         Action::Preview { id, text } => {
             if state.selected.as_deref() == Some(id.as_str()) {
                 state.preview = Some(Preview { id, text });

@@ -6,7 +6,7 @@
 use chrono::Duration;
 use greenroom::sources::watch_stream::{Line, parse_line};
 use greenroom::tui::action::{Action, Effect, RemoteAct};
-use greenroom::tui::hosts::{HostNews, Link, greyed, initial};
+use greenroom::tui::hosts::{HostNews, HostSaid, Link, gather, greyed, initial};
 use greenroom::tui::state::AppState;
 use greenroom::tui::update::update;
 
@@ -38,11 +38,11 @@ fn with_host() -> (AppState, Vec<Effect>) {
 fn news(s: &mut AppState, attempt: u64, news: HostNews) -> Vec<Effect> {
     update(
         s,
-        Action::Host {
+        Action::Hosts(vec![HostSaid {
             host: "build".into(),
             attempt,
             news,
-        },
+        }]),
     )
 }
 
@@ -232,11 +232,11 @@ fn each_hosts_rows_are_listed_together_after_the_local_ones() {
         );
         update(
             &mut s,
-            Action::Host {
+            Action::Hosts(vec![HostSaid {
                 host: host.into(),
                 attempt: 1,
                 news: HostNews::Line(parse_line(text.as_bytes(), host).unwrap()),
-            },
+            }]),
         );
     }
     let order: Vec<String> = s.visible_sessions().map(|r| r.name.clone()).collect();
@@ -283,4 +283,96 @@ fn a_changed_row_of_a_live_host_equals_a_snapshot_saying_it() {
     assert_eq!(visible(&by_line), visible(&by_snapshot));
     assert_eq!(by_line.attention, by_snapshot.attention);
     assert_eq!(by_line.last_health, by_snapshot.last_health);
+}
+
+/// A burst of lines that arrived together (one action, as the dashboard
+/// gathers them) leaves what the same lines one action each leave: the
+/// rows, their order, the alerts and the attention queue. A line that
+/// takes the long way (a new row, the link going down) keeps its place.
+#[test]
+fn a_burst_of_lines_in_one_action_equals_the_lines_one_by_one() {
+    const OTHER: &str = "1c8d4d68-9a6e-4f1f-8a72-2c2b3c4d5e6f";
+    const NEW: &str = "2d9e5e79-ab7f-4a2a-9b83-3d3c4d5e6f70";
+    let waiting =
+        |id: &str, name: &str| row(id, name).replace(r#""health":"idle""#, r#""health":"waiting""#);
+    let line = |kind: &str, session: String| {
+        let text = format!(r#"{{"type":"{kind}","session":{session}}}"#);
+        HostNews::Line(parse_line(text.as_bytes(), "build").unwrap())
+    };
+    let (mut one_by_one, _) = with_host();
+    news(
+        &mut one_by_one,
+        1,
+        HostNews::Line(snapshot(&[row(ID, "api"), row(OTHER, "web")])),
+    );
+    let mut together = one_by_one.clone();
+    let burst = vec![
+        line("changed", waiting(ID, "api")),
+        line("changed", waiting(OTHER, "web")),
+        line("added", row(NEW, "new")),
+        line("changed", row(ID, "api")),
+        line("changed", waiting(ID, "api2")),
+        HostNews::Down("connection reset".into()),
+    ];
+    let mut effects_one = Vec::new();
+    for n in burst.clone() {
+        effects_one.extend(news(&mut one_by_one, 1, n));
+    }
+    let said: Vec<Action> = burst
+        .into_iter()
+        .map(|news| {
+            Action::Hosts(vec![HostSaid {
+                host: "build".into(),
+                attempt: 1,
+                news,
+            }])
+        })
+        .collect();
+    let gathered = gather(said);
+    assert_eq!(gathered.len(), 1, "{gathered:?}");
+    let effects_together: Vec<Effect> = gathered
+        .into_iter()
+        .flat_map(|a| update(&mut together, a))
+        .collect();
+    assert_eq!(effects_together, effects_one);
+    assert!(
+        effects_one
+            .iter()
+            .filter(|e| matches!(e, Effect::Alert { .. }))
+            .count()
+            >= 2,
+        "{effects_one:?}"
+    );
+    let visible = |s: &AppState| -> Vec<(String, String)> {
+        s.visible_sessions()
+            .map(|r| (r.name.clone(), r.health.to_string()))
+            .collect()
+    };
+    assert_eq!(visible(&together), visible(&one_by_one));
+    assert!(names(&together).contains(&"build:new".to_owned()));
+    assert_eq!(together.rows, one_by_one.rows);
+    assert_eq!(together.attention, one_by_one.attention);
+    assert_eq!(together.last_health, one_by_one.last_health);
+    assert_eq!(together.hosts, one_by_one.hosts);
+}
+
+#[test]
+fn gathering_joins_hosts_news_in_a_row_and_keeps_every_other_action_in_place() {
+    let said = |n: u64| {
+        Action::Hosts(vec![HostSaid {
+            host: "build".into(),
+            attempt: n,
+            news: HostNews::Down("x".into()),
+        }])
+    };
+    let gathered = gather(vec![said(1), said(2), Action::PollDue, said(3)]);
+    let shape: Vec<Vec<u64>> = gathered
+        .iter()
+        .map(|a| match a {
+            Action::Hosts(s) => s.iter().map(|s| s.attempt).collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    assert_eq!(shape, vec![vec![1, 2], vec![], vec![3]]);
+    assert_eq!(gathered[1], Action::PollDue);
 }
