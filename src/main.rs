@@ -17,7 +17,9 @@ use greenroom::tmux::Tmux;
 /// panics, which are greenroom's own bugs.
 fn main() {
     if let Err(e) = run() {
-        eprintln!("greenroom: {e:#}");
+        // Logged too: the terminal it is told on may be gone.
+        tracing::error!(error = format!("{e:#}"), "greenroom ended on an error");
+        greenroom::cli::output::stderr_line(format_args!("greenroom: {e:#}"));
         std::process::exit(1);
     }
 }
@@ -129,7 +131,7 @@ fn load_config(cli: &Cli, environ: &Environ) -> Config {
     match checked {
         Ok(config) => config,
         Err(e) => {
-            eprintln!("greenroom: {e}");
+            greenroom::cli::output::stderr_line(format_args!("greenroom: {e}"));
             std::process::exit(1);
         }
     }
@@ -153,7 +155,10 @@ fn run_report(state: Option<&str>, environ: &Environ) {
 fn refuse_on_error(result: std::result::Result<(), String>) -> Result<()> {
     if let Err(message) = result {
         // Messages carry names and paths from files: shown escaped.
-        eprintln!("greenroom: {}", greenroom::display::safe(&message));
+        greenroom::cli::output::stderr_line(format_args!(
+            "greenroom: {}",
+            greenroom::display::safe(&message)
+        ));
         std::process::exit(1);
     }
     Ok(())
@@ -199,10 +204,10 @@ fn run_hooks(args: &HooksArgs, installing: bool, env: &Environ) -> std::result::
         } else {
             "it is already up to date"
         };
-        eprintln!(
+        greenroom::cli::output::stderr_line(format_args!(
             "(dry run: {} was not changed; {what})",
             outcome.path.display()
-        );
+        ));
     } else if !outcome.changed {
         println!("{} already up to date", outcome.path.display());
     } else {

@@ -337,7 +337,7 @@ fn spawn(a: &SpawnArgs, config: &Config, tmux: &Tmux) -> Result<(), Refusal> {
         println!("new branch {} in worktree {}", w.branch, w.path.display());
     }
     if let Some(warning) = &spawned.warning {
-        eprintln!("greenroom: {warning}");
+        super::output::stderr_line(format_args!("greenroom: {warning}"));
     }
     Ok(())
 }

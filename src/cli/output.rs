@@ -41,3 +41,11 @@ pub fn quiet_on_closed_stdout() {
         report(info);
     }));
 }
+
+/// Writes one line to stderr. Unlike `eprintln!`, a stderr that is gone
+/// (the terminal window closed under the dashboard) is no panic: there is
+/// no one left to tell.
+pub fn stderr_line(line: std::fmt::Arguments<'_>) {
+    let mut err = io::stderr().lock();
+    let _ = writeln!(err, "{line}").and_then(|()| err.flush());
+}

@@ -98,7 +98,7 @@ pub fn run(
             (true, true) => "the lines above would be added at its end",
             (true, false) => "the lines above would be removed",
         };
-        eprintln!("(dry run: {shown} was not changed; {what})");
+        super::output::stderr_line(format_args!("(dry run: {shown} was not changed; {what})"));
         return Ok(());
     }
     if changed && !(current.is_none() && new_text.is_empty()) {

@@ -4,6 +4,7 @@
 //! tmux. Bracketed paste is what keeps a paste from being read as keys.
 
 use std::io::{Stdout, stdout};
+use std::mem::ManuallyDrop;
 use std::sync::Once;
 
 use crossterm::cursor::Show;
@@ -22,7 +23,11 @@ static PANIC_HOOK: Once = Once::new();
 
 /// The dashboard's terminal; dropping it restores the screen.
 pub struct Screen {
-    pub terminal: Term,
+    /// Never dropped: ratatui's `Terminal` shows the cursor when dropped
+    /// and, should that fail (the window was closed, the pty is gone),
+    /// prints to stderr, which fails too and panics, and then aborts.
+    /// [`restore`] shows the cursor already; the process is ending.
+    pub terminal: ManuallyDrop<Term>,
 }
 
 impl Screen {
@@ -36,7 +41,7 @@ impl Screen {
             }));
         });
         setup()?;
-        let terminal = Terminal::new(CrosstermBackend::new(stdout()))?;
+        let terminal = ManuallyDrop::new(Terminal::new(CrosstermBackend::new(stdout()))?);
         Ok(Self { terminal })
     }
 
@@ -52,7 +57,8 @@ impl Screen {
     pub fn resume(&mut self) -> std::io::Result<()> {
         setup()?;
         crossterm::execute!(stdout(), Clear(ClearType::All))?;
-        self.terminal = Terminal::new(CrosstermBackend::new(stdout()))?;
+        // The terminal answers again: the one replaced may show its cursor.
+        *self.terminal = Terminal::new(CrosstermBackend::new(stdout()))?;
         Ok(())
     }
 }

@@ -194,6 +194,55 @@ fn sigterm_and_sighup_give_the_terminal_back_without_bracketed_paste() {
     }
 }
 
+/// The window closed under the dashboard: its terminal is gone, so each
+/// write to it fails, and greenroom ends without a panic (it once aborted:
+/// ratatui's and `eprintln!`'s writes to the dead stderr panicked).
+#[test]
+fn a_window_closed_under_the_dashboard_ends_it_without_a_panic() {
+    let world = World::new();
+    let (host, agents) = (TmuxServer::new(), TmuxServer::new());
+    let work = world.path("work");
+    std::fs::create_dir_all(&work).unwrap();
+    live_session(&world, &agents, "target", &work, 1);
+    let line = world.greenroom_line(&agents.name);
+    let line = line.strip_prefix("exec ").unwrap_or(&line);
+    let exit = world.path("exit-status");
+    // The shell outlives the window (it ignores the hangup) to say how
+    // greenroom ended.
+    let command = format!("trap '' HUP; {line}; echo $? > '{}'", exit.display());
+    let log = world.path("greenroom.log");
+    host.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "dash",
+        "-x",
+        "160",
+        "-y",
+        "40",
+        "-e",
+        &format!("HOME={}", world.dir.path().display()),
+        "-e",
+        &format!("GREENROOM_LOG={}", log.display()),
+        "sh",
+        "-c",
+        &command,
+    ]);
+    Pane::new(&host, "dash").until(15, "the session", |s| s.contains("target"));
+    host.run(&["kill-server"]);
+    let status = wait_for(15, "greenroom to end", || {
+        let text = std::fs::read_to_string(&exit).ok()?;
+        text.ends_with('\n').then(|| text.trim().to_owned())
+    });
+    let logged = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(
+        status == "0" || status == "1",
+        "exit status {status} (134: aborted, 101: panicked); the log:\n{logged}"
+    );
+    assert!(!logged.contains("panicked"), "{logged}");
+    assert!(has(&agents, "gr-target"), "sessions outlive the dashboard");
+}
+
 fn panes(host: &TmuxServer) -> Vec<String> {
     host.run(&["list-panes", "-t", "=dash:", "-F", "#{pane_id}"])
         .lines()
