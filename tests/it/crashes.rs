@@ -53,9 +53,18 @@ fn a_command_that_exits_3_shows_errored_with_its_status_and_its_last_lines() {
     assert_eq!(row["activity"]["detail"], "exited with status 3", "{row}");
     assert!(has_session(&tmux, "gr-crash"), "the dead pane is kept");
 
-    // The pane's last lines, as the dashboard's preview captures them.
+    // The pane's last lines, as the dashboard's preview captures them. tmux
+    // may see the death before it has read the last output from the pty
+    // (the background `sleep` holds it open), so it is asked until then.
     let t = Tmux::new(TmuxSocket::Name(tmux.name.clone()));
-    let text = t.capture_pane("gr-crash").unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let text = loop {
+        let text = t.capture_pane("gr-crash").unwrap_or_default();
+        if text.contains("the last words") || std::time::Instant::now() > deadline {
+            break text;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
     assert!(text.contains("the last words"), "{text}");
 
     // Only greenroom's session keeps its dead panes, never the server.
