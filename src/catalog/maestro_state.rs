@@ -181,40 +181,12 @@ type LocationRead = (Vec<Orchestration>, Vec<Problem>);
 
 /// Reads state folders on every core; results come back in input order.
 pub(super) fn read_locations_parallel(
-    locations: Vec<StateLocation>,
+    locations: &[StateLocation],
     include_archive: bool,
 ) -> Vec<(StateLocation, LocationRead)> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(8);
-    if threads < 2 || locations.len() < 64 {
-        return locations
-            .into_iter()
-            .map(|l| {
-                let read = maestro::read_location(&l, include_archive);
-                (l, read)
-            })
-            .collect();
-    }
-    let chunk = locations.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = locations
-            .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || {
-                    part.iter()
-                        .map(|l| (l.clone(), maestro::read_location(l, include_archive)))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| {
-                // A reader that panicked is a bug; its folders are simply not shown.
-                h.join().unwrap_or_default()
-            })
-            .collect()
+    // Each with its folder: a reader that panicked leaves its part out.
+    crate::sources::parallel::map(&locations, |l| {
+        (l.clone(), maestro::read_location(l, include_archive))
     })
 }
 

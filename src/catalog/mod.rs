@@ -112,7 +112,7 @@ impl Catalog {
         // Register every state folder first, then read them all at once,
         // spread over the cores: parsing frontmatter is most of start-up.
         let pending = c.maestro_locations();
-        for (loc, read) in read_locations_parallel(pending, include_archive) {
+        for (loc, read) in read_locations_parallel(&pending, include_archive) {
             c.install_location(&loc, read);
         }
         if let Some(root) = &config.ao_dir {

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::{io_reason, read_text_file};
+use super::{io_reason, read_text_file, read_text_file_if_present};
 use crate::model::{Orchestration, Problem};
 
 pub use location::{
@@ -82,17 +82,25 @@ pub fn read_location(
 ) -> (Vec<Orchestration>, Vec<Problem>) {
     let mut files = Vec::new();
     let mut problems = Vec::new();
+    let mut found = Vec::new();
 
     let active = loc.state_folder.join(ACTIVE_FILE);
-    // symlink_metadata, not exists(): a dangling link must be reported, not skipped.
-    let has_active = match fs::symlink_metadata(&active) {
-        Ok(_) => {
-            files.push((active, false));
+    // Read at once, not looked at first: a missing file is normal, and a
+    // dangling link is reported (it is no regular file), not skipped.
+    let read = read_text_file_if_present(&active)
+        .and_then(|text| {
+            text.map(|t| parse_state(&t, &active, &loc.workspace, false))
+                .transpose()
+        })
+        .map_err(|reason| Problem::new(&active, reason));
+    let has_active = match read {
+        Ok(Some(orch)) => {
+            found.push(orch);
             true
         }
-        Err(e) if e.kind() == ErrorKind::NotFound => false,
-        Err(e) => {
-            problems.push(Problem::new(&active, io_reason(&e)));
+        Ok(None) => false,
+        Err(problem) => {
+            problems.push(problem);
             true
         }
     };
@@ -104,7 +112,6 @@ pub fn read_location(
         }
     }
 
-    let mut found = Vec::with_capacity(files.len());
     for (path, archived) in files {
         match read_state_file(&path, &loc.workspace, archived) {
             Ok(orch) => found.push(orch),

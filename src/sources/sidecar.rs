@@ -281,8 +281,8 @@ fn load_folder(dir: &Path) -> (Vec<Sidecar>, Vec<Problem>) {
         .map(|e| e.path())
         .collect();
     paths.sort();
-    for path in paths {
-        match read_sidecar_file(&path) {
+    for read in super::parallel::map(&paths, |p| read_sidecar_file(p)) {
+        match read {
             Ok(s) => sidecars.push(s),
             Err(p) => problems.push(p),
         }
