@@ -185,7 +185,7 @@ pub(super) fn read_locations_parallel(
     include_archive: bool,
 ) -> Vec<(StateLocation, LocationRead)> {
     // Each with its folder: a reader that panicked leaves its part out.
-    crate::sources::parallel::map(&locations, |l| {
+    crate::sources::parallel::map(locations, |l| {
         (l.clone(), maestro::read_location(l, include_archive))
     })
 }
