@@ -62,9 +62,12 @@ fn startup(n: usize, rows: &mut Vec<String>) {
     let mut watch_times = Vec::new();
     for _ in 0..runs {
         let start = Instant::now();
-        // As the dashboard starts: load, recover, first frame; watches are armed after it.
+        // As the dashboard starts: load, recover, first frame; watches are
+        // armed after it. No tmux server answers: the first run is a start
+        // after a reboot, where every session turns dormant and recovery's
+        // writes follow the frame, off the loop (done untimed below).
         let mut engine = Engine::load(&config, false, |_| {}).unwrap();
-        engine.recover();
+        let (_, statuses) = engine.recover_deferred();
         let mut state = AppState::new(Utc::now(), engine.catalog.looked_in());
         update(
             &mut state,
@@ -79,13 +82,19 @@ fn startup(n: usize, rows: &mut Vec<String>) {
         let armed = Instant::now();
         engine.watch();
         watch_times.push(armed.elapsed());
+        greenroom::engine::write_statuses(engine.store(), &statuses);
     }
+    let after_reboot = times[0];
     times.sort();
     watch_times.sort();
     let budget = if n > 1000 { "≤ 1 s" } else { "≤ 150 ms" };
     rows.push(format!(
         "| start-up to first full frame, {n} sessions with Maestro state | {:.0} ms (median of {runs}) | {budget} |",
         ms(times[runs / 2])
+    ));
+    rows.push(format!(
+        "| of which the first, after a reboot (no tmux server: every session turns dormant, its status written after the frame) | {:.0} ms | {budget} |",
+        ms(after_reboot)
     ));
     rows.push(format!(
         "| then arming the file watches, {n} sessions (keys wait meanwhile) | {:.0} ms | |",

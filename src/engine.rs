@@ -333,6 +333,17 @@ impl Engine {
     /// move records whose folder is gone to the archive. Needs tmux's answer;
     /// without tmux nothing is changed.
     pub fn recover(&mut self) -> Recovery {
+        let (report, statuses) = self.recover_deferred();
+        write_statuses(&self.store, &statuses);
+        report
+    }
+
+    /// As [`Self::recover`], but hands back the status writes, for the
+    /// dashboard to do after its first frame, off its loop: after a reboot
+    /// every session turns dormant, and 1,000 fsyncs would hold the first
+    /// frame for a third of a second (10,000: seconds). The rows say
+    /// dormant already; the files follow.
+    pub fn recover_deferred(&mut self) -> (Recovery, Vec<StatusUpdate>) {
         let state = self.tmux.poll();
         let live: Option<std::collections::BTreeSet<String>> = match &state {
             ServerState::Running(map) => Some(map.keys().cloned().collect()),
@@ -341,7 +352,7 @@ impl Engine {
         };
         let mut report = Recovery::default();
         let Some(live) = live else {
-            return report;
+            return (report, Vec::new());
         };
         let sidecars: Vec<_> = self.catalog.sidecars().cloned().collect();
         let mut gone = Vec::new();
@@ -369,7 +380,7 @@ impl Engine {
             }
         }
         // Adopted and dormant statuses are written by the regular path.
-        self.set_tmux(state);
+        let (_, statuses) = self.set_tmux_deferred(state, chrono::Utc::now());
         // Records of agents greenroom did not start, whose pane has closed.
         for path in self.catalog.stale_adopted() {
             if let Err(e) = std::fs::remove_file(&path) {
@@ -381,6 +392,6 @@ impl Engine {
             gone.push(path);
         }
         self.apply_changes(gone);
-        report
+        (report, statuses)
     }
 }

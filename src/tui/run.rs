@@ -38,10 +38,13 @@ async fn run_async(config: Config) -> Result<()> {
         let _ = file_tx.send(p);
     })
     .wrap_err("cannot watch the session folders")?;
-    let (mut state, start) = start_state(&config, &mut engine);
+    let (mut state, start, statuses) = start_state(&config, &mut engine);
     let screen = Screen::enter().wrap_err("cannot set up the terminal")?;
     let ctx = Context::new(&config, engine.tmux().clone());
     let mut runner = Runner::new(screen, engine, ctx, keymap, theme);
+    // What recovery found, written off the loop beside the first frame
+    // rather than before it.
+    runner.write_statuses(statuses);
     if !config.hosts.is_empty() {
         let control = crate::hosts::ssh::control_dir(&config.environ);
         runner.set_hosts(crate::hosts::stream::Links::new(
@@ -55,10 +58,14 @@ async fn run_async(config: Config) -> Result<()> {
     result
 }
 
-/// The state before the first frame, and the actions that bring it what
-/// the catalog and tmux said at load and what start-up recovery did.
-fn start_state(config: &Config, engine: &mut Engine) -> (AppState, Vec<Action>) {
-    let recovery = engine.recover();
+/// The state before the first frame, the actions that bring it what the
+/// catalog and tmux said at load and what start-up recovery did, and the
+/// statuses recovery would write.
+fn start_state(
+    config: &Config,
+    engine: &mut Engine,
+) -> (AppState, Vec<Action>, Vec<crate::catalog::StatusUpdate>) {
+    let (recovery, statuses) = engine.recover_deferred();
     // greenroom's own archived records too (after recovery, which may have
     // just archived some); the sidebar shows them under `A`.
     engine.catalog.follow_sidecar_archive();
@@ -100,7 +107,7 @@ fn start_state(config: &Config, engine: &mut Engine) -> (AppState, Vec<Action>) 
             "{n} session(s) whose folder is gone were archived (A shows them, r restores)"
         )));
     }
-    (state, start)
+    (state, start, statuses)
 }
 
 async fn event_loop(

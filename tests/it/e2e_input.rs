@@ -243,6 +243,41 @@ fn a_window_closed_under_the_dashboard_ends_it_without_a_panic() {
     assert!(has(&agents, "gr-target"), "sessions outlive the dashboard");
 }
 
+/// After a reboot no tmux server answers: the dashboard's first frame
+/// shows the session, and its record comes to say dormant, written off the
+/// loop after the frame rather than before it.
+#[test]
+fn after_a_reboot_the_record_comes_to_say_dormant() {
+    use greenroom::model::Status;
+    let world = World::new();
+    let host = TmuxServer::new();
+    let work = world.path("work");
+    std::fs::create_dir_all(&work).unwrap();
+    let store = SidecarStore::new(world.path("sessions"));
+    let mut s = Sidecar::new("sleeper", &work, "sh", chrono::Utc::now());
+    s.tmux_session = Some("gr-sleeper".into());
+    s.status = Status::Running;
+    store.create(&s).unwrap();
+    let gone = format!("greenroom-test-rebooted-{}", std::process::id());
+    host.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "dash",
+        "-x",
+        "160",
+        "-y",
+        "40",
+        "-e",
+        &format!("HOME={}", world.dir.path().display()),
+        &world.greenroom_line(&gone),
+    ]);
+    Pane::new(&host, "dash").until(15, "the session", |t| t.contains("sleeper"));
+    wait_for(15, "the record to say dormant", || {
+        (store.read(s.id).ok()?.status == Status::Dormant).then_some(())
+    });
+}
+
 fn panes(host: &TmuxServer) -> Vec<String> {
     host.run(&["list-panes", "-t", "=dash:", "-F", "#{pane_id}"])
         .lines()

@@ -80,6 +80,21 @@ impl Runner {
         });
     }
 
+    /// Writes statuses tmux contradicts off the loop, one batch at a time
+    /// (a batch decided while one is being written is dropped: the next is
+    /// decided from what the files say once this one has landed).
+    pub fn write_statuses(&mut self, updates: Vec<crate::catalog::StatusUpdate>) {
+        if updates.is_empty() || self.writing_statuses {
+            return;
+        }
+        self.writing_statuses = true;
+        let (store, tx) = (self.engine.store().clone(), self.done_tx.clone());
+        tokio::task::spawn_blocking(move || {
+            crate::engine::write_statuses(&store, &updates);
+            let _ = tx.send(Done::StatusesWritten);
+        });
+    }
+
     /// The catalog takes the poll; statuses tmux contradicts are written
     /// back, one batch at a time (the next is decided from what the files
     /// say once this one has landed).
@@ -89,14 +104,7 @@ impl Runner {
         now: chrono::DateTime<Utc>,
     ) -> Vec<Action> {
         let (changed, updates) = self.engine.set_tmux_deferred(server, now);
-        if !updates.is_empty() && !self.writing_statuses {
-            self.writing_statuses = true;
-            let (store, tx) = (self.engine.store().clone(), self.done_tx.clone());
-            tokio::task::spawn_blocking(move || {
-                crate::engine::write_statuses(&store, &updates);
-                let _ = tx.send(Done::StatusesWritten);
-            });
-        }
+        self.write_statuses(updates);
         if changed {
             vec![self.rows(now)]
         } else {
