@@ -31,13 +31,20 @@ impl Catalog {
     /// Returns the work trees found for the first time, to be read.
     pub fn discover_work_trees(&mut self, rows: &[Session]) -> Vec<Repo> {
         let mut found = Vec::new();
-        for row in rows.iter().filter(|r| !r.archived) {
-            if self.git.cwds.contains_key(&row.cwd) {
-                continue;
-            }
-            let repo = git::discover(&row.cwd);
+        let mut cwds: Vec<&Path> = rows
+            .iter()
+            .filter(|r| !r.archived && !self.git.cwds.contains_key(&r.cwd))
+            .map(|r| r.cwd.as_path())
+            .collect();
+        cwds.sort();
+        cwds.dedup();
+        // Each folder's ancestors looked at for `.git`: at start-up, for
+        // every session at once, on every core.
+        let repos =
+            crate::sources::parallel::map(&cwds, |cwd| (cwd.to_path_buf(), git::discover(cwd)));
+        for (cwd, repo) in repos {
             let root = repo.as_ref().map(|r| r.root.clone());
-            self.git.cwds.insert(row.cwd.clone(), root.clone());
+            self.git.cwds.insert(cwd, root.clone());
             if let (Some(repo), Some(root)) = (repo, root)
                 && !self.git.trees.contains_key(&root)
             {
