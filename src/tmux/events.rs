@@ -142,14 +142,17 @@ impl Tmux {
         // The setup rides on the command line: tmux runs it once the client
         // is attached (written to its input early, a fresh server may drop
         // it or answer "no current client"). No pane output, no say in
-        // window sizes, its session gone with it (`set-option` with no
-        // target is the client's own session), and the subscription.
+        // window sizes, its session gone with it, and the subscription.
+        // `destroy-unattached` names its session exactly rather than trust
+        // tmux's "current" session: set on any other, the client's going
+        // would take that session, an agent's, with it.
+        let own = format!("={EVENTS_SESSION}:");
         let mut child = self
             .command()
             .args(["-C", "new-session", "-A", "-s", EVENTS_SESSION])
             .args(["-x", "80", "-y", "24", note])
             .args([";", "refresh-client", "-f", "no-output,ignore-size"])
-            .args([";", "set-option", "destroy-unattached", "on"])
+            .args([";", "set-option", "-t", &own, "destroy-unattached", "on"])
             .args([";", "refresh-client", "-B", SUBSCRIPTION])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

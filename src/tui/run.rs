@@ -3,6 +3,7 @@
 //! the loop, the capture throttle, signals). Each source becomes actions;
 //! the runner reduces them and carries out the effects. It decides nothing.
 
+use std::io::IsTerminal;
 use std::time::Duration;
 
 use chrono::Utc;
@@ -40,6 +41,7 @@ async fn run_async(config: Config) -> Result<()> {
     .wrap_err("cannot watch the session folders")?;
     let (mut state, start, statuses) = start_state(&config, &mut engine);
     let screen = Screen::enter().wrap_err("cannot set up the terminal")?;
+    end_on_hangup();
     let ctx = Context::new(&config, engine.tmux().clone());
     let mut runner = Runner::new(screen, engine, ctx, keymap, theme);
     // What recovery found, written off the loop beside the first frame
@@ -56,6 +58,28 @@ async fn run_async(config: Config) -> Result<()> {
     runner.close_beside(&state);
     // Dropping the runner's screen restores the terminal, on every way out.
     result
+}
+
+/// Ends the process once its terminal has hung up: the window closed
+/// while the shell that started greenroom ignores the hangup, so no SIGHUP
+/// comes. crossterm then reads the dead terminal's end of file forever on
+/// the loop's thread (at 100% of a core), so nothing on the loop can notice:
+/// a thread of its own asks each second. Nothing is left to restore, writes
+/// are atomic (a temporary left behind is removed at the next start), and
+/// the demo's own watchdog tidies up once this process is gone.
+fn end_on_hangup() {
+    let spawned = std::thread::Builder::new().name("hangup".into()).spawn(|| {
+        loop {
+            std::thread::sleep(Duration::from_secs(1));
+            if !std::io::stdout().is_terminal() {
+                tracing::info!("the terminal hung up; greenroom ends");
+                std::process::exit(0);
+            }
+        }
+    });
+    if let Err(e) = spawned {
+        tracing::warn!(error = %e, "cannot watch the terminal for a hangup");
+    }
 }
 
 /// The state before the first frame, the actions that bring it what the

@@ -43,24 +43,24 @@ fn dashboard<'a>(world: &World, host: &'a TmuxServer, agents: &TmuxServer) -> Pa
     let line = world.greenroom_line(&agents.name);
     let line = line.strip_prefix("exec ").unwrap_or(&line);
     let command = format!("{line}; echo greenroom-ended; exec cat -v");
-    host.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "dash",
-        "-x",
-        "160",
-        "-y",
-        "40",
-        "-e",
-        &format!("HOME={}", world.dir.path().display()),
-        "-e",
-        &format!("MAESTRO_HOOKS_DIR={}", world.path("hooks").display()),
-        "-e",
-        &format!("GREENROOM_LOG={}", world.path("greenroom.log").display()),
-        &command,
-    ]);
+    let env = [
+        format!("MAESTRO_HOOKS_DIR={}", world.path("hooks").display()),
+        format!("GREENROOM_LOG={}", world.path("greenroom.log").display()),
+    ];
+    new_dash(host, world, &env, &[&command]);
     Pane::new(host, "dash")
+}
+
+/// A 160x40 session `dash` of `host` running `command`, with HOME in the
+/// world and `env` set.
+fn new_dash(host: &TmuxServer, world: &World, env: &[String], command: &[&str]) {
+    let home = format!("HOME={}", world.dir.path().display());
+    let mut args = vec!["new-session", "-d", "-s", "dash", "-x", "160", "-y", "40"];
+    for e in std::iter::once(&home).chain(env) {
+        args.extend(["-e", e.as_str()]);
+    }
+    args.extend_from_slice(command);
+    host.run(&args);
 }
 
 /// Pastes `text` into the pane as a terminal would: bracketed when the
@@ -211,29 +211,33 @@ fn a_window_closed_under_the_dashboard_ends_it_without_a_panic() {
     // greenroom ended.
     let command = format!("trap '' HUP; {line}; echo $? > '{}'", exit.display());
     let log = world.path("greenroom.log");
-    host.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "dash",
-        "-x",
-        "160",
-        "-y",
-        "40",
-        "-e",
-        &format!("HOME={}", world.dir.path().display()),
-        "-e",
-        &format!("GREENROOM_LOG={}", log.display()),
-        "sh",
-        "-c",
-        &command,
-    ]);
+    let env = [format!("GREENROOM_LOG={}", log.display())];
+    new_dash(&host, &world, &env, &["sh", "-c", &command]);
     Pane::new(&host, "dash").until(15, "the session", |s| s.contains("target"));
     host.run(&["kill-server"]);
-    let status = wait_for(15, "greenroom to end", || {
-        let text = std::fs::read_to_string(&exit).ok()?;
-        text.ends_with('\n').then(|| text.trim().to_owned())
-    });
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let status = loop {
+        let text = std::fs::read_to_string(&exit).unwrap_or_default();
+        if text.ends_with('\n') {
+            break text.trim().to_owned();
+        }
+        if std::time::Instant::now() > deadline {
+            let ps = std::process::Command::new("ps")
+                .args(["-eo", "pid,stat,wchan:20,args"])
+                .output()
+                .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+                .unwrap_or_default();
+            let ours: Vec<&str> = ps
+                .lines()
+                .filter(|l| l.contains(&*process_marker(&world)))
+                .collect();
+            panic!(
+                "greenroom did not end; its processes: {ours:#?}\nthe log:\n{}",
+                std::fs::read_to_string(&log).unwrap_or_default()
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
     let logged = std::fs::read_to_string(&log).unwrap_or_default();
     assert!(
         status == "0" || status == "1",
@@ -241,6 +245,11 @@ fn a_window_closed_under_the_dashboard_ends_it_without_a_panic() {
     );
     assert!(!logged.contains("panicked"), "{logged}");
     assert!(has(&agents, "gr-target"), "sessions outlive the dashboard");
+}
+
+/// What identifies this world's greenroom in `ps`: its sidecar folder.
+fn process_marker(world: &World) -> String {
+    world.path("sessions").display().to_string()
 }
 
 /// After a reboot no tmux server answers: the dashboard's first frame
@@ -259,19 +268,7 @@ fn after_a_reboot_the_record_comes_to_say_dormant() {
     s.status = Status::Running;
     store.create(&s).unwrap();
     let gone = format!("greenroom-test-rebooted-{}", std::process::id());
-    host.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "dash",
-        "-x",
-        "160",
-        "-y",
-        "40",
-        "-e",
-        &format!("HOME={}", world.dir.path().display()),
-        &world.greenroom_line(&gone),
-    ]);
+    new_dash(&host, &world, &[], &[&world.greenroom_line(&gone)]);
     Pane::new(&host, "dash").until(15, "the session", |t| t.contains("sleeper"));
     wait_for(15, "the record to say dormant", || {
         (store.read(s.id).ok()?.status == Status::Dormant).then_some(())

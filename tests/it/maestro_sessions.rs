@@ -99,6 +99,14 @@ fn a_session_shows_the_orchestration_it_finished_until_a_new_one_starts() {
         &state_dir.join("archive/older.md"),
         &state("older", "completed", &old),
     );
+    // Written when it says: the clock's coarse file times could otherwise
+    // tie with the next file's, and the name would decide which is newest.
+    std::fs::File::options()
+        .write(true)
+        .open(state_dir.join("archive/older.md"))
+        .unwrap()
+        .set_modified((Utc::now() - Duration::days(2)).into())
+        .unwrap();
     let row = |world: &World| {
         let rows = Catalog::load(&world.config(None, &[]), false).rows(Utc::now());
         assert_eq!(rows.len(), 1, "{rows:#?}");

@@ -70,6 +70,12 @@ fn the_client_reports_changes_and_leaves_the_operators_sessions_alone() {
         "{clients}"
     );
     assert_eq!((facts("=work:"), facts("=other:")), before);
+    // Only its own session goes when it does.
+    let destroyed = |s: &str| server.run(&["show-options", "-v", "-t", s, "destroy-unattached"]);
+    assert_eq!(destroyed(&format!("={EVENTS_SESSION}:")).trim(), "on");
+    for s in ["=work:", "=other:"] {
+        assert_ne!(destroyed(s).trim(), "on", "{s}");
+    }
 
     // A session killed by hand: told at once.
     drain(&rx);
@@ -106,7 +112,8 @@ fn the_client_reports_changes_and_leaves_the_operators_sessions_alone() {
     );
     assert_eq!(facts("=work:").split(' ').next(), Some("0"));
 
-    // Greenroom going takes its session with it.
+    // Greenroom going takes its session with it, and only it: the dead
+    // pane's session stays.
     drop(client);
     wait_for(5, "the events session to end", || {
         (!server
@@ -114,6 +121,8 @@ fn the_client_reports_changes_and_leaves_the_operators_sessions_alone() {
             .contains(EVENTS_SESSION))
         .then_some(())
     });
+    let left = server.run(&["list-sessions", "-F", "#{session_name}"]);
+    assert_eq!(left.trim(), "work", "{left}");
 }
 
 #[test]
