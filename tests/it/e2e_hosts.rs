@@ -120,9 +120,15 @@ fn hosts_rows_live_actions_and_a_host_restarted() {
     dash.until(20, "the dashboard again", |s| s.contains("Sessions"));
 
     // Kill alpha's session: gone from alpha's tmux, and the row says so.
+    // Esc clears the kept filter; it is seen done before `/`, since an Esc
+    // read in one go with the key after it is Alt and that key.
     dash.keys(&["Escape"]);
+    dash.until(10, "the kept filter cleared", |s| {
+        s.contains("filter cleared") && s.contains("here")
+    });
     dash.keys(&["/"]);
     dash.keys(&["-l", "renamed"]);
+    dash.until(10, "the filter typed", |s| s.contains("/renamed"));
     dash.keys(&["Enter"]);
     dash.keys(&["x"]);
     dash.until(10, "the kill confirmation", |s| {
@@ -140,6 +146,7 @@ fn hosts_rows_live_actions_and_a_host_restarted() {
         (!out.status.success()).then_some(())
     });
     dash.keys(&["Escape"]);
+    dash.until(10, "the kept filter cleared", |s| !s.contains("/renamed"));
 
     // alpha's sshd stops: its rows stay, greyed, saying why and since when;
     // local rows and beta's go on.
