@@ -35,12 +35,36 @@ struct ConfigFile {
     sidebar_cost: Option<bool>,
     snooze_minutes: Option<u64>,
     pin_attention: Option<bool>,
-    tmux_events: Option<bool>,
+    tmux_events: Option<EventsSetting>,
     keys: Option<BTreeMap<String, Vec<String>>>,
     name_prefix: Option<String>,
     agents: Option<BTreeMap<String, AgentPreset>>,
     prices: Option<BTreeMap<String, crate::sources::prices::Price>>,
     hosts: Option<Vec<crate::hosts::HostConfig>>,
+}
+
+/// `tmux_events` as written: `true`, `false` or `"auto"`.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(untagged, expecting = "true, false or \"auto\"")]
+enum EventsSetting {
+    Flag(bool),
+    Word(AutoWord),
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum AutoWord {
+    Auto,
+}
+
+impl From<EventsSetting> for crate::tmux::Listening {
+    fn from(setting: EventsSetting) -> Self {
+        match setting {
+            EventsSetting::Flag(true) => Self::Always,
+            EventsSetting::Flag(false) => Self::Never,
+            EventsSetting::Word(AutoWord::Auto) => Self::Auto,
+        }
+    }
 }
 
 /// How to start, and resume, one kind of agent.
@@ -127,8 +151,10 @@ pub struct Config {
     pub snooze: Duration,
     /// Sessions that need the operator are pinned on top of the sidebar.
     pub pin_attention: bool,
-    /// Listen to tmux's control-mode events rather than poll every interval.
-    pub tmux_events: bool,
+    /// When to listen to tmux's control-mode events rather than poll every
+    /// interval (by default only on releases whose control clients cannot
+    /// crash the server).
+    pub tmux_events: crate::tmux::Listening,
     /// Key overrides: command name -> keys.
     pub keys: BTreeMap<String, Vec<String>>,
     /// Default session names are `<name_prefix>-<n>`.
@@ -299,7 +325,7 @@ impl Config {
             sidebar_cost: file.sidebar_cost.unwrap_or(true),
             snooze: Duration::from_secs(file.snooze_minutes.unwrap_or(30).clamp(1, 24 * 60) * 60),
             pin_attention: file.pin_attention.unwrap_or(true),
-            tmux_events: file.tmux_events.unwrap_or(true),
+            tmux_events: file.tmux_events.map(Into::into).unwrap_or_default(),
             keys: file.keys.unwrap_or_default(),
             name_prefix: nonempty(file.name_prefix).unwrap_or_else(|| "agent".into()),
             agents: file.agents.unwrap_or_default(),

@@ -29,7 +29,10 @@ mod target;
 mod window;
 pub use beside::{Beside, host_from_env};
 pub use control::Control;
-pub use events::{EVENTS_SESSION, Event, EventClient, ListenError, supports_events};
+pub use events::{
+    EVENTS_SESSION_PREFIX, Event, EventClient, ListenError, Listening, events_are_safe,
+    is_events_session, supports_events,
+};
 pub use ops::{escape_trailing_semicolon, exact_window};
 pub use pane::{ClientName, Pane, PaneId, Server, pane_of_target_name, pane_target_name};
 pub use poll::Refresh;

@@ -149,7 +149,7 @@ pub fn run(args: &WatchArgs, config: &Config) -> Result<(), String> {
 
 /// tmux's control client for the stream, and when to poll without it.
 struct Events {
-    wanted: bool,
+    when: crate::tmux::Listening,
     interval: Duration,
     client: Option<EventClient>,
     live: bool,
@@ -163,10 +163,15 @@ struct Events {
 }
 
 impl Events {
-    fn new(wanted: bool, interval: Duration, active_window: chrono::Duration) -> Self {
+    fn new(
+        when: crate::tmux::Listening,
+        interval: Duration,
+        active_window: chrono::Duration,
+    ) -> Self {
         let far = Instant::now() + Duration::from_secs(365 * 24 * 3600);
+        let wanted = when != crate::tmux::Listening::Never;
         Self {
-            wanted,
+            when,
             interval,
             client: None,
             live: false,
@@ -234,7 +239,7 @@ impl Events {
     fn connect(&mut self, engine: &Engine, tx: &Sender<Signal>) {
         let far = Instant::now() + Duration::from_secs(365 * 24 * 3600);
         self.next_retry = far;
-        if !self.wanted {
+        if self.when == crate::tmux::Listening::Never {
             return;
         }
         // The control client would start a tmux server where none runs:
@@ -248,11 +253,13 @@ impl Events {
             return;
         }
         let tx = tx.clone();
-        match engine.tmux().listen(move |e| {
+        match engine.tmux().listen(self.when, move |e| {
             let _ = tx.send(Signal::Tmux(e));
         }) {
             Ok(client) => self.client = Some(client),
-            Err(crate::tmux::ListenError::Unsupported(_)) => {}
+            Err(
+                crate::tmux::ListenError::Unsupported(_) | crate::tmux::ListenError::CrashProne(_),
+            ) => {}
             Err(e) => {
                 tracing::debug!(error = %e, "tmux events unavailable: polling");
                 self.retry_later();

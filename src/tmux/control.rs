@@ -48,6 +48,15 @@ impl Control {
     /// command each) and returns each one's answer, in order. Every answer
     /// comes within [`CALL_TIMEOUT`] or is an error.
     pub fn run_all(&self, lines: &[String]) -> Vec<Result<String, TmuxError>> {
+        self.run_all_within(lines, CALL_TIMEOUT)
+    }
+
+    /// [`Self::run_all`] with answers awaited for at most `within`.
+    pub(super) fn run_all_within(
+        &self,
+        lines: &[String],
+        within: std::time::Duration,
+    ) -> Vec<Result<String, TmuxError>> {
         let lost = || TmuxError::Failed {
             command: "-C".into(),
             message: "the control client has ended".into(),
@@ -79,7 +88,7 @@ impl Control {
                 let _ = w.flush();
             }
         }
-        let deadline = std::time::Instant::now() + CALL_TIMEOUT;
+        let deadline = std::time::Instant::now() + within;
         replies
             .into_iter()
             .zip(lines)
@@ -95,7 +104,7 @@ impl Control {
                     Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
                         Err(TmuxError::Io(std::io::Error::new(
                             std::io::ErrorKind::TimedOut,
-                            "tmux did not answer within 5 s",
+                            format!("tmux did not answer within {} ms", within.as_millis()),
                         )))
                     }
                     Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => Err(lost()),
@@ -114,8 +123,10 @@ impl Control {
         })
     }
 
-    /// The client ended: nobody waits any longer, nothing more is written.
-    fn close(&self) {
+    /// The client ended, or greenroom ends it: nobody waits any longer,
+    /// nothing more is written, and its input is closed, which tmux reads as
+    /// the client's end of file (the way out that tmux expects).
+    pub(super) fn close(&self) {
         if let Ok(mut input) = self.shared.input.lock() {
             *input = None;
         }

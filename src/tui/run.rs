@@ -108,7 +108,7 @@ fn start_state(
     state.active_window = chrono::Duration::from_std(config.thresholds.active_window)
         .unwrap_or(chrono::Duration::MAX);
     state.popup = config.popup_client.is_some();
-    if !config.tmux_events {
+    if config.tmux_events == crate::tmux::Listening::Never {
         state.events = super::state::TmuxEvents::Disabled;
     }
     let mut start = Vec::new();

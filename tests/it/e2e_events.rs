@@ -26,7 +26,8 @@ fn start(world: &World, tmux: &TmuxServer, path_prefix: Option<&std::path::Path>
 
 /// The built dashboard in a session `dash` of the same server.
 fn launch(world: &World, tmux: &TmuxServer, path_prefix: Option<&std::path::Path>) {
-    std::fs::write(world.path("config.toml"), "").unwrap();
+    // Listening on any tmux: by default tmux before 3.7 is polled.
+    std::fs::write(world.path("config.toml"), "tmux_events = true\n").unwrap();
     let mut command = world.greenroom_line(&tmux.name);
     if let Some(dir) = path_prefix {
         command = format!("PATH={}:$PATH {command}", dir.display());
@@ -74,7 +75,9 @@ fn a_lost_control_client_is_said_and_comes_back() {
 
     // Its session killed by hand: the client ends, the header says polling,
     // and greenroom listens again.
-    tmux.run(&["kill-session", "-t", "=greenroom-events"]);
+    let own = events_sessions(&tmux);
+    assert_eq!(own.len(), 1, "{own:?}");
+    tmux.run(&["kill-session", "-t", &format!("={}", own[0])]);
     dash.until(5, "the header saying so", |s| {
         s.contains("tmux events lost: polling")
     });
@@ -86,9 +89,17 @@ fn a_lost_control_client_is_said_and_comes_back() {
     // Quitting ends the client and its session.
     dash.keys(&["q"]);
     wait_for(10, "the events session gone", || {
-        let sessions = tmux.run(&["list-sessions", "-F", "#{session_name}"]);
-        (!sessions.lines().any(|l| l == "greenroom-events")).then_some(())
+        events_sessions(&tmux).is_empty().then_some(())
     });
+}
+
+/// The control clients' own sessions on the server.
+fn events_sessions(tmux: &TmuxServer) -> Vec<String> {
+    tmux.run(&["list-sessions", "-F", "#{session_name}"])
+        .lines()
+        .filter(|l| greenroom::tmux::is_events_session(l))
+        .map(str::to_owned)
+        .collect()
 }
 
 #[test]

@@ -8,14 +8,14 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use greenroom::config::TmuxSocket;
-use greenroom::tmux::{EVENTS_SESSION, Event, ListenError, ServerState, Tmux};
+use greenroom::tmux::{Event, ListenError, Listening, ServerState, Tmux, is_events_session};
 
 use crate::support::{TmuxServer, wait_for};
 
 fn listen(tmux: &Tmux) -> (greenroom::tmux::EventClient, mpsc::Receiver<Event>) {
     let (tx, rx) = mpsc::channel();
     let client = tmux
-        .listen(move |e| {
+        .listen(Listening::Always, move |e| {
             let _ = tx.send(e);
         })
         .expect("the control client starts");
@@ -63,18 +63,20 @@ fn the_client_reports_changes_and_leaves_the_operators_sessions_alone() {
     expect(&rx, 10, |e| *e == Event::Connected, "connected");
 
     // Its flags and its own session, as list-clients shows them.
+    let own = client.session().to_owned();
+    assert!(is_events_session(&own), "{own}");
     let clients = server.run(&["list-clients", "-F", "#{session_name} #{client_flags}"]);
-    assert!(clients.contains(EVENTS_SESSION), "{clients}");
+    assert!(clients.contains(&own), "{clients}");
     assert!(
         clients.contains("ignore-size") && clients.contains("no-output"),
         "{clients}"
     );
     assert_eq!((facts("=work:"), facts("=other:")), before);
-    // Only its own session goes when it does.
+    // No session is left to tmux to destroy: `destroy-unattached` made tmux
+    // 3.3a destroy the session under the exiting client and crash.
     let destroyed = |s: &str| server.run(&["show-options", "-v", "-t", s, "destroy-unattached"]);
-    assert_eq!(destroyed(&format!("={EVENTS_SESSION}:")).trim(), "on");
-    for s in ["=work:", "=other:"] {
-        assert_ne!(destroyed(s).trim(), "on", "{s}");
+    for s in [format!("={own}:"), "=work:".into(), "=other:".into()] {
+        assert_ne!(destroyed(&s).trim(), "on", "{s}");
     }
 
     // A session killed by hand: told at once.
@@ -88,7 +90,7 @@ fn the_client_reports_changes_and_leaves_the_operators_sessions_alone() {
     // rename tells it either. The events session's own window renames
     // itself once (to `tail`): that news is gone before the kill.
     wait_for(5, "the events window's name", || {
-        let target = format!("={EVENTS_SESSION}:");
+        let target = format!("={own}:");
         (server
             .run(&["display-message", "-p", "-t", &target, "#{window_name}"])
             .trim()
@@ -118,7 +120,7 @@ fn the_client_reports_changes_and_leaves_the_operators_sessions_alone() {
     wait_for(5, "the events session to end", || {
         (!server
             .run(&["list-sessions", "-F", "#{session_name}"])
-            .contains(EVENTS_SESSION))
+            .contains(&own))
         .then_some(())
     });
     let left = server.run(&["list-sessions", "-F", "#{session_name}"]);
@@ -154,7 +156,7 @@ fn a_tmux_older_than_3_2_is_not_asked() {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
     let tmux = Tmux::with_program(TmuxSocket::Name("unused".into()), &fake);
-    match tmux.listen(|_| {}) {
+    match tmux.listen(Listening::Always, |_| {}) {
         Err(ListenError::Unsupported(v)) => assert_eq!(v, "tmux 3.1c"),
         Err(e) => panic!("{e}"),
         Ok(_) => panic!("an old tmux was asked for events"),
@@ -205,12 +207,12 @@ fn polls_and_refreshes_go_through_the_control_client() {
     let operators = |s: &ServerState| match s {
         ServerState::Running(m) => (
             m.iter()
-                .filter(|(n, _)| n.as_str() != EVENTS_SESSION)
+                .filter(|(n, _)| !is_events_session(n))
                 .map(|(n, f)| (n.clone(), f.clone()))
                 .collect::<Vec<_>>(),
             m.panes()
                 .iter()
-                .filter(|p| p.session != EVENTS_SESSION)
+                .filter(|p| !is_events_session(&p.session))
                 .cloned()
                 .collect::<Vec<_>>(),
         ),
@@ -246,4 +248,27 @@ fn polls_and_refreshes_go_through_the_control_client() {
     let refresh = control.refresh(&["work'; kill-server; '".into()]);
     assert!(!refresh.complete);
     assert!(server.run(&["list-sessions"]).contains("work"));
+}
+
+/// By default a tmux whose control clients can crash the server (before
+/// 3.7, such as Debian's 3.3a) is polled, not listened to.
+#[test]
+fn by_default_only_a_tmux_that_cannot_crash_is_listened_to() {
+    let server = TmuxServer::new();
+    server.spawn("work", &["sh"]);
+    let tmux = Tmux::new(TmuxSocket::Name(server.name.clone()));
+    let version = tmux.version().unwrap();
+    match tmux.listen(Listening::Auto, |_| {}) {
+        Err(ListenError::CrashProne(v)) => {
+            assert_eq!(v, version);
+            assert!(!greenroom::tmux::events_are_safe(&version), "{version}");
+            let clients = server.run(&["list-clients", "-F", "#{client_session}"]);
+            assert!(clients.trim().is_empty(), "no control client: {clients}");
+        }
+        Ok(client) => {
+            assert!(greenroom::tmux::events_are_safe(&version), "{version}");
+            drop(client);
+        }
+        Err(e) => panic!("{e}"),
+    }
 }

@@ -22,7 +22,7 @@ impl Runner {
         self.tmux_client = None;
         self.client += 1;
         let (tx, client) = (self.done_tx.clone(), self.client);
-        let started = self.ctx.tmux.listen(move |event| {
+        let started = self.ctx.tmux.listen(self.ctx.config.tmux_events, move |event| {
             let _ = tx.send(Done::Event { client, event });
         });
         match started {
@@ -30,7 +30,9 @@ impl Runner {
                 self.tmux_client = Some(events);
                 Vec::new()
             }
-            Err(ListenError::Unsupported(why)) => vec![Action::TmuxEvent(Event::Unsupported(why))],
+            Err(ListenError::Unsupported(version) | ListenError::CrashProne(version)) => {
+                vec![Action::TmuxEvent(Event::Unsupported(version))]
+            }
             Err(ListenError::Tmux(e)) => vec![Action::TmuxEvent(Event::Lost(e.to_string()))],
         }
     }
