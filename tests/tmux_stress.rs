@@ -38,7 +38,11 @@ fn tmux(server: &str) -> Command {
 
 /// Runs tmux; its stdout, or `None` when it failed.
 fn run(server: &str, args: &[&str]) -> Option<String> {
-    let out = tmux(server).args(args).stderr(Stdio::null()).output().ok()?;
+    let out = tmux(server)
+        .args(args)
+        .stderr(Stdio::null())
+        .output()
+        .ok()?;
     out.status
         .success()
         .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
@@ -148,24 +152,24 @@ fn kill_nine(pid: &str) {
 }
 
 /// Waits for the moment; a dashboard that is already gone is fine.
-fn reach(server: &Server, moment: Moment, screen: impl Fn() -> Option<String>) {
+/// Whether it was seen drawn.
+fn reach(server: &Server, moment: Moment, screen: impl Fn() -> Option<String>) -> bool {
+    let drawn = || screen().is_some_and(|s| s.contains("Sessions"));
     match moment {
-        Moment::AtOnce => {}
+        Moment::AtOnce => false,
         Moment::Connecting => {
             // A polling dashboard has no control client: its first frame
             // is as far as this moment goes.
-            within(20, || {
-                server.listening() > 0 || screen().is_some_and(|s| s.contains("Sessions"))
-            });
+            within(20, || server.listening() > 0 || drawn());
+            false
         }
-        Moment::Drawn => {
-            within(20, || screen().is_some_and(|s| s.contains("Sessions")));
-        }
+        Moment::Drawn => within(20, drawn),
     }
 }
 
-/// A dashboard in a window of its own, ended at `moment` by `end`.
-fn in_a_window(server: &Server, world: &World, n: usize, moment: Moment, end: End) {
+/// A dashboard in a window of its own, ended at `moment` by `end`;
+/// whether it was seen drawn.
+fn in_a_window(server: &Server, world: &World, n: usize, moment: Moment, end: End) -> bool {
     let name = format!("dash{n}");
     let target = format!("={name}:");
     let command = world.dashboard(server, n);
@@ -183,9 +187,9 @@ fn in_a_window(server: &Server, world: &World, n: usize, moment: Moment, end: En
         ])
         .is_none()
     {
-        return;
+        return false;
     }
-    reach(server, moment, || {
+    let drawn = reach(server, moment, || {
         server.try_run(&["capture-pane", "-p", "-t", &target])
     });
     match end {
@@ -208,11 +212,20 @@ fn in_a_window(server: &Server, world: &World, n: usize, moment: Moment, end: En
             .is_none()
     });
     let _ = server.try_run(&["kill-session", "-t", &format!("={name}")]);
+    drawn
 }
 
 /// A dashboard in a popup over the operator's attached client, as
-/// `prefix G` opens it, ended at `moment` by `end`.
-fn in_a_popup(server: &Server, world: &World, client: &str, n: usize, moment: Moment, end: End) {
+/// `prefix G` opens it, ended at `moment` by `end`; whether it was seen
+/// drawn.
+fn in_a_popup(
+    server: &Server,
+    world: &World,
+    client: &str,
+    n: usize,
+    moment: Moment,
+    end: End,
+) -> bool {
     let command = format!("exec {}", world.dashboard(server, n));
     let popup: Option<Child> = server
         .cmd()
@@ -231,10 +244,12 @@ fn in_a_popup(server: &Server, world: &World, client: &str, n: usize, moment: Mo
         .stderr(Stdio::null())
         .spawn()
         .ok();
-    let Some(mut popup) = popup else { return };
+    let Some(mut popup) = popup else {
+        return false;
+    };
     // The popup is drawn on the operator's terminal: the pane the nested
     // client runs in.
-    reach(server, moment, || {
+    let drawn = reach(server, moment, || {
         server.try_run(&["capture-pane", "-p", "-t", "=term:"])
     });
     match end {
@@ -262,6 +277,7 @@ fn in_a_popup(server: &Server, world: &World, client: &str, n: usize, moment: Mo
         let _ = popup.kill();
     }
     let _ = popup.wait();
+    drawn
 }
 
 #[test]
@@ -287,15 +303,27 @@ fn dashboards_and_popups_started_and_ended_for_minutes_never_crash_tmux() {
         root,
         // Another build (an older release, to see it fail) with
         // GREENROOM_STRESS_BIN.
-        bin: std::env::var_os("GREENROOM_STRESS_BIN")
-            .map_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_greenroom")), PathBuf::from),
+        bin: std::env::var_os("GREENROOM_STRESS_BIN").map_or_else(
+            || PathBuf::from(env!("CARGO_BIN_EXE_greenroom")),
+            PathBuf::from,
+        ),
     };
     let server = Server {
         name: format!("greenroom-stress-{}", std::process::id()),
     };
     assert!(
         server
-            .try_run(&["new-session", "-d", "-s", "base", "-x", "120", "-y", "30", "sleep 3600"])
+            .try_run(&[
+                "new-session",
+                "-d",
+                "-s",
+                "base",
+                "-x",
+                "120",
+                "-y",
+                "30",
+                "sleep 3600"
+            ])
             .is_some(),
         "tmux starts"
     );
@@ -315,7 +343,17 @@ fn dashboards_and_popups_started_and_ended_for_minutes_never_crash_tmux() {
     // in a pane of the same server (popups need an attached client).
     let nested = format!("env -u TMUX tmux -L {} attach -t =base", server.name);
     server
-        .try_run(&["new-session", "-d", "-s", "term", "-x", "130", "-y", "40", &nested])
+        .try_run(&[
+            "new-session",
+            "-d",
+            "-s",
+            "term",
+            "-x",
+            "130",
+            "-y",
+            "40",
+            &nested,
+        ])
         .expect("the operator's terminal starts");
     let client = {
         let mut name = None;
@@ -353,14 +391,17 @@ fn dashboards_and_popups_started_and_ended_for_minutes_never_crash_tmux() {
     let started = Instant::now();
     let mut n = 0usize;
     let mut died = None;
+    // Dashboards seen drawn, in windows and in popups: the stress is real
+    // only if they really ran.
+    let (mut windows, mut popups) = (0, 0);
     while started.elapsed() < Duration::from_secs(secs) {
         n += 1;
         let moment = moments[n % 3];
         let end = ends[(n / 3) % 3];
         if n % 4 == 0 {
-            in_a_popup(&server, &world, &client, n, moment, end);
+            popups += usize::from(in_a_popup(&server, &world, &client, n, moment, end));
         } else {
-            in_a_window(&server, &world, n, moment, end);
+            windows += usize::from(in_a_window(&server, &world, n, moment, end));
         }
         if !server.alive() {
             died = Some(format!(
@@ -377,8 +418,12 @@ fn dashboards_and_popups_started_and_ended_for_minutes_never_crash_tmux() {
         panic!("{why}; the kernel log (dmesg) names the segfault");
     }
     eprintln!(
-        "the tmux server outlived {n} dashboards in {:?}",
+        "the tmux server outlived {n} dashboards in {:?} ({windows} in windows and {popups} in popups seen drawn)",
         started.elapsed()
+    );
+    assert!(
+        windows > 0 && popups > 0,
+        "dashboards seen drawn: {windows} in windows, {popups} in popups"
     );
 
     // No control client's session is left behind: one more dashboard ends

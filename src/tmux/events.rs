@@ -77,9 +77,11 @@ const SHARED_EVENTS_SESSION: &str = "greenroom-events";
 /// Is this one of greenroom's control clients' sessions?
 pub fn is_events_session(name: &str) -> bool {
     name == SHARED_EVENTS_SESSION
-        || name.strip_prefix(EVENTS_SESSION_PREFIX).is_some_and(|rest| {
-            !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit() || b == b'-')
-        })
+        || name
+            .strip_prefix(EVENTS_SESSION_PREFIX)
+            .is_some_and(|rest| {
+                !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit() || b == b'-')
+            })
 }
 
 /// The subscription's name, which `refresh-client -B` also takes alone to
@@ -372,8 +374,10 @@ impl Tmux {
 /// The events sessions in a `s NAME` / `c SESSION` listing that no client
 /// is in.
 fn orphaned_events_sessions(listed: &str) -> Vec<&str> {
-    let in_use: std::collections::HashSet<&str> =
-        listed.lines().filter_map(|l| l.strip_prefix("c ")).collect();
+    let in_use: std::collections::HashSet<&str> = listed
+        .lines()
+        .filter_map(|l| l.strip_prefix("c "))
+        .collect();
     listed
         .lines()
         .filter_map(|l| l.strip_prefix("s "))
@@ -479,7 +483,13 @@ mod tests {
 
     #[test]
     fn only_releases_with_the_fixes_are_listened_to_by_default() {
-        for safe in ["tmux 3.7", "tmux 3.7b", "tmux next-3.8", "tmux master", "tmux 4.0"] {
+        for safe in [
+            "tmux 3.7",
+            "tmux 3.7b",
+            "tmux next-3.8",
+            "tmux master",
+            "tmux 4.0",
+        ] {
             assert!(events_are_safe(safe), "{safe}");
         }
         for prone in ["tmux 3.3a", "tmux 3.5a", "tmux 3.6b", "tmux 3.2", ""] {
@@ -489,7 +499,11 @@ mod tests {
 
     #[test]
     fn events_sessions_by_name() {
-        for ours in ["greenroom-events", "greenroom-events-42-1", "greenroom-events-7"] {
+        for ours in [
+            "greenroom-events",
+            "greenroom-events-42-1",
+            "greenroom-events-7",
+        ] {
             assert!(is_events_session(ours), "{ours}");
         }
         for theirs in [

@@ -332,6 +332,8 @@ fn the_dashboard_shows_an_agent_started_in_a_plain_pane_at_once() {
     std::fs::write(&greeting, "Welcome to the agent\n").unwrap();
     let pane = s.window(&["sh"]);
     let home = s.world.dir.path().to_string_lossy().into_owned();
+    // Listening on any tmux (tmux before 3.7 is polled by default).
+    std::fs::write(s.world.path("config.toml"), "tmux_events = true\n").unwrap();
     // On a server of its own: its own redraws must not be what moves.
     let driver = TmuxServer::new();
     driver.run(&[

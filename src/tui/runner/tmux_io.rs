@@ -22,9 +22,12 @@ impl Runner {
         self.tmux_client = None;
         self.client += 1;
         let (tx, client) = (self.done_tx.clone(), self.client);
-        let started = self.ctx.tmux.listen(self.ctx.config.tmux_events, move |event| {
-            let _ = tx.send(Done::Event { client, event });
-        });
+        let started = self
+            .ctx
+            .tmux
+            .listen(self.ctx.config.tmux_events, move |event| {
+                let _ = tx.send(Done::Event { client, event });
+            });
         match started {
             Ok(events) => {
                 self.tmux_client = Some(events);
