@@ -398,7 +398,7 @@ fn dashboards_and_popups_started_and_ended_for_minutes_never_crash_tmux() {
         n += 1;
         let moment = moments[n % 3];
         let end = ends[(n / 3) % 3];
-        if n % 4 == 0 {
+        if n.is_multiple_of(4) {
             popups += usize::from(in_a_popup(&server, &world, &client, n, moment, end));
         } else {
             windows += usize::from(in_a_window(&server, &world, n, moment, end));
@@ -406,7 +406,7 @@ fn dashboards_and_popups_started_and_ended_for_minutes_never_crash_tmux() {
         if !server.alive() {
             died = Some(format!(
                 "the tmux server died at dashboard {n} ({moment:?}, {end:?}, {} in a popup) after {:?}",
-                if n % 4 == 0 { "" } else { "not" },
+                if n.is_multiple_of(4) { "" } else { "not" },
                 started.elapsed()
             ));
             break;
