@@ -3,7 +3,9 @@
 //! output, never prompts (`GIT_TERMINAL_PROMPT=0`), never takes optional
 //! locks (`GIT_OPTIONAL_LOCKS=0`: a status must not rewrite `.git/index`,
 //! which greenroom watches), and ignores the operator's pager and colour
-//! settings unless a caller asks for colour.
+//! settings unless a caller asks for colour, and starts no program that a
+//! work tree or its git folder names (`guard.rs`: every call's argv and
+//! environment are built in [`Git::command`]).
 //!
 //! What git prints is untrusted input: it is parsed with limits
 //! (`status.rs`, `numstat.rs`), and paths that are not UTF-8 are shown
@@ -16,6 +18,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod diff;
+mod guard;
 mod monitor;
 mod numstat;
 mod pr;
@@ -80,26 +83,29 @@ impl Git {
         }
     }
 
-    /// A git command in `dir` with no surprises from the environment.
-    fn command(&self, dir: &Path) -> Command {
+    /// A git command in `dir` with no surprises from the environment. The
+    /// one place argv is built: whatever git is asked, it gets `guard.rs`'s
+    /// overrides and attribute source before the command and reads the
+    /// repository through `view` (see `guard.rs` for why each is needed).
+    fn command(&self, dir: &Path, view: &guard::View) -> Command {
         let mut cmd = Command::new(&self.program);
         cmd.arg("-C")
             .arg(dir)
+            .args(guard::global_args(view.empty_tree))
             .args(["-c", "core.quotePath=false", "-c", "color.ui=never"])
-            .args(["-c", "core.pager=cat", "--no-pager"])
+            .arg("--no-pager")
             .env("GIT_TERMINAL_PROMPT", "0")
             .env("GIT_OPTIONAL_LOCKS", "0")
             .env("GIT_PAGER", "cat")
-            .env_remove("GIT_DIR")
-            .env_remove("GIT_WORK_TREE")
-            .env_remove("GIT_INDEX_FILE")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
+        view.apply(&mut cmd);
         cmd
     }
 
-    /// Runs git in `dir`; a failure carries git's own message.
+    /// Runs git in `dir` (inside a work tree), reading the repository
+    /// through a private view of it; a failure carries git's own message.
     pub fn run<S: AsRef<OsStr>>(
         &self,
         dir: &Path,
@@ -118,6 +124,31 @@ impl Git {
         timeout: Duration,
         differ_ok: bool,
     ) -> Result<GitOutput, GitError> {
+        let view = guard::view(dir, true)?;
+        self.exec(dir, &view, args, timeout, differ_ok)
+    }
+
+    /// Runs a git command that changes the repository itself (`worktree
+    /// add|prune|remove`, `branch -d`): it must see the repository's own
+    /// common folder, so no private view; the overrides still hold.
+    pub fn change<S: AsRef<OsStr>>(
+        &self,
+        dir: &Path,
+        args: &[S],
+        timeout: Duration,
+    ) -> Result<GitOutput, GitError> {
+        let view = guard::view(dir, false)?;
+        self.exec(dir, &view, args, timeout, false)
+    }
+
+    fn exec<S: AsRef<OsStr>>(
+        &self,
+        dir: &Path,
+        view: &guard::View,
+        args: &[S],
+        timeout: Duration,
+        differ_ok: bool,
+    ) -> Result<GitOutput, GitError> {
         let args: Vec<OsString> = args.iter().map(|a| a.as_ref().to_owned()).collect();
         let what = args
             .iter()
@@ -126,7 +157,7 @@ impl Git {
             .collect::<Vec<_>>()
             .join(" ");
         let child = self
-            .command(dir)
+            .command(dir, view)
             .args(&args)
             .spawn()
             .map_err(|e| match e.kind() {
@@ -147,6 +178,16 @@ impl Git {
             });
         }
         let message = String::from_utf8_lossy(&out.stderr);
+        // A git older than 2.40 does not know `--attr-source`, so it cannot
+        // be kept from applying the tree's attributes: it ran nothing.
+        if message.contains("--attr-source") {
+            return Err(GitError::Failed {
+                command: what,
+                message: "this git cannot be kept from running a work tree's filters; \
+                          greenroom needs git 2.40 or newer"
+                    .into(),
+            });
+        }
         let message = message
             .lines()
             .map(str::trim)

@@ -359,7 +359,8 @@ fn dismiss_with_worktree(
     let mut discard = a.discard_changes;
     if offer.has_changes && !discard && std::io::stdin().is_terminal() {
         discard = ask(&format!(
-            "{path} has uncommitted changes. Remove it anyway, losing them?"
+            "{path} has uncommitted changes ({}). Remove it anyway, losing them?",
+            crate::display::safe(&offer.work.summary())
         ))?;
     }
     let end = ops::WorktreeEnd {

@@ -30,12 +30,14 @@ pub fn file_diff(
         "diff".into(),
         "--color=always".into(),
         "--no-ext-diff".into(),
+        "--no-textconv".into(),
     ];
     let differ_ok = file.untracked;
     if file.untracked {
         args.extend(["--no-index".into(), "--".into(), "/dev/null".into()]);
         args.push(file.path.clone().into_os_string());
     } else {
+        args.push("--ignore-submodules=dirty".into());
         if staged {
             args.push("--cached".into());
             args.push("-M".into());

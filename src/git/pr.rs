@@ -16,8 +16,8 @@ const GH_TIMEOUT: Duration = Duration::from_secs(5);
 
 #[derive(Debug, Default)]
 pub struct PrCache {
-    /// Whether `gh` is on PATH.
-    gh: bool,
+    /// Where `gh` is on PATH.
+    gh: Option<PathBuf>,
     answers: HashMap<(PathBuf, String), (Instant, Option<PullRequest>)>,
 }
 
@@ -25,7 +25,11 @@ impl PrCache {
     /// `path` is `$PATH`, where `gh` is looked for once.
     pub fn new(path: Option<&std::ffi::OsStr>) -> Self {
         Self {
-            gh: path.is_some_and(|p| std::env::split_paths(p).any(|d| d.join("gh").is_file())),
+            gh: path.and_then(|p| {
+                std::env::split_paths(p)
+                    .map(|d| d.join("gh"))
+                    .find(|gh| gh.is_file())
+            }),
             answers: HashMap::new(),
         }
     }
@@ -34,36 +38,39 @@ impl PrCache {
     pub fn lookup(&mut self, changes: &Changes) -> Option<PullRequest> {
         let branch = changes.branch.clone()?;
         changes.divergence.as_ref().filter(|d| d.upstream)?;
-        if !self.gh {
-            return None;
-        }
+        let gh = self.gh.clone()?;
         let key = (changes.root.clone(), branch);
         if let Some((at, answer)) = self.answers.get(&key)
             && at.elapsed() < PR_TTL
         {
             return answer.clone();
         }
-        let answer = gh_pr(&changes.root);
+        let answer = gh_pr(&gh, &changes.root);
         self.answers.insert(key, (Instant::now(), answer.clone()));
         answer
     }
 }
 
-/// `gh pr view --json url,number,state` in `root`; `None` for any failure
-/// (not signed in, no pull request, no network).
-pub fn gh_pr(root: &std::path::Path) -> Option<PullRequest> {
-    let child = Command::new("gh")
-        .args(["pr", "view", "--json", "url,number,state"])
+/// `gh pr view --json url,number,state` in `root`, `gh` being the program
+/// at `gh`; `None` for any failure (not signed in, no pull request, no
+/// network). `gh` runs git in the work tree: it gets the same view and
+/// overrides greenroom's own git calls get (`guard.rs`), as environment
+/// every git it starts reads.
+pub fn gh_pr(gh: &std::path::Path, root: &std::path::Path) -> Option<PullRequest> {
+    let view = super::guard::view(root, true).ok()?;
+    let mut cmd = Command::new(gh);
+    cmd.args(["pr", "view", "--json", "url,number,state"])
         .current_dir(root)
         .env("GH_PROMPT_DISABLED", "1")
         .env("GH_NO_UPDATE_NOTIFIER", "1")
         .env("NO_COLOR", "1")
         .env("GIT_TERMINAL_PROMPT", "0")
+        .env("GIT_OPTIONAL_LOCKS", "0")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .ok()?;
+        .stderr(Stdio::piped());
+    view.apply(&mut cmd);
+    let child = cmd.spawn().ok()?;
     let out = super::bounded_output(child, GH_TIMEOUT).ok()?;
     if !out.success {
         return None;

@@ -32,6 +32,7 @@ pub fn read_changes(git: &Git, repo: &Repo) -> Changes {
         "--branch",
         "-z",
         "--untracked-files=all",
+        "--ignore-submodules=dirty",
     ];
     let out = match git.run(&repo.root, &args, READ_TIMEOUT) {
         Ok(out) => out,
@@ -45,7 +46,15 @@ pub fn read_changes(git: &Git, repo: &Repo) -> Changes {
     changes.head = status.head;
     changes.divergence = status.divergence;
     let numstat = |cached: bool| -> Result<Vec<Numstat>, GitError> {
-        let mut args = vec!["diff", "--numstat", "-z", "-M", "--no-ext-diff"];
+        let mut args = vec![
+            "diff",
+            "--numstat",
+            "-z",
+            "-M",
+            "--no-ext-diff",
+            "--no-textconv",
+            "--ignore-submodules=dirty",
+        ];
         if cached {
             args.push("--cached");
         }

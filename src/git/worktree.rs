@@ -7,12 +7,22 @@ use std::path::{Path, PathBuf};
 
 use super::{Git, GitError, READ_TIMEOUT, WRITE_TIMEOUT};
 
+/// A question about the repository, read through a private view of it.
 fn run(dir: &Path, args: &[&OsStr]) -> Result<String, GitError> {
-    let timeout = match args.first().and_then(|a| a.to_str()) {
-        Some("worktree") => WRITE_TIMEOUT,
-        _ => READ_TIMEOUT,
-    };
-    Git::new().text(dir, args, timeout)
+    Git::new().text(dir, args, READ_TIMEOUT)
+}
+
+/// A change to the repository's own folder (see `Git::change`).
+fn change(dir: &Path, args: &[&OsStr]) -> Result<(), GitError> {
+    Git::new().change(dir, args, WRITE_TIMEOUT).map(drop)
+}
+
+/// Fills a worktree made with `--no-checkout`: checked out through a
+/// view, so the git folder's `info/attributes` names no filter to run.
+fn fill(path: &Path) -> Result<(), GitError> {
+    Git::new()
+        .run(path, &["reset", "--hard", "--quiet"], WRITE_TIMEOUT)
+        .map(drop)
 }
 
 /// The top folder of the work tree holding `dir`.
@@ -34,45 +44,55 @@ pub fn valid_branch(repo: &Path, branch: &str) -> bool {
         .is_ok()
 }
 
-/// `git worktree add -b <branch> -- <path>`.
+/// `git worktree add --no-checkout -b <branch> -- <path>`, then filled.
 pub fn add_new_branch(repo: &Path, branch: &str, path: &Path) -> Result<(), GitError> {
     let args = [
         "worktree".as_ref(),
         "add".as_ref(),
+        "--no-checkout".as_ref(),
         "-b".as_ref(),
         branch.as_ref(),
         "--".as_ref(),
         path.as_os_str(),
     ];
-    run(repo, &args).map(drop)
+    change(repo, &args)?;
+    fill(path)
 }
 
-/// `git worktree add -- <path> <branch>` (an existing branch).
+/// `git worktree add --no-checkout -- <path> <branch>` (an existing
+/// branch), then filled.
 pub fn add_existing(repo: &Path, path: &Path, branch: &str) -> Result<(), GitError> {
     let args = [
         "worktree".as_ref(),
         "add".as_ref(),
+        "--no-checkout".as_ref(),
         "--".as_ref(),
         path.as_os_str(),
         branch.as_ref(),
     ];
-    run(repo, &args).map(drop)
+    change(repo, &args)?;
+    fill(path)
 }
 
 /// `git worktree prune`: forgets worktrees whose folder is gone.
 pub fn prune(repo: &Path) -> Result<(), GitError> {
-    run(repo, &["worktree".as_ref(), "prune".as_ref()]).map(drop)
+    change(repo, &["worktree".as_ref(), "prune".as_ref()])
 }
 
-/// `git worktree remove [--force] -- <path>`. Without `force`, git itself
-/// refuses a worktree with changes.
-pub fn remove(repo: &Path, path: &Path, force: bool) -> Result<(), GitError> {
-    let mut args: Vec<&OsStr> = vec!["worktree".as_ref(), "remove".as_ref()];
-    if force {
-        args.push("--force".as_ref());
-    }
-    args.extend(["--".as_ref(), path.as_os_str()]);
-    run(repo, &args).map(drop)
+/// `git worktree remove --force -- <path>`. git's own check for changes
+/// runs a second git in the worktree that reads its git folder unguarded
+/// (and misses ignored files), so the caller checks first with
+/// [`uncommitted`]; `--force` still refuses a main work tree, a plain
+/// folder and a locked worktree.
+pub fn remove(repo: &Path, path: &Path) -> Result<(), GitError> {
+    let args: [&OsStr; 5] = [
+        "worktree".as_ref(),
+        "remove".as_ref(),
+        "--force".as_ref(),
+        "--".as_ref(),
+        path.as_os_str(),
+    ];
+    change(repo, &args)
 }
 
 /// `git branch -d <branch>`: git refuses a branch not merged.
@@ -83,7 +103,7 @@ pub fn delete_branch(repo: &Path, branch: &str) -> Result<(), GitError> {
             message: format!("branch name {branch:?} may not start with '-'"),
         });
     }
-    run(
+    change(
         repo,
         &[
             "branch".as_ref(),
@@ -92,7 +112,6 @@ pub fn delete_branch(repo: &Path, branch: &str) -> Result<(), GitError> {
             branch.as_ref(),
         ],
     )
-    .map(drop)
 }
 
 /// Whether `branch` is merged into the branch checked out in `repo`.
@@ -110,12 +129,110 @@ pub fn is_merged(repo: &Path, branch: &str) -> Result<bool, GitError> {
     Ok(out.lines().any(|l| l == refname))
 }
 
-/// Whether the work tree at `path` has uncommitted changes (untracked files
-/// included, ignored ones not).
-pub fn has_changes(path: &Path) -> Result<bool, GitError> {
-    let out = run(
+/// At most this many files are named; the count covers them all.
+pub const MAX_LISTED: usize = 20;
+
+/// What removing a work tree would lose: changed, untracked and ignored
+/// files (an ignored `.env` or local database is work too).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Uncommitted {
+    /// The first [`MAX_LISTED`], each as `changed PATH`, `untracked PATH`
+    /// or `ignored PATH` (a folder ends in `/` and stands for all it holds).
+    pub listed: Vec<String>,
+    pub total: usize,
+}
+
+impl Uncommitted {
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+
+    /// The list on one line: `ignored .env, untracked notes.md and 3 more`.
+    pub fn summary(&self) -> String {
+        let mut text = self.listed.join(", ");
+        let more = self.total.saturating_sub(self.listed.len());
+        if more > 0 {
+            text.push_str(&format!(" and {more} more"));
+        }
+        text
+    }
+}
+
+/// What in the work tree at `path` is not committed, ignored files
+/// included; a worktree with submodules counts as holding work, since
+/// their own work trees are not looked into.
+pub fn uncommitted(path: &Path) -> Result<Uncommitted, GitError> {
+    let out = Git::new().run(
         path,
-        &["status".as_ref(), "--porcelain".as_ref(), "-z".as_ref()],
+        &[
+            "status",
+            "--porcelain",
+            "-z",
+            "--ignored",
+            "--untracked-files=normal",
+            "--ignore-submodules=dirty",
+        ],
+        READ_TIMEOUT,
     )?;
-    Ok(!out.is_empty())
+    let mut found = parse_porcelain(&out.stdout);
+    if std::fs::symlink_metadata(path.join(".gitmodules")).is_ok() {
+        found.total += 1;
+        if found.listed.len() < MAX_LISTED {
+            found.listed.push("submodules (not looked into)".into());
+        }
+    }
+    Ok(found)
+}
+
+/// `status --porcelain -z`: `XY PATH`, a rename's source in the next
+/// record.
+fn parse_porcelain(out: &[u8]) -> Uncommitted {
+    let mut found = Uncommitted::default();
+    let mut records = out.split(|b| *b == 0).filter(|r| !r.is_empty());
+    while let Some(record) = records.next() {
+        let (Some(xy), Some(path)) = (record.get(..2), record.get(3..)) else {
+            continue;
+        };
+        if matches!(xy[0], b'R' | b'C') {
+            records.next();
+        }
+        let kind = match xy {
+            b"??" => "untracked",
+            b"!!" => "ignored",
+            _ => "changed",
+        };
+        found.total += 1;
+        if found.listed.len() < MAX_LISTED {
+            found
+                .listed
+                .push(format!("{kind} {}", super::show_path(path)));
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_of_work_is_named_and_counted() {
+        let found =
+            parse_porcelain(b" M src/a.rs\0R  new\0old\0?? notes.md\0!! .env\0!! target/\0");
+        assert_eq!(
+            found.listed,
+            [
+                "changed src/a.rs",
+                "changed new",
+                "untracked notes.md",
+                "ignored .env",
+                "ignored target/"
+            ]
+        );
+        assert_eq!(found.total, 5);
+        assert_eq!(
+            found.summary(),
+            "changed src/a.rs, changed new, untracked notes.md, ignored .env, ignored target/"
+        );
+    }
 }

@@ -6,6 +6,7 @@ use super::{LOCK_WAIT, OpsError, live_tmux_name, not_live_if_missing, own_id};
 use crate::model::{Session, Status};
 use crate::sources::sidecar::SidecarStore;
 use crate::tmux::{Tmux, TmuxError};
+use uuid::Uuid;
 
 /// Kills a live session's tmux session (`kill-session -t =name`) and, for
 /// greenroom's own, records status Killed. An adopted agent's pane is
@@ -33,6 +34,14 @@ pub fn kill(tmux: &Tmux, store: &SidecarStore, session: &Session) -> Result<(), 
 /// does). The dead pane tmux kept for it goes, so its name is free again.
 /// Returns where the record went. The caller has confirmed.
 pub fn dismiss(tmux: &Tmux, store: &SidecarStore, session: &Session) -> Result<PathBuf, OpsError> {
+    let id = clear_for_dismiss(tmux, session)?;
+    Ok(store.archive(id)?)
+}
+
+/// The first half of dismissing: the checks and the dead pane tmux kept
+/// cleared; the record is archived after (by the caller, once whatever
+/// else goes with it has gone).
+pub(super) fn clear_for_dismiss(tmux: &Tmux, session: &Session) -> Result<Uuid, OpsError> {
     super::ensure_dismissable(session)?;
     let id = own_id(session, "dismiss")?;
     if let Some(name) = &session.tmux_session {
@@ -44,5 +53,5 @@ pub fn dismiss(tmux: &Tmux, store: &SidecarStore, session: &Session) -> Result<P
             Err(e) => return Err(e.into()),
         }
     }
-    Ok(store.archive(id)?)
+    Ok(id)
 }

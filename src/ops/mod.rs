@@ -98,9 +98,14 @@ pub enum OpsError {
     #[error("{0}")]
     Git(String),
     #[error(
-        "the worktree {0} has uncommitted changes; nothing was dismissed (confirm a second time to remove it with its changes)"
+        "the worktree {} has uncommitted changes ({}); nothing was dismissed (confirm a second time to remove it with its changes)",
+        .path.display(),
+        .work.summary()
     )]
-    WorktreeHasChanges(PathBuf),
+    WorktreeHasChanges {
+        path: PathBuf,
+        work: crate::git::worktree::Uncommitted,
+    },
     #[error("{0} has no worktree greenroom made; there is none to remove")]
     NoWorktree(String),
     #[error("{0}")]

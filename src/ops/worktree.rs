@@ -71,7 +71,7 @@ pub(super) fn undo_create(w: &Worktree) {
 
 /// Removes a worktree greenroom has just made (and nothing else).
 pub(super) fn remove_fresh(w: &Worktree) {
-    if let Err(e) = git::worktree::remove(&w.repo, &w.path, true) {
+    if let Err(e) = git::worktree::remove(&w.repo, &w.path) {
         tracing::warn!(error = %e, path = %w.path.display(), "cannot remove the new worktree");
     }
 }

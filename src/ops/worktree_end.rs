@@ -2,8 +2,10 @@
 //! greenroom made can remove that worktree (`git worktree remove`) and
 //! delete its branch once merged. Only a worktree the session's record
 //! says greenroom made, at the session's own folder, is ever removed; one
-//! with uncommitted changes only when the operator confirmed a second
-//! time. Nothing else in greenroom removes a worktree.
+//! with uncommitted changes (ignored files count: an `.env`, a local
+//! database) only when the operator confirmed a second time, shown what
+//! goes. The record is archived only once the worktree is gone. Nothing
+//! else in greenroom removes a worktree.
 
 use std::path::PathBuf;
 
@@ -17,9 +19,11 @@ use crate::tmux::Tmux;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WorktreeOffer {
     pub worktree: Worktree,
-    /// It holds uncommitted changes (or untracked files): a second
-    /// confirmation is needed to remove it.
+    /// It holds uncommitted changes (or untracked or ignored files, or git
+    /// could not tell): a second confirmation is needed to remove it.
     pub has_changes: bool,
+    /// What would go with it, named for that confirmation.
+    pub work: git::worktree::Uncommitted,
     /// Its branch is merged into the repository's checked-out branch.
     pub branch_merged: bool,
 }
@@ -48,11 +52,17 @@ pub struct WorktreeEnded {
 /// it is still there at the session's folder. Runs git (status, branch).
 pub fn worktree_offer(store: &SidecarStore, session: &Session) -> Option<WorktreeOffer> {
     let worktree = made_worktree(store, session).ok()?;
-    let has_changes = git::worktree::has_changes(&worktree.path).unwrap_or(true);
+    // Not known to be clean counts as changed.
+    let work =
+        git::worktree::uncommitted(&worktree.path).unwrap_or_else(|e| git::worktree::Uncommitted {
+            listed: vec![format!("(git could not tell: {e})")],
+            total: 1,
+        });
     let branch_merged = git::worktree::is_merged(&worktree.repo, &worktree.branch).unwrap_or(false);
     Some(WorktreeOffer {
         worktree,
-        has_changes,
+        has_changes: !work.is_empty(),
+        work,
         branch_merged,
     })
 }
@@ -72,8 +82,9 @@ fn made_worktree(store: &SidecarStore, session: &Session) -> Result<Worktree, Op
 }
 
 /// Dismisses the session (as [`super::dismiss`]) and removes its worktree.
-/// Refuses, dismissing nothing, when the worktree has uncommitted changes
-/// and `end.discard_changes` is not set.
+/// Refuses, dismissing nothing, when the worktree has uncommitted work
+/// and `end.discard_changes` is not set. The record is archived only after
+/// the worktree is removed: a refused removal leaves the session as it was.
 pub fn dismiss_with_worktree(
     tmux: &Tmux,
     store: &SidecarStore,
@@ -82,12 +93,22 @@ pub fn dismiss_with_worktree(
 ) -> Result<WorktreeEnded, OpsError> {
     super::ensure_dismissable(session)?;
     let w = made_worktree(store, session)?;
-    let dirty = git::worktree::has_changes(&w.path)?;
-    if dirty && !end.discard_changes {
-        return Err(OpsError::WorktreeHasChanges(w.path.clone()));
+    let work = git::worktree::uncommitted(&w.path)?;
+    if !work.is_empty() && !end.discard_changes {
+        return Err(OpsError::WorktreeHasChanges {
+            path: w.path.clone(),
+            work,
+        });
     }
-    let archived_to = super::dismiss(tmux, store, session)?;
-    git::worktree::remove(&w.repo, &w.path, dirty)?;
+    // The pane first: a session that came back to life keeps its worktree.
+    let id = super::manage::clear_for_dismiss(tmux, session)?;
+    git::worktree::remove(&w.repo, &w.path)?;
+    let archived_to = store.archive(id).map_err(|e| {
+        OpsError::Git(format!(
+            "removed the worktree {}, but the record could not be archived: {e}",
+            w.path.display()
+        ))
+    })?;
     let mut ended = WorktreeEnded {
         archived_to,
         removed: w.path.clone(),

@@ -19,6 +19,12 @@ pub(super) fn finished(state: &mut AppState, done: Finished) {
     let text = match done {
         Finished::Killed { ok, failed } => each("killed", &ok, &failed),
         Finished::Dismissed { ok, failed } => each("dismissed", &ok, &failed),
+        Finished::WorktreeHasWork {
+            id,
+            name,
+            path,
+            work,
+        } => ask_again(state, id, name, path, work),
         Finished::Restored {
             name,
             resumed: true,
@@ -45,6 +51,32 @@ pub(super) fn finished(state: &mut AppState, done: Finished) {
     if !text.is_empty() {
         state.say(text);
     }
+}
+
+/// The dismiss dialog again, at its second `w`, naming what would go; the
+/// status line says it instead when another dialog is open meanwhile.
+fn ask_again(
+    state: &mut AppState,
+    id: String,
+    name: String,
+    path: std::path::PathBuf,
+    work: Vec<String>,
+) -> String {
+    if state.mode != Mode::Normal {
+        return format!(
+            "{name}: its worktree holds uncommitted work ({}); nothing was dismissed",
+            work.join(", ")
+        );
+    }
+    state.mode = Mode::Dialog(Dialog::DismissWorktree {
+        id,
+        name,
+        path,
+        dirty: true,
+        second: true,
+        work,
+    });
+    String::new()
 }
 
 /// "killed a, b; c: why": the sessions done, then why the others were not.
@@ -140,6 +172,7 @@ pub(super) fn confirm(state: &mut AppState, action: Bulk) -> Vec<Effect> {
             path: path.clone(),
             dirty,
             second: false,
+            work: Vec::new(),
         });
         return Vec::new();
     }

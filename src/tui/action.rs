@@ -253,6 +253,15 @@ pub enum Finished {
         ok: Vec<String>,
         failed: Vec<String>,
     },
+    /// Removing a worktree was refused for the work it holds (changed,
+    /// untracked or ignored files, named in `work`): the dismiss dialog
+    /// comes back at its second confirmation, showing them.
+    WorktreeHasWork {
+        id: String,
+        name: String,
+        path: std::path::PathBuf,
+        work: Vec<String>,
+    },
     /// `resumed`: the agent's own conversation was resumed.
     Restored {
         name: String,

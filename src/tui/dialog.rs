@@ -140,15 +140,20 @@ pub enum Dialog {
     },
     Spawn(SpawnForm),
     /// Dismissing one session whose worktree greenroom made: keep it (y)
-    /// or remove it (w); one with uncommitted changes (or not known to be
-    /// clean) asks a second time before its changes go.
+    /// or remove it (w). The first `w` asks for the removal; when the
+    /// worktree holds work (ignored files too, which the Changes tab does
+    /// not count), the removal is refused and the dialog comes back at its
+    /// second `w`, naming that work.
     DismissWorktree {
         id: String,
         name: String,
         path: std::path::PathBuf,
+        /// The Changes tab's last read saw changes (or none was made).
         dirty: bool,
-        /// The first `w` came; the next one removes the changes too.
+        /// The removal was refused; the next `w` removes the work too.
         second: bool,
+        /// What the refusal named (changed, untracked and ignored files).
+        work: Vec<String>,
     },
 }
 
@@ -194,19 +199,16 @@ pub fn command(dialog: &mut Dialog, command: Command) -> Outcome {
             _ => Outcome::Keep,
         },
         Dialog::Spawn(form) => spawn_command(form, command),
-        Dialog::DismissWorktree {
-            id, dirty, second, ..
-        } => match command {
+        Dialog::DismissWorktree { id, second, .. } => match command {
             Command::Yes => Outcome::Done(vec![Effect::Dismiss {
                 ids: vec![id.clone()],
             }]),
-            Command::RemoveWorktree if *dirty && !*second => {
-                *second = true;
-                Outcome::Keep
-            }
+            // Only git's answer, which counts ignored files, decides
+            // whether work would go: the first `w` asks, the second (after
+            // a refusal that named the work) discards it.
             Command::RemoveWorktree => Outcome::Done(vec![Effect::DismissWorktree {
                 id: id.clone(),
-                discard_changes: *dirty,
+                discard_changes: *second,
             }]),
             Command::Cancel => Outcome::Close,
             _ => Outcome::Keep,

@@ -111,6 +111,19 @@ impl Context {
                     Vec::new(),
                 )
             }
+            Err(ops::OpsError::WorktreeHasChanges { path, work }) => {
+                let mut listed = work.listed.clone();
+                let more = work.total.saturating_sub(listed.len());
+                if more > 0 {
+                    listed.push(format!("and {more} more"));
+                }
+                return Action::Finished(Finished::WorktreeHasWork {
+                    id: s.id.clone(),
+                    name: s.name.clone(),
+                    path,
+                    work: listed,
+                });
+            }
             Err(e) => (Vec::new(), vec![e.to_string()]),
         };
         Action::Finished(Finished::Dismissed { ok, failed })

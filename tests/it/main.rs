@@ -24,6 +24,7 @@ mod e2e_triage;
 mod full_disk;
 mod gemini_usage;
 mod git_changes;
+mod git_hostile;
 mod health_rules;
 mod hook_report;
 mod hooks_install;

@@ -341,7 +341,7 @@ mod reducer {
 mod dismiss {
     use super::*;
     use greenroom::model::Status;
-    use greenroom::tui::action::{Action, Command, Effect};
+    use greenroom::tui::action::{Action, Command, Effect, Finished};
     use greenroom::tui::dialog::Dialog;
     use greenroom::tui::state::Mode;
     use greenroom::tui::update::update;
@@ -391,7 +391,31 @@ mod dismiss {
     fn uncommitted_changes_need_a_second_w_and_y_keeps_the_worktree() {
         let mut s = with_worktree(false);
         update(&mut s, Action::Command(Command::Dismiss));
-        assert!(update(&mut s, Action::Command(Command::RemoveWorktree)).is_empty());
+        // The first w asks for the removal; only the check behind it (which
+        // counts ignored files, unlike the Changes tab) decides.
+        assert_eq!(
+            update(&mut s, Action::Command(Command::RemoveWorktree)),
+            vec![Effect::DismissWorktree {
+                id: UID.into(),
+                discard_changes: false
+            }]
+        );
+        assert_eq!(s.mode, Mode::Normal);
+        // It was refused, naming the work: the dialog comes back, asking
+        // for a second w.
+        update(
+            &mut s,
+            Action::Finished(Finished::WorktreeHasWork {
+                id: UID.into(),
+                name: "api-retries".into(),
+                path: "/home/op/src/api-feat".into(),
+                work: vec![
+                    "changed src/lib.rs".into(),
+                    "ignored .env".into(),
+                    "ignored data/".into(),
+                ],
+            }),
+        );
         assert!(matches!(
             s.mode,
             Mode::Dialog(Dialog::DismissWorktree { second: true, .. })

@@ -35,8 +35,9 @@ pub fn render(
             path,
             dirty,
             second,
+            work,
             ..
-        } => dismiss_worktree(name, path, *dirty, *second, hint, theme),
+        } => dismiss_worktree(name, path, (*dirty, *second), work, hint, theme),
     };
     let height = u16::try_from(lines.len() + 2).unwrap_or(u16::MAX);
     let area = overlay_area(width, height, body, full);
@@ -119,8 +120,8 @@ fn confirm(
 fn dismiss_worktree(
     name: &str,
     path: &std::path::Path,
-    dirty: bool,
-    second: bool,
+    (dirty, second): (bool, bool),
+    work: &[String],
     hint: Line<'static>,
     theme: &Theme,
 ) -> (String, Vec<Line<'static>>, u16) {
@@ -145,6 +146,18 @@ fn dismiss_worktree(
             " It has uncommitted changes: w again removes them with it.",
             theme.warning,
         )));
+        for item in work.iter().take(WORK_LINES) {
+            lines.push(Line::from(Span::styled(
+                format!("   {}", fit(&crate::display::safe(item), 60)),
+                theme.warning,
+            )));
+        }
+        if work.len() > WORK_LINES {
+            lines.push(Line::from(Span::styled(
+                format!("   … {} more", work.len() - WORK_LINES),
+                theme.warning,
+            )));
+        }
     } else if dirty {
         lines.push(Line::from(Span::styled(
             " It has uncommitted changes (w asks again).",
@@ -155,6 +168,9 @@ fn dismiss_worktree(
     lines.push(hint);
     ("Dismiss?".to_owned(), lines, 68)
 }
+
+/// The work a worktree holds, lines shown at most.
+const WORK_LINES: usize = 8;
 
 /// A message's lines shown at most; a longer paste shows its end.
 const SEND_LINES: usize = 10;
