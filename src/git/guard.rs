@@ -26,10 +26,22 @@
 //!   objects, refs, config and the rest, but no `hooks` and no
 //!   `info/attributes`.
 //!
+//! The same keys also go in the environment (`GIT_CONFIG_COUNT`, with
+//! `GIT_ATTR_SOURCE`), which every git started by git or by `gh` reads;
+//! `GIT_NO_LAZY_FETCH` and `protocol.*.allow=never` keep git off the
+//! network (a partial clone's missing object would be fetched through
+//! `core.sshCommand` or a remote helper).
+//!
 //! `git worktree add`, `prune` and `remove` and `git branch -d` change the
-//! repository's own common folder, so they run without a view; they read
-//! no attributes (a new worktree is made with `--no-checkout` and filled
-//! through a view) and the config keys above still hold.
+//! repository's own common folder, so they see it rather than a private
+//! one; they read no attributes (a new worktree is made with
+//! `--no-checkout` and filled through a private view; a removal is
+//! `--force` after greenroom's own check) and the config keys above still
+//! hold.
+//!
+//! What it costs: filtered files (Git LFS) show, and a new worktree is
+//! checked out, as stored; a relative `include.path` in the repository's
+//! config is looked for beside the private folder's link, so not found.
 
 use std::ffi::OsString;
 use std::io::Read;

@@ -327,3 +327,17 @@ fn a_linked_worktree_pointing_at_a_git_folder_of_the_agents_making_runs_nothing(
     std::fs::write(tree.join("new.txt"), "fresh\n").unwrap();
     h.read_everything_in(&tree);
 }
+
+#[test]
+fn a_git_too_old_for_attr_source_is_a_problem_not_a_read() {
+    let h = Hostile::new();
+    // What git 2.39 answers to an option it does not know.
+    let old = stub(
+        &h.base.join("old-bin"),
+        "git",
+        "echo 'unknown option: --attr-source=4b825dc' >&2\nexit 129",
+    );
+    let changes = git::read_changes(&Git::with_program(old), &git::discover(&h.root).unwrap());
+    let problem = changes.problem.unwrap_or_default();
+    assert!(problem.contains("needs git 2.40 or newer"), "{problem}");
+}
