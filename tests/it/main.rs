@@ -44,6 +44,7 @@ mod special_files;
 mod support;
 mod tmux_events;
 mod tmux_keys;
+mod tmux_conf_file;
 mod tmux_safety;
 mod transcript_usage;
 mod triage;
