@@ -45,6 +45,14 @@ fn apply(
     let at = |reason: String| format!("{}: {reason}", target.display());
     let current = read_current(&target).map_err(|e| at(format!("{e}; not changed")))?;
     let merged = merge(current.as_ref().map(|c| c.text.as_str())).map_err(at)?;
+    // The text was read without its byte-order mark; the file keeps it.
+    let marked = current
+        .as_ref()
+        .is_some_and(|c| c.bytes.starts_with("\u{feff}".as_bytes()));
+    let merged = merged.map(|text| match marked && !text.starts_with('\u{feff}') {
+        true => format!("\u{feff}{text}"),
+        false => text,
+    });
     // Same settings in another layout is no change: the operator's
     // formatting is not worth a rewrite.
     let changed = merged.as_ref().is_some_and(|new| {
