@@ -173,7 +173,7 @@ fn a_bare_file_name_is_in_the_current_folder_and_keeps_its_mode() {
 }
 
 #[test]
-fn a_read_only_config_is_refused_and_a_hard_linked_one_keeps_its_link() {
+fn a_read_only_config_is_refused_with_one_line() {
     let home = tempfile::tempdir().unwrap();
     let conf = home.path().join(".tmux.conf");
     fs::write(&conf, "set -g mouse on\n").unwrap();
@@ -186,8 +186,13 @@ fn a_read_only_config_is_refused_and_a_hard_linked_one_keeps_its_link() {
     assert_eq!(fs::read_to_string(&conf).unwrap(), "set -g mouse on\n");
     assert_eq!(mode(&conf), 0o444);
     assert!(backups(home.path()).is_empty());
+}
 
-    fs::set_permissions(&conf, fs::Permissions::from_mode(0o644)).unwrap();
+#[test]
+fn a_hard_linked_config_keeps_its_link() {
+    let home = tempfile::tempdir().unwrap();
+    let conf = home.path().join(".tmux.conf");
+    fs::write(&conf, "set -g mouse on\n").unwrap();
     let other = home.path().join("dotfiles-tmux.conf");
     fs::hard_link(&conf, &other).unwrap();
     ok(greenroom_tmux(home.path(), home.path(), NO_SERVER, &["install"]));
