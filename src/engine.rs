@@ -2,8 +2,8 @@
 //! together. The dashboard's event loop (and the tests) drive it: file
 //! changes and poll ticks go in, "something changed" comes out.
 
-use std::path::PathBuf;
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;

@@ -86,7 +86,10 @@ pub fn run(
     };
     let (new_text, lines) = if installing {
         let new_text = tmux_conf::install(text, &block).map_err(|e| format!("{shown}: {e}"))?;
-        (new_text, block.lines().map(str::to_owned).collect::<Vec<_>>())
+        (
+            new_text,
+            block.lines().map(str::to_owned).collect::<Vec<_>>(),
+        )
     } else {
         (found.text.clone(), found.removed.clone())
     };
@@ -109,7 +112,8 @@ pub fn run(
     }
     let mut backup = None;
     if changed && !(current.is_none() && new_text.is_empty()) {
-        backup = write(&target, current.is_some(), &new_text).map_err(|e| format!("{shown}: {e}"))?;
+        backup =
+            write(&target, current.is_some(), &new_text).map_err(|e| format!("{shown}: {e}"))?;
     }
     match (changed, installing) {
         (false, _) => println!("{shown} already up to date"),

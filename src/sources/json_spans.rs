@@ -250,7 +250,10 @@ mod tests {
         assert_eq!(members.len(), 4);
         assert_eq!(&text[members[0].value.span.clone()], "12345678901234567890");
         assert_eq!(&text[root.member("n").unwrap().span.clone()], "\"n\": 1e3");
-        assert_eq!(root.member("s").unwrap().value.kind, Kind::String("a\"é".into()));
+        assert_eq!(
+            root.member("s").unwrap().value.kind,
+            Kind::String("a\"é".into())
+        );
         let Kind::Array(items) = &root.member("l").unwrap().value.kind else {
             panic!()
         };

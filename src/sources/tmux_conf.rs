@@ -58,7 +58,9 @@ pub fn block(exe: &str, replaced: &[String]) -> Result<String, String> {
         ));
     }
     if let Some(bad) = replaced.iter().find(|l| l.chars().any(char::is_control)) {
-        return Err(format!("a key binding of yours cannot be recorded: {bad:?}"));
+        return Err(format!(
+            "a key binding of yours cannot be recorded: {bad:?}"
+        ));
     }
     let recorded: String = replaced
         .iter()
@@ -352,7 +354,10 @@ mod tests {
             user_bindings(&text, "g"),
             vec![(1, "bind g display-message a".to_owned())]
         );
-        assert_eq!(user_bindings(&text, "b"), vec![(3, "bind -r 'b' y".to_owned())]);
+        assert_eq!(
+            user_bindings(&text, "b"),
+            vec![(3, "bind -r 'b' y".to_owned())]
+        );
         assert!(user_bindings(&text, "G").is_empty());
     }
 }

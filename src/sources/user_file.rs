@@ -121,7 +121,9 @@ mod tests {
         let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o640);
         replace(&dir.path().join("fresh"), b"x", 0o644).unwrap();
-        let mode = fs::metadata(dir.path().join("fresh")).unwrap().permissions();
+        let mode = fs::metadata(dir.path().join("fresh"))
+            .unwrap()
+            .permissions();
         assert_eq!(mode.mode() & 0o777, 0o644);
     }
 

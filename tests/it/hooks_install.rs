@@ -489,7 +489,10 @@ fn a_changing_install_backs_up_the_original_bytes_first() {
     assert_eq!(written, out.new_text);
     // Only greenroom's entries are new: the mark, the line endings and the
     // indentation are the file's own.
-    assert!(written.starts_with("\u{feff}{\r\n  \"$schema\""), "{written}");
+    assert!(
+        written.starts_with("\u{feff}{\r\n  \"$schema\""),
+        "{written}"
+    );
     assert!(!written.replace("\r\n", "").contains('\n'), "{written}");
 }
 
@@ -840,7 +843,11 @@ fn install_then_uninstall_gives_back_every_byte() {
         for text in unusual_layouts() {
             let installed = merge_install(Some(&text), agent, CMD).unwrap();
             assert_ne!(installed, text);
-            assert_eq!(merge_uninstall(&installed, agent).unwrap(), text, "{agent:?}");
+            assert_eq!(
+                merge_uninstall(&installed, agent).unwrap(),
+                text,
+                "{agent:?}"
+            );
             // From another path: greenroom's entries replaced where they stood.
             let moved = merge_install(Some(&installed), agent, OTHER_CMD).unwrap();
             assert_eq!(merge_uninstall(&moved, agent).unwrap(), text, "{agent:?}");
@@ -857,7 +864,9 @@ fn install_changes_no_byte_outside_greenroom_s_entries() {
             // added text between them.
             let mut rest = installed.as_str();
             for c in text.chars() {
-                let at = rest.find(c).unwrap_or_else(|| panic!("{c:?} lost: {installed}"));
+                let at = rest
+                    .find(c)
+                    .unwrap_or_else(|| panic!("{c:?} lost: {installed}"));
                 rest = &rest[at + c.len_utf8()..];
             }
             for kept in [
@@ -877,12 +886,18 @@ fn install_changes_no_byte_outside_greenroom_s_entries() {
             }
             // Greenroom's new lines follow the file's indentation.
             if text.contains("\n    \"big") {
-                assert!(installed.contains("\n        \"SessionStart\": [\r\n            {")
-                    || installed.contains("\n        \"SessionStart\": [\n            {"), "{installed}");
+                assert!(
+                    installed.contains("\n        \"SessionStart\": [\r\n            {")
+                        || installed.contains("\n        \"SessionStart\": [\n            {"),
+                    "{installed}"
+                );
             }
             let settings = parse(&installed);
             assert_eq!(greenroom_commands(&settings, "SessionStart"), [CMD]);
-            assert_eq!(greenroom_commands(&settings, "Stop").len(), usize::from(agent == HookAgent::Claude));
+            assert_eq!(
+                greenroom_commands(&settings, "Stop").len(),
+                usize::from(agent == HookAgent::Claude)
+            );
         }
     }
 }
@@ -904,7 +919,10 @@ fn a_read_only_settings_file_is_refused_with_one_line() {
     let path = settings_file(dir.path(), CLAUDE.as_bytes());
     fs::set_permissions(&path, fs::Permissions::from_mode(0o444)).unwrap();
     let refused = install(&path, HookAgent::Claude, CMD, false).unwrap_err();
-    assert!(refused.contains("read-only") && refused.contains("chmod u+w"), "{refused}");
+    assert!(
+        refused.contains("read-only") && refused.contains("chmod u+w"),
+        "{refused}"
+    );
     assert!(!refused.contains('\n'), "{refused}");
     assert_eq!(fs::read_to_string(&path).unwrap(), CLAUDE);
     assert_eq!(mode(&path), 0o444);
@@ -920,8 +938,15 @@ fn a_hard_linked_settings_file_keeps_its_link() {
     fs::hard_link(&path, &other).unwrap();
     let out = install(&path, HookAgent::Claude, CMD, false).unwrap();
     assert!(out.changed && out.backup.is_some());
-    assert_eq!(fs::read_to_string(&other).unwrap(), out.new_text, "the other name sees it");
-    assert_eq!(fs::metadata(&path).unwrap().ino(), fs::metadata(&other).unwrap().ino());
+    assert_eq!(
+        fs::read_to_string(&other).unwrap(),
+        out.new_text,
+        "the other name sees it"
+    );
+    assert_eq!(
+        fs::metadata(&path).unwrap().ino(),
+        fs::metadata(&other).unwrap().ino()
+    );
     uninstall(&path, HookAgent::Claude, false).unwrap();
     assert_eq!(fs::read_to_string(&other).unwrap(), CLAUDE);
 }

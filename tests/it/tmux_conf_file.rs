@@ -60,7 +60,12 @@ fn uninstall_keeps_the_users_lines_written_inside_the_block_and_each_write_is_ba
     let home = tempfile::tempdir().unwrap();
     let conf = home.path().join(".tmux.conf");
     fs::write(&conf, "set -g mouse on\n").unwrap();
-    ok(greenroom_tmux(home.path(), home.path(), NO_SERVER, &["install"]));
+    ok(greenroom_tmux(
+        home.path(),
+        home.path(),
+        NO_SERVER,
+        &["install"],
+    ));
     let installed = fs::read_to_string(&conf).unwrap();
     // The user adds a line of their own inside greenroom's block.
     let edited = installed.replace(
@@ -69,7 +74,12 @@ fn uninstall_keeps_the_users_lines_written_inside_the_block_and_each_write_is_ba
     );
     assert_ne!(edited, installed);
     fs::write(&conf, &edited).unwrap();
-    let said = ok(greenroom_tmux(home.path(), home.path(), NO_SERVER, &["uninstall"]));
+    let said = ok(greenroom_tmux(
+        home.path(),
+        home.path(),
+        NO_SERVER,
+        &["uninstall"],
+    ));
     assert!(
         said.lines()
             .any(|l| l.contains("kept your line") && l.contains("set -g history-limit 50000")),
@@ -152,7 +162,11 @@ fn a_bare_file_name_is_in_the_current_folder_and_keeps_its_mode() {
         &["install", "--file", "my.conf"],
     ));
     assert!(said.contains("added to my.conf"), "{said}");
-    assert!(fs::read_to_string(&conf).unwrap().contains("# >>> greenroom"));
+    assert!(
+        fs::read_to_string(&conf)
+            .unwrap()
+            .contains("# >>> greenroom")
+    );
     assert_eq!(mode(&conf), 0o640, "an existing file keeps its mode");
     ok(greenroom_tmux(
         home.path(),
@@ -182,7 +196,10 @@ fn a_read_only_config_is_refused_with_one_line() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.trim().lines().count(), 1, "{err}");
-    assert!(err.contains("read-only") && err.contains("chmod u+w"), "{err}");
+    assert!(
+        err.contains("read-only") && err.contains("chmod u+w"),
+        "{err}"
+    );
     assert_eq!(fs::read_to_string(&conf).unwrap(), "set -g mouse on\n");
     assert_eq!(mode(&conf), 0o444);
     assert!(backups(home.path()).is_empty());
@@ -195,9 +212,26 @@ fn a_hard_linked_config_keeps_its_link() {
     fs::write(&conf, "set -g mouse on\n").unwrap();
     let other = home.path().join("dotfiles-tmux.conf");
     fs::hard_link(&conf, &other).unwrap();
-    ok(greenroom_tmux(home.path(), home.path(), NO_SERVER, &["install"]));
-    assert!(fs::read_to_string(&other).unwrap().contains("# >>> greenroom"));
-    assert_eq!(fs::metadata(&conf).unwrap().ino(), fs::metadata(&other).unwrap().ino());
-    ok(greenroom_tmux(home.path(), home.path(), NO_SERVER, &["uninstall"]));
+    ok(greenroom_tmux(
+        home.path(),
+        home.path(),
+        NO_SERVER,
+        &["install"],
+    ));
+    assert!(
+        fs::read_to_string(&other)
+            .unwrap()
+            .contains("# >>> greenroom")
+    );
+    assert_eq!(
+        fs::metadata(&conf).unwrap().ino(),
+        fs::metadata(&other).unwrap().ino()
+    );
+    ok(greenroom_tmux(
+        home.path(),
+        home.path(),
+        NO_SERVER,
+        &["uninstall"],
+    ));
     assert_eq!(fs::read_to_string(&other).unwrap(), "set -g mouse on\n");
 }

@@ -121,7 +121,10 @@ pub fn uninstall(text: &str, agent: HookAgent) -> Result<String, String> {
         return Err(wrong_type("", hooks.kind_name()));
     };
     for &event in events(agent) {
-        if let Some(m) = hooks.member(event).filter(|m| !matches!(m.value.kind, Kind::Array(_))) {
+        if let Some(m) = hooks
+            .member(event)
+            .filter(|m| !matches!(m.value.kind, Kind::Array(_)))
+        {
             return Err(wrong_type(event, m.value.kind_name()));
         }
     }
@@ -145,7 +148,14 @@ pub fn uninstall(text: &str, agent: HookAgent) -> Result<String, String> {
             emptied = true;
         } else {
             edits.extend(stripped.nested);
-            let list = container_edits(text, &member.value, &stripped.plan, None, Vec::new(), &layout);
+            let list = container_edits(
+                text,
+                &member.value,
+                &stripped.plan,
+                None,
+                Vec::new(),
+                &layout,
+            );
             edits.extend(list);
             plan.push(Plan::Keep);
         }
@@ -168,7 +178,14 @@ pub fn uninstall(text: &str, agent: HookAgent) -> Result<String, String> {
         let edits = container_edits(text, &root, &top_plan, None, Vec::new(), &layout);
         return apply(text, edits);
     }
-    edits.extend(container_edits(text, hooks, &plan, None, Vec::new(), &layout));
+    edits.extend(container_edits(
+        text,
+        hooks,
+        &plan,
+        None,
+        Vec::new(),
+        &layout,
+    ));
     apply(text, edits)
 }
 
@@ -401,7 +418,11 @@ impl Layout {
             .iter()
             .map(|e| self.render(e, Some(&indent)))
             .collect();
-        format!("{sep}{}{}{outer}", all.join(&format!(",{sep}")), self.newline)
+        format!(
+            "{sep}{}{}{outer}",
+            all.join(&format!(",{sep}")),
+            self.newline
+        )
     }
 }
 
