@@ -77,7 +77,7 @@ pub fn run(
     let replaced = if installing {
         replaced_bindings(args.apply, &found, tmux)
     } else {
-        found.replaced.clone()
+        tmux_conf::bindings_to_restore(&found)
     };
     let block = if installing {
         tmux_conf::block(&exe.to_string_lossy(), &replaced).map_err(|e| format!("{shown}: {e}"))?
@@ -140,6 +140,11 @@ pub fn run(
         };
         apply(tmux, &commands)?;
         println!("applied to the running tmux server");
+        if !installing {
+            for line in replaced.iter().filter(|l| !l.starts_with("unbind-key")) {
+                println!("bound back: {line}");
+            }
+        }
     } else if changed {
         let verb = if installing { "install" } else { "uninstall" };
         println!(
@@ -161,9 +166,12 @@ fn replaced_bindings(apply: bool, found: &tmux_conf::Without, tmux: &Tmux) -> Ve
     }
     tmux_conf::KEYS
         .iter()
-        .filter_map(|(key, _)| tmux.prefix_binding(key))
-        // One an earlier greenroom bound, its block since removed by hand.
-        .filter(|line| !line.contains("greenroom"))
+        .filter_map(|(key, _)| match tmux.prefix_binding(key) {
+            None => Some(tmux_conf::unbound_record(key)),
+            // One an earlier greenroom bound, its block since removed by hand.
+            Some(line) if line.contains("greenroom") => None,
+            Some(line) => Some(line),
+        })
         .collect()
 }
 
@@ -172,7 +180,7 @@ fn replaced_bindings(apply: bool, found: &tmux_conf::Without, tmux: &Tmux) -> Ve
 /// read after the user's own lines.
 fn say_what_is_replaced(apply: bool, replaced: &[String], text: &str, shown: &str) {
     if apply {
-        for line in replaced {
+        for line in replaced.iter().filter(|l| !l.starts_with("unbind-key")) {
             println!(
                 "greenroom's key replaces your binding `{line}`; `greenroom tmux uninstall --apply` binds it back"
             );

@@ -208,6 +208,30 @@ pub fn install(text: &str, block: &str) -> Result<String, String> {
     Ok(out)
 }
 
+/// How the block records a key of greenroom's that was not bound in the
+/// running server: uninstall leaves it unbound.
+pub fn unbound_record(key: &str) -> String {
+    format!("unbind-key -T prefix {key}")
+}
+
+/// What `uninstall --apply` binds back, key by key: what install recorded
+/// from the running server, else the user's own binding in the file (what
+/// tmux binds at its next start), when it is one plain line; a key with
+/// neither is left unbound.
+pub fn bindings_to_restore(found: &Without) -> Vec<String> {
+    let plain = |line: &String| !line.trim_end().ends_with('\\') && !line.contains('{');
+    KEYS.iter()
+        .filter_map(|(key, _)| {
+            let recorded = found
+                .replaced
+                .iter()
+                .find(|l| binds_prefix_key(l, key) || **l == unbound_record(key));
+            let from_file = || user_bindings(&found.text, key).pop().map(|(_, l)| l);
+            recorded.cloned().or_else(|| from_file().filter(plain))
+        })
+        .collect()
+}
+
 /// The user's own lines, outside greenroom's block, that bind `key` in the
 /// prefix table (`bind g ...`, `bind-key -r g ...`, `bind -T prefix g ...`),
 /// with their line numbers: what the block, read after them, replaces.
@@ -359,5 +383,23 @@ mod tests {
             vec![(3, "bind -r 'b' y".to_owned())]
         );
         assert!(user_bindings(&text, "G").is_empty());
+    }
+
+    #[test]
+    fn uninstall_binds_back_what_was_recorded_else_what_the_file_binds() {
+        let recorded = "bind-key -T prefix g display-message hi".to_owned();
+        let block = block(EXE, &[recorded.clone(), unbound_record("b")]).unwrap();
+        let text = format!("bind g display-message file\nbind G display-message file\n{block}");
+        let found = remove(&text).unwrap();
+        assert_eq!(
+            bindings_to_restore(&found),
+            [
+                recorded,
+                "bind G display-message file".to_owned(),
+                unbound_record("b")
+            ]
+        );
+        let multi = remove("bind G if -F 1 {\n display-message x\n}\n").unwrap();
+        assert!(bindings_to_restore(&multi).is_empty());
     }
 }

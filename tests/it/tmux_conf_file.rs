@@ -235,3 +235,35 @@ fn a_hard_linked_config_keeps_its_link() {
     ));
     assert_eq!(fs::read_to_string(&other).unwrap(), "set -g mouse on\n");
 }
+
+#[test]
+fn uninstall_apply_after_a_plain_install_binds_the_file_s_own_keys_back() {
+    let tmux = TmuxServer::new();
+    tmux.spawn("keep", &["sleep", "600"]);
+    let home = tempfile::tempdir().unwrap();
+    let conf = home.path().join(".tmux.conf");
+    fs::write(&conf, "bind g display-message \"file g\"\n").unwrap();
+    let said = ok(greenroom_tmux(
+        home.path(),
+        home.path(),
+        &tmux.name,
+        &["install"],
+    ));
+    let lines: Vec<&str> = said.lines().filter(|l| l.contains("file g")).collect();
+    assert_eq!(lines.len(), 1, "one line names the file's binding: {said}");
+    assert!(
+        lines[0].contains("line 1") && lines[0].contains("replaces"),
+        "{said}"
+    );
+    // The server as tmux would start it with the file: greenroom's keys last.
+    tmux.run(&["source-file", conf.to_str().unwrap()]);
+    let binding = |key: &str| tmux.run(&["list-keys", "-T", "prefix", key]);
+    assert!(binding("g").contains("next"), "{}", binding("g"));
+    ok(greenroom_tmux(
+        home.path(),
+        home.path(),
+        &tmux.name,
+        &["uninstall", "--apply"],
+    ));
+    assert!(binding("g").contains("file g"), "{}", binding("g"));
+}
