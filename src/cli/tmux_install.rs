@@ -259,7 +259,8 @@ fn write(path: &Path, existed: bool, text: &str) -> Result<Option<PathBuf>, Stri
         }
         None
     };
-    user_file::replace(path, text.as_bytes(), 0o644)?;
+    user_file::replace(path, text.as_bytes(), 0o644)
+        .map_err(|e| user_file::with_backup(e, backup.as_deref()))?;
     Ok(backup)
 }
 

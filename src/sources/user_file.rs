@@ -60,6 +60,18 @@ pub fn replace(path: &Path, bytes: &[u8], new_mode: u32) -> Result<(), String> {
     })
 }
 
+/// A failed write's reason, with where the file as it was is kept (a write
+/// in place that failed half-way leaves the file cut short).
+pub fn with_backup(reason: String, backup: Option<&Path>) -> String {
+    match backup {
+        Some(backup) => format!(
+            "{reason}; the file as it was is kept in {}",
+            backup.display()
+        ),
+        None => reason,
+    }
+}
+
 fn write_in_place(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let mut file = OpenOptions::new()
         .write(true)

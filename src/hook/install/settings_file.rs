@@ -49,9 +49,12 @@ fn apply(
     let marked = current
         .as_ref()
         .is_some_and(|c| c.bytes.starts_with("\u{feff}".as_bytes()));
-    let merged = merged.map(|text| match marked && !text.starts_with('\u{feff}') {
-        true => format!("\u{feff}{text}"),
-        false => text,
+    let merged = merged.map(|text| {
+        if marked && !text.starts_with('\u{feff}') {
+            format!("\u{feff}{text}")
+        } else {
+            text
+        }
     });
     // Same settings in another layout is no change: the operator's
     // formatting is not worth a rewrite.
@@ -86,7 +89,8 @@ fn write(path: &Path, current: Option<&Current>, text: &str) -> Result<Option<Pa
             None
         }
     };
-    user_file::replace(path, text.as_bytes(), 0o600)?;
+    user_file::replace(path, text.as_bytes(), 0o600)
+        .map_err(|e| user_file::with_backup(e, backup.as_deref()))?;
     Ok(backup)
 }
 
