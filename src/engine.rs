@@ -2,8 +2,10 @@
 //! together. The dashboard's event loop (and the tests) drive it: file
 //! changes and poll ticks go in, "something changed" comes out.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use crate::catalog::{Applied, Catalog, StatusUpdate};
@@ -12,6 +14,7 @@ use crate::model::Status;
 use crate::sources::sidecar::{SidecarError, SidecarStore};
 use crate::tmux::{ServerState, Tmux};
 use crate::watch::{FileChange, Watcher};
+use uuid::Uuid;
 
 mod tmux_state;
 
@@ -21,21 +24,54 @@ mod tmux_state;
 /// the dashboard writes off its loop with only the store in hand.
 static STATUS_RETRY: AtomicBool = AtomicBool::new(false);
 
+/// Statuses an action decided but could not record (a kill on a full
+/// disk): tmux alone would later call that session Dormant, so the status
+/// writes retried each poll write this one in its place until it lands.
+static OWED: Mutex<BTreeMap<Uuid, Status>> = Mutex::new(BTreeMap::new());
+
+fn owed() -> std::sync::MutexGuard<'static, BTreeMap<Uuid, Status>> {
+    OWED.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Remembers that sidecar `id` should record `status`, which a write just
+/// failed to record; the status writes that follow carry it.
+pub fn owe_status(id: Uuid, status: Status) {
+    owed().insert(id, status);
+    STATUS_RETRY.store(true, Ordering::Relaxed);
+}
+
+/// Whether a status is still owed: the next poll decides the writes again.
+pub(crate) fn owes_statuses() -> bool {
+    !owed().is_empty()
+}
+
 /// Records statuses in the sidecars, each under its lock.
 pub fn write_statuses(store: &SidecarStore, updates: &[StatusUpdate]) {
     let mut retry = false;
     for u in updates {
+        let intended = owed().get(&u.id).cloned();
+        let (status, exit_status) = match &intended {
+            Some(status) => (status.clone(), None),
+            None => (u.status.clone(), u.exit_status),
+        };
         let result = store.update(u.id, STATUS_WRITE_WAIT, |s| {
             if s.status != u.was {
                 return false;
             }
-            s.status = u.status.clone();
-            s.exit_status = u.exit_status;
+            s.status = status;
+            s.exit_status = exit_status;
             true
         });
-        if let Err(e) = result {
-            retry |= matches!(e, SidecarError::Io { .. } | SidecarError::LockTimeout(..));
-            tracing::warn!(id = %u.id, error = %e, "cannot record status");
+        match result {
+            // Written, or the file moved on (a restore): nothing is owed.
+            Ok(_) | Err(SidecarError::NotFound(..)) if intended.is_some() => {
+                owed().remove(&u.id);
+            }
+            Ok(_) => {}
+            Err(e) => {
+                retry |= matches!(e, SidecarError::Io { .. } | SidecarError::LockTimeout(..));
+                tracing::warn!(id = %u.id, error = %e, "cannot record status");
+            }
         }
     }
     STATUS_RETRY.store(retry, Ordering::Relaxed);

@@ -4,13 +4,12 @@
 
 use std::fs;
 use std::io::ErrorKind;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
 
 use crate::config::Env;
-use crate::sources::{read_text_file, tmux_conf};
+use crate::sources::{read_text_file, tmux_conf, user_file};
 use crate::tmux::Tmux;
 
 #[derive(Debug, Subcommand)]
@@ -73,21 +72,31 @@ pub fn run(
     let target = follow_link(&path)?;
     let shown = path.display();
     let current = read_current(&target).map_err(|e| format!("{shown}: {e}"))?;
+    let text = current.as_deref().unwrap_or("");
+    let found = tmux_conf::remove(text).map_err(|e| format!("{shown}: {e}"))?;
+    let replaced = if installing {
+        replaced_bindings(args.apply, &found, tmux)
+    } else {
+        tmux_conf::bindings_to_restore(&found)
+    };
     let block = if installing {
-        tmux_conf::block(&exe.to_string_lossy())?
+        tmux_conf::block(&exe.to_string_lossy(), &replaced).map_err(|e| format!("{shown}: {e}"))?
     } else {
         String::new()
     };
     let (new_text, lines) = if installing {
-        let text = tmux_conf::install(current.as_deref().unwrap_or(""), &block)
-            .map_err(|e| format!("{shown}: {e}"))?;
-        (text, block.lines().map(str::to_owned).collect::<Vec<_>>())
+        let new_text = tmux_conf::install(text, &block).map_err(|e| format!("{shown}: {e}"))?;
+        (
+            new_text,
+            block.lines().map(str::to_owned).collect::<Vec<_>>(),
+        )
     } else {
-        let without = tmux_conf::remove(current.as_deref().unwrap_or(""))
-            .map_err(|e| format!("{shown}: {e}"))?;
-        (without.text, without.removed)
+        (found.text.clone(), found.removed.clone())
     };
-    let changed = current.as_deref().unwrap_or("") != new_text;
+    let changed = text != new_text;
+    if installing {
+        say_what_is_replaced(args.apply, &replaced, text, &shown.to_string());
+    }
     if args.dry_run {
         let sign = if installing { "+" } else { "-" };
         for line in &lines {
@@ -101,8 +110,10 @@ pub fn run(
         super::output::stderr_line(format_args!("(dry run: {shown} was not changed; {what})"));
         return Ok(());
     }
+    let mut backup = None;
     if changed && !(current.is_none() && new_text.is_empty()) {
-        write(&target, current.is_some(), &new_text).map_err(|e| format!("{shown}: {e}"))?;
+        backup =
+            write(&target, current.is_some(), &new_text).map_err(|e| format!("{shown}: {e}"))?;
     }
     match (changed, installing) {
         (false, _) => println!("{shown} already up to date"),
@@ -115,14 +126,25 @@ pub fn run(
         }
         (true, false) => println!("greenroom's tmux block removed from {shown}"),
     }
+    for line in &found.kept {
+        println!("kept your line that was inside greenroom's block, where the block was: {line}");
+    }
+    if let Some(backup) = backup {
+        println!("the file as it was is kept in {}", backup.display());
+    }
     if args.apply {
         let commands = if installing {
             block
         } else {
-            tmux_conf::undo_commands()
+            tmux_conf::undo_commands(&replaced)
         };
         apply(tmux, &commands)?;
         println!("applied to the running tmux server");
+        if !installing {
+            for line in replaced.iter().filter(|l| !l.starts_with("unbind-key")) {
+                println!("bound back: {line}");
+            }
+        }
     } else if changed {
         let verb = if installing { "install" } else { "uninstall" };
         println!(
@@ -130,6 +152,48 @@ pub fn run(
         );
     }
     Ok(())
+}
+
+/// The running server's bindings of greenroom's keys that install replaces,
+/// so that uninstall can bind them back. Installed before: what was
+/// recorded then (the server's bindings are greenroom's own by now).
+fn replaced_bindings(apply: bool, found: &tmux_conf::Without, tmux: &Tmux) -> Vec<String> {
+    if !found.removed.is_empty() {
+        return found.replaced.clone();
+    }
+    if !apply {
+        return Vec::new();
+    }
+    tmux_conf::KEYS
+        .iter()
+        .filter_map(|(key, _)| match tmux.prefix_binding(key) {
+            None => Some(tmux_conf::unbound_record(key)),
+            // One an earlier greenroom bound, its block since removed by hand.
+            Some(line) if line.contains("greenroom") => None,
+            Some(line) => Some(line),
+        })
+        .collect()
+}
+
+/// One line for each binding of the user's that greenroom's keys replace:
+/// in the running server (`--apply`), or in the file, where the block is
+/// read after the user's own lines.
+fn say_what_is_replaced(apply: bool, replaced: &[String], text: &str, shown: &str) {
+    if apply {
+        for line in replaced.iter().filter(|l| !l.starts_with("unbind-key")) {
+            println!(
+                "greenroom's key replaces your binding `{line}`; `greenroom tmux uninstall --apply` binds it back"
+            );
+        }
+        return;
+    }
+    for (key, _) in tmux_conf::KEYS {
+        for (n, line) in tmux_conf::user_bindings(text, key) {
+            println!(
+                "prefix {key} is bound at {shown} line {n} (`{line}`); greenroom's block, read after it, replaces it until `greenroom tmux uninstall`"
+            );
+        }
+    }
 }
 
 /// Sources only greenroom's commands (never the user's whole file again,
@@ -180,28 +244,30 @@ fn read_current(path: &Path) -> Result<Option<String>, String> {
     }
 }
 
-/// Replaces the file atomically, keeping its mode (a new one is 0644, as
-/// tmux configs usually are; nothing in it is secret).
-fn write(path: &Path, existed: bool, text: &str) -> Result<(), String> {
-    let mode = if existed {
-        fs::metadata(path)
-            .map(|m| m.permissions().mode() & 0o7777)
-            .unwrap_or(0o644)
+/// Backs the file up, then replaces it (see `sources::user_file`: a
+/// read-only file is refused, a hard-linked one written in place, an
+/// existing one keeps its mode; a new one is 0644, as tmux configs usually
+/// are: nothing in it is secret). Returns the backup.
+fn write(path: &Path, existed: bool, text: &str) -> Result<Option<PathBuf>, String> {
+    user_file::ensure_writable(path)?;
+    let backup = if existed {
+        let bytes = fs::read(path).map_err(|e| crate::sources::io_reason(&e))?;
+        Some(user_file::backup(path, &bytes)?)
     } else {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             fs::create_dir_all(dir).map_err(|e| format!("its folder cannot be created: {e}"))?;
         }
-        0o644
+        None
     };
-    crate::sources::sidecar::write_atomic(path, text.as_bytes())
-        .map_err(|e| format!("cannot be written: {e}"))?;
-    fs::set_permissions(path, fs::Permissions::from_mode(mode))
-        .map_err(|e| format!("was written, but its mode could not be set to {mode:o}: {e}"))
+    user_file::replace(path, text.as_bytes(), 0o644)
+        .map_err(|e| user_file::with_backup(e, backup.as_deref()))?;
+    Ok(backup)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::fs::PermissionsExt;
 
     struct Home(PathBuf);
 

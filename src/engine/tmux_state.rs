@@ -4,7 +4,7 @@
 
 use std::sync::atomic::Ordering;
 
-use super::{Engine, STATUS_RETRY, write_statuses};
+use super::{Engine, STATUS_RETRY, owes_statuses, write_statuses};
 use crate::catalog::StatusUpdate;
 use crate::tmux::ServerState;
 
@@ -45,7 +45,7 @@ impl Engine {
                 }
             }
         }
-        let updates = if changed || STATUS_RETRY.load(Ordering::Relaxed) {
+        let updates = if changed || STATUS_RETRY.load(Ordering::Relaxed) || owes_statuses() {
             self.catalog.status_updates()
         } else {
             Vec::new()

@@ -1,12 +1,14 @@
 //! `greenroom hooks install|uninstall`: greenroom's entries in an agent's
 //! settings.json, merged in or taken out without disturbing anything else.
 //!
-//! The merge works on parsed JSON and writes it back pretty-printed: the
-//! operator's formatting is lost on a real change, but every key, value and
-//! order is kept. A file that does not parse, or whose `hooks` has a shape
-//! greenroom does not expect, is refused rather than repaired.
+//! The merge edits the text itself (`splice.rs`): greenroom's entries are
+//! the only bytes that change, so the operator's values (numbers no float
+//! holds, duplicate keys), line endings and indentation stay as written.
+//! A file that does not parse, or whose `hooks` has a shape greenroom does
+//! not expect, is refused rather than repaired.
 
 mod settings_file;
+mod splice;
 
 use std::path::{Path, PathBuf};
 
@@ -117,112 +119,47 @@ fn greenroom_group(agent: HookAgent, event: &str, command: &str) -> Value {
 }
 
 /// Pure merge: the new settings text. Idempotent; replaces an older
-/// greenroom entry (another binary path) where it stood.
+/// greenroom entry (another binary path) where it stood. Only greenroom's
+/// entries change (`splice.rs`); a file with no settings yet is written anew.
 pub fn merge_install(
     existing: Option<&str>,
     agent: HookAgent,
     command: &str,
 ) -> Result<String, String> {
-    let mut root = parse_root(existing)?;
-    let hooks = hooks_object(root.entry("hooks").or_insert_with(|| json!({})))?;
-    for &event in events(agent) {
-        let list = hooks.entry(event).or_insert_with(|| json!([]));
-        match list {
-            Value::Array(list) => place_group(list, greenroom_group(agent, event, command)),
-            other => return Err(wrong_type(event, other)),
+    parse_root(existing)?;
+    match existing.filter(|t| has_object(Some(t))) {
+        Some(text) => splice::install(text, agent, command),
+        None => {
+            let hooks: Map<String, Value> = events(agent)
+                .iter()
+                .map(|&e| (e.to_owned(), json!([greenroom_group(agent, e, command)])))
+                .collect();
+            render(&json!({ "hooks": hooks }))
         }
     }
-    render(&Value::Object(root))
 }
 
 /// Pure removal of greenroom's entries, from every event (an older greenroom
 /// may have hooked events this one does not).
 pub fn merge_uninstall(existing: &str, agent: HookAgent) -> Result<String, String> {
-    let mut root = parse_root(Some(existing))?;
-    let Some(hooks) = root.get_mut("hooks") else {
-        return render(&Value::Object(root));
-    };
-    let hooks = hooks_object(hooks)?;
-    let misfit = |e: &&str| {
-        hooks
-            .get(*e)
-            .filter(|v| !v.is_array())
-            .map(|v| wrong_type(e, v))
-    };
-    if let Some(reason) = events(agent).iter().find_map(misfit) {
-        return Err(reason);
+    parse_root(Some(existing))?;
+    if !has_object(Some(existing)) {
+        return Ok(existing.to_owned());
     }
-    let mut removed = false;
-    hooks.retain(|_, value| {
-        // Other keys (Gemini's old `enabled` / `disabled`) are not events.
-        let Value::Array(list) = value else {
-            return true;
-        };
-        let emptied = strip_list(list).is_some() && list.is_empty();
-        removed |= emptied;
-        !emptied
-    });
-    if removed && hooks.is_empty() {
-        root.retain(|key, _| key != "hooks");
-    }
-    render(&Value::Object(root))
+    splice::uninstall(existing, agent)
 }
 
-/// Puts `group` where greenroom's first entry stood (after its group if that
-/// keeps other hooks), so a re-install neither moves nor duplicates it.
-fn place_group(list: &mut Vec<Value>, group: Value) {
-    let at = strip_list(list).unwrap_or(list.len());
-    list.insert(at, group);
+/// Whether the text holds a JSON value at all (an empty file holds none).
+fn has_object(text: Option<&str>) -> bool {
+    text.is_some_and(|t| !t.trim_start_matches('\u{feff}').trim().is_empty())
 }
 
-/// Removes greenroom's hooks from a list of groups, dropping the groups this
-/// empties; returns the index just past where the first one was removed.
-fn strip_list(list: &mut Vec<Value>) -> Option<usize> {
-    let mut first = None;
-    for group in std::mem::take(list) {
-        let (group, removed) = strip_group(group);
-        list.extend(group);
-        if removed && first.is_none() {
-            first = Some(list.len());
-        }
-    }
-    first
-}
-
-/// The group without greenroom's hooks (None if that emptied it) and whether
-/// any were removed. A group already empty, or of another shape, is kept.
-fn strip_group(mut group: Value) -> (Option<Value>, bool) {
-    let Some(hooks) = group.get_mut("hooks").and_then(Value::as_array_mut) else {
-        return (Some(group), false);
-    };
-    let before = hooks.len();
-    hooks.retain(|hook| {
-        !hook
-            .get("command")
-            .and_then(Value::as_str)
-            .is_some_and(is_greenroom_command)
-    });
-    match hooks.len() {
-        n if n == before => (Some(group), false),
-        0 => (None, true),
-        _ => (Some(group), true),
-    }
-}
-
-fn hooks_object(hooks: &mut Value) -> Result<&mut Map<String, Value>, String> {
-    match hooks {
-        Value::Object(map) => Ok(map),
-        other => Err(wrong_type("", other)),
-    }
-}
-
-/// The refusal for `hooks` (event "") or `hooks.<event>` holding `value`.
-fn wrong_type(event: &str, value: &Value) -> String {
+/// The refusal for `hooks` (event "") or `hooks.<event>` holding a JSON `kind`.
+fn wrong_type(event: &str, kind: &str) -> String {
     let (key, expected) = match event {
         "" => ("\"hooks\"".to_owned(), "an object of events"),
         _ => (format!("\"hooks\".\"{event}\""), "a list of hook groups"),
     };
-    let kind = kind_of(value);
     format!("has {key} as a JSON {kind}, where {expected} is expected; not changed")
 }
 

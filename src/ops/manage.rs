@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use super::{LOCK_WAIT, OpsError, live_tmux_name, not_live_if_missing, own_id};
 use crate::model::{Session, Status};
-use crate::sources::sidecar::SidecarStore;
+use crate::sources::sidecar::{SidecarError, SidecarStore};
 use crate::tmux::{Tmux, TmuxError};
 use uuid::Uuid;
 
@@ -20,11 +20,20 @@ pub fn kill(tmux: &Tmux, store: &SidecarStore, session: &Session) -> Result<(), 
         .map_err(not_live_if_missing(session))?;
     // Agent Orchestrator sessions are killed through tmux; their files are theirs.
     if let Ok(id) = own_id(session, "kill") {
-        store.update(id, LOCK_WAIT, |s| {
+        let written = store.update(id, LOCK_WAIT, |s| {
             s.status = Status::Killed;
             s.exit_status = None;
             true
-        })?;
+        });
+        if let Err(e) = written {
+            // The session is gone either way; a write that may pass later (a
+            // full disk, a busy lock) is owed, or the next poll would record
+            // the vanished session as Dormant.
+            if matches!(e, SidecarError::Io { .. } | SidecarError::LockTimeout(..)) {
+                crate::engine::owe_status(id, Status::Killed);
+            }
+            return Err(e.into());
+        }
     }
     Ok(())
 }

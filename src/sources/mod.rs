@@ -5,6 +5,7 @@
 pub mod adopted;
 pub mod ao;
 pub mod gemini;
+pub mod json_spans;
 pub mod jsonl;
 pub mod maestro;
 pub mod parallel;
@@ -15,6 +16,7 @@ pub mod sidecar;
 pub mod snooze;
 pub mod tmux_conf;
 pub mod transcript;
+pub mod user_file;
 pub mod watch_stream;
 
 use std::fs;

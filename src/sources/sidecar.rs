@@ -20,7 +20,7 @@ mod atomic;
 mod record;
 
 use atomic::{lock_within, replace_atomic, sync_dir};
-pub use atomic::{remove_stale_temps, write_atomic};
+pub use atomic::{remove_stale_temps, write_atomic, write_atomic_mode};
 pub use record::{Sidecar, ToolCall, Worktree};
 
 use super::{NOT_REGULAR, O_NOFOLLOW, O_NONBLOCK, read_text_file};

@@ -2,7 +2,7 @@
 //! tmux install` adds and `uninstall` takes out. The block is marked by a
 //! first and a last line of its own, so uninstall removes exactly those
 //! lines and nothing the user wrote; everything outside them is kept byte
-//! for byte.
+//! for byte, and a line of the user's written inside them is kept too.
 
 /// The block's first line; install and uninstall look for it exactly.
 pub const BEGIN: &str = "# >>> greenroom: added by `greenroom tmux install`; `greenroom tmux uninstall` removes this block >>>";
@@ -30,15 +30,26 @@ const STATUS_MARK: &str = "status --tmux)";
 /// Where the block keeps the status line it found, so uninstall can put it back.
 const SAVED_STATUS: &str = "@greenroom-status-right";
 
-/// The block for the greenroom binary at `exe`. The dashboard opens in a
+/// How the block records a binding it replaced in the running server, so
+/// that `uninstall --apply` binds it back: this, then the tmux command that
+/// binds it (as `list-keys` printed it). A comment: tmux reading the file
+/// skips it.
+const REPLACED: &str = "# greenroom replaced (uninstall --apply binds it back): ";
+
+/// Stands for greenroom's quoted path in [`template`].
+const RUN: &str = "\u{1}";
+
+/// The block for the greenroom binary at `exe`, recording the `replaced`
+/// bindings (see [`REPLACED`]). The dashboard opens in a
 /// `display-popup` over the current window; `run-shell` expands the
 /// client's name into it (display-popup itself expands no format), so an
 /// attach from the popup switches this client, not another one, and the
 /// dashboard then quits, which closes the popup. An error stays on screen
 /// until Enter. tmux reads the block twice over (its own quoting, then a
 /// shell for run-shell and `#()`), so a path with characters either would
-/// take as syntax is refused rather than escaped.
-pub fn block(exe: &str) -> Result<String, String> {
+/// take as syntax is refused rather than escaped; so is a recorded binding
+/// that is not one plain line.
+pub fn block(exe: &str, replaced: &[String]) -> Result<String, String> {
     let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+@,:=~ ".contains(c);
     if exe.is_empty() || !exe.chars().all(plain) {
         return Err(format!(
@@ -46,20 +57,34 @@ pub fn block(exe: &str) -> Result<String, String> {
              install greenroom under a plain path (e.g. `cargo install --path . --locked`)"
         ));
     }
-    let run = format!("'{exe}'");
-    Ok(format!(
+    if let Some(bad) = replaced.iter().find(|l| l.chars().any(char::is_control)) {
+        return Err(format!(
+            "a key binding of yours cannot be recorded: {bad:?}"
+        ));
+    }
+    let recorded: String = replaced
+        .iter()
+        .map(|line| format!("{REPLACED}{line}\n"))
+        .collect();
+    let text = template().replace(RUN, &format!("'{exe}'"));
+    Ok(text.replacen('\n', &format!("\n{recorded}"), 1))
+}
+
+/// The block with [`RUN`] where greenroom's quoted path goes.
+fn template() -> String {
+    format!(
         "{BEGIN}
 # prefix g: {g}
-bind-key g run-shell \"{run} next\"
+bind-key g run-shell \"{RUN} next\"
 # prefix G: {big_g}
-bind-key G run-shell \"tmux display-popup -c '#{{client_name}}' -w 90% -h 90% -E \\\"{run} --popup '#{{client_name}}' || read -r line\\\"\"
+bind-key G run-shell \"tmux display-popup -c '#{{client_name}}' -w 90% -h 90% -E \\\"{RUN} --popup '#{{client_name}}' || read -r line\\\"\"
 # prefix b: {b}
 bind-key b switch-client -l
 # The counts of sessions that need you, at the end of the status line (once,
 # however often this file is read again).
 %if \"#{{==:#{{m:*{STATUS_MARK}*,#{{status-right}}}},0}}\"
 set-option -gF {SAVED_STATUS} \"#{{status-right}}\"
-set-option -ga status-right \" #({run} status --tmux)\"
+set-option -ga status-right \" #({RUN} status --tmux)\"
 set-option -g status-right-length 100
 %endif
 {END}
@@ -67,15 +92,40 @@ set-option -g status-right-length 100
         g = KEYS[0].1,
         big_g = KEYS[1].1,
         b = KEYS[2].1,
-    ))
+    )
+}
+
+/// Whether a line found between the block's first and last lines is one
+/// greenroom writes there (with any path to greenroom), or one an older
+/// greenroom wrote (they differed only in prefix G's lines). Anything else
+/// is the user's own.
+fn is_greenroom_line(line: &str) -> bool {
+    let of_template = |t: &str| match t.split_once(RUN) {
+        None => t == line,
+        Some((before, after)) => line
+            .strip_prefix(before)
+            .and_then(|rest| rest.strip_suffix(after))
+            .and_then(|quoted| quoted.strip_prefix('\'')?.strip_suffix('\''))
+            .is_some_and(|path| !path.contains('\'')),
+    };
+    line.trim().is_empty()
+        || line.starts_with(REPLACED)
+        || line.starts_with("# prefix G: ")
+        || line.starts_with("bind-key G ")
+        || template().lines().any(of_template)
 }
 
 /// tmux commands that take the block back out of a running server: its
-/// keys unbound, the status line as it was before.
-pub fn undo_commands() -> String {
+/// keys unbound, then the bindings it replaced bound again, the status
+/// line as it was before.
+pub fn undo_commands(replaced: &[String]) -> String {
     let mut out = String::new();
     for (key, _) in KEYS {
         out.push_str(&format!("unbind-key {key}\n"));
+    }
+    for line in replaced {
+        out.push_str(line);
+        out.push('\n');
     }
     out.push_str(&format!(
         "%if \"#{{m:*{STATUS_MARK}*,#{{status-right}}}}\"\n\
@@ -90,15 +140,26 @@ pub fn undo_commands() -> String {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Without {
     pub text: String,
+    /// greenroom's lines, taken out.
     pub removed: Vec<String>,
+    /// The user's own lines found inside a block: kept, where the block was.
+    pub kept: Vec<String>,
+    /// The bindings the block recorded as replaced ([`REPLACED`]).
+    pub replaced: Vec<String>,
 }
 
-/// Removes every greenroom block from `text`. A first line with no last
-/// line is refused: where the block ends would be a guess, and a guess
-/// could delete the user's own lines.
+/// Removes every greenroom block from `text`, keeping any line of the
+/// user's that was written inside one. A first line with no last line is
+/// refused: where the block ends would be a guess, and a guess could
+/// delete the user's own lines.
 pub fn remove(text: &str) -> Result<Without, String> {
     let mut kept: Vec<&str> = Vec::new();
-    let mut removed = Vec::new();
+    let mut out = Without {
+        text: String::new(),
+        removed: Vec::new(),
+        kept: Vec::new(),
+        replaced: Vec::new(),
+    };
     let mut inside = false;
     for line in text.split_inclusive('\n') {
         let bare = line.trim_end_matches(['\n', '\r']);
@@ -109,12 +170,16 @@ pub fn remove(text: &str) -> Result<Without, String> {
                 kept.pop();
             }
         }
-        if inside {
-            removed.push(bare.to_owned());
-            if bare == END {
-                inside = false;
+        if !inside {
+            kept.push(line);
+        } else if bare == BEGIN || bare == END || is_greenroom_line(bare) {
+            if let Some(binding) = bare.strip_prefix(REPLACED) {
+                out.replaced.push(binding.to_owned());
             }
+            out.removed.push(bare.to_owned());
+            inside = bare != END;
         } else {
+            out.kept.push(bare.to_owned());
             kept.push(line);
         }
     }
@@ -124,14 +189,13 @@ pub fn remove(text: &str) -> Result<Without, String> {
              remove greenroom's lines by hand"
         ));
     }
-    Ok(Without {
-        text: kept.concat(),
-        removed,
-    })
+    out.text = kept.concat();
+    Ok(out)
 }
 
 /// `text` with `block` at its end (after the user's own settings, so the
-/// status line it extends is theirs), any older greenroom block removed.
+/// status line it extends is theirs), any older greenroom block removed
+/// (the user's own lines inside it kept).
 pub fn install(text: &str, block: &str) -> Result<String, String> {
     let mut out = remove(text)?.text;
     if !out.is_empty() && !out.ends_with('\n') {
@@ -144,6 +208,72 @@ pub fn install(text: &str, block: &str) -> Result<String, String> {
     Ok(out)
 }
 
+/// How the block records a key of greenroom's that was not bound in the
+/// running server: uninstall leaves it unbound.
+pub fn unbound_record(key: &str) -> String {
+    format!("unbind-key -T prefix {key}")
+}
+
+/// What `uninstall --apply` binds back, key by key: what install recorded
+/// from the running server, else the user's own binding in the file (what
+/// tmux binds at its next start), when it is one plain line; a key with
+/// neither is left unbound.
+pub fn bindings_to_restore(found: &Without) -> Vec<String> {
+    let plain = |line: &String| !line.trim_end().ends_with('\\') && !line.contains('{');
+    KEYS.iter()
+        .filter_map(|(key, _)| {
+            let recorded = found
+                .replaced
+                .iter()
+                .find(|l| binds_prefix_key(l, key) || **l == unbound_record(key));
+            let from_file = || user_bindings(&found.text, key).pop().map(|(_, l)| l);
+            recorded.cloned().or_else(|| from_file().filter(plain))
+        })
+        .collect()
+}
+
+/// The user's own lines, outside greenroom's block, that bind `key` in the
+/// prefix table (`bind g ...`, `bind-key -r g ...`, `bind -T prefix g ...`),
+/// with their line numbers: what the block, read after them, replaces.
+pub fn user_bindings(text: &str, key: &str) -> Vec<(usize, String)> {
+    let mut inside = false;
+    let mut found = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let bare = line.trim_end_matches('\r');
+        match bare {
+            BEGIN => inside = true,
+            END => inside = false,
+            _ if !inside && binds_prefix_key(bare, key) => found.push((n + 1, bare.to_owned())),
+            _ => {}
+        }
+    }
+    found
+}
+
+/// Whether one config line binds `key` in the prefix table. Reads only the
+/// plain form of bind-key's flags; a line it does not understand is no
+/// binding (this only words a notice).
+fn binds_prefix_key(line: &str, key: &str) -> bool {
+    let mut words = line.split_whitespace();
+    if !matches!(words.next(), Some("bind" | "bind-key")) {
+        return false;
+    }
+    let mut table = "prefix";
+    while let Some(word) = words.next() {
+        match word {
+            "-n" => table = "root",
+            "-T" => table = words.next().unwrap_or_default(),
+            "-N" => return false,
+            "-r" => {}
+            key_word => {
+                let unquoted = key_word.trim_matches(['\'', '"']);
+                return table == "prefix" && unquoted == key;
+            }
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,7 +283,7 @@ mod tests {
     #[test]
     fn install_appends_once_and_uninstall_restores_the_file_exactly() {
         let mine = "set -g mouse on\nbind r source-file ~/.tmux.conf";
-        let block = block(EXE).unwrap();
+        let block = block(EXE, &[]).unwrap();
         let once = install(mine, &block).unwrap();
         assert!(once.starts_with("set -g mouse on\nbind r source-file ~/.tmux.conf\n\n# >>>"));
         assert_eq!(install(&once, &block).unwrap(), once, "idempotent");
@@ -167,9 +297,9 @@ mod tests {
 
     #[test]
     fn an_older_block_is_replaced_and_moved_to_the_end() {
-        let old = block("/old/greenroom").unwrap();
+        let old = block("/old/greenroom", &[]).unwrap();
         let text = format!("a\n\n{old}set -g status-right 'x'\n");
-        let new = install(&text, &block(EXE).unwrap()).unwrap();
+        let new = install(&text, &block(EXE, &[]).unwrap()).unwrap();
         assert!(!new.contains("/old/greenroom"));
         assert!(
             new.starts_with("a\nset -g status-right 'x'\n\n# >>>"),
@@ -195,8 +325,81 @@ mod tests {
             "/a;b",
             "",
         ] {
-            assert!(block(bad).is_err(), "{bad}");
+            assert!(block(bad, &[]).is_err(), "{bad}");
         }
-        assert!(block("/opt/my tools/greenroom").is_ok());
+        assert!(block("/opt/my tools/greenroom", &[]).is_ok());
+        assert!(block(EXE, &["bind-key g x\u{1b}[m".into()]).is_err());
+    }
+
+    #[test]
+    fn the_user_s_lines_inside_the_block_are_kept_where_it_was() {
+        let block = block(EXE, &[]).unwrap();
+        let (head, tail) = block.split_once("bind-key b").unwrap();
+        let edited = format!("a\n\n{head}set -g mouse on\nbind-key b{tail}z\n");
+        let back = remove(&edited).unwrap();
+        assert_eq!(back.text, "a\nset -g mouse on\nz\n");
+        assert_eq!(back.kept, vec!["set -g mouse on".to_owned()]);
+        let again = install(&edited, &block).unwrap();
+        assert_eq!(again, format!("a\nset -g mouse on\nz\n\n{block}"));
+    }
+
+    #[test]
+    fn an_older_block_s_lines_are_greenroom_s() {
+        let older = format!(
+            "{BEGIN}\n# prefix G: the dashboard\n\
+             bind-key G display-popup -E -w 90% -h 90% -d \"#{{pane_current_path}}\" \"'/old/greenroom'\"\n\
+             bind-key g run-shell \"'/old/greenroom' next\"\n{END}\n"
+        );
+        let back = remove(&older).unwrap();
+        assert_eq!(back.text, "");
+        assert!(back.kept.is_empty(), "{:?}", back.kept);
+    }
+
+    #[test]
+    fn replaced_bindings_are_recorded_and_bound_back() {
+        let mine = "bind-key -T prefix g display-message \"hi there\"".to_owned();
+        let block = block(EXE, std::slice::from_ref(&mine)).unwrap();
+        let back = remove(&block).unwrap();
+        assert_eq!(back.replaced, vec![mine.clone()]);
+        assert!(back.kept.is_empty());
+        let undo = undo_commands(&back.replaced);
+        let unbind = undo.find("unbind-key g").unwrap();
+        assert!(undo.find(&mine).unwrap() > unbind, "{undo}");
+    }
+
+    #[test]
+    fn the_user_s_own_bindings_of_greenroom_s_keys_are_found() {
+        let text = format!(
+            "bind g display-message a\nbind-key -n g x\nbind -r 'b' y\n\
+             bind-key -T copy-mode g z\n{}",
+            block(EXE, &[]).unwrap()
+        );
+        assert_eq!(
+            user_bindings(&text, "g"),
+            vec![(1, "bind g display-message a".to_owned())]
+        );
+        assert_eq!(
+            user_bindings(&text, "b"),
+            vec![(3, "bind -r 'b' y".to_owned())]
+        );
+        assert!(user_bindings(&text, "G").is_empty());
+    }
+
+    #[test]
+    fn uninstall_binds_back_what_was_recorded_else_what_the_file_binds() {
+        let recorded = "bind-key -T prefix g display-message hi".to_owned();
+        let block = block(EXE, &[recorded.clone(), unbound_record("b")]).unwrap();
+        let text = format!("bind g display-message file\nbind G display-message file\n{block}");
+        let found = remove(&text).unwrap();
+        assert_eq!(
+            bindings_to_restore(&found),
+            [
+                recorded,
+                "bind G display-message file".to_owned(),
+                unbound_record("b")
+            ]
+        );
+        let multi = remove("bind G if -F 1 {\n display-message x\n}\n").unwrap();
+        assert!(bindings_to_restore(&multi).is_empty());
     }
 }

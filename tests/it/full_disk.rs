@@ -164,3 +164,37 @@ fn a_failed_write_clears_temporaries_killed_writers_left() {
     assert_eq!(set("second").unwrap().name, "second");
     assert_eq!(store.read(s.id).unwrap().name, "second");
 }
+
+#[test]
+fn a_session_killed_on_a_full_disk_is_recorded_killed_once_there_is_room() {
+    let Some(disk) = Tmpfs::mount("256k") else {
+        return;
+    };
+    let tmux = crate::support::TmuxServer::new();
+    tmux.spawn("keep", &["sleep", "600"]);
+    tmux.spawn("gr-full-kill", &["sleep", "600"]);
+    let world = World::new();
+    let mut config = world.config(Some(&tmux), &[]);
+    config.sidecar_dir = disk.path("sessions");
+    let store = SidecarStore::new(&config.sidecar_dir);
+    let mut s = Sidecar::new("full-kill", world.dir.path(), "claude", Utc::now());
+    s.tmux_session = Some("gr-full-kill".into());
+    store.create(&s).unwrap();
+    let mut engine = Engine::load(&config, false, |_| {}).unwrap();
+    engine.poll_tmux();
+    let row = engine
+        .catalog
+        .rows(Utc::now())
+        .into_iter()
+        .find(|r| r.name == "full-kill")
+        .unwrap();
+    let filler = disk.fill();
+    let killed = greenroom::ops::kill(engine.tmux(), &store, &row);
+    assert!(killed.is_err(), "the status write failed: {killed:?}");
+    // tmux no longer has the session: the poll would call it dormant.
+    engine.poll_tmux();
+    assert_eq!(store.read(s.id).unwrap().status, Status::Running);
+    std::fs::remove_file(filler).unwrap();
+    engine.poll_tmux();
+    assert_eq!(store.read(s.id).unwrap().status, Status::Killed);
+}

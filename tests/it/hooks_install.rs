@@ -487,13 +487,13 @@ fn a_changing_install_backs_up_the_original_bytes_first() {
     assert_eq!(mode(&backup), 0o600, "settings may hold tokens");
     let written = fs::read_to_string(&path).unwrap();
     assert_eq!(written, out.new_text);
+    // Only greenroom's entries are new: the mark, the line endings and the
+    // indentation are the file's own.
     assert!(
-        written.ends_with("}\n") && !written.contains('\r') && !written.starts_with('\u{feff}')
+        written.starts_with("\u{feff}{\r\n  \"$schema\""),
+        "{written}"
     );
-    assert!(
-        written.starts_with("{\n  \"$schema\""),
-        "two-space pretty print"
-    );
+    assert!(!written.replace("\r\n", "").contains('\n'), "{written}");
 }
 
 #[test]
@@ -820,4 +820,133 @@ fn gemini_hooks_go_under_gemini_cli_home() {
     assert!(!home.path().join(".gemini").exists(), "not under HOME");
     run(None);
     assert!(home.path().join(".gemini/settings.json").is_file());
+}
+
+/// What a JSON reader and writer would change: numbers no float holds, an
+/// exponent, a key written twice, CRLF, four-space and inline layouts,
+/// beside the user's own hooks (one in a group greenroom's command shares).
+const UNUSUAL: &str = "{\r\n    \"big\": 12345678901234567890,\r\n    \"float\": 0.1000000000000000055511151231257827,\r\n    \"exp\": 1e3,\r\n    \"dup\": 1,\r\n    \"dup\": 2,\r\n    \"hooks\": {\r\n        \"PreToolUse\": [\r\n            {\r\n                \"matcher\": \"Bash\",\r\n                \"hooks\": [ { \"type\": \"command\", \"command\": \"check.sh\", \"timeout\": 1E2 } ]\r\n            }\r\n        ],\r\n        \"Stop\": [{\"hooks\":[{\"type\":\"command\",\"command\":\"say done\"}]}],\r\n        \"BeforeTool\": [\r\n            { \"matcher\": \"write_file\", \"hooks\": [ { \"type\": \"command\", \"command\": \"lint.sh\" } ] }\r\n        ]\r\n    },\r\n    \"tail\": [1.0, -0, 2e-5, 123456789012345678901234567890]\r\n}\r\n";
+
+fn unusual_layouts() -> Vec<String> {
+    let lf = UNUSUAL.replace("\r\n", "\n");
+    vec![
+        UNUSUAL.to_owned(),
+        lf.clone(),
+        lf.replace("    ", "\t"),
+        format!("\u{feff}{}", lf.replace('\n', "")),
+    ]
+}
+
+#[test]
+fn install_then_uninstall_gives_back_every_byte() {
+    for agent in AGENTS {
+        for text in unusual_layouts() {
+            let installed = merge_install(Some(&text), agent, CMD).unwrap();
+            assert_ne!(installed, text);
+            assert_eq!(
+                merge_uninstall(&installed, agent).unwrap(),
+                text,
+                "{agent:?}"
+            );
+            // From another path: greenroom's entries replaced where they stood.
+            let moved = merge_install(Some(&installed), agent, OTHER_CMD).unwrap();
+            assert_eq!(merge_uninstall(&moved, agent).unwrap(), text, "{agent:?}");
+        }
+    }
+}
+
+#[test]
+fn install_changes_no_byte_outside_greenroom_s_entries() {
+    for agent in AGENTS {
+        for text in unusual_layouts() {
+            let installed = merge_install(Some(&text), agent, CMD).unwrap();
+            // Every byte of the original is there, in order: greenroom only
+            // added text between them.
+            let mut rest = installed.as_str();
+            for c in text.chars() {
+                let at = rest
+                    .find(c)
+                    .unwrap_or_else(|| panic!("{c:?} lost: {installed}"));
+                rest = &rest[at + c.len_utf8()..];
+            }
+            for kept in [
+                "\"big\": 12345678901234567890,",
+                "0.1000000000000000055511151231257827",
+                "\"exp\": 1e3",
+                "\"dup\": 1,",
+                "\"dup\": 2,",
+                "\"timeout\": 1E2 }",
+                "[{\"hooks\":[{\"type\":\"command\",\"command\":\"say done\"}]}",
+                "[1.0, -0, 2e-5, 123456789012345678901234567890]",
+            ] {
+                assert!(installed.contains(kept), "{kept} in {installed}");
+            }
+            if text.contains("\r\n") {
+                assert!(!installed.replace("\r\n", "").contains('\n'), "{installed}");
+            }
+            // Greenroom's new lines follow the file's indentation.
+            if text.contains("\n    \"big") {
+                assert!(
+                    installed.contains("\n        \"SessionStart\": [\r\n            {")
+                        || installed.contains("\n        \"SessionStart\": [\n            {"),
+                    "{installed}"
+                );
+            }
+            let settings = parse(&installed);
+            assert_eq!(greenroom_commands(&settings, "SessionStart"), [CMD]);
+            assert_eq!(
+                greenroom_commands(&settings, "Stop").len(),
+                usize::from(agent == HookAgent::Claude)
+            );
+        }
+    }
+}
+
+#[test]
+fn a_file_with_the_users_values_is_given_back_byte_identical_through_files() {
+    for agent in AGENTS {
+        let dir = tempfile::tempdir().unwrap();
+        let path = settings_file(dir.path(), UNUSUAL.as_bytes());
+        assert!(install(&path, agent, CMD, false).unwrap().changed);
+        assert!(uninstall(&path, agent, false).unwrap().changed);
+        assert_eq!(fs::read(&path).unwrap(), UNUSUAL.as_bytes(), "{agent:?}");
+    }
+}
+
+#[test]
+fn a_read_only_settings_file_is_refused_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = settings_file(dir.path(), CLAUDE.as_bytes());
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o444)).unwrap();
+    let refused = install(&path, HookAgent::Claude, CMD, false).unwrap_err();
+    assert!(
+        refused.contains("read-only") && refused.contains("chmod u+w"),
+        "{refused}"
+    );
+    assert!(!refused.contains('\n'), "{refused}");
+    assert_eq!(fs::read_to_string(&path).unwrap(), CLAUDE);
+    assert_eq!(mode(&path), 0o444);
+    assert_eq!(names_in(dir.path()), ["settings.json"], "no backup either");
+}
+
+#[test]
+fn a_hard_linked_settings_file_keeps_its_link() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = tempfile::tempdir().unwrap();
+    let path = settings_file(dir.path(), CLAUDE.as_bytes());
+    let other = dir.path().join("dotfiles-settings.json");
+    fs::hard_link(&path, &other).unwrap();
+    let out = install(&path, HookAgent::Claude, CMD, false).unwrap();
+    assert!(out.changed && out.backup.is_some());
+    assert_eq!(
+        fs::read_to_string(&other).unwrap(),
+        out.new_text,
+        "the other name sees it"
+    );
+    assert_eq!(
+        fs::metadata(&path).unwrap().ino(),
+        fs::metadata(&other).unwrap().ino()
+    );
+    uninstall(&path, HookAgent::Claude, false).unwrap();
+    assert_eq!(fs::read_to_string(&other).unwrap(), CLAUDE);
 }

@@ -43,6 +43,7 @@ mod shell_completion;
 mod sidecar_store;
 mod special_files;
 mod support;
+mod tmux_conf_file;
 mod tmux_events;
 mod tmux_keys;
 mod tmux_safety;

@@ -43,7 +43,7 @@ fn every_config_key_is_in_the_readme() {
 
 #[test]
 fn the_tmux_block_in_the_readme_is_the_one_greenroom_tmux_install_writes() {
-    let block = greenroom::sources::tmux_conf::block("/path/to/greenroom").unwrap();
+    let block = greenroom::sources::tmux_conf::block("/path/to/greenroom", &[]).unwrap();
     let shown = README
         .split("```text\n# >>> greenroom")
         .nth(1)

@@ -1,16 +1,15 @@
 //! The settings file itself: read it (links followed to their target),
-//! merge, back it up, write it atomically with its permissions kept.
+//! merge, back it up, write it (`sources::user_file`).
 
-use std::fs::{self, OpenOptions};
-use std::io::{ErrorKind, Read, Write};
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::fs;
+use std::io::{ErrorKind, Read};
+use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
 use super::{HookAgent, Outcome, merge_install, merge_uninstall, parse_root};
-use crate::sources::sidecar::{SidecarError, write_atomic};
-use crate::sources::{MAX_FILE_BYTES, decode_text, io_reason, read_text_file};
+use crate::sources::{MAX_FILE_BYTES, decode_text, io_reason, read_text_file, user_file};
 
 pub fn install(
     path: &Path,
@@ -30,11 +29,10 @@ pub fn uninstall(path: &Path, agent: HookAgent, dry_run: bool) -> Result<Outcome
     })
 }
 
-/// The settings file as found: decoded text, exact bytes and mode.
+/// The settings file as found: decoded text and exact bytes.
 struct Current {
     text: String,
     bytes: Vec<u8>,
-    mode: u32,
 }
 
 /// `merge` gets the current text and returns None when there is nothing to write.
@@ -47,6 +45,17 @@ fn apply(
     let at = |reason: String| format!("{}: {reason}", target.display());
     let current = read_current(&target).map_err(|e| at(format!("{e}; not changed")))?;
     let merged = merge(current.as_ref().map(|c| c.text.as_str())).map_err(at)?;
+    // The text was read without its byte-order mark; the file keeps it.
+    let marked = current
+        .as_ref()
+        .is_some_and(|c| c.bytes.starts_with("\u{feff}".as_bytes()));
+    let merged = merged.map(|text| {
+        if marked && !text.starts_with('\u{feff}') {
+            format!("\u{feff}{text}")
+        } else {
+            text
+        }
+    });
     // Same settings in another layout is no change: the operator's
     // formatting is not worth a rewrite.
     let changed = merged.as_ref().is_some_and(|new| {
@@ -68,25 +77,20 @@ fn apply(
     })
 }
 
-/// Backs the current file up (or creates its folder), then replaces it.
+/// Backs the current file up (or creates its folder), then replaces it
+/// (see `sources::user_file`: a read-only file is refused, a hard-linked
+/// one written in place; a new one is 0600, since settings may hold tokens).
 fn write(path: &Path, current: Option<&Current>, text: &str) -> Result<Option<PathBuf>, String> {
+    user_file::ensure_writable(path)?;
     let backup = match current {
-        Some(current) => Some(write_backup(path, &current.bytes)?),
+        Some(current) => Some(user_file::backup(path, &current.bytes)?),
         None => {
             create_parent(path)?;
             None
         }
     };
-    write_atomic(path, text.as_bytes()).map_err(|e| match e {
-        SidecarError::Io { source, .. } => format!("cannot be written: {source}"),
-        other => other.to_string(),
-    })?;
-    // write_atomic leaves 0600; an existing file keeps the operator's mode.
-    if let Some(mode) = current.map(|c| c.mode).filter(|&m| m != 0o600) {
-        fs::set_permissions(path, fs::Permissions::from_mode(mode)).map_err(|e| {
-            format!("was written, but its mode could not be restored to {mode:o}: {e}")
-        })?;
-    }
+    user_file::replace(path, text.as_bytes(), 0o600)
+        .map_err(|e| user_file::with_backup(e, backup.as_deref()))?;
     Ok(backup)
 }
 
@@ -106,7 +110,7 @@ fn follow_link(path: &Path) -> Result<PathBuf, String> {
 }
 
 fn read_current(path: &Path) -> Result<Option<Current>, String> {
-    let meta = match fs::symlink_metadata(path) {
+    match fs::symlink_metadata(path) {
         Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
         other => other.map_err(|e| io_reason(&e))?,
     };
@@ -120,8 +124,7 @@ fn read_current(path: &Path) -> Result<Option<Current>, String> {
     if decode_text(bytes.clone()).as_ref() != Ok(&text) {
         return Err("changed while greenroom was reading it; try again".into());
     }
-    let mode = meta.permissions().mode() & 0o7777;
-    Ok(Some(Current { text, bytes, mode }))
+    Ok(Some(Current { text, bytes }))
 }
 
 fn same_settings(old: &str, new: &str) -> bool {
@@ -142,39 +145,4 @@ fn create_parent(path: &Path) -> Result<(), String> {
     let mut builder = fs::DirBuilder::new();
     let result = builder.recursive(true).mode(0o700).create(dir);
     result.map_err(|e| format!("its folder cannot be created: {e}"))
-}
-
-/// `<file>.greenroom-backup-<UTC>`, with `-<n>` if two runs share a second.
-/// Mode 0600: settings often carry tokens in `env`.
-fn write_backup(path: &Path, bytes: &[u8]) -> Result<PathBuf, String> {
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%SZ");
-    let base = format!("{name}.greenroom-backup-{stamp}");
-    for n in 0..100 {
-        let backup = path.with_file_name(match n {
-            0 => base.clone(),
-            n => format!("{base}-{n}"),
-        });
-        let failed = |e: std::io::Error| {
-            format!(
-                "cannot be backed up to {}: {e}; not changed",
-                backup.display()
-            )
-        };
-        let mut file = match OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .open(&backup)
-        {
-            Err(e) if e.kind() == ErrorKind::AlreadyExists => continue,
-            other => other.map_err(failed)?,
-        };
-        if let Err(e) = file.write_all(bytes).and_then(|()| file.sync_all()) {
-            let _ = fs::remove_file(&backup);
-            return Err(failed(e));
-        }
-        return Ok(backup);
-    }
-    Err("cannot be backed up: too many backups this second; not changed".into())
 }

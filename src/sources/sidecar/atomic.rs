@@ -36,9 +36,22 @@ pub(super) fn lock_within(file: File, wait: Duration) -> io::Result<Option<File>
 /// Writes `bytes` to `path` atomically: a temp file in the same folder,
 /// fsync, rename over, fsync the folder. Mode 0600.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), SidecarError> {
-    replace_atomic(path, bytes)?;
-    let dir = path.parent().unwrap_or(Path::new("."));
-    sync_dir(dir).map_err(io_err(format!("cannot write {}", path.display())))
+    write_atomic_mode(path, bytes, 0o600)
+}
+
+/// [`write_atomic`] with the file's mode: set on the temporary before the
+/// rename, so the file never has another one, even when a step fails.
+pub fn write_atomic_mode(path: &Path, bytes: &[u8], mode: u32) -> Result<(), SidecarError> {
+    replace_atomic_mode(path, bytes, mode)?;
+    sync_dir(folder_of(path)).map_err(io_err(format!("cannot write {}", path.display())))
+}
+
+/// The folder a path's file is in: a bare name (`tmux.conf`) is in the
+/// current folder, whose name is `.`, not the empty path.
+fn folder_of(path: &Path) -> &Path {
+    path.parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
 }
 
 /// Makes renames in `dir` durable.
@@ -49,7 +62,11 @@ pub(super) fn sync_dir(dir: &Path) -> io::Result<()> {
 /// [`write_atomic`] without the folder's fsync: after it returns, every
 /// reader sees the new file.
 pub(super) fn replace_atomic(path: &Path, bytes: &[u8]) -> Result<(), SidecarError> {
-    let dir = path.parent().unwrap_or(Path::new("."));
+    replace_atomic_mode(path, bytes, 0o600)
+}
+
+fn replace_atomic_mode(path: &Path, bytes: &[u8], mode: u32) -> Result<(), SidecarError> {
+    let dir = folder_of(path);
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -63,7 +80,7 @@ pub(super) fn replace_atomic(path: &Path, bytes: &[u8]) -> Result<(), SidecarErr
             .custom_flags(O_NOFOLLOW)
             .open(&tmp)?;
         file.write_all(bytes)?;
-        file.set_permissions(fs::Permissions::from_mode(0o600))?;
+        file.set_permissions(fs::Permissions::from_mode(mode))?;
         file.sync_all()?;
         fs::rename(&tmp, path)
     })();
