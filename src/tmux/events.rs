@@ -61,32 +61,16 @@
 //! seconds: the sessions whose agent works (`crate::freshness`), asked for
 //! by id each second, and every session at the reconciling poll.
 
-use std::process::{Child, Stdio};
+use std::process::Stdio;
 
 use super::control::{self, Control, Line};
 use super::{Tmux, TmuxError};
 
-/// The start of the name of each control client's own session; the rest
-/// is the process id and a count (`greenroom-events-4242-1`).
-pub const EVENTS_SESSION_PREFIX: &str = "greenroom-events-";
-
-/// The one name all clients shared before they had one each; a session of
-/// that name left behind is swept like the others.
-const SHARED_EVENTS_SESSION: &str = "greenroom-events";
-
-/// Is this one of greenroom's control clients' sessions?
-pub fn is_events_session(name: &str) -> bool {
-    name == SHARED_EVENTS_SESSION
-        || name
-            .strip_prefix(EVENTS_SESSION_PREFIX)
-            .is_some_and(|rest| {
-                !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit() || b == b'-')
-            })
-}
-
-/// The subscription's name, which `refresh-client -B` also takes alone to
-/// remove it.
-const SUBSCRIPTION_NAME: &str = "greenroom";
+mod client;
+mod version;
+pub use client::{EVENTS_SESSION_PREFIX, EventClient, is_events_session};
+use client::{next_session_name, reap};
+pub use version::{events_are_safe, supports_events};
 
 /// The subscription: per session, whether its current pane died. One
 /// variable a session is the least tmux can look at (0.4 % of a core at
@@ -94,10 +78,6 @@ const SUBSCRIPTION_NAME: &str = "greenroom";
 /// window's activity and each pane). The value itself is not read (the
 /// poll reads the facts); that it changed is the news.
 const SUBSCRIPTION: &str = "greenroom::#{S:#{pane_dead}}";
-
-/// How long the end waits for tmux to remove the subscription and the
-/// session: a hung server must not hold a dashboard's quit.
-const END_WAIT: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// The variables the client keeps: where the server is (`TMUX`,
 /// `TMUX_TMPDIR`), the locale, and what its session's note needs. Every
@@ -115,13 +95,6 @@ const KEPT_ENVIRONMENT: &[&str] = &[
     "LC_CTYPE",
     "XDG_RUNTIME_DIR",
 ];
-
-/// The oldest tmux with format subscriptions.
-const SINCE: (u32, u32) = (3, 2);
-
-/// The first tmux whose control clients cannot crash the server (tmux
-/// issues 4916, 4980 and 5004 fixed; see the module's header).
-const SAFE_SINCE: (u32, u32) = (3, 7);
 
 /// When greenroom listens to tmux: the `tmux_events` setting.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -168,99 +141,6 @@ pub enum ListenError {
     CrashProne(String),
     #[error(transparent)]
     Tmux(#[from] TmuxError),
-}
-
-/// The running control client; dropping it ends it (and its session).
-pub struct EventClient {
-    /// `None` once handed to the reaper.
-    child: Option<Child>,
-    control: Control,
-    /// Its own session's name ([`EVENTS_SESSION_PREFIX`]…).
-    session: String,
-}
-
-impl EventClient {
-    /// Runs commands through this client (no tmux process per command).
-    pub fn control(&self) -> Control {
-        self.control.clone()
-    }
-
-    /// Its own session's name.
-    pub fn session(&self) -> &str {
-        &self.session
-    }
-}
-
-impl Drop for EventClient {
-    /// The end the module's header describes; never a kill (see there).
-    fn drop(&mut self) {
-        let _ = self.control.run_all_within(
-            &[
-                format!("refresh-client -B {SUBSCRIPTION_NAME}"),
-                format!("kill-session -t ={}", self.session),
-            ],
-            END_WAIT,
-        );
-        self.control.close();
-        if let Some(child) = self.child.take() {
-            reap(child);
-        }
-    }
-}
-
-/// Waits for the client's process off the caller's thread: tmux ends it
-/// when it has read the end of its input, which a busy server may take a
-/// moment to do.
-fn reap(mut child: Child) {
-    if matches!(child.try_wait(), Ok(Some(_))) {
-        return;
-    }
-    let waited = std::thread::Builder::new()
-        .name("tmux-events-end".into())
-        .spawn(move || {
-            let _ = child.wait();
-        });
-    if let Err(e) = waited {
-        tracing::debug!(%e, "no thread to reap the control client; it is left to exit alone");
-    }
-}
-
-/// Tells the client sessions apart: pid, then a count within the process.
-fn next_session_name() -> String {
-    static COUNT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-    format!("{EVENTS_SESSION_PREFIX}{}-{n}", std::process::id())
-}
-
-/// Can this tmux (`tmux -V`'s answer) push events?
-pub fn supports_events(version: &str) -> bool {
-    at_least(version, SINCE)
-}
-
-/// Is this tmux (`tmux -V`'s answer) one whose control clients cannot
-/// crash the server?
-pub fn events_are_safe(version: &str) -> bool {
-    at_least(version, SAFE_SINCE)
-}
-
-/// Is `tmux -V`'s answer this release or a later one?
-fn at_least(version: &str, since: (u32, u32)) -> bool {
-    let number = version
-        .split_whitespace()
-        .nth(1)
-        .map(|v| v.trim_start_matches("next-"))
-        .unwrap_or("");
-    let mut parts = number.split(|c: char| !c.is_ascii_digit());
-    let major = parts.next().and_then(|p| p.parse::<u32>().ok());
-    let minor = parts
-        .next()
-        .and_then(|p| p.parse::<u32>().ok())
-        .unwrap_or(0);
-    match major {
-        // A build from git ("tmux master") is newer than any release.
-        None => number == "master",
-        Some(m) => (m, minor) >= since,
-    }
 }
 
 impl Tmux {
@@ -347,42 +227,6 @@ impl Tmux {
         spawned.map_err(TmuxError::Io)?;
         Ok(client)
     }
-
-    /// Ends the sessions of control clients that are gone (a dashboard
-    /// killed before it could end its own): those no client is in. A
-    /// session a client is still in, even one on its way out, is left
-    /// alone: taking it from a subscribed client crashes tmux before 3.7.
-    pub fn sweep_events_sessions(&self) {
-        let listed = self.run([
-            "list-sessions",
-            "-F",
-            "s #{session_name}",
-            ";",
-            "list-clients",
-            "-F",
-            "c #{client_session}",
-        ]);
-        let Ok(listed) = listed else { return };
-        for name in orphaned_events_sessions(&listed) {
-            if let Err(e) = self.run(["kill-session", "-t", &format!("={name}")]) {
-                tracing::debug!(%e, name, "a left events session stays");
-            }
-        }
-    }
-}
-
-/// The events sessions in a `s NAME` / `c SESSION` listing that no client
-/// is in.
-fn orphaned_events_sessions(listed: &str) -> Vec<&str> {
-    let in_use: std::collections::HashSet<&str> = listed
-        .lines()
-        .filter_map(|l| l.strip_prefix("c "))
-        .collect();
-    listed
-        .lines()
-        .filter_map(|l| l.strip_prefix("s "))
-        .filter(|name| is_events_session(name) && !in_use.contains(name))
-        .collect()
 }
 
 /// The command line's commands: the new session and the three of the setup.
@@ -464,69 +308,6 @@ fn changes(word: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn versions_with_and_without_subscriptions() {
-        for new in [
-            "tmux 3.3a",
-            "tmux 3.2",
-            "tmux next-3.5",
-            "tmux master",
-            "tmux 10.0",
-        ] {
-            assert!(supports_events(new), "{new}");
-        }
-        for old in ["tmux 3.1c", "tmux 2.9a", "tmux 3.0", "", "tmux"] {
-            assert!(!supports_events(old), "{old}");
-        }
-    }
-
-    #[test]
-    fn only_releases_with_the_fixes_are_listened_to_by_default() {
-        for safe in [
-            "tmux 3.7",
-            "tmux 3.7b",
-            "tmux next-3.8",
-            "tmux master",
-            "tmux 4.0",
-        ] {
-            assert!(events_are_safe(safe), "{safe}");
-        }
-        for prone in ["tmux 3.3a", "tmux 3.5a", "tmux 3.6b", "tmux 3.2", ""] {
-            assert!(!events_are_safe(prone), "{prone}");
-        }
-    }
-
-    #[test]
-    fn events_sessions_by_name() {
-        for ours in [
-            "greenroom-events",
-            "greenroom-events-42-1",
-            "greenroom-events-7",
-        ] {
-            assert!(is_events_session(ours), "{ours}");
-        }
-        for theirs in [
-            "greenroom-events-",
-            "greenroom-events-x",
-            "greenroom-events2",
-            "api-1",
-            "greenroom-events-1;",
-        ] {
-            assert!(!is_events_session(theirs), "{theirs}");
-        }
-        assert!(next_session_name().starts_with(EVENTS_SESSION_PREFIX));
-        assert!(is_events_session(&next_session_name()));
-    }
-
-    #[test]
-    fn only_sessions_no_client_is_in_are_swept() {
-        let listed = "s api-1\ns greenroom-events-1-1\ns greenroom-events-2-1\ns greenroom-events\nc greenroom-events-2-1\nc api-1\n";
-        assert_eq!(
-            orphaned_events_sessions(listed),
-            ["greenroom-events-1-1", "greenroom-events"]
-        );
-    }
 
     #[test]
     fn a_closed_window_is_named() {
