@@ -30,7 +30,7 @@ mod window;
 pub use beside::{Beside, host_from_env};
 pub use control::Control;
 pub use events::{EVENTS_SESSION, Event, EventClient, ListenError, supports_events};
-pub use ops::{escape_trailing_semicolon, exact_window};
+pub use ops::{NewSession, escape_trailing_semicolon, exact_window};
 pub use pane::{ClientName, Pane, PaneId, Server, pane_of_target_name, pane_target_name};
 pub use poll::Refresh;
 pub use poll_parse::parse_server;

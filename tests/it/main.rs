@@ -40,6 +40,7 @@ mod readme;
 mod report_bounds;
 mod shell_completion;
 mod sidecar_store;
+mod spawn_targets;
 mod special_files;
 mod support;
 mod tmux_events;
