@@ -12,6 +12,7 @@ mod cli_plain_errors;
 mod config_layers;
 mod crashes;
 mod demo_agent;
+mod diff_inert;
 mod dismiss_archive;
 mod e2e_actions;
 mod e2e_changes;
