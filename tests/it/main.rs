@@ -60,5 +60,6 @@ mod tui_snapshots;
 mod tui_triage;
 mod tui_triage_snapshots;
 mod tui_usage;
+mod watch_cap;
 mod watch_json;
 mod watch_new_folders;
