@@ -139,6 +139,13 @@ impl Tmux {
                 pane: PaneId::parse(pane)?,
             })
         });
+        if made.is_none()
+            && let Ok(Some(id)) = self.session_id(name)
+        {
+            // Started, but not as greenroom can follow: nothing is left
+            // running that no record knows.
+            let _ = self.kill_session_id(&id);
+        }
         made.ok_or_else(|| TmuxError::Failed {
             command: "new-session".into(),
             message: format!(
