@@ -215,6 +215,11 @@ impl Engine {
         self.watcher.target_count()
     }
 
+    /// How many OS (inotify) watches sit on `folder` or below it.
+    pub fn os_watches_under(&self, folder: &std::path::Path) -> usize {
+        self.watcher.os_watches_under(folder)
+    }
+
     /// The rows now, and the work trees of rows not seen before followed
     /// (they are read soon). The rows are handed back: building a thousand
     /// costs milliseconds, and the caller shows these same ones.
@@ -353,10 +358,14 @@ impl Engine {
 
     fn note_watch_failures(&mut self) -> bool {
         let failures = self.watcher.take_failures();
-        let any = !failures.is_empty();
+        let notes = self.watcher.take_notes();
+        let any = !failures.is_empty() || !notes.is_empty();
         for (path, error) in failures {
             let reason = format!("cannot be watched ({error}); changes here may go unseen");
             self.catalog.note_problem(path, reason);
+        }
+        for (path, note) in notes {
+            self.catalog.note_problem(path, note);
         }
         any
     }

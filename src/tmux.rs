@@ -33,7 +33,7 @@ pub use events::{
     EVENTS_SESSION_PREFIX, Event, EventClient, ListenError, Listening, events_are_safe,
     is_events_session, supports_events,
 };
-pub use ops::{escape_trailing_semicolon, exact_window};
+pub use ops::{NewSession, escape_trailing_semicolon, exact_window};
 pub use pane::{ClientName, Pane, PaneId, Server, pane_of_target_name, pane_target_name};
 pub use poll::Refresh;
 pub use poll_parse::parse_server;

@@ -12,7 +12,9 @@
 //! coalesces a burst by draining what is pending before it applies them,
 //! which keeps a change on screen within milliseconds and costs nothing idle.
 //! Every OS watch is on one folder (never recursive): a tree is its folder
-//! and its direct subfolders, and a symlink is never followed.
+//! and its direct subfolders, and a symlink is never followed. A tree with
+//! more than [`MAX_TREE_CHILDREN`] subfolders is watched at its top only,
+//! and the caller is told once ([`Watcher::take_notes`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -29,6 +31,17 @@ pub type FileChange = PathBuf;
 /// this bounds that in case something creates and deletes it endlessly.
 const MAX_SETTLE_STEPS: usize = 64;
 
+/// Subfolders watched per tree at most. Each is one inotify watch, and the
+/// user's watches are shared by every program they run (`fs.inotify.
+/// max_user_watches`: 8,192 on many systems, about 190,000 on others): an
+/// agent that makes 200,000 folders in its work tree would take them all,
+/// and every other program would get ENOSPC. A real project's top folder
+/// has tens of subfolders; past this many, none of the tree's subfolders
+/// is watched (its top folder still is, and a work tree's git folder is a
+/// target of its own), and deeper saves are seen as an agent's deeper
+/// saves always are: when its pane moves.
+pub const MAX_TREE_CHILDREN: usize = 2_000;
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Armed {
     mode: WatchMode,
@@ -41,9 +54,15 @@ pub struct Watcher {
     targets: BTreeMap<PathBuf, Armed>,
     /// The subfolders watched for tree targets: subfolder -> its tree.
     children: BTreeMap<PathBuf, PathBuf>,
+    /// How many subfolders each tree has watched.
+    child_counts: BTreeMap<PathBuf, usize>,
+    /// Trees found with more than [`MAX_TREE_CHILDREN`] subfolders: watched
+    /// at their top only from then on.
+    overflowed: BTreeSet<PathBuf>,
     /// OS watches: path -> how many targets rely on it.
     armed: BTreeMap<PathBuf, usize>,
     failed: Vec<(PathBuf, String)>,
+    notes: Vec<(PathBuf, String)>,
 }
 
 /// Whether an event can mean content changed: access events cannot.
@@ -68,8 +87,11 @@ impl Watcher {
             inner,
             targets: BTreeMap::new(),
             children: BTreeMap::new(),
+            child_counts: BTreeMap::new(),
+            overflowed: BTreeSet::new(),
             armed: BTreeMap::new(),
             failed: Vec::new(),
+            notes: Vec::new(),
         })
     }
 
@@ -100,6 +122,14 @@ impl Watcher {
     /// How many folders are being followed.
     pub fn target_count(&self) -> usize {
         self.targets.len()
+    }
+
+    /// How many OS watches sit on `folder` or below it.
+    pub fn os_watches_under(&self, folder: &Path) -> usize {
+        self.armed
+            .range(folder.to_path_buf()..)
+            .take_while(|(p, _)| p.starts_with(folder))
+            .count()
     }
 
     /// Looks at changed paths for folders that appeared or vanished and
@@ -161,15 +191,15 @@ impl Watcher {
             let is_dir = real_dir(&entry);
             match (self.children.contains_key(&entry), is_dir) {
                 (false, true) => {
-                    if let Some(tree) = entry.parent().map(Path::to_path_buf) {
-                        self.arm(&entry);
-                        self.children.insert(entry.clone(), tree);
+                    if let Some(tree) = entry.parent().map(Path::to_path_buf)
+                        && self.room_for(&tree, 1)
+                    {
+                        self.arm_child(&tree, entry.clone());
                         reread.push(entry);
                     }
                 }
                 (true, false) => {
-                    self.children.remove(&entry);
-                    self.disarm(&entry);
+                    self.disarm_child(&entry);
                 }
                 (true, true) => {
                     let _ = self.inner.unwatch(&entry);
@@ -220,6 +250,9 @@ impl Watcher {
         if std::fs::symlink_metadata(tree).is_ok_and(|m| m.file_type().is_symlink()) {
             return Vec::new();
         }
+        if self.overflowed.contains(tree) {
+            return Vec::new();
+        }
         let Ok(entries) = std::fs::read_dir(tree) else {
             return Vec::new();
         };
@@ -228,12 +261,59 @@ impl Watcher {
             let path = e.path();
             // DirEntry::file_type does not follow links.
             if e.file_type().is_ok_and(|t| t.is_dir()) && !self.children.contains_key(&path) {
-                self.arm(&path);
-                self.children.insert(path.clone(), tree.to_path_buf());
+                // Counted before any is armed: one past the cap is enough
+                // to know, and nothing is armed only to be taken back.
+                if !self.room_for(tree, out.len() + 1) {
+                    return Vec::new();
+                }
                 out.push(path);
             }
         }
+        for path in &out {
+            self.arm_child(tree, path.clone());
+        }
         out
+    }
+
+    /// Whether `more` subfolders of `tree` may be watched. When not, the
+    /// tree is watched at its top only from now on, and that is said once.
+    fn room_for(&mut self, tree: &Path, more: usize) -> bool {
+        if self.overflowed.contains(tree) {
+            return false;
+        }
+        let have = self.child_counts.get(tree).copied().unwrap_or(0);
+        if have + more <= MAX_TREE_CHILDREN {
+            return true;
+        }
+        self.disarm_children(tree);
+        self.overflowed.insert(tree.to_path_buf());
+        tracing::warn!(
+            folder = %tree.display(),
+            limit = MAX_TREE_CHILDREN,
+            "too many subfolders to watch each: watching the folder itself only"
+        );
+        self.notes.push((
+            tree.to_path_buf(),
+            format!(
+                "has more than {MAX_TREE_CHILDREN} subfolders, too many to watch each (inotify watches are shared by all your programs): saves below its top folder show when the session's pane moves or git's index changes"
+            ),
+        ));
+        false
+    }
+
+    fn arm_child(&mut self, tree: &Path, child: PathBuf) {
+        self.arm(&child);
+        self.children.insert(child, tree.to_path_buf());
+        *self.child_counts.entry(tree.to_path_buf()).or_insert(0) += 1;
+    }
+
+    fn disarm_child(&mut self, child: &Path) {
+        if let Some(tree) = self.children.remove(child) {
+            if let Some(n) = self.child_counts.get_mut(&tree) {
+                *n = n.saturating_sub(1);
+            }
+            self.disarm(child);
+        }
     }
 
     fn disarm_children(&mut self, tree: &Path) {
@@ -247,6 +327,7 @@ impl Watcher {
             self.children.remove(&child);
             self.disarm(&child);
         }
+        self.child_counts.remove(tree);
     }
 
     fn arm(&mut self, path: &Path) {
@@ -269,6 +350,12 @@ impl Watcher {
     /// operator is told.
     pub fn take_failures(&mut self) -> Vec<(PathBuf, String)> {
         std::mem::take(&mut self.failed)
+    }
+
+    /// What the operator should know about how a folder is watched, since
+    /// the last call, each said once: a tree watched at its top only.
+    pub fn take_notes(&mut self) -> Vec<(PathBuf, String)> {
+        std::mem::take(&mut self.notes)
     }
 
     fn disarm(&mut self, path: &Path) {

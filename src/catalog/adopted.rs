@@ -260,7 +260,17 @@ impl Catalog {
             if s.status != Status::Running || !self.on_this_server(s) {
                 continue;
             }
-            if let Some(p) = panes.get(&pane).filter(|p| !at_a_shell(p)) {
+            // `TMUX_PANE` is whatever the reporter's environment said: the
+            // record counts for the pane only when the reporter ran inside
+            // it. Otherwise no row is made at all (rather than one shown
+            // unverified without actions): a row that says "waiting" draws
+            // the operator to a pane on the word of something elsewhere.
+            let from_inside = |p: &&&Pane| records::reporter_of(s).contains(&p.pid);
+            if let Some(p) = panes
+                .get(&pane)
+                .filter(|p| !at_a_shell(p))
+                .filter(from_inside)
+            {
                 reported.insert(&p.id);
                 out.push(self.reported_row(s, p, now));
             }

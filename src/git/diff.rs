@@ -1,4 +1,6 @@
-//! One file's diff for the Changes tab, in git's colours: unstaged changes
+//! One file's diff for the Changes tab, without colour (the view colours it
+//! by each line's marker, so nothing in a file is read as a terminal
+//! sequence; `tui/view/diff_text.rs`): unstaged changes
 //! (`git diff`), staged ones (`--cached`), or an untracked file shown as
 //! new (`--no-index` against /dev/null). Bounded like every git read.
 
@@ -10,7 +12,8 @@ use crate::model::ChangedFile;
 /// At most this much of a diff is kept for the screen.
 pub const MAX_DIFF_BYTES: usize = 2 * 1024 * 1024;
 
-/// A diff as git printed it (ANSI colours included).
+/// A diff as git printed it, without colour: every byte after a line's
+/// marker is the file's own.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct DiffText {
     pub text: String,
@@ -28,7 +31,7 @@ pub fn file_diff(
 ) -> Result<DiffText, GitError> {
     let mut args: Vec<OsString> = vec![
         "diff".into(),
-        "--color=always".into(),
+        "--no-color".into(),
         "--no-ext-diff".into(),
         "--no-textconv".into(),
     ];

@@ -362,6 +362,12 @@ pub fn run(
             None => return Ok(()),
         },
     };
+    let copy_of = defer::deferred_at(env);
+    if copy_of.is_some() {
+        // The ancestry is read (`adopt::target`): the report that started
+        // this copy may end now.
+        defer::ready();
+    }
     let payload = read_payload(input)?;
     let from_arg = match state_arg {
         Some(arg) => Some(parse_state_arg(arg).ok_or_else(|| format!("unknown STATE {arg:?}"))?),
@@ -375,7 +381,6 @@ pub fn run(
         ),
         (None, Some(arg)) => (arg, PayloadIds::default()),
     };
-    let copy_of = defer::deferred_at(env);
     let (now, wait) = match copy_of {
         Some(at) => (at, defer::DEFERRED_LOCK_WAIT),
         None => (now, LOCK_WAIT),

@@ -14,6 +14,7 @@ mod restore;
 mod send;
 mod snooze;
 mod spawn;
+mod start_folder;
 mod worktree;
 mod worktree_end;
 
@@ -87,6 +88,10 @@ pub enum OpsError {
     CwdMissing(PathBuf),
     #[error("{0} is not a folder")]
     NotAFolder(PathBuf),
+    #[error(
+        "tmux started the session in {got:?}, not in {wanted:?}; it was ended (rename the folder, or start it from another)"
+    )]
+    WrongFolder { wanted: PathBuf, got: String },
     #[error("unknown agent preset {name:?}; known presets: {known}")]
     UnknownPreset { name: String, known: String },
     #[error(
@@ -308,7 +313,9 @@ fn session_env(id: Uuid, store: &SidecarStore) -> [(&'static str, String); 2] {
     ]
 }
 
-/// `tmux new-session` for a sidecar's session, as spawn and restore run it.
+/// `tmux new-session` for a sidecar's session, as spawn and restore run it,
+/// then checked: a session tmux started anywhere but `cwd` is ended again
+/// and refused, so greenroom never claims a folder its agent is not in.
 fn start_session(
     tmux: &Tmux,
     store: &SidecarStore,
@@ -316,8 +323,15 @@ fn start_session(
     tmux_session: &str,
     cwd: &std::path::Path,
     command: &str,
-) -> Result<(), TmuxError> {
+) -> Result<(), OpsError> {
     let env = session_env(id, store);
     let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    tmux.new_session(tmux_session, cwd, &env, command)
+    let made = tmux.new_session(tmux_session, cwd, &env, command)?;
+    if let Err(e) = start_folder::check(tmux, &made.pane, cwd) {
+        if let Err(kill) = tmux.kill_session_id(&made.session_id) {
+            tracing::warn!(session = %made.session_id, error = %kill, "cannot end a session started in the wrong folder");
+        }
+        return Err(e);
+    }
+    Ok(())
 }

@@ -78,7 +78,7 @@ pub fn restore(tmux: &Tmux, config: &Config, session: &Session) -> Result<Restor
         {
             tracing::warn!(id = %id, error = %e, "cannot archive again");
         }
-        return Err(e.into());
+        return Err(e);
     }
     let now = Utc::now();
     store.update(id, LOCK_WAIT, |s| {

@@ -143,7 +143,7 @@ pub fn spawn(tmux: &Tmux, config: &Config, req: &SpawnRequest) -> Result<Spawned
         remove_sidecar(&store, sidecar.id);
         undo_prompt();
         undo_worktree();
-        return Err(e.into());
+        return Err(e);
     }
     let warning = match prompt {
         Some(p) if !prompt_in_command => send::type_first_prompt(tmux, &tmux_session, p)

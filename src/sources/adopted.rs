@@ -22,6 +22,32 @@ pub const PANE_KEY: &str = "tmux_pane";
 /// Metadata: the socket of the tmux server the pane belongs to (`$TMUX`'s
 /// first field): pane ids are unique only within one server.
 pub const SERVER_KEY: &str = "tmux_server";
+/// Metadata: the pids of the process that wrote the last report and of its
+/// ancestors, nearest first, space-separated. `TMUX_PANE` is only what the
+/// reporter's environment says; the catalog believes it when the pane's
+/// own process is among these (the reporter runs inside that pane).
+pub const REPORTER_KEY: &str = "reported_from";
+
+/// The metadata value for a reporter's ancestry.
+pub fn reporter_text(pids: &[u32]) -> String {
+    let words: Vec<String> = pids.iter().map(u32::to_string).collect();
+    words.join(" ")
+}
+
+/// The reporter's ancestry an adopted record holds: at most
+/// [`procs::MAX_ANCESTRY`](super::procs::MAX_ANCESTRY) pids, whatever the
+/// file says; empty when it holds none (a record from an older greenroom).
+pub fn reporter_of(s: &Sidecar) -> Vec<u32> {
+    s.metadata
+        .get(REPORTER_KEY)
+        .map(|text| {
+            text.split(' ')
+                .take(super::procs::MAX_ANCESTRY)
+                .filter_map(|w| w.parse().ok())
+                .collect()
+        })
+        .unwrap_or_default()
+}
 
 pub fn adopted_dir(sidecar_dir: &Path) -> PathBuf {
     sidecar_dir.join(ADOPTED_DIR)
@@ -64,5 +90,19 @@ mod tests {
         assert_eq!(a, record_id("/tmp/tmux-1000/default", &p("%1")));
         assert_ne!(a, record_id("/tmp/tmux-1000/default", &p("%10")));
         assert_ne!(a, record_id("/tmp/tmux-1000/other", &p("%1")));
+    }
+
+    #[test]
+    fn a_reporters_ancestry_is_read_back_bounded() {
+        let mut s = Sidecar::new("claude", Path::new("/w"), "", chrono::Utc::now());
+        assert!(reporter_of(&s).is_empty());
+        s.metadata
+            .insert(REPORTER_KEY.into(), reporter_text(&[42, 7, 1]));
+        assert_eq!(reporter_of(&s), [42, 7, 1]);
+        s.metadata.insert(REPORTER_KEY.into(), "9 x -1  3".into());
+        assert_eq!(reporter_of(&s), [9, 3]);
+        s.metadata
+            .insert(REPORTER_KEY.into(), reporter_text(&vec![5; 1000]));
+        assert_eq!(reporter_of(&s).len(), crate::sources::procs::MAX_ANCESTRY);
     }
 }

@@ -2,6 +2,8 @@
 //! under an interpreter (Gemini CLI is `node …/gemini.js`) shows tmux only
 //! the interpreter's name. Read only for a pane that changed, with bounds:
 //! a few processes, a few KiB of argv each. Everything read is untrusted.
+//! Also a process's ancestry (`/proc/<pid>/stat`), which `report` records
+//! so that an adopted report counts only from inside its pane.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -49,6 +51,38 @@ fn children(pid: u32) -> Vec<u32> {
         .collect()
 }
 
+/// Ancestors looked at: far more than any hook's real depth (agent, hook
+/// shell, a wrapper or two, the pane's shell, tmux, init).
+pub const MAX_ANCESTRY: usize = 64;
+
+/// The parent pid in a `/proc/<pid>/stat` line: `pid (comm) state ppid …`.
+/// `comm` is the program's name and may hold spaces and `)`, so the fields
+/// are read after its last `)`.
+pub fn parent_in_stat(stat: &str) -> Option<u32> {
+    let (_, rest) = stat.rsplit_once(')')?;
+    let mut fields = rest.split_ascii_whitespace();
+    let _state = fields.next()?;
+    fields.next()?.parse().ok()
+}
+
+/// `pid` and its ancestors, nearest first, up to (not including) pid 0,
+/// at most [`MAX_ANCESTRY`]; it stops where a stat cannot be read.
+pub fn ancestry(pid: u32) -> Vec<u32> {
+    let mut out = vec![pid];
+    let mut at = pid;
+    while out.len() < MAX_ANCESTRY {
+        let stat = read_bounded(&PathBuf::from(format!("/proc/{at}/stat"))).unwrap_or_default();
+        match parent_in_stat(&String::from_utf8_lossy(&stat)) {
+            Some(parent) if parent != 0 && !out.contains(&parent) => {
+                out.push(parent);
+                at = parent;
+            }
+            _ => break,
+        }
+    }
+    out
+}
+
 /// The pane's first process and its descendants, nearest first, bounded.
 pub fn family(pid: u32) -> Vec<u32> {
     let mut out = vec![pid];
@@ -85,5 +119,25 @@ mod tests {
         assert_eq!(cwd(me), std::env::current_dir().ok());
         assert_eq!(family(me)[0], me);
         assert!(argv(u32::MAX).is_empty());
+    }
+
+    #[test]
+    fn the_parent_is_read_after_the_programs_name() {
+        assert_eq!(parent_in_stat("42 (sh) S 7 42 42 0 -1"), Some(7));
+        assert_eq!(parent_in_stat("42 (a) S 9 (b) R 1) S 8 42 0"), Some(8));
+        assert_eq!(parent_in_stat("42 (x y) S 1 1"), Some(1));
+        for bad in ["", "42 (sh", "42 (sh) S", "42 (sh) S -3", "42 (sh) S x"] {
+            assert_eq!(parent_in_stat(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn this_process_descends_from_its_parent_and_init() {
+        let me = std::process::id();
+        let chain = ancestry(me);
+        assert_eq!(chain[0], me);
+        assert_eq!(chain[1], std::os::unix::process::parent_id());
+        assert!(chain.len() <= MAX_ANCESTRY);
+        assert_eq!(ancestry(u32::MAX), [u32::MAX]);
     }
 }

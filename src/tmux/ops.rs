@@ -6,7 +6,14 @@ use std::ffi::OsStr;
 use std::io;
 use std::process::Stdio;
 
-use super::{Tmux, TmuxError, check, escape_format};
+use super::{PaneId, SEP, Tmux, TmuxError, check, escape_format};
+
+/// A session tmux has just made: its id and its one pane's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewSession {
+    pub session_id: String,
+    pub pane: PaneId,
+}
 
 /// `=name:`: the session and its current window, exact for plain names
 /// only; actions target [`Tmux::window_target`].
@@ -61,27 +68,37 @@ impl Tmux {
     }
 
     /// A detached session running `command` (tmux runs it through the
-    /// default shell) in exactly `cwd`, with `env` set in the session.
-    /// Starts the server when none runs. tmux expands formats in `-s` and
-    /// `-c` (not in `-e` or the command): both are escaped, so a folder
-    /// named `#(cmd)` runs nothing and `#{pane_id}x` is that folder.
+    /// default shell) in `cwd`, with `env` set in the session. Starts the
+    /// server when none runs. tmux expands formats in `-s` and `-c` (not in
+    /// `-e` or the command): both are escaped, so a folder named `#(cmd)`
+    /// runs nothing and `#{pane_id}x` is that folder. Whether tmux really
+    /// started it there is for the caller to check ([`Tmux::pane_paths`]).
     ///
     /// The session keeps its pane when the command ends (`remain-on-exit`
     /// on its window only, never globally), so a crash shows as exited with
     /// its status and its last lines stay readable. It is set in the same
-    /// tmux call, before tmux can see even an instant exit.
+    /// tmux call, before tmux can see even an instant exit, and on a named
+    /// target: a command after `new-session -d` without `-t` acts on the
+    /// calling client's window (inside tmux, the operator's own). The
+    /// session is made under a fresh plain name, which `=name:` targets
+    /// exactly, and renamed last: `=` is not exact for every name (`$0`).
     pub fn new_session(
         &self,
         name: &str,
         cwd: &std::path::Path,
         env: &[(&str, &str)],
         command: &str,
-    ) -> Result<(), TmuxError> {
+    ) -> Result<NewSession, TmuxError> {
+        let fresh = format!("greenroom-new-{}", uuid::Uuid::new_v4().simple());
+        let ids = format!("#{{session_id}}{SEP}#{{pane_id}}");
         let mut args: Vec<std::ffi::OsString> = vec![
             "new-session".into(),
             "-d".into(),
+            "-P".into(),
+            "-F".into(),
+            ids.into(),
             "-s".into(),
-            escape_trailing_semicolon(&escape_format(name.as_ref())),
+            fresh.clone().into(),
             "-c".into(),
             escape_trailing_semicolon(&escape_format(cwd.as_os_str())),
         ];
@@ -90,12 +107,69 @@ impl Tmux {
             args.push(escape_trailing_semicolon(format!("{key}={value}").as_ref()));
         }
         args.push(escape_trailing_semicolon(command.as_ref()));
-        // After `new-session`, a command in the same sequence without `-t`
-        // acts on the new session's window.
-        for arg in [";", "set-option", "-w", "remain-on-exit", "on"] {
+        let window = exact_window(&fresh);
+        for arg in [
+            ";",
+            "set-option",
+            "-w",
+            "-t",
+            &window,
+            "remain-on-exit",
+            "on",
+        ] {
             args.push(arg.into());
         }
-        self.run(args).map(drop)
+        for arg in [";", "rename-session", "-t", &super::exact(&fresh)] {
+            args.push(arg.into());
+        }
+        args.push(escape_trailing_semicolon(&escape_format(name.as_ref())));
+        let printed = match self.run(args) {
+            Ok(printed) => printed,
+            Err(e) => {
+                // A rename refused (the name taken meanwhile) leaves the
+                // fresh session behind: it is nobody's.
+                let _ = self.run(["kill-session", "-t", &super::exact(&fresh)]);
+                return Err(e);
+            }
+        };
+        let made = printed.lines().next().and_then(|line| {
+            let (session, pane) = line.split_once(SEP)?;
+            Some(NewSession {
+                session_id: session.starts_with('$').then(|| session.to_owned())?,
+                pane: PaneId::parse(pane)?,
+            })
+        });
+        if made.is_none()
+            && let Ok(Some(id)) = self.session_id(name)
+        {
+            // Started, but not as greenroom can follow: nothing is left
+            // running that no record knows.
+            let _ = self.kill_session_id(&id);
+        }
+        made.ok_or_else(|| TmuxError::Failed {
+            command: "new-session".into(),
+            message: format!(
+                "printed {:?} rather than the new session's ids",
+                printed.trim()
+            ),
+        })
+    }
+
+    /// Where tmux says a pane runs: the folder it was told to start in,
+    /// after its format expansion (`#{pane_start_path}`), and the folder its
+    /// program is in now (`#{pane_current_path}`; empty when tmux cannot
+    /// tell, e.g. a dead pane). One call each: either may hold any byte.
+    pub fn pane_paths(&self, pane: &PaneId) -> Result<(String, String), TmuxError> {
+        let ask = |format: &str| {
+            self.run(["display-message", "-p", "-t", pane.as_str(), format])
+                .map(|text| text.strip_suffix('\n').unwrap_or(&text).to_owned())
+        };
+        Ok((ask("#{pane_start_path}")?, ask("#{pane_current_path}")?))
+    }
+
+    /// Kills a session by the id tmux gave it (`$7`).
+    pub fn kill_session_id(&self, session_id: &str) -> Result<(), TmuxError> {
+        self.run(["kill-session", "-t", session_id]).map(drop)
     }
 
     /// Kills the session named `name` when only dead panes are left in it

@@ -20,16 +20,27 @@ use super::{SEP, Tmux, TmuxError};
 
 /// Makes `text` inert where tmux expands formats: every `#` is doubled,
 /// which tmux reads back as one literal `#` (so `#(cmd)` runs nothing and
-/// `#{pane_id}` stays as written).
+/// `#{pane_id}` stays as written) — except a run of `#` right before `[`,
+/// which tmux (3.2 and later; seen on 3.3a) keeps exactly as written, as a
+/// style for drawing: `#[x` and `##[x` come back unchanged, so doubling
+/// them would hand tmux a folder named `##[x`. An older tmux that reads
+/// these differently is caught by the check after a spawn (`ops`).
 pub fn escape_format(text: &OsStr) -> std::ffi::OsString {
     use std::os::unix::ffi::{OsStrExt, OsStringExt};
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
-    for &b in bytes {
-        if b == b'#' {
-            out.push(b'#');
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'#' {
+            out.push(bytes[i]);
+            i += 1;
+            continue;
         }
-        out.push(b);
+        let run = bytes[i..].iter().take_while(|&&b| b == b'#').count();
+        let before_style = bytes.get(i + run) == Some(&b'[');
+        let copies = if before_style { run } else { 2 * run };
+        out.extend(std::iter::repeat_n(b'#', copies));
+        i += run;
     }
     std::ffi::OsString::from_vec(out)
 }
@@ -118,6 +129,10 @@ mod tests {
         assert_eq!(e("/src/api"), "/src/api");
         assert_eq!(e("#(touch x)"), "##(touch x)");
         assert_eq!(e("#{pane_id}x##"), "##{pane_id}x####");
+        // tmux keeps a run of `#` before `[` as written.
+        assert_eq!(e("a;b #[fg=red]"), "a;b #[fg=red]");
+        assert_eq!(e("d ##[x #{y}"), "d ##[x ##{y}");
+        assert_eq!(e("#"), "##");
     }
 
     #[test]

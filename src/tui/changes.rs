@@ -143,10 +143,11 @@ impl ChangesTab {
 }
 
 impl DiffPane {
-    /// The diff's lines without colours.
+    /// The diff's lines (git prints them without colour), split as the
+    /// view splits them.
     pub fn lines(&self) -> Vec<String> {
         match &self.text {
-            Some(Ok(t)) => t.text.lines().map(strip_ansi).collect(),
+            Some(Ok(t)) => t.text.lines().map(str::to_owned).collect(),
             _ => Vec::new(),
         }
     }
@@ -157,27 +158,6 @@ impl DiffPane {
         let a = self.anchor.unwrap_or(self.line);
         (a.min(self.line), a.max(self.line))
     }
-}
-
-/// Removes ANSI escape sequences (CSI `ESC [ … letter`, and lone escapes).
-pub fn strip_ansi(line: &str) -> String {
-    let mut out = String::with_capacity(line.len());
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c != '\x1b' {
-            out.push(c);
-            continue;
-        }
-        if chars.peek() == Some(&'[') {
-            chars.next();
-            for c in chars.by_ref() {
-                if c.is_ascii_alphabetic() || c == '~' {
-                    break;
-                }
-            }
-        }
-    }
-    out
 }
 
 /// The new file's line numbers that diff lines `from..=to` cover, from the
@@ -239,11 +219,6 @@ mod tests {
             "a removed line sits before 41"
         );
         assert_eq!(file_lines(&d, 11, 11), Some((101, 101)));
-    }
-
-    #[test]
-    fn colours_are_stripped() {
-        assert_eq!(strip_ansi("\x1b[32m+\x1b[m\x1b[32mnew\x1b[m"), "+new");
     }
 
     #[test]

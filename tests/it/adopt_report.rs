@@ -31,6 +31,10 @@ struct Setup {
     world: World,
     tmux: TmuxServer,
     socket: String,
+    /// Panes whose program runs the lines written to a FIFO, by pane id:
+    /// where an agent's hooks run `greenroom report`.
+    hook_panes: std::cell::RefCell<std::collections::HashMap<String, std::path::PathBuf>>,
+    reports: std::cell::Cell<usize>,
 }
 
 impl Setup {
@@ -46,6 +50,8 @@ impl Setup {
             world,
             tmux,
             socket,
+            hook_panes: Default::default(),
+            reports: Default::default(),
         }
     }
 
@@ -60,9 +66,97 @@ impl Setup {
         self.tmux.run(&args).trim().to_owned()
     }
 
-    /// `greenroom report` as a hook runs it in `pane`: the environment tmux
-    /// gives a pane, no greenroom session, the payload on stdin.
+    /// A new window of `work` whose program stands for an agent: it runs
+    /// each line written to its FIFO, as an agent runs its hooks. It is a
+    /// copy of `sh` named `agent-host` (tmux shows that name: neither a
+    /// shell nor an agent). Returns its pane id.
+    fn hook_window(&self) -> String {
+        let n = self.hook_panes.borrow().len();
+        let fifo = self.world.path(&format!("hooks-{n}.fifo"));
+        let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+        assert!(made.success());
+        let host = self.world.path("agent-host");
+        if !host.exists() {
+            std::fs::copy("/bin/sh", &host).unwrap();
+        }
+        // Opened for reading and writing, so it never reads an end.
+        let script = format!(
+            "exec 3<> {f}; while IFS= read -r line <&3; do sh -c \"$line\"; done",
+            f = greenroom::ops::shell_quote(fifo.to_str().unwrap())
+        );
+        let pane = self.window(&[host.to_str().unwrap(), "-c", &script]);
+        self.hook_panes.borrow_mut().insert(pane.clone(), fifo);
+        pane
+    }
+
+    /// The shell line a hook runs: `greenroom report` with the environment
+    /// tmux gives a pane (`TMUX_PANE` as given), no greenroom session, the
+    /// payload on stdin; its exit code, stdout and stderr go to files.
+    /// Returns the line and the file its exit code goes to.
+    fn report_line(
+        &self,
+        tmux_pane: Option<&str>,
+        payload: &Value,
+    ) -> (String, std::path::PathBuf) {
+        let q = |p: &Path| greenroom::ops::shell_quote(p.to_str().unwrap());
+        let n = self.reports.get();
+        self.reports.set(n + 1);
+        let input = self.world.path(&format!("report-{n}.json"));
+        std::fs::write(&input, payload.to_string()).unwrap();
+        let done = self.world.path(&format!("report-{n}.done"));
+        let out = self.world.path(&format!("report-{n}.out"));
+        let mut env = vec![
+            format!("HOME={}", q(self.world.dir.path())),
+            format!("GREENROOM_SIDECAR_DIR={}", q(&self.world.path("sessions"))),
+            format!("GREENROOM_LOG={}", q(&self.world.path("greenroom.log"))),
+            format!(
+                "TMUX={}",
+                greenroom::ops::shell_quote(&format!("{},1,0", self.socket))
+            ),
+        ];
+        if let Some(pane) = tmux_pane {
+            env.push(format!("TMUX_PANE={}", greenroom::ops::shell_quote(pane)));
+        }
+        let line = format!(
+            "env -i {env} {bin} report < {input} > {out} 2>&1; echo $? > {done}",
+            env = env.join(" "),
+            bin = q(Path::new(env!("CARGO_BIN_EXE_greenroom"))),
+            input = q(&input),
+            out = q(&out),
+            done = q(&done),
+        );
+        (line, done)
+    }
+
+    /// Waits for a report started with [`Setup::report_line`] to end well.
+    fn report_done(&self, done: &Path) {
+        let code = wait_for(10, "the report to end", || {
+            std::fs::read_to_string(done)
+                .ok()
+                .filter(|t| t.ends_with('\n'))
+        });
+        let out = std::fs::read_to_string(done.with_extension("out")).unwrap_or_default();
+        assert_eq!(code, "0\n", "{out}");
+        assert!(out.is_empty(), "{out}");
+    }
+
+    /// `greenroom report` as a hook runs it: inside `from` (a pane made by
+    /// [`Setup::hook_window`]), with `TMUX_PANE` as given.
+    fn report_in(&self, from: &str, tmux_pane: Option<&str>, payload: &Value) {
+        let (line, done) = self.report_line(tmux_pane, payload);
+        let fifo = self.hook_panes.borrow()[from].clone();
+        let mut f = std::fs::OpenOptions::new().write(true).open(fifo).unwrap();
+        writeln!(f, "{line}").unwrap();
+        drop(f);
+        self.report_done(&done);
+    }
+
+    /// `greenroom report` as a hook runs it in `pane`: from inside the pane
+    /// when it is a hook window, else from this test (outside any pane).
     fn report(&self, pane: Option<&str>, payload: &Value) {
+        if let Some(p) = pane.filter(|p| self.hook_panes.borrow().contains_key(*p)) {
+            return self.report_in(p, pane, payload);
+        }
         let mut c = Command::new(env!("CARGO_BIN_EXE_greenroom"));
         c.arg("report")
             .env_clear()
@@ -114,7 +208,7 @@ fn with(mut payload: Value, key: &str, value: &str) -> Value {
 #[test]
 fn a_hook_in_a_plain_pane_is_adopted_by_its_pane() {
     let s = Setup::new();
-    let pane = s.window(&["sleep", "600"]);
+    let pane = s.hook_window();
     let start = fixture("SessionStart__startup");
     s.report(Some(&pane), &start);
     let row = s.row(&pane).expect("an adopted row");
@@ -146,13 +240,46 @@ fn a_hook_in_a_plain_pane_is_adopted_by_its_pane() {
     assert_eq!(row["agent_session_id"], other);
     assert_eq!(row["activity"]["state"], "idle");
 
-    // The agent exits: the row ends (the pane's shell is no agent).
+    // The agent exits: the row ends.
     s.report(
         Some(&pane),
         &with(fixture("SessionEnd__other"), "session_id", other),
     );
     assert!(s.row(&pane).is_none(), "{:#?}", s.rows());
     assert_eq!(s.rows().len(), 0);
+}
+
+/// `TMUX_PANE` is only what the reporter's environment says: a report that
+/// names a pane it does not run in (the operator's own, the dashboard's)
+/// makes no row there, so no `y`, `s` or `x` can reach that pane.
+#[test]
+fn a_report_naming_a_pane_it_does_not_run_in_makes_no_row() {
+    let s = Setup::new();
+    let agent = s.hook_window();
+    let operator = s.window(&["sleep", "600"]);
+    let start = fixture("SessionStart__startup");
+    let waiting = fixture("PermissionRequest__bash-permission");
+    // From another pane's agent, and from outside tmux's panes altogether.
+    s.report_in(&agent, Some(&operator), &start);
+    s.report_in(&agent, Some(&operator), &waiting);
+    assert!(s.row(&operator).is_none(), "{:#?}", s.rows());
+    s.report(Some(&operator), &waiting);
+    assert!(s.rows().is_empty(), "{:#?}", s.rows());
+    let err = s.greenroom().refused(&["kill", &operator, "--yes"]);
+    assert!(err.contains("no session matches"), "{err}");
+    assert!(
+        s.tmux
+            .run(&["list-panes", "-a", "-F", "#{pane_id}"])
+            .contains(&operator)
+    );
+
+    // The same reports from inside the pane they name make its row.
+    s.report_in(&agent, Some(&agent), &start);
+    s.report_in(&agent, Some(&agent), &waiting);
+    let row = s.row(&agent).expect("the agent's row");
+    assert_eq!(row["health"], "waiting", "{row:#}");
+    assert_eq!(row["adopted"]["hooks"], true);
+    assert_eq!(s.rows().len(), 1, "{:#?}", s.rows());
 }
 
 #[test]
@@ -171,7 +298,7 @@ fn a_hook_outside_tmux_or_with_a_bad_pane_leaves_nothing() {
 #[test]
 fn a_closed_pane_ends_its_row() {
     let s = Setup::new();
-    let pane = s.window(&["sleep", "600"]);
+    let pane = s.hook_window();
     s.report(Some(&pane), &fixture("SessionStart__startup"));
     assert!(s.row(&pane).is_some());
     s.tmux.run(&["kill-pane", "-t", &pane]);
@@ -263,8 +390,8 @@ fn kill_on_an_adopted_row_closes_only_its_pane() {
 #[test]
 fn start_up_removes_the_records_of_closed_panes_only() {
     let s = Setup::new();
-    let gone = s.window(&["sleep", "600"]);
-    let kept = s.window(&["sleep", "600"]);
+    let gone = s.hook_window();
+    let kept = s.hook_window();
     let start = fixture("SessionStart__startup");
     s.report(Some(&gone), &start);
     s.report(Some(&kept), &start);
@@ -283,11 +410,13 @@ fn start_up_removes_the_records_of_closed_panes_only() {
 fn an_agent_that_exits_without_its_hook_ends_its_row_at_the_shell() {
     let s = Setup::new();
     let claude = fake_agent(s.world.dir.path(), "claude");
-    // A shell, then the agent started from it, as a person would.
+    // A shell, then the agent started from it, as a person would; its
+    // hook reports from inside the pane.
     let pane = s.window(&["sh"]);
-    s.tmux
-        .run(&["send-keys", "-t", &pane, &format!("{claude} 600"), "Enter"]);
-    s.report(Some(&pane), &fixture("SessionStart__startup"));
+    let (report, done) = s.report_line(Some(&pane), &fixture("SessionStart__startup"));
+    let typed = format!("({report}) & {claude} 600");
+    s.tmux.run(&["send-keys", "-t", &pane, &typed, "Enter"]);
+    s.report_done(&done);
     wait_for(10, "the agent in front", || {
         s.row(&pane).filter(|r| r["adopted"]["hooks"] == true)
     });
@@ -373,4 +502,39 @@ fn the_dashboard_shows_an_agent_started_in_a_plain_pane_at_once() {
         "Enter",
     ]);
     dash.until(10, "the agent's row", |t| t.contains("claude@work"));
+}
+
+/// A report whose record stays locked is handed to a copy of itself, which
+/// outlives it (and is then no longer its child): the copy read its
+/// ancestry while the report waited for it, so its report still counts.
+#[test]
+fn a_deferred_report_from_inside_the_pane_still_makes_its_row() {
+    let s = Setup::new();
+    let pane = s.hook_window();
+    s.report(Some(&pane), &fixture("SessionStart__startup"));
+    assert!(s.row(&pane).is_some());
+    let store = greenroom::sources::sidecar::SidecarStore::new(s.world.path("sessions/adopted"));
+    let pane_id = greenroom::tmux::PaneId::parse(&pane).unwrap();
+    let id = greenroom::sources::adopted::record_id(&s.socket, &pane_id);
+    let (held_tx, held_rx) = std::sync::mpsc::channel();
+    let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
+    let holder = std::thread::spawn(move || {
+        store
+            .update(id, std::time::Duration::from_secs(5), |r| {
+                held_tx.send(()).unwrap();
+                release_rx.recv().unwrap();
+                // Only what the copy writes can make the row again.
+                r.metadata.remove(greenroom::sources::adopted::REPORTER_KEY);
+                true
+            })
+            .unwrap();
+    });
+    held_rx.recv().unwrap();
+    s.report(Some(&pane), &fixture("PermissionRequest__bash-permission"));
+    release_tx.send(()).unwrap();
+    holder.join().unwrap();
+    let row = wait_for(30, "the deferred report's row", || {
+        s.row(&pane).filter(|r| r["health"] == "waiting")
+    });
+    assert_eq!(row["adopted"]["hooks"], true);
 }

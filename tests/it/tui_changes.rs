@@ -88,7 +88,8 @@ fn changes() -> Changes {
     }
 }
 
-const DIFF: &str = "\x1b[1mdiff --git a/src/client.rs b/src/client.rs\x1b[m\n\x1b[1m--- a/src/client.rs\x1b[m\n\x1b[1m+++ b/src/client.rs\x1b[m\n\x1b[36m@@ -38,4 +40,5 @@\x1b[m fn send()\n     let budget = self.budget();\n\x1b[31m-    retry(3)\x1b[m\n\x1b[32m+    retry(budget.attempts)\x1b[m\n\x1b[32m+    budget.spend()\x1b[m\n     Ok(())\n";
+/// As git prints it for the tab: without colour.
+const DIFF: &str = "diff --git a/src/client.rs b/src/client.rs\n--- a/src/client.rs\n+++ b/src/client.rs\n@@ -38,4 +40,5 @@ fn send()\n     let budget = self.budget();\n-    retry(3)\n+    retry(budget.attempts)\n+    budget.spend()\n     Ok(())\n";
 
 fn tab_screen(tab: &ChangesTab, c: &Changes, w: u16, h: u16) -> String {
     let mut s = crate::tui_snapshots::session(

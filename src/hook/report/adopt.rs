@@ -8,7 +8,8 @@ use chrono::{DateTime, Utc};
 use super::{Change, PayloadIds, apply};
 use crate::config::{Config, Env, Overrides};
 use crate::model::Status;
-use crate::sources::adopted::{self, PANE_KEY, SERVER_KEY};
+use crate::sources::adopted::{self, PANE_KEY, REPORTER_KEY, SERVER_KEY};
+use crate::sources::procs;
 use crate::sources::sidecar::{Sidecar, SidecarError, SidecarStore};
 use crate::tmux::PaneId;
 
@@ -85,20 +86,26 @@ pub struct Target {
     id: uuid::Uuid,
     server: String,
     pane: PaneId,
+    /// This process and its ancestors (see [`REPORTER_KEY`]).
+    reporter: String,
 }
 
 /// The pane's record, when the hook runs inside tmux; `None` otherwise.
+/// The process's ancestry is read here, first: a deferred copy must read
+/// it while the report that started it still runs (`defer`).
 pub fn target(env: &dyn Env) -> Result<Option<Target>, String> {
     let Some((server, pane)) = pane_from_env(env) else {
         return Ok(None);
     };
     let store = SidecarStore::new(adopted::adopted_dir(&sidecar_dir(env)?));
     let id = adopted::record_id(&server, &pane);
+    let reporter = adopted::reporter_text(&procs::ancestry(std::process::id()));
     Ok(Some(Target {
         store,
         id,
         server,
         pane,
+        reporter,
     }))
 }
 
@@ -144,7 +151,13 @@ pub fn record(
                 s.agent = Some(agent.to_owned());
                 s.name = agent.to_owned();
             }
-            apply(s, change, ids, now) || replaced || restarted || agent_changed
+            // Who reported last: the catalog shows the record for its pane
+            // only when this chain passes through the pane's process.
+            let moved = s.metadata.get(REPORTER_KEY) != Some(&t.reporter);
+            if moved {
+                s.metadata.insert(REPORTER_KEY.into(), t.reporter.clone());
+            }
+            apply(s, change, ids, now) || replaced || restarted || agent_changed || moved
         })
         .map(drop)
 }

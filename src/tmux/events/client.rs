@@ -137,6 +137,7 @@ impl Tmux {
 mod tests {
     use super::*;
 
+    #[test]
     fn events_sessions_by_name() {
         for ours in [
             "greenroom-events",

@@ -1,9 +1,8 @@
-//! The Changes tab: the session's changed files, or one file's diff in
-//! git's colours (read with the same ANSI reader as the preview),
+//! The Changes tab: the session's changed files, or one file's diff
+//! (coloured by `diff_text`, which shows the file's own bytes inert),
 //! scrollable, its side (staged or unstaged) named, the lines selected for
 //! a comment highlighted. Pure: draws the state it is given.
 
-use ansi_to_tui::IntoText;
 use ratatui::prelude::*;
 use ratatui::widgets::Paragraph;
 
@@ -170,14 +169,7 @@ fn diff(d: &DiffPane, area: Rect, theme: &Theme) -> Vec<Line<'static>> {
         )));
         return out;
     }
-    let lines: Vec<Line<'static>> = match text.text.as_bytes().into_text() {
-        Ok(t) => t.lines,
-        Err(_) => text
-            .text
-            .lines()
-            .map(|l| Line::from(l.to_owned()))
-            .collect(),
-    };
+    let lines = super::diff_text::lines(&text.text, theme);
     let rows = height.saturating_sub(1);
     let offset = d.line.saturating_sub(rows.saturating_sub(1));
     let (sel_a, sel_b) = d.selection();

@@ -11,6 +11,7 @@
 pub mod changes;
 mod detail;
 mod dialog;
+mod diff_text;
 mod empty;
 mod git_lines;
 mod header;

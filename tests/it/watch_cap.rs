@@ -1,0 +1,164 @@
+//! An agent cannot take the user's inotify watches: a work tree whose top
+//! folder holds more subfolders than greenroom watches per tree is watched
+//! at its top only (and its git folder), greenroom says so once, and a
+//! change to the index still reaches the row.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+use chrono::Utc;
+use greenroom::engine::Engine;
+use greenroom::model::Session;
+use greenroom::sources::sidecar::{Sidecar, SidecarStore};
+use greenroom::watch::MAX_TREE_CHILDREN;
+
+use crate::git_changes::{git_in, repo_with};
+use crate::support::World;
+
+/// Applies what the watcher sends until the row satisfies `check`.
+fn until(
+    engine: &mut Engine,
+    rx: &Receiver<PathBuf>,
+    what: &str,
+    check: impl Fn(&Session) -> bool,
+) -> Session {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let rows = engine.catalog.rows(Utc::now());
+        if let Some(r) = rows.iter().find(|r| r.name == "api")
+            && check(r)
+        {
+            return r.clone();
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        assert!(
+            !left.is_zero(),
+            "timed out waiting for {what}; rows: {rows:#?}"
+        );
+        if let Ok(first) = rx.recv_timeout(left.min(Duration::from_millis(200))) {
+            let mut batch = vec![first];
+            batch.extend(rx.try_iter());
+            engine.apply_changes(batch);
+        }
+    }
+}
+
+/// Applies whatever the watcher has sent until it has been quiet a moment.
+fn drain(engine: &mut Engine, rx: &Receiver<PathBuf>) {
+    while let Ok(first) = rx.recv_timeout(Duration::from_millis(300)) {
+        let mut batch = vec![first];
+        batch.extend(rx.try_iter());
+        engine.apply_changes(batch);
+    }
+}
+
+fn notes_about(engine: &Engine, root: &Path) -> usize {
+    engine
+        .catalog
+        .problems()
+        .iter()
+        .filter(|p| p.path == root && p.error.contains("subfolders"))
+        .count()
+}
+
+fn subfolders(root: &Path, from: usize, to: usize) {
+    for n in from..to {
+        std::fs::create_dir(root.join(format!("d{n}"))).unwrap();
+    }
+}
+
+#[test]
+fn a_work_tree_with_more_subfolders_than_the_cap_is_watched_at_its_top_and_says_so_once() {
+    let world = World::new();
+    let root = repo_with(&world.path("api"), &[("src/lib.rs", "fn a() {}\n")]);
+    subfolders(&root, 0, MAX_TREE_CHILDREN + 50);
+    let store = SidecarStore::new(world.path("sessions"));
+    store.ensure_dir().unwrap();
+    store
+        .create(&Sidecar::new("api", &root, "sleep 600", Utc::now()))
+        .unwrap();
+    let (tx, rx) = channel();
+    let mut engine = Engine::start(&world.config(None, &[]), false, move |p| {
+        let _ = tx.send(p);
+    })
+    .unwrap();
+    until(&mut engine, &rx, "a clean read", |r| {
+        r.changes.as_ref().is_some_and(|c| c.compact().is_empty())
+    });
+    let watches = engine.os_watches_under(&root);
+    assert!(
+        watches <= MAX_TREE_CHILDREN,
+        "{watches} watches in the tree"
+    );
+    assert_eq!(
+        notes_about(&engine, &root),
+        1,
+        "{:#?}",
+        engine.catalog.problems()
+    );
+
+    // More folders come: still no watch for them, and nothing said again.
+    subfolders(&root, MAX_TREE_CHILDREN + 50, MAX_TREE_CHILDREN + 80);
+    drain(&mut engine, &rx);
+    let watches = engine.os_watches_under(&root);
+    assert!(
+        watches <= MAX_TREE_CHILDREN,
+        "{watches} watches in the tree"
+    );
+    assert_eq!(
+        notes_about(&engine, &root),
+        1,
+        "{:#?}",
+        engine.catalog.problems()
+    );
+
+    // The index is still followed: staging reaches the row.
+    std::fs::write(root.join("new.rs"), "fn b() {}\n").unwrap();
+    git_in(&root, &["add", "new.rs"]);
+    until(&mut engine, &rx, "the staged file", |r| {
+        r.changes.as_ref().is_some_and(|c| c.staged.files == 1)
+    });
+}
+
+#[test]
+fn a_work_tree_that_grows_past_the_cap_gives_its_watches_back() {
+    let world = World::new();
+    let root = repo_with(&world.path("api"), &[("src/lib.rs", "fn a() {}\n")]);
+    let store = SidecarStore::new(world.path("sessions"));
+    store.ensure_dir().unwrap();
+    store
+        .create(&Sidecar::new("api", &root, "sleep 600", Utc::now()))
+        .unwrap();
+    let (tx, rx) = channel();
+    let mut engine = Engine::start(&world.config(None, &[]), false, move |p| {
+        let _ = tx.send(p);
+    })
+    .unwrap();
+    until(&mut engine, &rx, "a clean read", |r| {
+        r.changes.as_ref().is_some_and(|c| c.compact().is_empty())
+    });
+    // The top folder, `src`, `.git`.
+    assert_eq!(engine.os_watches_under(&root), 3);
+    assert_eq!(notes_about(&engine, &root), 0);
+
+    subfolders(&root, 0, MAX_TREE_CHILDREN + 50);
+    drain(&mut engine, &rx);
+    let watches = engine.os_watches_under(&root);
+    assert!(
+        watches <= MAX_TREE_CHILDREN,
+        "{watches} watches in the tree"
+    );
+    assert_eq!(
+        notes_about(&engine, &root),
+        1,
+        "{:#?}",
+        engine.catalog.problems()
+    );
+
+    std::fs::write(root.join("src/lib.rs"), "fn b() {}\n").unwrap();
+    git_in(&root, &["add", "src/lib.rs"]);
+    until(&mut engine, &rx, "the staged file", |r| {
+        r.changes.as_ref().is_some_and(|c| c.staged.files == 1)
+    });
+}
