@@ -220,7 +220,9 @@ fn idle_in_tmux(rows: &mut Vec<String>) {
     // A tmux on PATH that counts its starts, for the dashboard's polls.
     let bin = common::counting_tmux(dir.path());
     let count = dir.path().join("count");
-    std::fs::write(dir.path().join("config.toml"), "").unwrap();
+    // Listening on any tmux: the bench measures the event path (on tmux
+    // before 3.7 the default polls; the tmux_events bench measures that).
+    std::fs::write(dir.path().join("config.toml"), "tmux_events = true\n").unwrap();
     let greenroom = env!("CARGO_BIN_EXE_greenroom");
     let command = format!(
         "PATH={}:$PATH exec {greenroom} --config {d}/config.toml --sidecar-dir {d}/sessions --ao-dir {d}/ao --claude-dir {d}/claude --tmux-socket {socket}",
