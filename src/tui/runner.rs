@@ -38,6 +38,11 @@ pub enum Done {
     },
     /// A batch of statuses reached the sidecars; the next may start.
     StatusesWritten,
+    /// Connection `attempt` to a host has lines waiting in its inbox.
+    HostLines {
+        host: String,
+        attempt: u64,
+    },
 }
 
 /// What carrying out an effect leaves for the loop.
@@ -191,6 +196,26 @@ impl Runner {
                 self.writing_statuses = false;
                 Vec::new()
             }
+            Done::HostLines { host, attempt } => {
+                let said: Vec<super::hosts::HostSaid> = self
+                    .links
+                    .take(&host, attempt)
+                    .into_iter()
+                    .map(|said| super::hosts::HostSaid {
+                        host: host.clone(),
+                        attempt,
+                        news: match said {
+                            crate::hosts::stream::Said::Line(l) => super::hosts::HostNews::Line(l),
+                            crate::hosts::stream::Said::Down(w) => super::hosts::HostNews::Down(w),
+                        },
+                    })
+                    .collect();
+                if said.is_empty() {
+                    Vec::new()
+                } else {
+                    vec![Action::Hosts(said)]
+                }
+            }
         }
     }
 
@@ -224,17 +249,13 @@ impl Runner {
             Effect::ConnectHost { host, attempt } => {
                 let tx = self.done_tx.clone();
                 let name = host.clone();
-                self.links.connect(&name, move |said| {
-                    let news = match said {
-                        crate::hosts::stream::Said::Line(l) => super::hosts::HostNews::Line(l),
-                        crate::hosts::stream::Said::Down(w) => super::hosts::HostNews::Down(w),
-                    };
-                    let said = super::hosts::HostSaid {
+                // One wake at a time per connection: the lines wait in its
+                // inbox (bounded), not in this channel.
+                self.links.connect(&name, attempt, move || {
+                    let _ = tx.send(Done::HostLines {
                         host: host.clone(),
                         attempt,
-                        news,
-                    };
-                    let _ = tx.send(Done::Action(Action::Hosts(vec![said])));
+                    });
                 });
             }
             Effect::OnHost {

@@ -141,12 +141,175 @@ fn a_host_down_keeps_its_rows_greyed_and_is_retried_with_backoff() {
         }
         other => panic!("{other:?}"),
     }
-    // Back: live, the detail gone, the wait reset.
+    // Back: live, the detail gone; the wait is reset once the stream has
+    // lived a while (see the next test).
     news(&mut s, 2, HostNews::Line(snapshot(&[row(ID, "api")])));
     let r = s.rows.iter().find(|r| r.name == "build:api").unwrap();
     assert_eq!(r.activity.detail, None);
     assert!(!greyed(&s, &r.id));
+    s.now = now() + Duration::seconds(35);
+    news(&mut s, 2, line(r#"{"type":"heartbeat"}"#));
+    update(&mut s, Action::Tick(now() + Duration::seconds(40)));
     assert_eq!(s.hosts["build"].backoff_secs, 1);
+}
+
+/// A host that sends its snapshot and then a line greenroom cannot read
+/// (or never ends one) is not tried again every second forever: the wait
+/// keeps growing and "down since" keeps the first time, until a stream
+/// has lived a while.
+#[test]
+fn a_snapshot_alone_does_not_reset_the_wait() {
+    let (mut s, _) = with_host();
+    let mut attempt = 1;
+    let mut at = now();
+    let mut waits = Vec::new();
+    for _ in 0..8 {
+        s.now = at;
+        news(&mut s, attempt, HostNews::Line(snapshot(&[row(ID, "api")])));
+        news(
+            &mut s,
+            attempt,
+            HostNews::Down("the connection ended".into()),
+        );
+        let Link::Down {
+            since, retry_at, ..
+        } = s.hosts["build"].link.clone()
+        else {
+            panic!("{:?}", s.hosts["build"].link);
+        };
+        assert_eq!(since, now(), "down since the first time");
+        waits.push((retry_at - at).num_seconds());
+        at = retry_at;
+        let effects = update(&mut s, Action::Tick(at));
+        assert!(matches!(effects.as_slice(), [Effect::ConnectHost { .. }]));
+        attempt += 1;
+    }
+    assert_eq!(waits, [1, 2, 4, 8, 16, 32, 60, 60]);
+    // A stream that lives past the healthy time starts the wait afresh.
+    s.now = at;
+    news(&mut s, attempt, HostNews::Line(snapshot(&[row(ID, "api")])));
+    s.now = at + Duration::seconds(25);
+    news(&mut s, attempt, line(r#"{"type":"heartbeat"}"#));
+    update(&mut s, Action::Tick(at + Duration::seconds(31)));
+    s.now = at + Duration::seconds(32);
+    news(
+        &mut s,
+        attempt,
+        HostNews::Down("the connection ended".into()),
+    );
+    match &s.hosts["build"].link {
+        Link::Down {
+            since, retry_at, ..
+        } => {
+            assert_eq!(*since, at + Duration::seconds(32));
+            assert_eq!(*retry_at, at + Duration::seconds(33));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+fn line(text: &str) -> HostNews {
+    HostNews::Line(parse_line(text.as_bytes(), "build").unwrap())
+}
+
+fn said(news: Vec<HostNews>) -> Action {
+    Action::Hosts(
+        news.into_iter()
+            .map(|news| HostSaid {
+                host: "build".into(),
+                attempt: 1,
+                news,
+            })
+            .collect(),
+    )
+}
+
+fn uuid(n: usize) -> String {
+    format!("00000000-0000-4000-8000-{n:012}")
+}
+
+/// A hostile host's 100,000-row snapshot and 8,000 `added` lines: the
+/// host's rows stop at the cap (a problem says so), each line costs the
+/// same whatever the number of rows, and the list is sorted once per burst
+/// (as the runner hands them over: an inbox's worth at a time), not once
+/// per line; heartbeats sort nothing.
+#[test]
+fn a_huge_snapshot_and_a_flood_of_added_rows_cost_one_sort_per_burst() {
+    let (mut s, _) = with_host();
+    // Short rows: 100,000 of them fit in one line.
+    let rows: Vec<String> = (0..100_000)
+        .map(|n| format!(r#"{{"id":"{}","name":"r{n}"}}"#, uuid(n)))
+        .collect();
+    let sorts = s.sorts;
+    update(&mut s, said(vec![HostNews::Line(snapshot(&rows))]));
+    assert_eq!(s.sorts - sorts, 1);
+    let max = greenroom::tui::hosts::MAX_ROWS;
+    let view = &s.hosts["build"];
+    assert_eq!(view.rows.len(), max);
+    assert!(
+        view.problems
+            .iter()
+            .any(|p| p.contains(&format!("only {max} are shown"))),
+        "{:?}",
+        view.problems
+    );
+    assert_eq!(s.rows.len(), 3 + max);
+
+    // 8,000 rows more, past the cap: none shown; then rows removed make
+    // room for new ones.
+    let burst = greenroom::hosts::stream::INBOX_LINES;
+    let added: Vec<HostNews> = (100_000..108_000)
+        .map(|n| {
+            line(&format!(
+                r#"{{"type":"added","session":{}}}"#,
+                row(&uuid(n), &format!("r{n}"))
+            ))
+        })
+        .collect();
+    let sorts = s.sorts;
+    let mut bursts = 0;
+    let mut added = added.into_iter().peekable();
+    while added.peek().is_some() {
+        update(&mut s, said(added.by_ref().take(burst).collect()));
+        bursts += 1;
+    }
+    assert!(s.sorts - sorts <= bursts, "{} sorts", s.sorts - sorts);
+    assert_eq!(s.rows.len(), 3 + max);
+    let removed: Vec<HostNews> = (0..4000)
+        .map(|n| line(&format!(r#"{{"type":"removed","id":"{}"}}"#, uuid(n))))
+        .collect();
+    let added: Vec<HostNews> = (200_000..208_000)
+        .map(|n| {
+            line(&format!(
+                r#"{{"type":"added","session":{}}}"#,
+                row(&uuid(n), &format!("r{n}"))
+            ))
+        })
+        .collect();
+    let sorts = s.sorts;
+    update(&mut s, said(removed));
+    update(&mut s, said(added));
+    assert_eq!(s.sorts - sorts, 2);
+    assert_eq!(s.rows.len(), 3 + max);
+    assert!(s.rows.iter().any(|r| r.name == "build:r200000"));
+    assert!(!s.rows.iter().any(|r| r.name == "build:r0"));
+
+    // Changes to known rows swap in place; heartbeats touch nothing.
+    let sorts = s.sorts;
+    let changed: Vec<HostNews> = (4000..5000)
+        .map(|n| {
+            line(&format!(
+                r#"{{"type":"changed","session":{}}}"#,
+                row(&uuid(n), &format!("c{n}"))
+            ))
+        })
+        .collect();
+    update(&mut s, said(changed));
+    assert!(s.rows.iter().any(|r| r.name == "build:c4999"));
+    for _ in 0..1000 {
+        update(&mut s, said(vec![line(r#"{"type":"heartbeat"}"#)]));
+    }
+    assert!(s.sorts - sorts <= 1, "{} sorts", s.sorts - sorts);
 }
 
 #[test]
