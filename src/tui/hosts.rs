@@ -3,9 +3,11 @@
 //! down with why and since when, retried with backoff), and sending what
 //! the operator does to a host's row to that host. No IO.
 //!
-//! A host's row has the id `HOST/ID` and the name `HOST:NAME` in the list,
-//! so rows of two hosts never collide and the filter finds a host by name.
-//! While its host is down a row stays, greyed, saying why.
+//! A host's row carries its place, typed (`Session.host`): what the
+//! operator does to it goes to that host (`op::decide`). Its id in the list
+//! is made from the host's name and its own id ([`list_id`]), so rows of
+//! two hosts, or of a host and this machine, never collide. While its host
+//! is down a row stays, greyed, saying why.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -15,9 +17,6 @@ use super::action::{Action, Effect};
 use super::state::AppState;
 use crate::model::Session;
 use crate::sources::watch_stream::{Line, RemoteRow};
-
-mod route;
-pub use route::route;
 
 /// Longest wait between two tries.
 const BACKOFF_MAX: i64 = 60;
@@ -126,11 +125,15 @@ pub fn initial(names: &[String], now: DateTime<Utc>) -> BTreeMap<String, HostVie
         .collect()
 }
 
-/// The host and its own id, when `row_id` is a host's row.
-pub fn split<'a>(state: &'a AppState, row_id: &'a str) -> Option<(&'a str, &'a str)> {
-    let (host, id) = row_id.split_once('/')?;
-    let view = state.hosts.get(host)?;
-    view.index.contains_key(row_id).then_some((host, id))
+/// A host's row's id in the list: made from the host's configured name
+/// and the row's own id.
+pub fn list_id(host: &str, own: &str) -> String {
+    format!("{host}/{own}")
+}
+
+/// The host's own id of its row `list_id` (made by [`list_id`]).
+pub fn own_id<'a>(host: &crate::model::HostName, list_id: &'a str) -> Option<&'a str> {
+    list_id.strip_prefix(host.as_str())?.strip_prefix('/')
 }
 
 /// The host whose group a row sorts in (`None`: this machine's); cheap,
@@ -142,9 +145,9 @@ pub fn group_of<'a>(hosts: &BTreeMap<String, HostView>, row_id: &'a str) -> Opti
 
 /// Whether the row's host is down (its row is shown greyed).
 pub fn greyed(state: &AppState, row_id: &str) -> bool {
-    split(state, row_id)
-        .and_then(|(h, _)| state.hosts.get(h))
-        .is_some_and(|v| !matches!(v.link, Link::Live { .. }))
+    group_of(&state.hosts, row_id)
+        .and_then(|h| state.hosts.get(h))
+        .is_some_and(|v| v.index.contains_key(row_id) && !matches!(v.link, Link::Live { .. }))
 }
 
 /// What the header says about hosts that are down: "build down" (one), or
@@ -212,7 +215,7 @@ fn local_rows(state: &AppState) -> Vec<Session> {
 
 fn prefixed(host: &str, row: RemoteRow) -> Session {
     let mut s = row.session;
-    s.id = format!("{host}/{}", s.id);
+    s.id = list_id(host, &s.id);
     s
 }
 
@@ -345,7 +348,7 @@ fn news_one(state: &mut AppState, host: &str, attempt: u64, news: HostNews) -> T
             }
         }
         HostNews::Line(Line::Removed(id)) => {
-            let id = format!("{host}/{id}");
+            let id = list_id(host, &id);
             match view.index.remove(&id) {
                 Some(i) => {
                     view.rows.swap_remove(i);

@@ -49,9 +49,10 @@ fn rss_mib(pid: u32) -> u64 {
 }
 
 /// A host that sends its snapshot, then `changed` lines as fast as it can
-/// (each a new row, 8 KiB long): the dashboard's memory stays under 200 MiB
-/// while the host writes 100,000 of them (or for a minute), and the local
-/// rows stay on screen.
+/// for 4,000 rows over and over (more work for the dashboard per line than
+/// for ssh and the reader): the dashboard's memory stays under 200 MiB while
+/// the host writes 300,000 of them (or for a minute), and the local rows
+/// stay on screen.
 #[test]
 fn an_endless_stream_of_changed_lines_costs_bounded_memory() {
     if !sshd_or_skip() {
@@ -67,9 +68,9 @@ fn an_endless_stream_of_changed_lines_costs_bounded_memory() {
         "greenroom",
         &format!(
             r#"echo '{{"type":"snapshot","greenroom":"0.1.0","protocol":1,"sessions":[],"problems":[]}}'
-exec awk -v pad="$(head -c 8192 /dev/zero | tr '\0' x)" -v count='{count}' 'BEGIN {{
+exec awk -v count='{count}' 'BEGIN {{
   for (i = 0; ; i++) {{
-    printf "{{\"type\":\"changed\",\"session\":{{\"id\":\"row-%d\",\"name\":\"flood-%d\",\"status\":\"Running\",\"health\":\"idle\",\"cwd\":\"/w\",\"pad\":\"%s\"}}}}\n", i, i, pad
+    printf "{{\"type\":\"changed\",\"session\":{{\"id\":\"row-%d\",\"name\":\"flood-%d\",\"status\":\"Running\",\"health\":\"idle\",\"cwd\":\"/w\"}}}}\n", i % 4000, i
     if (i % 1000 == 0) {{ print i > count; close(count) }}
   }}
 }}'"#,
@@ -91,7 +92,7 @@ exec awk -v pad="$(head -c 8192 /dev/zero | tr '\0' x)" -v count='{count}' 'BEGI
     };
     let deadline = Instant::now() + Duration::from_secs(60);
     let mut most = 0;
-    while written() < 100_000 && Instant::now() < deadline {
+    while written() < 300_000 && Instant::now() < deadline {
         let rss = rss_mib(pid);
         most = most.max(rss);
         assert!(

@@ -321,10 +321,12 @@ mod reducer {
         let effects = update(&mut s, Action::Command(Command::Submit));
         assert_eq!(
             effects,
-            vec![Effect::Send {
-                id: "id-api-retries".into(),
-                text: "In src/client.rs lines 40\u{2013}42: use the budget".into()
-            }]
+            vec![crate::support::here(
+                greenroom::tui::op::Verb::Send(
+                    "In src/client.rs lines 40\u{2013}42: use the budget".into()
+                ),
+                &["id-api-retries"]
+            )]
         );
     }
 
@@ -341,7 +343,7 @@ mod reducer {
 mod dismiss {
     use super::*;
     use greenroom::model::Status;
-    use greenroom::tui::action::{Action, Command, Effect};
+    use greenroom::tui::action::{Action, Command};
     use greenroom::tui::dialog::Dialog;
     use greenroom::tui::state::Mode;
     use greenroom::tui::update::update;
@@ -379,10 +381,12 @@ mod dismiss {
         let effects = update(&mut s, Action::Command(Command::RemoveWorktree));
         assert_eq!(
             effects,
-            vec![Effect::DismissWorktree {
-                id: UID.into(),
-                discard_changes: false
-            }]
+            vec![crate::support::here(
+                greenroom::tui::op::Verb::DismissWorktree {
+                    discard_changes: false
+                },
+                &[UID]
+            )]
         );
         assert_eq!(s.mode, Mode::Normal);
     }
@@ -403,10 +407,12 @@ mod dismiss {
         let effects = update(&mut s, Action::Command(Command::RemoveWorktree));
         assert_eq!(
             effects,
-            vec![Effect::DismissWorktree {
-                id: UID.into(),
-                discard_changes: true
-            }]
+            vec![crate::support::here(
+                greenroom::tui::op::Verb::DismissWorktree {
+                    discard_changes: true
+                },
+                &[UID]
+            )]
         );
 
         let mut s = with_worktree(false);
@@ -414,9 +420,10 @@ mod dismiss {
         let effects = update(&mut s, Action::Command(Command::Yes));
         assert_eq!(
             effects,
-            vec![Effect::Dismiss {
-                ids: vec![UID.into()]
-            }]
+            vec![crate::support::here(
+                greenroom::tui::op::Verb::Dismiss,
+                &[UID]
+            )]
         );
     }
 }

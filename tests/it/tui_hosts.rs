@@ -4,9 +4,12 @@
 //! a host's rows go to that host with checked ids.
 
 use chrono::Duration;
+use greenroom::model::HostName;
+use greenroom::ops::AnswerKey;
 use greenroom::sources::watch_stream::{Line, parse_line};
-use greenroom::tui::action::{Action, Effect, RemoteAct};
+use greenroom::tui::action::{Action, Command, Effect};
 use greenroom::tui::hosts::{HostNews, HostSaid, Link, gather, greyed, initial};
+use greenroom::tui::op::{HostRow, On, Op, Verb, decide};
 use greenroom::tui::state::AppState;
 use greenroom::tui::update::update;
 
@@ -320,51 +323,125 @@ fn a_silent_stream_counts_as_down() {
     assert!(matches!(s.hosts["build"].link, Link::Down { .. }));
 }
 
+/// Every verb on a host's row is an op on that host (the pane beside,
+/// this machine's, refuses it), never one here; with a local row of the
+/// same tmux session name beside it, each acts where its row is.
 #[test]
-fn actions_on_a_hosts_row_go_to_that_host() {
+fn every_op_on_a_hosts_row_acts_on_that_host() {
     let (mut s, _) = with_host();
-    news(&mut s, 1, HostNews::Line(snapshot(&[row(ID, "api")])));
+    // The host's row has the tmux session name of a local row.
+    let twin = row(ID, "alpha").replace("gr-alpha", "gr-alpha");
+    news(&mut s, 1, HostNews::Line(snapshot(&[twin])));
     let host_row = format!("build/{ID}");
-    // A kill of a local and a host's row at once splits in two.
-    let effects = greenroom::tui::hosts::route(
-        &mut s,
-        vec![
-            Effect::Kill {
-                ids: vec![host_row.clone(), "id-alpha".into()],
+    let r = s.rows.iter().find(|r| r.id == host_row).unwrap();
+    assert_eq!(r.host, Some(HostName::new("build")));
+    assert_eq!(r.tmux_session.as_deref(), Some("gr-alpha"));
+    let on_host = |verb: Verb| {
+        Effect::Op(Op {
+            op: verb,
+            on: On::Host {
+                host: HostName::new("build"),
+                rows: vec![HostRow {
+                    id: ID.into(),
+                    row: host_row.clone(),
+                    name: "build:alpha".into(),
+                }],
             },
-            Effect::Send {
-                id: host_row.clone(),
-                text: "-rf hi".into(),
-            },
-            Effect::Attach {
-                id: host_row.clone(),
-            },
-        ],
-    );
+        })
+    };
+    let verbs = [
+        Verb::Kill,
+        Verb::Dismiss,
+        Verb::DismissWorktree {
+            discard_changes: true,
+        },
+        Verb::Restore,
+        Verb::Send("-rf hi".into()),
+        Verb::Key(AnswerKey::Enter),
+        Verb::Key(AnswerKey::Escape),
+        Verb::Key(AnswerKey::Digit(3)),
+        Verb::Key(AnswerKey::CtrlC),
+        Verb::Snooze(std::time::Duration::from_secs(600)),
+        Verb::Wake,
+        Verb::Capture,
+        Verb::Attach,
+    ];
+    for verb in verbs {
+        assert_eq!(
+            decide(&mut s, verb.clone(), std::slice::from_ref(&host_row)),
+            vec![on_host(verb.clone())],
+            "{verb:?}"
+        );
+    }
+    for verb in [Verb::OpenBeside, Verb::Follow(crate::tui_reducer::pane())] {
+        assert!(decide(&mut s, verb, std::slice::from_ref(&host_row)).is_empty());
+    }
+    // A kill of a local and a host's row at once: one op each, where each is.
     assert_eq!(
-        effects,
+        decide(&mut s, Verb::Kill, &[host_row.clone(), "id-alpha".into()]),
         vec![
-            Effect::OnHost {
-                host: "build".into(),
-                args: vec!["kill".into(), "--yes".into(), "--".into(), ID.into()],
-                act: RemoteAct::Kill,
-                name: "build:api".into(),
-            },
-            Effect::Kill {
-                ids: vec!["id-alpha".into()]
-            },
-            Effect::OnHost {
-                host: "build".into(),
-                args: vec!["send".into(), "--".into(), ID.into(), "-rf hi".into()],
-                act: RemoteAct::Send,
-                name: "build:api".into(),
-            },
-            Effect::AttachRemote {
-                host: "build".into(),
-                id: ID.into(),
-                name: "build:api".into(),
-            },
+            crate::support::here(Verb::Kill, &["id-alpha"]),
+            on_host(Verb::Kill)
         ]
+    );
+}
+
+/// The keys on a host's row go to the host: `y`, `N`, a digit, `s` with
+/// `<C-c>`, and `z`; `D` and `r` too (its greenroom decides).
+#[test]
+fn keys_on_a_hosts_row_make_ops_on_that_host() {
+    let (mut s, _) = with_host();
+    let waiting = row(ID, "alpha")
+        .replace(r#""health":"idle""#, r#""health":"waiting""#)
+        .replace(r#""Running""#, r#""Running""#);
+    news(&mut s, 1, HostNews::Line(snapshot(&[waiting])));
+    let host_row = format!("build/{ID}");
+    s.selected = Some(host_row.clone());
+    let host_of = |effects: &[Effect]| -> Vec<(Verb, String)> {
+        effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Op(Op {
+                    op,
+                    on: On::Host { host, rows },
+                }) => Some((op.clone(), format!("{host}/{}", rows[0].id))),
+                _ => None,
+            })
+            .collect()
+    };
+    let here = |effects: &[Effect]| {
+        effects
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e,
+                    Effect::Op(Op {
+                        on: On::Here(_),
+                        ..
+                    })
+                )
+            })
+            .count()
+    };
+    for (c, verb) in [
+        (Command::Allow, Verb::Key(AnswerKey::Enter)),
+        (Command::Deny, Verb::Key(AnswerKey::Escape)),
+        (Command::Choice(2), Verb::Key(AnswerKey::Digit(2))),
+        (Command::Snooze, Verb::Snooze(s.snooze)),
+        (Command::Restore, Verb::Restore),
+    ] {
+        let effects = update(&mut s, Action::Command(c));
+        assert_eq!(here(&effects), 0, "{c:?}: {effects:?}");
+        assert_eq!(host_of(&effects), vec![(verb, host_row.clone())], "{c:?}");
+    }
+    // `s` with `<C-c>`.
+    update(&mut s, Action::Command(Command::Send));
+    update(&mut s, Action::Paste("<C-c>".into()));
+    let effects = update(&mut s, Action::Command(Command::Submit));
+    assert_eq!(here(&effects), 0, "{effects:?}");
+    assert_eq!(
+        host_of(&effects),
+        vec![(Verb::Key(AnswerKey::CtrlC), host_row.clone())]
     );
 }
 
