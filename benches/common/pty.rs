@@ -76,6 +76,14 @@ impl Dashboard {
         None
     }
 
+    /// Types `bytes` on the dashboard's terminal.
+    pub fn type_bytes(&mut self, bytes: &[u8]) {
+        use std::io::Write;
+        let stdin = self.script.stdin.as_mut().unwrap();
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
     /// The screen as the last bytes left it.
     pub fn screen(&self) -> String {
         let screens = self.screens.lock().unwrap();

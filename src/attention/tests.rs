@@ -49,6 +49,7 @@ fn row(name: &str, health: Health, since_min_ago: i64) -> Session {
         snoozed_until: None,
         waiting_for: None,
         why: Default::default(),
+        host: None,
     }
 }
 

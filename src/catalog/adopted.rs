@@ -383,6 +383,7 @@ impl Catalog {
             snoozed_until: None,
             waiting_for: None,
             why,
+            host: None,
         }
     }
 }

@@ -94,6 +94,7 @@ impl Catalog {
             // AO's needs_input names no question greenroom could show.
             waiting_for: None,
             why,
+            host: None,
         }
     }
 
@@ -170,6 +171,7 @@ impl Catalog {
             snoozed_until,
             waiting_for: None,
             why,
+            host: None,
         }
     }
 }

@@ -207,6 +207,7 @@ impl Catalog {
             snoozed_until,
             waiting_for,
             why,
+            host: None,
         }
     }
 

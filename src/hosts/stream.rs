@@ -1,36 +1,209 @@
 //! One ssh connection per host reading `greenroom watch --json` there: a
-//! thread per connection reads its lines (bounded), parses them and hands
-//! them on; the connection's end (or a stream greenroom cannot read) is
-//! reported once, with why. What to do about it is the reducer's.
+//! thread per connection reads its lines (bounded), parses them and leaves
+//! them in the connection's [`Inbox`]; the connection's end (or a stream
+//! greenroom cannot read) is left there last, with why. What to do about
+//! it is the reducer's.
+//!
+//! A host costs a bounded amount whatever it writes: a line longer than
+//! [`MAX_LINE`] is skipped without being held, the inbox holds at most
+//! [`INBOX_LINES`] lines (a row's newer line replaces its older one not
+//! taken yet), and a full inbox stops the reader, so ssh stops reading and
+//! the host's writes wait.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;
 use std::process::{Child, Stdio};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use super::HostConfig;
 use crate::sources::watch_stream::{Line, MAX_LINE, parse_line};
 
 /// What a connection says: a parsed line, or its end.
+#[derive(Debug, Clone, PartialEq)]
 pub enum Said {
     Line(Line),
     Down(String),
 }
 
+/// The most lines an inbox holds before its reader waits.
+pub const INBOX_LINES: usize = 1024;
+/// The most bytes (as the host wrote them) an inbox holds before its reader
+/// waits; one line alone may be longer (up to [`MAX_LINE`]).
+pub const INBOX_BYTES: usize = 4 * 1024 * 1024;
+
+/// A connection's lines the dashboard has not taken yet.
+#[derive(Default)]
+pub struct Inbox {
+    queue: Mutex<Queue>,
+    room: Condvar,
+}
+
+#[derive(Default)]
+struct Queue {
+    said: VecDeque<(Said, usize)>,
+    /// The number of the first line in `said` since the inbox began: a
+    /// line's place is its number less this.
+    first: u64,
+    /// The pending `added`/`changed` line of each row, by number.
+    rows: HashMap<String, u64>,
+    /// The pending `problems` line, by number.
+    problems: Option<u64>,
+    bytes: usize,
+    closed: bool,
+    /// How many times the reader waited for room (for tests).
+    waited: u64,
+}
+
+impl Queue {
+    fn at(&mut self, number: u64) -> Option<&mut (Said, usize)> {
+        let i = usize::try_from(number.checked_sub(self.first)?).ok()?;
+        self.said.get_mut(i)
+    }
+}
+
+/// Whether a reader can go on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Put {
+    /// The inbox was empty: the dashboard must be told.
+    First,
+    Queued,
+    /// The dashboard is done with this connection: stop reading.
+    Closed,
+}
+
+impl Inbox {
+    fn lock(&self) -> MutexGuard<'_, Queue> {
+        self.queue
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Leaves a line `bytes` long, waiting while the inbox is full. A row's
+    /// line replaces that row's line not taken yet; a snapshot replaces
+    /// everything not taken yet; a heartbeat behind other lines says
+    /// nothing more than they do.
+    pub fn put(&self, said: Said, bytes: usize) -> Put {
+        let mut q = self.lock();
+        loop {
+            if q.closed {
+                return Put::Closed;
+            }
+            let slot = match &said {
+                Said::Line(Line::Added(r) | Line::Changed(r)) => q.rows.get(&r.session.id).copied(),
+                Said::Line(Line::Problems(_)) => q.problems,
+                _ => None,
+            };
+            let was_empty = q.said.is_empty();
+            match &said {
+                Said::Line(Line::Heartbeat) if !was_empty => return Put::Queued,
+                Said::Line(Line::Snapshot { .. }) => {
+                    *q = Queue {
+                        first: q.first + q.said.len() as u64,
+                        waited: q.waited,
+                        ..Queue::default()
+                    };
+                }
+                _ => {}
+            }
+            let old = slot.and_then(|n| q.at(n)).map_or(0, |(_, b)| *b);
+            let lines = q.said.len() + usize::from(slot.is_none());
+            let fits = lines <= INBOX_LINES && q.bytes.saturating_sub(old) + bytes <= INBOX_BYTES;
+            // The end is always taken: nothing follows it.
+            if !(fits || q.said.is_empty() || matches!(said, Said::Down(_))) {
+                q.waited += 1;
+                q = self
+                    .room
+                    .wait(q)
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                continue;
+            }
+            q.bytes = q.bytes.saturating_sub(old) + bytes;
+            if let Some(entry) = slot.and_then(|n| q.at(n)) {
+                *entry = (said, bytes);
+                return Put::Queued;
+            }
+            let number = q.first + q.said.len() as u64;
+            match &said {
+                Said::Line(Line::Added(r) | Line::Changed(r)) => {
+                    q.rows.insert(r.session.id.clone(), number);
+                }
+                Said::Line(Line::Removed(id)) => {
+                    q.rows.remove(id);
+                }
+                Said::Line(Line::Problems(_)) => q.problems = Some(number),
+                _ => {}
+            }
+            q.said.push_back((said, bytes));
+            return if was_empty { Put::First } else { Put::Queued };
+        }
+    }
+
+    /// Everything not taken yet, in order; the reader may go on.
+    pub fn take(&self) -> Vec<Said> {
+        let mut q = self.lock();
+        let said = std::mem::take(&mut q.said);
+        q.first += said.len() as u64;
+        q.rows.clear();
+        q.problems = None;
+        q.bytes = 0;
+        drop(q);
+        self.room.notify_all();
+        said.into_iter().map(|(s, _)| s).collect()
+    }
+
+    /// The dashboard is done with this connection: its reader stops.
+    pub fn close(&self) {
+        let mut q = self.lock();
+        q.closed = true;
+        q.said.clear();
+        drop(q);
+        self.room.notify_all();
+    }
+
+    /// How many lines wait.
+    pub fn len(&self) -> usize {
+        self.lock().said.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// How many times the reader waited for room.
+    pub fn waited(&self) -> u64 {
+        self.lock().waited
+    }
+}
+
 type Shared = Arc<Mutex<Option<Child>>>;
+
+/// One host's connection: its ssh, its inbox and which attempt it is.
+struct Conn {
+    child: Shared,
+    inbox: Arc<Inbox>,
+    attempt: u64,
+}
+
+impl Conn {
+    fn end(&self) {
+        self.inbox.close();
+        end(&self.child);
+    }
+}
 
 /// The hosts' connections; dropping it ends them.
 pub struct Links {
     hosts: Vec<HostConfig>,
     control: Result<PathBuf, String>,
-    children: BTreeMap<String, Shared>,
+    conns: BTreeMap<String, Conn>,
 }
 
 impl Drop for Links {
     fn drop(&mut self) {
-        for child in self.children.values() {
-            end(child);
+        for conn in self.conns.values() {
+            conn.end();
         }
     }
 }
@@ -49,7 +222,7 @@ impl Links {
         Self {
             hosts,
             control,
-            children: BTreeMap::new(),
+            conns: BTreeMap::new(),
         }
     }
 
@@ -61,18 +234,49 @@ impl Links {
         self.control.as_ref().map_err(Clone::clone)
     }
 
-    /// Ends the host's connection, if any, and starts a new one; `said`
-    /// gets its lines from the reading thread, last its end.
-    pub fn connect(&mut self, name: &str, said: impl Fn(Said) + Send + 'static) {
-        if let Some(old) = self.children.remove(name) {
-            end(&old);
+    /// What connection `attempt` to `name` said since last asked (nothing
+    /// when that connection was replaced).
+    pub fn take(&self, name: &str, attempt: u64) -> Vec<Said> {
+        match self.conns.get(name) {
+            Some(c) if c.attempt == attempt => c.inbox.take(),
+            _ => Vec::new(),
         }
+    }
+
+    /// Ends the host's connection, if any, and starts connection `attempt`;
+    /// `wake` is called when its inbox, empty, gets a line (then
+    /// [`Self::take`] has it), last its end.
+    pub fn connect(&mut self, name: &str, attempt: u64, wake: impl Fn() + Send + 'static) {
+        if let Some(old) = self.conns.remove(name) {
+            old.end();
+        }
+        let inbox = Arc::new(Inbox::default());
+        let shared: Shared = Arc::new(Mutex::new(None));
+        self.conns.insert(
+            name.to_owned(),
+            Conn {
+                child: shared.clone(),
+                inbox: inbox.clone(),
+                attempt,
+            },
+        );
+        let said = move |s: Said, bytes: usize| {
+            let put = inbox.put(s, bytes);
+            if put == Put::First {
+                wake();
+            }
+            put != Put::Closed
+        };
         let Some(host) = self.host(name).cloned() else {
-            return said(Said::Down("not in config.toml".into()));
+            said(Said::Down("not in config.toml".into()), 0);
+            return;
         };
         let dir = match &self.control {
             Ok(d) => d.clone(),
-            Err(e) => return said(Said::Down(format!("no ssh control folder: {e}"))),
+            Err(e) => {
+                said(Said::Down(format!("no ssh control folder: {e}")), 0);
+                return;
+            }
         };
         let mut cmd = super::ssh::command(&host, &dir, false);
         cmd.arg(super::ssh::remote_line(
@@ -84,15 +288,20 @@ impl Links {
         .stderr(Stdio::piped());
         let mut child = match cmd.spawn() {
             Ok(c) => c,
-            Err(e) => return said(Said::Down(format!("cannot run ssh: {e}"))),
+            Err(e) => {
+                said(Said::Down(format!("cannot run ssh: {e}")), 0);
+                return;
+            }
         };
         let (Some(out), Some(err)) = (child.stdout.take(), child.stderr.take()) else {
             let _ = child.kill();
             let _ = child.wait();
-            return said(Said::Down("no pipe from ssh".into()));
+            said(Said::Down("no pipe from ssh".into()), 0);
+            return;
         };
-        let shared: Shared = Arc::new(Mutex::new(Some(child)));
-        self.children.insert(name.to_owned(), shared.clone());
+        if let Ok(mut g) = shared.lock() {
+            *g = Some(child);
+        }
         // stderr: only its last words matter (why ssh ended); bounded.
         let last_err = Arc::new(Mutex::new(Vec::<u8>::new()));
         let sink = last_err.clone();
@@ -132,41 +341,297 @@ impl Links {
                         _ => "the connection ended".into(),
                     })
                 });
-                said(Said::Down(why));
+                said(Said::Down(why), 0);
             });
         if spawned.is_err()
-            && let Some(old) = self.children.remove(name)
+            && let Some(old) = self.conns.remove(name)
         {
-            end(&old);
+            old.end();
         }
     }
 }
 
-/// Reads lines until the stream ends (`None`: say why from ssh) or cannot
-/// be read (`Some(why)`).
-fn read_lines(out: impl Read, host: &str, said: &dyn Fn(Said)) -> Option<String> {
+/// One line read within the cap.
+enum Read1 {
+    Line,
+    /// Longer than the cap: skipped, this many bytes.
+    TooLong(usize),
+    End,
+}
+
+/// Reads one line into `line` (without holding more than `cap + 1` bytes of
+/// it); a longer line is read to its end and dropped.
+fn read_line(reader: &mut impl BufRead, line: &mut Vec<u8>, cap: usize) -> std::io::Result<Read1> {
+    line.clear();
+    let mut skipped = 0usize;
+    loop {
+        let buf = match reader.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(match (skipped, line.is_empty()) {
+                (0, true) => Read1::End,
+                (0, false) => Read1::Line,
+                (n, _) => Read1::TooLong(n),
+            });
+        }
+        let (part, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..=i], true),
+            None => (buf, false),
+        };
+        let n = part.len();
+        if skipped == 0 && line.len() + n <= cap + 1 {
+            line.extend_from_slice(part);
+        } else {
+            skipped = skipped.saturating_add(line.len() + n);
+            line.clear();
+        }
+        reader.consume(n);
+        if done {
+            return Ok(if skipped == 0 {
+                Read1::Line
+            } else {
+                Read1::TooLong(skipped)
+            });
+        }
+    }
+}
+
+/// How many warnings about a host's bad lines go to the log: the first
+/// few, then one a minute saying how many were not logged, so a host's
+/// flood never rotates the log's history away.
+pub struct LogQuota {
+    burst: u32,
+    used: u32,
+    window: Duration,
+    since: Instant,
+    dropped: u64,
+}
+
+impl LogQuota {
+    pub fn new(burst: u32, window: Duration, now: Instant) -> Self {
+        Self {
+            burst,
+            used: 0,
+            window,
+            since: now,
+            dropped: 0,
+        }
+    }
+
+    /// `Some(n)`: log this one, saying `n` were not logged before it;
+    /// `None`: do not log it.
+    pub fn allow(&mut self, now: Instant) -> Option<u64> {
+        if now.duration_since(self.since) >= self.window {
+            self.since = now;
+            self.used = 0;
+        }
+        if self.used < self.burst {
+            self.used += 1;
+            return Some(std::mem::take(&mut self.dropped));
+        }
+        self.dropped += 1;
+        None
+    }
+}
+
+/// Reads lines until the stream ends (`None`: say why from ssh), cannot be
+/// read (`Some(why)`), or the dashboard is done with it. `said` gets each
+/// line and its length; `false`: stop.
+pub fn read_lines(
+    out: impl Read,
+    host: &str,
+    said: &dyn Fn(Said, usize) -> bool,
+) -> Option<String> {
     let mut reader = BufReader::new(out);
     let mut line = Vec::new();
     let mut first = true;
+    let mut quota = LogQuota::new(10, Duration::from_secs(60), Instant::now());
     loop {
-        line.clear();
-        let limit = (MAX_LINE + 1) as u64;
-        match reader.by_ref().take(limit).read_until(b'\n', &mut line) {
-            Ok(0) => return None,
-            Ok(_) => {}
+        let error = match read_line(&mut reader, &mut line, MAX_LINE) {
+            Ok(Read1::End) => return None,
             Err(e) => return Some(format!("reading from ssh: {e}")),
+            Ok(Read1::TooLong(n)) => format!(
+                "a line longer than {} MiB ({n} bytes) was skipped",
+                MAX_LINE >> 20
+            ),
+            Ok(Read1::Line) => match parse_line(&line, host) {
+                Ok(l) => {
+                    first = false;
+                    if !said(Said::Line(l), line.len()) {
+                        return Some("the dashboard let it go".into());
+                    }
+                    continue;
+                }
+                Err(e) => e,
+            },
+        };
+        // The first line must be a snapshot greenroom can read.
+        if first {
+            return Some(error);
         }
-        if line.len() > MAX_LINE {
-            return Some(format!("it sent a line longer than {} MiB", MAX_LINE >> 20));
-        }
-        match parse_line(&line, host) {
-            Ok(l) => {
-                first = false;
-                said(Said::Line(l));
+        if let Some(dropped) = quota.allow(Instant::now()) {
+            if dropped > 0 {
+                tracing::warn!(%host, error = %error, not_logged = dropped, "a line from a host was ignored ({dropped} more were not logged)");
+            } else {
+                tracing::warn!(%host, error = %error, "a line from a host was ignored");
             }
-            // The first line must be a snapshot greenroom can read.
-            Err(e) if first => return Some(e),
-            Err(e) => tracing::warn!(%host, error = %e, "a line from a host was ignored"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_longer_than_the_cap_is_skipped_whole() {
+        let text = format!("short\n{}\nafter\nend", "x".repeat(100));
+        let mut r = BufReader::with_capacity(8, text.as_bytes());
+        let mut line = Vec::new();
+        assert!(matches!(read_line(&mut r, &mut line, 10), Ok(Read1::Line)));
+        assert_eq!(line, b"short\n");
+        assert!(matches!(
+            read_line(&mut r, &mut line, 10),
+            Ok(Read1::TooLong(101))
+        ));
+        assert!(line.len() <= 11);
+        assert!(matches!(read_line(&mut r, &mut line, 10), Ok(Read1::Line)));
+        assert_eq!(line, b"after\n");
+        assert!(matches!(read_line(&mut r, &mut line, 10), Ok(Read1::Line)));
+        assert_eq!(line, b"end");
+        assert!(matches!(read_line(&mut r, &mut line, 10), Ok(Read1::End)));
+    }
+
+    #[test]
+    fn the_log_quota_says_how_many_it_left_out() {
+        let t0 = Instant::now();
+        let mut q = LogQuota::new(3, Duration::from_secs(60), t0);
+        let logged = (0..100_000).filter(|_| q.allow(t0).is_some()).count();
+        assert_eq!(logged, 3);
+        assert_eq!(q.allow(t0 + Duration::from_secs(61)), Some(99_997));
+        assert_eq!(q.allow(t0 + Duration::from_secs(62)), Some(0));
+    }
+
+    /// An endless `changed` stream, each row new (nothing to coalesce):
+    /// counts the bytes it gave.
+    struct Endless {
+        n: u64,
+        pending: Vec<u8>,
+        given: Arc<std::sync::atomic::AtomicU64>,
+    }
+
+    impl Read for Endless {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.pending.is_empty() {
+                self.pending = if self.n == 0 {
+                    br#"{"type":"snapshot","greenroom":"x","protocol":1,"sessions":[]}"#.to_vec()
+                } else {
+                    format!(
+                        r#"{{"type":"changed","session":{{"id":"row-{}","name":"n"}}}}"#,
+                        self.n
+                    )
+                    .into_bytes()
+                };
+                self.pending.push(b'\n');
+                self.n += 1;
+            }
+            let k = buf.len().min(self.pending.len());
+            buf[..k].copy_from_slice(&self.pending[..k]);
+            self.pending.drain(..k);
+            self.given
+                .fetch_add(k as u64, std::sync::atomic::Ordering::Relaxed);
+            Ok(k)
+        }
+    }
+
+    fn wait_until(what: &str, mut f: impl FnMut() -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !f() {
+            assert!(Instant::now() < deadline, "timed out waiting for {what}");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    #[test]
+    fn an_endless_stream_fills_the_inbox_then_waits() {
+        let inbox = Arc::new(Inbox::default());
+        let given = Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let stream = Endless {
+            n: 0,
+            pending: Vec::new(),
+            given: given.clone(),
+        };
+        let (sink, wakes) = (
+            inbox.clone(),
+            Arc::new(std::sync::atomic::AtomicU64::new(0)),
+        );
+        let woken = wakes.clone();
+        let reader = std::thread::spawn(move || {
+            read_lines(stream, "h", &|s, bytes| match sink.put(s, bytes) {
+                Put::First => {
+                    woken.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    true
+                }
+                Put::Queued => true,
+                Put::Closed => false,
+            })
+        });
+        let mut taken = 0usize;
+        for round in 1..=5u64 {
+            // Nobody takes the lines: the reader fills the inbox and waits.
+            wait_until("the reader to wait", || inbox.waited() >= round);
+            assert!(inbox.len() <= INBOX_LINES, "{} lines held", inbox.len());
+            let line = 80u64;
+            let bound = (taken + INBOX_LINES + 2) as u64 * line + 64 * 1024;
+            let read = given.load(std::sync::atomic::Ordering::Relaxed);
+            assert!(read <= bound, "read {read} bytes, at most {bound} expected");
+            taken += inbox.take().len();
+        }
+        // One wake per time the inbox went from empty to not.
+        assert!(wakes.load(std::sync::atomic::Ordering::Relaxed) <= 6);
+        inbox.close();
+        assert_eq!(
+            reader.join().unwrap(),
+            Some("the dashboard let it go".into())
+        );
+    }
+
+    fn changed(id: &str, name: &str) -> Said {
+        let line = format!(r#"{{"type":"changed","session":{{"id":"{id}","name":"{name}"}}}}"#);
+        Said::Line(parse_line(line.as_bytes(), "h").unwrap())
+    }
+
+    #[test]
+    fn a_rows_newer_line_replaces_the_one_not_taken_yet() {
+        let inbox = Inbox::default();
+        assert_eq!(inbox.put(changed("a", "1"), 10), Put::First);
+        assert_eq!(inbox.put(changed("b", "1"), 10), Put::Queued);
+        for n in 2..10_000 {
+            assert_eq!(inbox.put(changed("a", &n.to_string()), 10), Put::Queued);
+        }
+        assert_eq!(inbox.put(Said::Line(Line::Heartbeat), 10), Put::Queued);
+        assert_eq!(inbox.len(), 2);
+        let said = inbox.take();
+        assert_eq!(said[0], changed("a", "9999"));
+        assert_eq!(said[1], changed("b", "1"));
+        // Removed then changed again: both kept, in order.
+        inbox.put(changed("a", "x"), 10);
+        inbox.put(Said::Line(Line::Removed("a".into())), 10);
+        inbox.put(changed("a", "y"), 10);
+        assert_eq!(inbox.take().len(), 3);
+        // A snapshot makes everything before it moot.
+        inbox.put(changed("a", "x"), 10);
+        inbox.put(
+            Said::Line(Line::Snapshot {
+                version: "x".into(),
+                rows: vec![],
+                problems: vec![],
+            }),
+            10,
+        );
+        assert_eq!(inbox.len(), 1);
     }
 }

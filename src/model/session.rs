@@ -182,6 +182,30 @@ pub struct Session {
     pub waiting_for: Option<WaitingFor>,
     /// Which rule decided the health, in words (`health::explain`).
     pub why: super::Why,
+    /// Where the session runs: `None` on this machine, else the `[[hosts]]`
+    /// entry whose stream sent the row. What the operator does to the row
+    /// goes there (`tui::op::decide`).
+    pub host: Option<HostName>,
+}
+
+/// The name of a `[[hosts]]` entry (checked by `hosts::check`).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct HostName(String);
+
+impl HostName {
+    pub fn new(name: impl Into<String>) -> Self {
+        Self(name.into())
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for HostName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
 }
 
 /// An agent found in a tmux pane greenroom did not start: through its

@@ -145,6 +145,8 @@ pub(super) fn confirm(state: &mut AppState, action: Bulk) -> Vec<Effect> {
         };
         let check = match action {
             Bulk::Kill => crate::ops::ensure_killable(s),
+            // A host's row: its greenroom decides, and says why not.
+            Bulk::Dismiss if s.host.is_some() => Ok(()),
             Bulk::Dismiss => crate::ops::ensure_dismissable(s),
         };
         match check {
@@ -192,24 +194,6 @@ pub(super) fn confirm(state: &mut AppState, action: Bulk) -> Vec<Effect> {
     Vec::new()
 }
 
-/// The selected session, or a status line saying there is none.
-pub(super) fn with_selected(
-    state: &mut AppState,
-    f: impl FnOnce(&crate::model::Session) -> Result<Effect, String>,
-) -> Vec<Effect> {
-    let result = match state.selected_session() {
-        Some(s) => f(s),
-        None => Err("no session selected".into()),
-    };
-    match result {
-        Ok(effect) => vec![effect],
-        Err(message) => {
-            state.say(message);
-            Vec::new()
-        }
-    }
-}
-
 pub(super) fn live_check(s: &crate::model::Session) -> Result<(), String> {
     crate::ops::ensure_live(s).map_err(|e| e.to_string())
 }
@@ -237,9 +221,9 @@ pub(super) fn beside(state: &mut AppState) -> Vec<Effect> {
             Vec::new()
         }
         BesidePane::Closed => {
-            let effects = with_selected(state, |s| {
+            let effects = super::op::on_selected(state, |s| {
                 live_check(s)?;
-                Ok(Effect::OpenBeside { id: s.id.clone() })
+                Ok(super::op::Verb::OpenBeside)
             });
             if !effects.is_empty() {
                 state.beside = BesidePane::Opening;

@@ -222,15 +222,6 @@ impl Action {
     }
 }
 
-/// An action on a host's session, for wording its outcome.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RemoteAct {
-    Kill,
-    Dismiss,
-    Restore,
-    Send,
-}
-
 /// What a folder completion found for the text typed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Completion {
@@ -338,70 +329,22 @@ pub enum Effect {
     ApplyRefresh(crate::tmux::Server),
     /// A window closed: the catalog drops the session it was the last of.
     ForgetWindow(String),
-    /// Capture the selected session's pane for the preview (at most four a second).
-    CapturePreview {
-        id: String,
-        tmux_session: String,
-    },
     /// Ring the terminal bell and post a desktop notification.
     Alert {
         title: String,
         body: String,
     },
-    /// Attach to the session (switch-client inside tmux, else suspend and attach).
-    Attach {
-        id: String,
-    },
     /// Fill the new-session form with defaults and open it.
     OpenSpawnForm,
     Spawn(NewSession),
-    Kill {
-        ids: Vec<String>,
-    },
-    Restore {
-        id: String,
-    },
-    Dismiss {
-        ids: Vec<String>,
-    },
-    Send {
-        id: String,
-        text: String,
-    },
-    /// Press one key in the session's pane (an answer to its prompt).
-    SendKey {
-        id: String,
-        key: crate::ops::AnswerKey,
-    },
-    Snooze {
-        id: String,
-        length: std::time::Duration,
-    },
-    Wake {
-        id: String,
-    },
+    /// An effect on sessions, here or on a host (`op::decide` makes it).
+    Op(super::op::Op),
     CompletePath {
         text: String,
-    },
-    /// Open the session in a pane beside the dashboard (inside tmux).
-    OpenBeside {
-        id: String,
-    },
-    /// Move the pane beside to the newly selected session.
-    Follow {
-        id: String,
-        pane: crate::tmux::Beside,
     },
     /// Close the pane beside (a second `o`).
     CloseBeside {
         pane: crate::tmux::Beside,
-    },
-    /// Dismiss one session and remove the worktree greenroom made for it
-    /// (and its branch if merged); with uncommitted changes only when the
-    /// operator confirmed twice (`discard_changes`).
-    DismissWorktree {
-        id: String,
-        discard_changes: bool,
     },
     /// Read the work tree of a session's folder again soon (the Changes
     /// tab opened on it), ahead of others.
@@ -415,26 +358,6 @@ pub enum Effect {
     ConnectHost {
         host: String,
         attempt: u64,
-    },
-    /// `greenroom ARGS` on a host, through its connection.
-    OnHost {
-        host: String,
-        args: Vec<String>,
-        act: RemoteAct,
-        name: String,
-    },
-    /// A host's session's pane for the preview: `greenroom capture ID` there;
-    /// `row` is the row's id in the list.
-    CaptureRemote {
-        host: String,
-        id: String,
-        row: String,
-    },
-    /// Attach to a host's session: `ssh -t HOST greenroom attach ID`.
-    AttachRemote {
-        host: String,
-        id: String,
-        name: String,
     },
     Quit,
 }

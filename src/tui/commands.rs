@@ -1,10 +1,11 @@
 //! The reducer's part for commands: what a command of the keymap means in
 //! each input mode. `(mode, command)` is matched here and nowhere else.
 
-use super::act::{beside, confirm, live_check, quit, with_selected};
+use super::act::{beside, confirm, live_check, quit};
 use super::action::{Command, Effect};
 use super::dialog::{self, Dialog, Outcome};
 use super::navigate::{move_by, move_to, preview_request};
+use super::op::{Verb, decide, on_selected};
 use super::state::{AppState, DetailTab, Mode, Overlay, SortMode, TmuxStatus};
 use crate::model::Health;
 
@@ -87,6 +88,11 @@ fn dialog_outcome(state: &mut AppState, outcome: Outcome) -> Vec<Effect> {
             state.marked.clear();
             effects
         }
+        Outcome::Do(verb, ids) => {
+            state.mode = Mode::Normal;
+            state.marked.clear();
+            decide(state, verb, &ids)
+        }
     }
 }
 
@@ -134,16 +140,19 @@ fn normal(state: &mut AppState, c: Command) -> Vec<Effect> {
             Vec::new()
         }
         Command::Quit => quit(state),
-        Command::Attach => with_selected(state, |s| {
+        Command::Attach => on_selected(state, |s| {
             live_check(s)?;
-            Ok(Effect::Attach { id: s.id.clone() })
+            Ok(Verb::Attach)
         }),
         Command::New => vec![Effect::OpenSpawnForm],
         Command::Kill => confirm(state, dialog::Bulk::Kill),
         Command::Dismiss => confirm(state, dialog::Bulk::Dismiss),
-        Command::Restore => with_selected(state, |s| {
-            crate::ops::ensure_restorable(s).map_err(|e| e.to_string())?;
-            Ok(Effect::Restore { id: s.id.clone() })
+        Command::Restore => on_selected(state, |s| {
+            // A host's row: its greenroom decides, and says why not.
+            if s.host.is_none() {
+                crate::ops::ensure_restorable(s).map_err(|e| e.to_string())?;
+            }
+            Ok(Verb::Restore)
         }),
         Command::Send => open_send(state),
         Command::OpenBeside => beside(state),

@@ -3,6 +3,7 @@
 //! dialog decides comes back as an [`Effect`].
 
 use super::action::{Command, Completion, Effect, NewSession, SpawnDefaults};
+use super::op::Verb;
 
 /// Actions that apply to one or several sessions after a confirmation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -164,52 +165,51 @@ pub enum Outcome {
     Effects(Vec<Effect>),
     /// Close and run these effects.
     Done(Vec<Effect>),
+    /// Close and do this to these rows (`op::decide` says where).
+    Do(Verb, Vec<String>),
 }
 
 /// What a command of the dialog's keymap layer does to it.
 pub fn command(dialog: &mut Dialog, command: Command) -> Outcome {
     match dialog {
         Dialog::Confirm { action, ids, .. } => match command {
-            Command::Yes => Outcome::Done(vec![match action {
-                Bulk::Kill => Effect::Kill { ids: ids.clone() },
-                Bulk::Dismiss => Effect::Dismiss { ids: ids.clone() },
-            }]),
+            Command::Yes => Outcome::Do(
+                match action {
+                    Bulk::Kill => Verb::Kill,
+                    Bulk::Dismiss => Verb::Dismiss,
+                },
+                ids.clone(),
+            ),
             Command::Cancel => Outcome::Close,
             _ => Outcome::Keep,
         },
         Dialog::Send { id, text, .. } => match command {
             Command::Submit if text.trim().is_empty() => Outcome::Keep,
             // `<Esc>`, `<Enter>`, `<C-c>`, `<Tab>`, `<1>`: one key, not text.
-            Command::Submit if key_in(text).is_some() => Outcome::Done(
-                key_in(text)
-                    .map(|key| Effect::SendKey {
-                        id: id.clone(),
-                        key,
-                    })
-                    .into_iter()
-                    .collect(),
-            ),
-            // A pasted block's last line break is not a line of its own:
-            // the Enter that sends it follows.
-            Command::Submit => Outcome::Done(vec![Effect::Send {
-                id: id.clone(),
-                text: text.trim_end_matches('\n').to_owned(),
-            }]),
+            Command::Submit => match key_in(text) {
+                Some(key) => Outcome::Do(Verb::Key(key), vec![id.clone()]),
+                // A pasted block's last line break is not a line of its
+                // own: the Enter that sends it follows.
+                None => Outcome::Do(
+                    Verb::Send(text.trim_end_matches('\n').to_owned()),
+                    vec![id.clone()],
+                ),
+            },
             Command::Cancel => Outcome::Close,
             _ => Outcome::Keep,
         },
         Dialog::Spawn(form) => spawn_command(form, command),
         Dialog::DismissWorktree { id, second, .. } => match command {
-            Command::Yes => Outcome::Done(vec![Effect::Dismiss {
-                ids: vec![id.clone()],
-            }]),
+            Command::Yes => Outcome::Do(Verb::Dismiss, vec![id.clone()]),
             // Only git's answer, which counts ignored files, decides
             // whether work would go: the first `w` asks, the second (after
             // a refusal that named the work) discards it.
-            Command::RemoveWorktree => Outcome::Done(vec![Effect::DismissWorktree {
-                id: id.clone(),
-                discard_changes: *second,
-            }]),
+            Command::RemoveWorktree => Outcome::Do(
+                Verb::DismissWorktree {
+                    discard_changes: *second,
+                },
+                vec![id.clone()],
+            ),
             Command::Cancel => Outcome::Close,
             _ => Outcome::Keep,
         },

@@ -3,11 +3,13 @@
 //! down with why and since when, retried with backoff), and sending what
 //! the operator does to a host's row to that host. No IO.
 //!
-//! A host's row has the id `HOST/ID` and the name `HOST:NAME` in the list,
-//! so rows of two hosts never collide and the filter finds a host by name.
-//! While its host is down a row stays, greyed, saying why.
+//! A host's row carries its place, typed (`Session.host`): what the
+//! operator does to it goes to that host (`op::decide`). Its id in the list
+//! is made from the host's name and its own id ([`list_id`]), so rows of
+//! two hosts, or of a host and this machine, never collide. While its host
+//! is down a row stays, greyed, saying why.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use chrono::{DateTime, Duration, Utc};
 
@@ -16,15 +18,16 @@ use super::state::AppState;
 use crate::model::Session;
 use crate::sources::watch_stream::{Line, RemoteRow};
 
-mod route;
-pub use route::route;
-
 /// Longest wait between two tries.
 const BACKOFF_MAX: i64 = 60;
 /// A live stream with no line for this long (the heartbeat is 5 s) is down.
 const SILENT_AFTER: i64 = 20;
 /// A connection that has not sent its snapshot after this long is down.
 const CONNECT_LIMIT: i64 = 30;
+/// A stream live this long has proven healthy: its backoff starts afresh.
+const HEALTHY_AFTER: i64 = 30;
+/// The most rows shown from one host; past it, a problem says so.
+pub const MAX_ROWS: usize = 5000;
 
 /// What one host's connection is doing.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,6 +59,13 @@ pub struct HostView {
     pub attempt: u64,
     pub backoff_secs: i64,
     pub last_line: DateTime<Utc>,
+    /// Where each row is in `rows`, by id: a line about a row finds it
+    /// without a scan.
+    pub index: HashMap<String, usize>,
+    /// When the host went down, until its stream has proven healthy again.
+    pub down_since: Option<DateTime<Utc>>,
+    /// The host has more than [`MAX_ROWS`] rows: the rest are not shown.
+    pub over_cap: bool,
 }
 
 impl HostView {
@@ -67,7 +77,27 @@ impl HostView {
             attempt: 0,
             backoff_secs: 1,
             last_line: now,
+            index: HashMap::new(),
+            down_since: None,
+            over_cap: false,
         }
+    }
+
+    fn index_rows(&mut self) {
+        self.index = self
+            .rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.id.clone(), i))
+            .collect();
+    }
+
+    /// The host's problems, and the cap's when its rows are past it.
+    fn set_problems(&mut self, host: &str, mut problems: Vec<String>) {
+        if self.over_cap {
+            problems.push(cap_note(host));
+        }
+        self.problems = problems;
     }
 }
 
@@ -95,14 +125,15 @@ pub fn initial(names: &[String], now: DateTime<Utc>) -> BTreeMap<String, HostVie
         .collect()
 }
 
-/// The host and its own id, when `row_id` is a host's row.
-pub fn split<'a>(state: &'a AppState, row_id: &'a str) -> Option<(&'a str, &'a str)> {
-    let (host, id) = row_id.split_once('/')?;
-    let view = state.hosts.get(host)?;
-    view.rows
-        .iter()
-        .any(|r| r.id == row_id)
-        .then_some((host, id))
+/// A host's row's id in the list: made from the host's configured name
+/// and the row's own id.
+pub fn list_id(host: &str, own: &str) -> String {
+    format!("{host}/{own}")
+}
+
+/// The host's own id of its row `list_id` (made by [`list_id`]).
+pub fn own_id<'a>(host: &crate::model::HostName, list_id: &'a str) -> Option<&'a str> {
+    list_id.strip_prefix(host.as_str())?.strip_prefix('/')
 }
 
 /// The host whose group a row sorts in (`None`: this machine's); cheap,
@@ -114,9 +145,9 @@ pub fn group_of<'a>(hosts: &BTreeMap<String, HostView>, row_id: &'a str) -> Opti
 
 /// Whether the row's host is down (its row is shown greyed).
 pub fn greyed(state: &AppState, row_id: &str) -> bool {
-    split(state, row_id)
-        .and_then(|(h, _)| state.hosts.get(h))
-        .is_some_and(|v| !matches!(v.link, Link::Live { .. }))
+    group_of(&state.hosts, row_id)
+        .and_then(|h| state.hosts.get(h))
+        .is_some_and(|v| v.index.contains_key(row_id) && !matches!(v.link, Link::Live { .. }))
 }
 
 /// What the header says about hosts that are down: "build down" (one), or
@@ -141,20 +172,25 @@ pub fn header_part(state: &AppState) -> Option<(String, String)> {
 /// The local rows with every host's after them, tagged, faults said.
 pub fn merge(state: &AppState, mut local: Vec<Session>) -> Vec<Session> {
     for (host, view) in &state.hosts {
-        let fault = match &view.link {
-            Link::Down { why, since, .. } => Some(format!(
-                "{host} down since {}: {why}",
-                since.format("%H:%M:%S")
-            )),
-            Link::Connecting { since } if !view.rows.is_empty() => Some(format!(
-                "{host}: reconnecting since {}",
-                since.format("%H:%M:%S")
-            )),
-            _ => None,
-        };
+        let fault = fault_of(host, view);
         local.extend(view.rows.iter().map(|r| shown(host, r, fault.as_deref())));
     }
     local
+}
+
+/// What a host's rows say of its link, if anything is wrong with it.
+fn fault_of(host: &str, view: &HostView) -> Option<String> {
+    match &view.link {
+        Link::Down { why, since, .. } => Some(format!(
+            "{host} down since {}: {why}",
+            since.format("%H:%M:%S")
+        )),
+        Link::Connecting { since } if !view.rows.is_empty() => Some(format!(
+            "{host}: reconnecting since {}",
+            since.format("%H:%M:%S")
+        )),
+        _ => None,
+    }
 }
 
 /// A host's row as the list shows it: named after its host, and saying
@@ -172,78 +208,66 @@ fn local_rows(state: &AppState) -> Vec<Session> {
     state
         .rows
         .iter()
-        .filter(|r| split(state, &r.id).is_none())
+        .filter(|r| group_of(&state.hosts, &r.id).is_none())
         .cloned()
         .collect()
 }
 
-/// A row a live host had already sent, changed: its new row, to be
-/// swapped in alone, as a local record's is. `Err`: not such a row, for
-/// [`news`] to take the long way.
-fn changed_alone(
-    state: &mut AppState,
-    host: &str,
-    attempt: u64,
-    r: Box<RemoteRow>,
-) -> Result<Session, Box<RemoteRow>> {
-    let now = state.now;
-    let Some(view) = state.hosts.get_mut(host) else {
-        return Err(r);
-    };
-    let id = format!("{host}/{}", r.session.id);
-    let live = attempt == view.attempt && matches!(view.link, Link::Live { .. });
-    if !live || !state.rows.iter().any(|x| x.id == id) {
-        return Err(r);
-    }
-    let Some(old) = view.rows.iter_mut().find(|x| x.id == id) else {
-        return Err(r);
-    };
-    *old = prefixed(host, *r);
-    let row = shown(host, old, None);
-    view.last_line = now;
-    Ok(row)
-}
-
 fn prefixed(host: &str, row: RemoteRow) -> Session {
     let mut s = row.session;
-    s.id = format!("{host}/{}", s.id);
+    s.id = list_id(host, &s.id);
     s
 }
 
+/// What one line did to the list.
+enum Touched {
+    Nothing,
+    /// One row changed in place: its new look.
+    Row(Box<Session>),
+    /// A row came: its look (the list is built anew, as for `All`).
+    New(Box<Session>),
+    /// Rows came, went, or their host's state changed: the list is built
+    /// anew, once for the whole burst.
+    All,
+}
+
 /// Hosts' news, in the order said: rows change, or a host is down and
-/// tried again later. The rows of live hosts that changed alone go in
-/// together (a host's 900 rows turning idle at once are 900 lines: one
-/// swap and one sort, not 900 of each, nor 900 lists built anew).
+/// tried again later. Each line costs the same however many rows there
+/// are (a host's rows are found by id); the list is then sorted once for
+/// the burst: rows that changed alone are swapped in together, and a row
+/// that came or went builds the list anew, once. A row's turn to urgent is
+/// noted at its line, as if the lines came one by one.
 pub fn news(state: &mut AppState, said: Vec<HostSaid>) -> Vec<Effect> {
-    let mut effects = Vec::new();
     let mut alone = Vec::new();
+    let mut all = false;
+    let mut alerts = Vec::new();
     for HostSaid {
         host,
         attempt,
         news,
     } in said
     {
-        let news = match news {
-            HostNews::Line(Line::Added(r) | Line::Changed(r)) => {
-                match changed_alone(state, &host, attempt, r) {
-                    Ok(row) => {
-                        alone.push(row);
-                        continue;
-                    }
-                    Err(r) => HostNews::Line(Line::Changed(r)),
-                }
+        match news_one(state, &host, attempt, news) {
+            Touched::Nothing => {}
+            Touched::Row(row) => {
+                alerts.extend(super::rows::note_turns(state, std::slice::from_ref(&*row)));
+                alone.push(*row);
             }
-            other => other,
-        };
-        if !alone.is_empty() {
-            effects.extend(super::rows::change_rows(state, std::mem::take(&mut alone)));
+            Touched::New(row) => {
+                alerts.extend(super::rows::note_turns(state, std::slice::from_ref(&*row)));
+                all = true;
+            }
+            Touched::All => all = true,
         }
-        effects.extend(news_one(state, &host, attempt, news));
     }
-    if !alone.is_empty() {
-        effects.extend(super::rows::change_rows(state, alone));
+    if all {
+        let local = local_rows(state);
+        let rows = merge(state, local);
+        alerts.extend(super::rows::replace_rows(state, rows));
+    } else if !alone.is_empty() {
+        alerts.extend(super::rows::change_rows(state, alone));
     }
-    effects
+    alerts
 }
 
 /// Joins hosts' news that arrived one after another into one action, in
@@ -259,58 +283,111 @@ pub fn gather(actions: Vec<Action>) -> Vec<Action> {
     out
 }
 
-/// One piece of a host's news the long way: its rows merged anew.
-fn news_one(state: &mut AppState, host: &str, attempt: u64, news: HostNews) -> Vec<Effect> {
+/// One piece of a host's news, applied to its rows.
+fn news_one(state: &mut AppState, host: &str, attempt: u64, news: HostNews) -> Touched {
     let now = state.now;
-    let local = local_rows(state);
     let Some(view) = state.hosts.get_mut(host) else {
-        return Vec::new();
+        return Touched::Nothing;
     };
     if attempt != view.attempt {
-        return Vec::new();
+        return Touched::Nothing;
     }
     view.last_line = now;
+    let live = matches!(view.link, Link::Live { .. });
     let mut said = None;
-    match news {
+    let touched = match news {
         HostNews::Line(Line::Snapshot { rows, problems, .. }) => {
-            view.rows = rows.into_iter().map(|r| prefixed(host, r)).collect();
-            view.problems = problems;
+            let total = rows.len();
+            view.rows = rows
+                .into_iter()
+                .take(MAX_ROWS)
+                .map(|r| prefixed(host, r))
+                .collect();
+            view.index_rows();
+            view.over_cap = total > MAX_ROWS;
+            view.set_problems(host, problems);
             if matches!(view.link, Link::Down { .. }) {
                 said = Some(format!("{host} is back"));
             }
+            if view.over_cap {
+                said = Some(cap_note(host));
+            }
+            // The wait and "down since" are reset only once the stream has
+            // proven healthy (see `tick`): a host that sends its snapshot and
+            // then a line greenroom cannot read is not tried every second.
             view.link = Link::Live { since: now };
-            view.backoff_secs = 1;
+            Touched::All
         }
         HostNews::Line(Line::Added(r) | Line::Changed(r)) => {
             let s = prefixed(host, *r);
-            match view.rows.iter_mut().find(|x| x.id == s.id) {
-                Some(old) => *old = s,
-                None => view.rows.push(s),
+            match view.index.get(&s.id).copied() {
+                Some(i) if live => {
+                    view.rows[i] = s;
+                    Touched::Row(Box::new(shown(host, &view.rows[i], None)))
+                }
+                Some(i) => {
+                    view.rows[i] = s;
+                    Touched::All
+                }
+                None if view.rows.len() >= MAX_ROWS => {
+                    if !view.over_cap {
+                        view.over_cap = true;
+                        let problems = std::mem::take(&mut view.problems);
+                        view.set_problems(host, problems);
+                        said = Some(cap_note(host));
+                    }
+                    Touched::Nothing
+                }
+                None => {
+                    view.index.insert(s.id.clone(), view.rows.len());
+                    let fault = fault_of(host, view);
+                    let look = shown(host, &s, fault.as_deref());
+                    view.rows.push(s);
+                    Touched::New(Box::new(look))
+                }
             }
         }
         HostNews::Line(Line::Removed(id)) => {
-            let id = format!("{host}/{id}");
-            view.rows.retain(|r| r.id != id);
+            let id = list_id(host, &id);
+            match view.index.remove(&id) {
+                Some(i) => {
+                    view.rows.swap_remove(i);
+                    if let Some(moved) = view.rows.get(i) {
+                        view.index.insert(moved.id.clone(), i);
+                    }
+                    Touched::All
+                }
+                None => Touched::Nothing,
+            }
         }
-        HostNews::Line(Line::Problems(p)) => view.problems = p,
-        HostNews::Line(Line::Heartbeat | Line::Other) => return Vec::new(),
+        HostNews::Line(Line::Problems(p)) => {
+            view.set_problems(host, p);
+            Touched::Nothing
+        }
+        // A heartbeat only says the stream lives.
+        HostNews::Line(Line::Heartbeat | Line::Other) => Touched::Nothing,
         HostNews::Down(why) => {
             said = Some(format!("{host}: {why}"));
             go_down(view, why, now);
+            Touched::All
         }
-    }
+    };
     if let Some(text) = said {
         state.say(text);
     }
-    let rows = merge(state, local);
-    super::rows::replace_rows(state, rows)
+    touched
+}
+
+fn cap_note(host: &str) -> String {
+    format!("{host} has more than {MAX_ROWS} sessions: only {MAX_ROWS} are shown")
 }
 
 fn go_down(view: &mut HostView, why: String, now: DateTime<Utc>) {
     let since = match &view.link {
         Link::Down { since, .. } => *since,
-        _ => now,
+        _ => *view.down_since.get_or_insert(now),
     };
+    view.down_since = Some(since);
     view.link = Link::Down {
         why,
         since,
@@ -325,6 +402,14 @@ pub fn tick(state: &mut AppState, now: DateTime<Utc>) -> Vec<Effect> {
     let mut changed = false;
     for (host, view) in &mut state.hosts {
         let silent = now - view.last_line;
+        // A stream live for a while has proven healthy: the next fault
+        // starts the wait afresh.
+        if let Link::Live { since } = view.link
+            && now - since >= Duration::seconds(HEALTHY_AFTER)
+        {
+            view.backoff_secs = 1;
+            view.down_since = None;
+        }
         match view.link.clone() {
             Link::Live { .. } if silent > Duration::seconds(SILENT_AFTER) => {
                 go_down(view, format!("no word for {SILENT_AFTER} s"), now);

@@ -12,6 +12,7 @@ pub mod hosts;
 pub mod input;
 pub mod keymap;
 mod navigate;
+pub mod op;
 mod polling;
 mod remote;
 mod review;

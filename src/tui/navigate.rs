@@ -2,6 +2,7 @@
 //! session, the preview and the pane beside follow the selection.
 
 use super::action::Effect;
+use super::op::{Verb, decide, place};
 use super::state::{AppState, DetailTab};
 use crate::model::Status;
 use crate::tmux::Server;
@@ -40,10 +41,8 @@ pub(super) fn select(state: &mut AppState, id: Option<String>) -> Vec<Effect> {
         && let Some(s) = state.selected_session()
         && s.status.is_live()
     {
-        effects.push(Effect::Follow {
-            id: s.id.clone(),
-            pane: pane.clone(),
-        });
+        let (verb, id) = (Verb::Follow(pane.clone()), s.id.clone());
+        effects.extend(decide(state, verb, &[id]));
     }
     effects
 }
@@ -57,15 +56,11 @@ pub fn preview_request(state: &AppState) -> Vec<Effect> {
     match state.selected_session() {
         // An exited session's dead pane is kept: its last lines are the news.
         // An adopted agent's pane, not its session's current one.
-        Some(s) if s.status.is_live() || s.status == Status::Exited => s
-            .tmux_target()
-            .map(|t| {
-                vec![Effect::CapturePreview {
-                    id: s.id.clone(),
-                    tmux_session: t,
-                }]
-            })
-            .unwrap_or_default(),
+        Some(s)
+            if (s.status.is_live() || s.status == Status::Exited) && s.tmux_target().is_some() =>
+        {
+            place(state, &Verb::Capture, std::slice::from_ref(&s.id)).0
+        }
         _ => Vec::new(),
     }
 }
@@ -90,7 +85,7 @@ pub(super) fn preview_after_rows(
 ) -> Vec<Effect> {
     let shown = state.preview.as_ref().map(|p| p.id.as_str());
     // A host's pane has no activity greenroom follows: it is read each time.
-    let remote = shown.is_some_and(|id| super::hosts::split(state, id).is_some());
+    let remote = state.selected_session().is_some_and(|s| s.host.is_some());
     if shown.is_some()
         && shown == state.selected.as_deref()
         && preview_look(state) == before

@@ -1,60 +1,69 @@
-//! The work behind effects on a host's sessions, run by the runner: one
-//! `greenroom ACTION ID` over the host's ssh connection, its outcome typed
-//! for the reducer to word; attaching with a terminal (`ssh -t`).
+//! The work behind ops on a host's sessions, run by the runner: one
+//! `greenroom VERB ID` over the host's ssh connection for each row, its
+//! outcome typed for the reducer to word; attaching with a terminal (`ssh -t`).
 
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::action::{Action, Finished, RemoteAct};
+use super::action::{Action, Finished};
+use super::op::{HostRow, Verb, host_args};
 use crate::hosts::HostConfig;
 
 /// How long an action on a host may take.
 const ACT_LIMIT: Duration = Duration::from_secs(20);
 
+/// `verb` on a host's rows, one `greenroom` command each over the host's
+/// connection; what it did, typed for the reducer to word. Capture and
+/// attach have their own ([`capture`], [`attach`]).
 pub fn act(
     host: Option<HostConfig>,
     control: Result<PathBuf, String>,
-    args: &[String],
-    act: RemoteAct,
-    name: String,
+    verb: &Verb,
+    rows: &[HostRow],
 ) -> Action {
     let Some(host) = host else {
-        return Action::Finished(Finished::Failed(format!(
-            "{name}: its host is not in config.toml"
-        )));
+        return Action::Finished(Finished::Failed(
+            "its host is not in config.toml".to_owned(),
+        ));
     };
     let control = match control {
         Ok(c) => c,
         Err(e) => return Action::Finished(Finished::Failed(format!("no ssh control folder: {e}"))),
     };
-    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
-    let done = match crate::hosts::ssh::run(&host, &control, &argv, ACT_LIMIT) {
-        Err(e) => match act {
-            RemoteAct::Kill => Finished::Killed {
-                ok: vec![],
-                failed: vec![format!("{name}: {e}")],
-            },
-            RemoteAct::Dismiss => Finished::Dismissed {
-                ok: vec![],
-                failed: vec![format!("{name}: {e}")],
-            },
-            _ => Finished::Failed(format!("{name}: {e}")),
+    let (mut ok, mut failed) = (Vec::new(), Vec::new());
+    for row in rows {
+        let args = host_args(verb, &row.id);
+        let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+        match crate::hosts::ssh::run(&host, &control, &argv, ACT_LIMIT) {
+            Ok(_) => ok.push(row.name.clone()),
+            Err(e) => failed.push(format!("{}: {e}", row.name)),
+        }
+    }
+    let name = ok.first().cloned().unwrap_or_default();
+    let done = match verb {
+        Verb::Kill => Finished::Killed { ok, failed },
+        Verb::Dismiss | Verb::DismissWorktree { .. } => Finished::Dismissed { ok, failed },
+        _ if !failed.is_empty() => Finished::Failed(failed.join("; ")),
+        Verb::Restore => Finished::Restored {
+            name,
+            resumed: false,
         },
-        Ok(_) => match act {
-            RemoteAct::Kill => Finished::Killed {
-                ok: vec![name],
-                failed: vec![],
-            },
-            RemoteAct::Dismiss => Finished::Dismissed {
-                ok: vec![name],
-                failed: vec![],
-            },
-            RemoteAct::Restore => Finished::Restored {
-                name,
-                resumed: false,
-            },
-            RemoteAct::Send => Finished::Sent { name },
+        Verb::Send(_) => Finished::Sent { name },
+        // The host records the state the key leads to; its stream says it.
+        Verb::Key(key) => Finished::Answered {
+            name,
+            key: *key,
+            after: None,
         },
+        Verb::Snooze(length) => Finished::Snoozed {
+            name,
+            until: chrono::Utc::now()
+                + chrono::Duration::from_std(*length).unwrap_or(chrono::Duration::zero()),
+        },
+        Verb::Wake => Finished::Woke { name },
+        Verb::Capture | Verb::Attach | Verb::OpenBeside | Verb::Follow(_) => {
+            Finished::Failed(format!("{name}: not a command for its host"))
+        }
     };
     Action::Finished(done)
 }

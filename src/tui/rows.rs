@@ -59,7 +59,7 @@ pub(super) fn change_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effec
 
 /// Marks the rows in `rows` that just turned urgent, notes each one's
 /// health, and returns the alerts for them.
-fn note_turns(state: &mut AppState, rows: &[Session]) -> Vec<Effect> {
+pub(super) fn note_turns(state: &mut AppState, rows: &[Session]) -> Vec<Effect> {
     let first_load = state.rows.is_empty() && state.last_health.is_empty();
     let mut alerts = Vec::new();
     for r in rows {

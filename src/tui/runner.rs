@@ -16,11 +16,12 @@ use tokio::sync::mpsc;
 use super::action::{Action, Effect, Finished};
 use super::effects::{Context, alert, complete_path};
 use super::keymap::Keymap;
+use super::op::{HostRow, On, Op, Verb};
 use super::state::AppState;
 use super::terminal::Screen;
 use super::view::{self, theme::Theme};
 use crate::engine::{Engine, NewRows};
-use crate::model::Session;
+use crate::model::{HostName, Session};
 use crate::tmux::{Event, EventClient};
 
 mod tmux_io;
@@ -38,6 +39,11 @@ pub enum Done {
     },
     /// A batch of statuses reached the sidecars; the next may start.
     StatusesWritten,
+    /// Connection `attempt` to a host has lines waiting in its inbox.
+    HostLines {
+        host: String,
+        attempt: u64,
+    },
 }
 
 /// What carrying out an effect leaves for the loop.
@@ -191,6 +197,26 @@ impl Runner {
                 self.writing_statuses = false;
                 Vec::new()
             }
+            Done::HostLines { host, attempt } => {
+                let said: Vec<super::hosts::HostSaid> = self
+                    .links
+                    .take(&host, attempt)
+                    .into_iter()
+                    .map(|said| super::hosts::HostSaid {
+                        host: host.clone(),
+                        attempt,
+                        news: match said {
+                            crate::hosts::stream::Said::Line(l) => super::hosts::HostNews::Line(l),
+                            crate::hosts::stream::Said::Down(w) => super::hosts::HostNews::Down(w),
+                        },
+                    })
+                    .collect();
+                if said.is_empty() {
+                    Vec::new()
+                } else {
+                    vec![Action::Hosts(said)]
+                }
+            }
         }
     }
 
@@ -216,113 +242,31 @@ impl Runner {
                 return Ok(Step::Then(self.apply_poll(server, state.now)));
             }
             Effect::ListenToTmux => return Ok(Step::Then(self.listen())),
-            Effect::CapturePreview { id, tmux_session } => {
-                self.pending_capture = Some((id, tmux_session));
-            }
             Effect::Alert { title, body } => alert(&title, &body),
-            Effect::Attach { id } => return self.attach(find(state, &id)),
+            Effect::Op(Op { op, on }) => return self.op(op, on, state),
             Effect::ConnectHost { host, attempt } => {
                 let tx = self.done_tx.clone();
                 let name = host.clone();
-                self.links.connect(&name, move |said| {
-                    let news = match said {
-                        crate::hosts::stream::Said::Line(l) => super::hosts::HostNews::Line(l),
-                        crate::hosts::stream::Said::Down(w) => super::hosts::HostNews::Down(w),
-                    };
-                    let said = super::hosts::HostSaid {
+                // One wake at a time per connection: the lines wait in its
+                // inbox (bounded), not in this channel.
+                self.links.connect(&name, attempt, move || {
+                    let _ = tx.send(Done::HostLines {
                         host: host.clone(),
                         attempt,
-                        news,
-                    };
-                    let _ = tx.send(Done::Action(Action::Hosts(vec![said])));
-                });
-            }
-            Effect::OnHost {
-                host,
-                args,
-                act,
-                name,
-            } => {
-                let (config, control) = (self.links.host(&host).cloned(), self.links.control());
-                let control = control.cloned();
-                self.off_loop(move |_| super::remote::act(config, control, &args, act, name));
-            }
-            Effect::CaptureRemote { host, id, row } => {
-                let (config, control) = (self.links.host(&host).cloned(), self.links.control());
-                let control = control.cloned();
-                self.off_loop(move |_| super::remote::capture(config, control, &id, row));
-            }
-            Effect::AttachRemote { host, id, name } => {
-                let (config, control) = (self.links.host(&host).cloned(), self.links.control());
-                let control = control.cloned();
-                if std::env::var_os("TMUX").is_some() {
-                    self.off_loop(move |_| {
-                        super::remote::attach_in_window(config, control, &id, name)
-                            .unwrap_or(Action::Status(String::new()))
                     });
-                    return Ok(Step::Then(Vec::new()));
-                }
-                let done = self.with_terminal_handed_over(|| {
-                    super::remote::attach(config, control, &id, name)
-                })?;
-                return Ok(Step::Then(done));
+                });
             }
             Effect::OpenSpawnForm => {
                 let cwd = state.selected_session().map(|s| s.cwd.clone());
                 self.off_loop(move |c| c.spawn_form(cwd));
             }
             Effect::Spawn(form) => self.off_loop(move |c| c.spawn(&form)),
-            Effect::Kill { ids } => {
-                let sessions = find_all(state, &ids);
-                self.off_loop(move |c| c.kill(&sessions));
-            }
-            Effect::Dismiss { ids } => {
-                let sessions = find_all(state, &ids);
-                self.off_loop(move |c| c.dismiss(&sessions));
-            }
-            Effect::DismissWorktree {
-                id,
-                discard_changes,
-            } => {
-                if let Some(s) = find(state, &id) {
-                    self.off_loop(move |c| c.dismiss_worktree(&s, discard_changes));
-                }
-            }
-            Effect::Restore { id } => {
-                if let Some(s) = find(state, &id) {
-                    self.off_loop(move |c| c.restore(&s));
-                }
-            }
-            Effect::Send { id, text } => {
-                if let Some(s) = find(state, &id) {
-                    self.off_loop(move |c| c.send(&s, &text));
-                }
-            }
-            Effect::SendKey { id, key } => {
-                if let Some(s) = find(state, &id) {
-                    self.off_loop(move |c| c.send_key(&s, key));
-                }
-            }
-            Effect::Snooze { id, length } => {
-                if let Some(s) = find(state, &id) {
-                    self.off_loop(move |c| c.snooze(&s, length));
-                }
-            }
-            Effect::Wake { id } => {
-                if let Some(s) = find(state, &id) {
-                    self.off_loop(move |c| c.wake(&s));
-                }
-            }
             // Reading a folder can stall on a slow disk: off the loop.
             Effect::CompletePath { text } => {
                 self.off_loop(move |c| {
                     Action::PathCompleted(complete_path(&text, c.config.environ.home().as_deref()))
                 });
             }
-            Effect::OpenBeside { id } => match find(state, &id) {
-                Some(s) => self.off_loop(move |c| c.open_beside(&s)),
-                None => return Ok(Step::Then(vec![Action::BesideClosed])),
-            },
             // On the loop: quitting follows at once, and the pane must be
             // gone before greenroom is.
             Effect::CloseBeside { pane } => self.ctx.close_beside(&pane),
@@ -337,13 +281,81 @@ impl Runner {
                     text,
                 }
             }),
-            Effect::Follow { id, pane } => {
-                if let Some(s) = find(state, &id) {
-                    self.off_loop(move |c| {
-                        c.follow(&pane, &s).unwrap_or(Action::Status(String::new()))
-                    });
+        }
+        Ok(Step::Then(Vec::new()))
+    }
+
+    /// Carries out an op: on this machine's rows (a host's row never
+    /// reaches this machine's tmux or files), or on a host's, over ssh.
+    fn op(&mut self, op: Verb, on: On, state: &AppState) -> Result<Step> {
+        let ids = match on {
+            On::Here(ids) => ids,
+            On::Host { host, rows } => return self.op_on_host(op, &host, rows),
+        };
+        let sessions: Vec<Session> = state
+            .rows
+            .iter()
+            .filter(|r| r.host.is_none() && ids.contains(&r.id))
+            .cloned()
+            .collect();
+        let Some(s) = sessions.first().cloned() else {
+            if op == Verb::OpenBeside {
+                return Ok(Step::Then(vec![Action::BesideClosed]));
+            }
+            return Ok(Step::Then(Vec::new()));
+        };
+        match op {
+            Verb::Kill => self.off_loop(move |c| c.kill(&sessions)),
+            Verb::Dismiss => self.off_loop(move |c| c.dismiss(&sessions)),
+            Verb::DismissWorktree { discard_changes } => {
+                self.off_loop(move |c| c.dismiss_worktree(&s, discard_changes));
+            }
+            Verb::Restore => self.off_loop(move |c| c.restore(&s)),
+            Verb::Send(text) => self.off_loop(move |c| c.send(&s, &text)),
+            Verb::Key(key) => self.off_loop(move |c| c.send_key(&s, key)),
+            Verb::Snooze(length) => self.off_loop(move |c| c.snooze(&s, length)),
+            Verb::Wake => self.off_loop(move |c| c.wake(&s)),
+            Verb::Capture => {
+                if let Some(target) = s.tmux_target() {
+                    self.pending_capture = Some((s.id, target));
                 }
             }
+            Verb::Attach => return self.attach(Some(s)),
+            Verb::OpenBeside => self.off_loop(move |c| c.open_beside(&s)),
+            Verb::Follow(pane) => {
+                self.off_loop(move |c| c.follow(&pane, &s).unwrap_or(Action::Status(String::new())))
+            }
+        }
+        Ok(Step::Then(Vec::new()))
+    }
+
+    /// An op on a host's rows: `greenroom` there, over its connection.
+    fn op_on_host(&mut self, op: Verb, host: &HostName, rows: Vec<HostRow>) -> Result<Step> {
+        let config = self.links.host(host.as_str()).cloned();
+        let control = self.links.control().cloned();
+        match op {
+            Verb::Capture => {
+                if let Some(r) = rows.into_iter().next() {
+                    self.off_loop(move |_| super::remote::capture(config, control, &r.id, r.row));
+                }
+            }
+            Verb::Attach => {
+                let Some(r) = rows.into_iter().next() else {
+                    return Ok(Step::Then(Vec::new()));
+                };
+                if std::env::var_os("TMUX").is_some() {
+                    self.off_loop(move |_| {
+                        super::remote::attach_in_window(config, control, &r.id, r.name)
+                            .unwrap_or(Action::Status(String::new()))
+                    });
+                    return Ok(Step::Then(Vec::new()));
+                }
+                let done = self.with_terminal_handed_over(|| {
+                    super::remote::attach(config, control, &r.id, r.name)
+                })?;
+                return Ok(Step::Then(done));
+            }
+            op => self.off_loop(move |_| super::remote::act(config, control, &op, &rows)),
         }
         Ok(Step::Then(Vec::new()))
     }
@@ -382,17 +394,4 @@ impl Runner {
             self.ctx.close_beside(pane);
         }
     }
-}
-
-fn find(state: &AppState, id: &str) -> Option<Session> {
-    state.rows.iter().find(|r| r.id == id).cloned()
-}
-
-fn find_all(state: &AppState, ids: &[String]) -> Vec<Session> {
-    state
-        .rows
-        .iter()
-        .filter(|r| ids.contains(&r.id))
-        .cloned()
-        .collect()
 }

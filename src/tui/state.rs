@@ -247,6 +247,9 @@ pub struct AppState {
     /// tmux activity this recent counts as working (the thresholds'): when
     /// a row inferred working is read again (see [`crate::freshness`]).
     pub active_window: chrono::Duration,
+    /// How many times the list was sorted anew (a host's burst of lines is
+    /// one sort, whatever its length): counted for tests.
+    pub sorts: u64,
 }
 
 impl AppState {
@@ -287,6 +290,7 @@ impl AppState {
             events: TmuxEvents::default(),
             seen_activity: None,
             hosts: Default::default(),
+            sorts: 0,
             active_window: chrono::Duration::from_std(
                 crate::config::Thresholds::default().active_window,
             )
@@ -396,6 +400,7 @@ impl AppState {
             _ => Vec::new(),
         };
         let group = |i: usize| groups.get(i).copied().flatten();
+        self.sorts += 1;
         visible.sort_by(|&a, &b| {
             group(a)
                 .cmp(&group(b))

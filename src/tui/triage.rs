@@ -2,9 +2,10 @@
 //! jumping back (like `cd -`), snoozing, and answering a waiting prompt
 //! without attaching. Decisions only; the effects do the work.
 
-use super::act::{live_check, with_selected};
+use super::act::live_check;
 use super::action::Effect;
 use super::navigate::select;
+use super::op::{Verb, on_selected};
 use super::state::AppState;
 use crate::attention;
 use crate::model::{Health, Session};
@@ -70,9 +71,9 @@ pub(super) fn jump_back(state: &mut AppState) -> Vec<Effect> {
 /// `z`: wakes a snoozed session, else snoozes one that needs the operator.
 pub(super) fn snooze(state: &mut AppState) -> Vec<Effect> {
     let length = state.snooze;
-    with_selected(state, |s| {
+    on_selected(state, |s| {
         if s.snoozed_until.is_some() {
-            return Ok(Effect::Wake { id: s.id.clone() });
+            return Ok(Verb::Wake);
         }
         if !s.health.needs_operator() || s.archived {
             return Err(format!(
@@ -80,17 +81,14 @@ pub(super) fn snooze(state: &mut AppState) -> Vec<Effect> {
                 s.name, s.health
             ));
         }
-        Ok(Effect::Snooze {
-            id: s.id.clone(),
-            length,
-        })
+        Ok(Verb::Snooze(length))
     })
 }
 
 /// Allow, deny, a numbered choice: one key to a waiting session only, so a
 /// stray key never lands in an agent at work.
 pub(super) fn answer(state: &mut AppState, key: AnswerKey) -> Vec<Effect> {
-    with_selected(state, |s| {
+    on_selected(state, |s| {
         live_check(s)?;
         if s.health != Health::Waiting {
             return Err(format!(
@@ -98,9 +96,6 @@ pub(super) fn answer(state: &mut AppState, key: AnswerKey) -> Vec<Effect> {
                 s.name, s.health
             ));
         }
-        Ok(Effect::SendKey {
-            id: s.id.clone(),
-            key,
-        })
+        Ok(Verb::Key(key))
     })
 }

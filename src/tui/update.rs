@@ -12,12 +12,6 @@ use super::rows::replace_rows;
 use super::state::{AppState, BesidePane, Mode, Preview};
 
 pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
-    let effects = reduce(state, action);
-    // What the operator does to a host's row goes to that host.
-    super::hosts::route(state, effects)
-}
-
-fn reduce(state: &mut AppState, action: Action) -> Vec<Effect> {
     match action {
         Action::Command(c) => command(state, c),
         Action::Type(c) => typed(state, Some(c)),

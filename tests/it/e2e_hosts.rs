@@ -213,3 +213,117 @@ fn outside_tmux_attaching_to_a_hosts_session_suspends_the_dashboard() {
     });
     dash.keys(&["q"]);
 }
+
+/// A waiting agent `twin` on `world` in tmux session `gr-twin`, its pane
+/// recording every byte typed into it in `bytes`.
+fn twin(world: &World, tmux: &TmuxServer, bytes: &std::path::Path) -> Sidecar {
+    let store = SidecarStore::new(world.path("sessions"));
+    let cwd = world.path("work");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let mut s = Sidecar::new("twin", &cwd, "cat", Utc::now());
+    s.tmux_session = Some("gr-twin".into());
+    store.create(&s).unwrap();
+    std::fs::write(bytes, "").unwrap();
+    let line = format!(
+        "stty raw -echo; exec cat > {}",
+        greenroom::ops::shell_quote(&bytes.display().to_string())
+    );
+    tmux.spawn("gr-twin", &["sh", "-c", &line]);
+    set_waiting(world, &s);
+    s
+}
+
+/// The agent asks the operator (as its hooks would report).
+fn set_waiting(world: &World, s: &Sidecar) {
+    SidecarStore::new(world.path("sessions"))
+        .update(s.id, Duration::from_secs(5), |r| {
+            let now = Utc::now();
+            r.activity = Some(greenroom::model::Activity::AwaitingInput);
+            r.activity_since = Some(now);
+            r.activity_reported_at = Some(now);
+            r.snooze = None;
+            true
+        })
+        .unwrap();
+}
+
+/// Two machines both run tmux session `gr-twin` with a waiting agent: `y`,
+/// `N`, a digit and `s` with `<C-c>` on the host's row reach the host's
+/// pane, `z` snoozes it there, and the local pane of the same name
+/// receives nothing.
+#[test]
+fn keys_on_a_hosts_row_reach_that_host_and_never_the_local_twin() {
+    if !sshd_or_skip() {
+        return;
+    }
+    let local = World::new();
+    let local_tmux = TmuxServer::new();
+    let a = Host::start("alpha", &local.path("keys"));
+    let here_bytes = local.path("here.bytes");
+    let there_bytes = a.world.path("there.bytes");
+    let local_twin = twin(&local, &local_tmux, &here_bytes);
+    let there = twin(&a.world, &a.tmux, &there_bytes);
+    std::fs::write(local.path("config.toml"), a.toml()).unwrap();
+
+    let dash = dashboard(&local, &local_tmux);
+    dash.until(20, "both twins", |s| {
+        s.contains("alpha:twin") && s.matches("twin").count() >= 2
+    });
+    dash.keys(&["/"]);
+    dash.keys(&["-l", "alpha:twin"]);
+    dash.until(10, "the filter typed", |s| s.contains("/alpha:twin"));
+    dash.keys(&["Enter"]);
+
+    let got = || std::fs::read(&there_bytes).unwrap_or_default();
+    // Each answer once the host's row is waiting again (the answer before
+    // moved it on): pressed until its byte is in the host's pane.
+    for (key, byte) in [("y", b'\r'), ("N", 0x1b), ("3", b'3')] {
+        let before = got().iter().filter(|b| **b == byte).count();
+        set_waiting(&a.world, &there);
+        wait_for(30, &format!("{key} in alpha's pane"), || {
+            dash.keys(&[key]);
+            let deadline = std::time::Instant::now() + Duration::from_secs(2);
+            while std::time::Instant::now() < deadline {
+                if got().iter().filter(|b| **b == byte).count() > before {
+                    return Some(());
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            None
+        });
+    }
+    dash.keys(&["s"]);
+    dash.until(10, "the send dialog", |s| s.contains("Send to alpha:twin"));
+    dash.keys(&["-l", "<C-c>"]);
+    dash.keys(&["Enter"]);
+    wait_for(20, "C-c in alpha's pane", || {
+        got().contains(&0x03).then_some(())
+    });
+
+    // z: snoozed on the host, in its own record.
+    set_waiting(&a.world, &there);
+    let store = SidecarStore::new(a.world.path("sessions"));
+    wait_for(30, "alpha's twin snoozed", || {
+        dash.keys(&["z"]);
+        let deadline = std::time::Instant::now() + Duration::from_secs(2);
+        while std::time::Instant::now() < deadline {
+            if store.read(there.id).ok().and_then(|r| r.snooze).is_some() {
+                return Some(());
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        None
+    });
+
+    // The local twin got nothing: not a byte, and its record is as it was.
+    assert_eq!(
+        std::fs::read(&here_bytes).unwrap(),
+        b"",
+        "the local pane was typed into"
+    );
+    let local_store = SidecarStore::new(local.path("sessions"));
+    let record = local_store.read(local_twin.id).unwrap();
+    assert!(record.snooze.is_none(), "the local twin was snoozed");
+    assert_eq!(record.answered_with, None, "the local twin was answered");
+    dash.keys(&["q"]);
+}

@@ -30,6 +30,7 @@ mod health_rules;
 mod hook_report;
 mod hooks_install;
 mod hosts_config;
+mod hosts_hostile;
 mod hosts_ls;
 mod live_tmux;
 mod live_watch;

@@ -322,10 +322,12 @@ mod reducer {
         let effects = update(&mut s, Action::Command(Command::Submit));
         assert_eq!(
             effects,
-            vec![Effect::Send {
-                id: "id-api-retries".into(),
-                text: "In src/client.rs lines 40\u{2013}42: use the budget".into()
-            }]
+            vec![crate::support::here(
+                greenroom::tui::op::Verb::Send(
+                    "In src/client.rs lines 40\u{2013}42: use the budget".into()
+                ),
+                &["id-api-retries"]
+            )]
         );
     }
 
@@ -342,7 +344,7 @@ mod reducer {
 mod dismiss {
     use super::*;
     use greenroom::model::Status;
-    use greenroom::tui::action::{Action, Command, Effect, Finished};
+    use greenroom::tui::action::{Action, Command, Finished};
     use greenroom::tui::dialog::Dialog;
     use greenroom::tui::state::Mode;
     use greenroom::tui::update::update;
@@ -380,10 +382,12 @@ mod dismiss {
         let effects = update(&mut s, Action::Command(Command::RemoveWorktree));
         assert_eq!(
             effects,
-            vec![Effect::DismissWorktree {
-                id: UID.into(),
-                discard_changes: false
-            }]
+            vec![crate::support::here(
+                greenroom::tui::op::Verb::DismissWorktree {
+                    discard_changes: false
+                },
+                &[UID]
+            )]
         );
         assert_eq!(s.mode, Mode::Normal);
     }
@@ -396,10 +400,12 @@ mod dismiss {
         // counts ignored files, unlike the Changes tab) decides.
         assert_eq!(
             update(&mut s, Action::Command(Command::RemoveWorktree)),
-            vec![Effect::DismissWorktree {
-                id: UID.into(),
-                discard_changes: false
-            }]
+            vec![crate::support::here(
+                greenroom::tui::op::Verb::DismissWorktree {
+                    discard_changes: false
+                },
+                &[UID]
+            )]
         );
         assert_eq!(s.mode, Mode::Normal);
         // It was refused, naming the work: the dialog comes back, asking
@@ -428,10 +434,12 @@ mod dismiss {
         let effects = update(&mut s, Action::Command(Command::RemoveWorktree));
         assert_eq!(
             effects,
-            vec![Effect::DismissWorktree {
-                id: UID.into(),
-                discard_changes: true
-            }]
+            vec![crate::support::here(
+                greenroom::tui::op::Verb::DismissWorktree {
+                    discard_changes: true
+                },
+                &[UID]
+            )]
         );
 
         let mut s = with_worktree(false);
@@ -439,9 +447,10 @@ mod dismiss {
         let effects = update(&mut s, Action::Command(Command::Yes));
         assert_eq!(
             effects,
-            vec![Effect::Dismiss {
-                ids: vec![UID.into()]
-            }]
+            vec![crate::support::here(
+                greenroom::tui::op::Verb::Dismiss,
+                &[UID]
+            )]
         );
     }
 }

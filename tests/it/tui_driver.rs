@@ -81,7 +81,15 @@ fn the_preview_follows_new_pane_activity_only() {
     s.tab = DetailTab::Preview;
     let capture = |e: &[Effect]| {
         e.iter()
-            .filter(|e| matches!(e, Effect::CapturePreview { .. }))
+            .filter(|e| {
+                matches!(
+                    e,
+                    Effect::Op(greenroom::tui::op::Op {
+                        op: greenroom::tui::op::Verb::Capture,
+                        ..
+                    })
+                )
+            })
             .count()
     };
     update(&mut s, Action::PollDue);

@@ -4,9 +4,12 @@
 //! a host's rows go to that host with checked ids.
 
 use chrono::Duration;
+use greenroom::model::HostName;
+use greenroom::ops::AnswerKey;
 use greenroom::sources::watch_stream::{Line, parse_line};
-use greenroom::tui::action::{Action, Effect, RemoteAct};
+use greenroom::tui::action::{Action, Command, Effect};
 use greenroom::tui::hosts::{HostNews, HostSaid, Link, gather, greyed, initial};
+use greenroom::tui::op::{HostRow, On, Op, Verb, decide};
 use greenroom::tui::state::AppState;
 use greenroom::tui::update::update;
 
@@ -141,12 +144,175 @@ fn a_host_down_keeps_its_rows_greyed_and_is_retried_with_backoff() {
         }
         other => panic!("{other:?}"),
     }
-    // Back: live, the detail gone, the wait reset.
+    // Back: live, the detail gone; the wait is reset once the stream has
+    // lived a while (see the next test).
     news(&mut s, 2, HostNews::Line(snapshot(&[row(ID, "api")])));
     let r = s.rows.iter().find(|r| r.name == "build:api").unwrap();
     assert_eq!(r.activity.detail, None);
     assert!(!greyed(&s, &r.id));
+    s.now = now() + Duration::seconds(35);
+    news(&mut s, 2, line(r#"{"type":"heartbeat"}"#));
+    update(&mut s, Action::Tick(now() + Duration::seconds(40)));
     assert_eq!(s.hosts["build"].backoff_secs, 1);
+}
+
+/// A host that sends its snapshot and then a line greenroom cannot read
+/// (or never ends one) is not tried again every second forever: the wait
+/// keeps growing and "down since" keeps the first time, until a stream
+/// has lived a while.
+#[test]
+fn a_snapshot_alone_does_not_reset_the_wait() {
+    let (mut s, _) = with_host();
+    let mut attempt = 1;
+    let mut at = now();
+    let mut waits = Vec::new();
+    for _ in 0..8 {
+        s.now = at;
+        news(&mut s, attempt, HostNews::Line(snapshot(&[row(ID, "api")])));
+        news(
+            &mut s,
+            attempt,
+            HostNews::Down("the connection ended".into()),
+        );
+        let Link::Down {
+            since, retry_at, ..
+        } = s.hosts["build"].link.clone()
+        else {
+            panic!("{:?}", s.hosts["build"].link);
+        };
+        assert_eq!(since, now(), "down since the first time");
+        waits.push((retry_at - at).num_seconds());
+        at = retry_at;
+        let effects = update(&mut s, Action::Tick(at));
+        assert!(matches!(effects.as_slice(), [Effect::ConnectHost { .. }]));
+        attempt += 1;
+    }
+    assert_eq!(waits, [1, 2, 4, 8, 16, 32, 60, 60]);
+    // A stream that lives past the healthy time starts the wait afresh.
+    s.now = at;
+    news(&mut s, attempt, HostNews::Line(snapshot(&[row(ID, "api")])));
+    s.now = at + Duration::seconds(25);
+    news(&mut s, attempt, line(r#"{"type":"heartbeat"}"#));
+    update(&mut s, Action::Tick(at + Duration::seconds(31)));
+    s.now = at + Duration::seconds(32);
+    news(
+        &mut s,
+        attempt,
+        HostNews::Down("the connection ended".into()),
+    );
+    match &s.hosts["build"].link {
+        Link::Down {
+            since, retry_at, ..
+        } => {
+            assert_eq!(*since, at + Duration::seconds(32));
+            assert_eq!(*retry_at, at + Duration::seconds(33));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+fn line(text: &str) -> HostNews {
+    HostNews::Line(parse_line(text.as_bytes(), "build").unwrap())
+}
+
+fn said(news: Vec<HostNews>) -> Action {
+    Action::Hosts(
+        news.into_iter()
+            .map(|news| HostSaid {
+                host: "build".into(),
+                attempt: 1,
+                news,
+            })
+            .collect(),
+    )
+}
+
+fn uuid(n: usize) -> String {
+    format!("00000000-0000-4000-8000-{n:012}")
+}
+
+/// A hostile host's 100,000-row snapshot and 8,000 `added` lines: the
+/// host's rows stop at the cap (a problem says so), each line costs the
+/// same whatever the number of rows, and the list is sorted once per burst
+/// (as the runner hands them over: an inbox's worth at a time), not once
+/// per line; heartbeats sort nothing.
+#[test]
+fn a_huge_snapshot_and_a_flood_of_added_rows_cost_one_sort_per_burst() {
+    let (mut s, _) = with_host();
+    // Short rows: 100,000 of them fit in one line.
+    let rows: Vec<String> = (0..100_000)
+        .map(|n| format!(r#"{{"id":"{}","name":"r{n}"}}"#, uuid(n)))
+        .collect();
+    let sorts = s.sorts;
+    update(&mut s, said(vec![HostNews::Line(snapshot(&rows))]));
+    assert_eq!(s.sorts - sorts, 1);
+    let max = greenroom::tui::hosts::MAX_ROWS;
+    let view = &s.hosts["build"];
+    assert_eq!(view.rows.len(), max);
+    assert!(
+        view.problems
+            .iter()
+            .any(|p| p.contains(&format!("only {max} are shown"))),
+        "{:?}",
+        view.problems
+    );
+    assert_eq!(s.rows.len(), 3 + max);
+
+    // 8,000 rows more, past the cap: none shown; then rows removed make
+    // room for new ones.
+    let burst = greenroom::hosts::stream::INBOX_LINES;
+    let added: Vec<HostNews> = (100_000..108_000)
+        .map(|n| {
+            line(&format!(
+                r#"{{"type":"added","session":{}}}"#,
+                row(&uuid(n), &format!("r{n}"))
+            ))
+        })
+        .collect();
+    let sorts = s.sorts;
+    let mut bursts = 0;
+    let mut added = added.into_iter().peekable();
+    while added.peek().is_some() {
+        update(&mut s, said(added.by_ref().take(burst).collect()));
+        bursts += 1;
+    }
+    assert!(s.sorts - sorts <= bursts, "{} sorts", s.sorts - sorts);
+    assert_eq!(s.rows.len(), 3 + max);
+    let removed: Vec<HostNews> = (0..4000)
+        .map(|n| line(&format!(r#"{{"type":"removed","id":"{}"}}"#, uuid(n))))
+        .collect();
+    let added: Vec<HostNews> = (200_000..208_000)
+        .map(|n| {
+            line(&format!(
+                r#"{{"type":"added","session":{}}}"#,
+                row(&uuid(n), &format!("r{n}"))
+            ))
+        })
+        .collect();
+    let sorts = s.sorts;
+    update(&mut s, said(removed));
+    update(&mut s, said(added));
+    assert_eq!(s.sorts - sorts, 2);
+    assert_eq!(s.rows.len(), 3 + max);
+    assert!(s.rows.iter().any(|r| r.name == "build:r200000"));
+    assert!(!s.rows.iter().any(|r| r.name == "build:r0"));
+
+    // Changes to known rows swap in place; heartbeats touch nothing.
+    let sorts = s.sorts;
+    let changed: Vec<HostNews> = (4000..5000)
+        .map(|n| {
+            line(&format!(
+                r#"{{"type":"changed","session":{}}}"#,
+                row(&uuid(n), &format!("c{n}"))
+            ))
+        })
+        .collect();
+    update(&mut s, said(changed));
+    assert!(s.rows.iter().any(|r| r.name == "build:c4999"));
+    for _ in 0..1000 {
+        update(&mut s, said(vec![line(r#"{"type":"heartbeat"}"#)]));
+    }
+    assert!(s.sorts - sorts <= 1, "{} sorts", s.sorts - sorts);
 }
 
 #[test]
@@ -157,51 +323,122 @@ fn a_silent_stream_counts_as_down() {
     assert!(matches!(s.hosts["build"].link, Link::Down { .. }));
 }
 
+/// Every verb on a host's row is an op on that host (the pane beside,
+/// this machine's, refuses it), never one here; with a local row of the
+/// same tmux session name beside it, each acts where its row is.
 #[test]
-fn actions_on_a_hosts_row_go_to_that_host() {
+fn every_op_on_a_hosts_row_acts_on_that_host() {
     let (mut s, _) = with_host();
-    news(&mut s, 1, HostNews::Line(snapshot(&[row(ID, "api")])));
+    // The host's row has the tmux session name of a local row.
+    news(&mut s, 1, HostNews::Line(snapshot(&[row(ID, "alpha")])));
     let host_row = format!("build/{ID}");
-    // A kill of a local and a host's row at once splits in two.
-    let effects = greenroom::tui::hosts::route(
-        &mut s,
-        vec![
-            Effect::Kill {
-                ids: vec![host_row.clone(), "id-alpha".into()],
+    let r = s.rows.iter().find(|r| r.id == host_row).unwrap();
+    assert_eq!(r.host, Some(HostName::new("build")));
+    assert_eq!(r.tmux_session.as_deref(), Some("gr-alpha"));
+    let on_host = |verb: Verb| {
+        Effect::Op(Op {
+            op: verb,
+            on: On::Host {
+                host: HostName::new("build"),
+                rows: vec![HostRow {
+                    id: ID.into(),
+                    row: host_row.clone(),
+                    name: "build:alpha".into(),
+                }],
             },
-            Effect::Send {
-                id: host_row.clone(),
-                text: "-rf hi".into(),
-            },
-            Effect::Attach {
-                id: host_row.clone(),
-            },
-        ],
-    );
+        })
+    };
+    let verbs = [
+        Verb::Kill,
+        Verb::Dismiss,
+        Verb::DismissWorktree {
+            discard_changes: true,
+        },
+        Verb::Restore,
+        Verb::Send("-rf hi".into()),
+        Verb::Key(AnswerKey::Enter),
+        Verb::Key(AnswerKey::Escape),
+        Verb::Key(AnswerKey::Digit(3)),
+        Verb::Key(AnswerKey::CtrlC),
+        Verb::Snooze(std::time::Duration::from_secs(600)),
+        Verb::Wake,
+        Verb::Capture,
+        Verb::Attach,
+    ];
+    for verb in verbs {
+        assert_eq!(
+            decide(&mut s, verb.clone(), std::slice::from_ref(&host_row)),
+            vec![on_host(verb.clone())],
+            "{verb:?}"
+        );
+    }
+    for verb in [Verb::OpenBeside, Verb::Follow(crate::tui_reducer::pane())] {
+        assert!(decide(&mut s, verb, std::slice::from_ref(&host_row)).is_empty());
+    }
+    // A kill of a local and a host's row at once: one op each, where each is.
     assert_eq!(
-        effects,
+        decide(&mut s, Verb::Kill, &[host_row.clone(), "id-alpha".into()]),
         vec![
-            Effect::OnHost {
-                host: "build".into(),
-                args: vec!["kill".into(), "--yes".into(), "--".into(), ID.into()],
-                act: RemoteAct::Kill,
-                name: "build:api".into(),
-            },
-            Effect::Kill {
-                ids: vec!["id-alpha".into()]
-            },
-            Effect::OnHost {
-                host: "build".into(),
-                args: vec!["send".into(), "--".into(), ID.into(), "-rf hi".into()],
-                act: RemoteAct::Send,
-                name: "build:api".into(),
-            },
-            Effect::AttachRemote {
-                host: "build".into(),
-                id: ID.into(),
-                name: "build:api".into(),
-            },
+            crate::support::here(Verb::Kill, &["id-alpha"]),
+            on_host(Verb::Kill)
         ]
+    );
+}
+
+/// The keys on a host's row go to the host: `y`, `N`, a digit, `s` with
+/// `<C-c>`, and `z`; `D` and `r` too (its greenroom decides).
+#[test]
+fn keys_on_a_hosts_row_make_ops_on_that_host() {
+    let (mut s, _) = with_host();
+    let waiting = row(ID, "alpha").replace(r#""health":"idle""#, r#""health":"waiting""#);
+    news(&mut s, 1, HostNews::Line(snapshot(&[waiting])));
+    let host_row = format!("build/{ID}");
+    s.selected = Some(host_row.clone());
+    let host_of = |effects: &[Effect]| -> Vec<(Verb, String)> {
+        effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Op(Op {
+                    op,
+                    on: On::Host { host, rows },
+                }) => Some((op.clone(), format!("{host}/{}", rows[0].id))),
+                _ => None,
+            })
+            .collect()
+    };
+    let here = |effects: &[Effect]| {
+        effects
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e,
+                    Effect::Op(Op {
+                        on: On::Here(_),
+                        ..
+                    })
+                )
+            })
+            .count()
+    };
+    for (c, verb) in [
+        (Command::Allow, Verb::Key(AnswerKey::Enter)),
+        (Command::Deny, Verb::Key(AnswerKey::Escape)),
+        (Command::Choice(2), Verb::Key(AnswerKey::Digit(2))),
+        (Command::Snooze, Verb::Snooze(s.snooze)),
+        (Command::Restore, Verb::Restore),
+    ] {
+        let effects = update(&mut s, Action::Command(c));
+        assert_eq!(here(&effects), 0, "{c:?}: {effects:?}");
+        assert_eq!(host_of(&effects), vec![(verb, host_row.clone())], "{c:?}");
+    }
+    // `s` with `<C-c>`.
+    update(&mut s, Action::Command(Command::Send));
+    update(&mut s, Action::Paste("<C-c>".into()));
+    let effects = update(&mut s, Action::Command(Command::Submit));
+    assert_eq!(here(&effects), 0, "{effects:?}");
+    assert_eq!(
+        host_of(&effects),
+        vec![(Verb::Key(AnswerKey::CtrlC), host_row.clone())]
     );
 }
 

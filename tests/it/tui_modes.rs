@@ -196,10 +196,10 @@ fn a_paste_is_text_for_the_send_dialog_never_commands() {
     let sent = key_in(&mut s, KeyCode::Enter);
     assert_eq!(
         sent,
-        vec![Effect::Send {
-            id: "id-alpha".into(),
-            text: "here is the plan\nxylophone practice".into()
-        }]
+        vec![crate::support::here(
+            greenroom::tui::op::Verb::Send("here is the plan\nxylophone practice".into()),
+            &["id-alpha"]
+        )]
     );
 }
 
@@ -258,9 +258,10 @@ fn one_pane_beside_at_most_and_o_again_closes_it() {
     let mut s = loaded();
     assert_eq!(
         cmd(&mut s, Command::OpenBeside),
-        vec![Effect::OpenBeside {
-            id: "id-alpha".into()
-        }]
+        vec![crate::support::here(
+            greenroom::tui::op::Verb::OpenBeside,
+            &["id-alpha"]
+        )]
     );
     assert!(
         cmd(&mut s, Command::OpenBeside).is_empty(),

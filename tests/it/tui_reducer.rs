@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
 
 use crate::support::key_in;
+use greenroom::tui::op::Verb;
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
@@ -215,9 +216,7 @@ fn archived_sessions_show_under_a_toggle_and_never_count_or_alert() {
     );
     // Restore is offered on an archived row; kill and dismiss say why not.
     s.selected = Some(old_id());
-    assert!(
-        matches!(&cmd(&mut s, Command::Restore)[..], [Effect::Restore { id }] if *id == old_id())
-    );
+    assert!(cmd(&mut s, Command::Restore) == [crate::support::here(Verb::Restore, &[&old_id()])]);
     cmd(&mut s, Command::ToggleArchived);
     assert_eq!(names(&s), ["alpha", "bravo", "charlie", "delta"]);
     let binding = BINDINGS
@@ -335,9 +334,7 @@ fn kill_and_dismiss_ask_first_and_apply_to_marked_rows() {
     let effects = key(&mut s, KeyCode::Char('y'));
     assert_eq!(
         effects,
-        vec![Effect::Kill {
-            ids: vec!["id-alpha".into(), "id-bravo".into()]
-        }]
+        vec![crate::support::here(Verb::Kill, &["id-alpha", "id-bravo"])]
     );
     assert!(s.marked.is_empty(), "marks are spent by the action");
 }
@@ -353,10 +350,10 @@ fn send_types_a_line_and_refuses_a_stopped_session() {
     let effects = key(&mut s, KeyCode::Enter);
     assert_eq!(
         effects,
-        vec![Effect::Send {
-            id: "id-alpha".into(),
-            text: "yes, go $(on".into()
-        }]
+        vec![crate::support::here(
+            Verb::Send("yes, go $(on".into()),
+            &["id-alpha"]
+        )]
     );
     assert!(s.dialog().is_none());
 
@@ -378,7 +375,7 @@ fn send_types_a_line_and_refuses_a_stopped_session() {
     assert!(cmd(&mut s, Command::Attach).is_empty());
     assert_eq!(
         cmd(&mut s, Command::Restore),
-        vec![Effect::Restore { id: uid.clone() }]
+        vec![crate::support::here(Verb::Restore, &[&uid])]
     );
     // Kill needs a live session; dismiss a stopped one of greenroom's own.
     cmd(&mut s, Command::Kill);
@@ -459,7 +456,7 @@ fn the_new_session_form_edits_fields_and_submits() {
     );
 }
 
-fn pane() -> Beside {
+pub fn pane() -> Beside {
     Beside {
         pane_id: "%7".into(),
         tty: "/dev/pts/7".into(),
@@ -471,17 +468,12 @@ fn follow_mode_moves_the_pane_beside_with_the_selection() {
     let mut s = loaded();
     assert_eq!(
         cmd(&mut s, Command::OpenBeside),
-        vec![Effect::OpenBeside {
-            id: "id-alpha".into()
-        }]
+        vec![crate::support::here(Verb::OpenBeside, &["id-alpha"])]
     );
     update(&mut s, Action::BesideOpened(Ok(pane())));
     assert_eq!(
         cmd(&mut s, Command::Down),
-        vec![Effect::Follow {
-            id: "id-bravo".into(),
-            pane: pane(),
-        }]
+        vec![crate::support::here(Verb::Follow(pane()), &["id-bravo"])]
     );
     update(&mut s, Action::BesideClosed);
     assert_eq!(s.beside, BesidePane::Closed);
@@ -499,10 +491,7 @@ fn the_preview_is_requested_only_when_shown_and_live() {
     assert_eq!(s.tab, DetailTab::Preview);
     assert_eq!(
         effects,
-        vec![Effect::CapturePreview {
-            id: "id-bravo".into(),
-            tmux_session: "gr-bravo".into()
-        }]
+        vec![crate::support::here(Verb::Capture, &["id-bravo"])]
     );
     update(
         &mut s,
@@ -546,10 +535,7 @@ fn the_preview_is_requested_only_when_shown_and_live() {
     );
     assert_eq!(
         cmd(&mut s, Command::Down),
-        vec![Effect::CapturePreview {
-            id: "id-delta".into(),
-            tmux_session: "gr-delta".into()
-        }]
+        vec![crate::support::here(Verb::Capture, &["id-delta"])]
     );
 }
 
@@ -718,10 +704,7 @@ fn an_adopted_row_s_preview_captures_its_pane() {
         },
     );
     assert!(
-        effects.contains(&Effect::CapturePreview {
-            id: "%7".into(),
-            tmux_session: ":%7".into(),
-        }),
+        effects.contains(&crate::support::here(Verb::Capture, &["%7"])),
         "{effects:?}"
     );
 }
@@ -820,10 +803,7 @@ fn new_rows_capture_the_preview_only_when_it_went_stale() {
             },
         )
     };
-    let capture = Effect::CapturePreview {
-        id: "id-bravo".into(),
-        tmux_session: "gr-bravo".into(),
-    };
+    let capture = crate::support::here(Verb::Capture, &["id-bravo"]);
     assert!(send(&mut s, rows()).is_empty(), "the same rows again");
     let mut asking = rows();
     asking[1].health = Health::Waiting;

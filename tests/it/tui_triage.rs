@@ -6,6 +6,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
 
+use greenroom::tui::op::{Op, Verb};
 use std::path::PathBuf;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
@@ -59,6 +60,7 @@ fn session(name: &str, health: Health, since_min: i64, focused_min: i64) -> Sess
         snoozed_until: None,
         waiting_for: None,
         why: Default::default(),
+        host: None,
     }
 }
 
@@ -219,10 +221,10 @@ fn z_snoozes_a_session_that_needs_you_and_wakes_a_snoozed_one() {
     key(&mut s, 'w'); // wait-old
     assert_eq!(
         key(&mut s, 'z'),
-        [Effect::Snooze {
-            id: "id-wait-old".into(),
-            length: std::time::Duration::from_secs(600)
-        }]
+        [crate::support::here(
+            Verb::Snooze(std::time::Duration::from_secs(600)),
+            &["id-wait-old"]
+        )]
     );
     let until = now() + Duration::minutes(10);
     update(
@@ -247,9 +249,7 @@ fn z_snoozes_a_session_that_needs_you_and_wakes_a_snoozed_one() {
     );
     assert_eq!(
         key(&mut s, 'z'),
-        [Effect::Wake {
-            id: "id-wait-old".into()
-        }]
+        [crate::support::here(Verb::Wake, &["id-wait-old"])]
     );
     // Out of the queue while snoozed.
     key(&mut s, 'w');
@@ -264,12 +264,7 @@ fn z_snoozes_a_session_that_needs_you_and_wakes_a_snoozed_one() {
 fn y_n_and_digits_answer_only_a_waiting_session() {
     let mut s = loaded(rows(), false);
     key(&mut s, 'w'); // wait-old
-    let send = |key| {
-        vec![Effect::SendKey {
-            id: "id-wait-old".into(),
-            key,
-        }]
-    };
+    let send = |key| vec![crate::support::here(Verb::Key(key), &["id-wait-old"])];
     assert_eq!(key(&mut s, 'y'), send(AnswerKey::Enter));
     assert_eq!(key(&mut s, 'N'), send(AnswerKey::Escape));
     assert_eq!(key(&mut s, '1'), send(AnswerKey::Digit(1)));
@@ -304,10 +299,10 @@ fn the_send_dialog_sends_a_key_written_in_angle_brackets() {
     }
     assert_eq!(
         key_in(&mut s, KeyCode::Enter),
-        [Effect::SendKey {
-            id: "id-wait-old".into(),
-            key: AnswerKey::CtrlC
-        }]
+        [crate::support::here(
+            Verb::Key(AnswerKey::CtrlC),
+            &["id-wait-old"]
+        )]
     );
     assert_eq!(s.mode, Mode::Normal);
     // Not a key name: sent as text.
@@ -317,7 +312,7 @@ fn the_send_dialog_sends_a_key_written_in_angle_brackets() {
     }
     assert!(matches!(
         key_in(&mut s, KeyCode::Enter).as_slice(),
-        [Effect::Send { text, .. }] if text == "<b>bold</b>"
+        [Effect::Op(Op { op: Verb::Send(text), .. })] if text == "<b>bold</b>"
     ));
 }
 

@@ -10,6 +10,14 @@ use std::time::{Duration, Instant};
 use greenroom::config::{Config, Environ, Overrides};
 
 pub mod actions;
+
+/// An op on this machine's rows `ids`, as the reducer decides it.
+pub fn here(op: greenroom::tui::op::Verb, ids: &[&str]) -> greenroom::tui::action::Effect {
+    greenroom::tui::action::Effect::Op(greenroom::tui::op::Op {
+        op,
+        on: greenroom::tui::op::On::Here(ids.iter().map(|i| (*i).to_owned()).collect()),
+    })
+}
 pub mod session;
 pub mod sshd;
 

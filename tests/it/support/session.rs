@@ -48,6 +48,7 @@ pub fn session(name: &str) -> SessionBuilder {
         snoozed_until: None,
         waiting_for: None,
         why: Default::default(),
+        host: None,
     })
 }
 

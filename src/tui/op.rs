@@ -1,0 +1,200 @@
+//! Every effect on sessions is an [`Op`]: what to do ([`Verb`]) and where
+//! ([`On`]): here, through this machine's tmux and files, or on a host,
+//! through its greenroom over its one ssh connection. [`decide`] is the one
+//! place an `On` is made, from each row's typed place (`Session.host`),
+//! never from its name or id; what a host cannot take is refused there, by
+//! name: the match has no catch-all, so a new verb must say what it does on
+//! a host before the crate compiles.
+
+use std::collections::BTreeMap;
+
+use super::action::Effect;
+use super::state::AppState;
+use crate::model::HostName;
+
+/// What the operator does to sessions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verb {
+    Kill,
+    Dismiss,
+    /// Dismiss one session and remove the worktree greenroom made for it
+    /// (and its branch if merged); with uncommitted changes only when the
+    /// operator confirmed twice (`discard_changes`).
+    DismissWorktree {
+        discard_changes: bool,
+    },
+    Restore,
+    /// Type a message and press Enter.
+    Send(String),
+    /// Press one key in the session's pane (an answer to its prompt).
+    Key(crate::ops::AnswerKey),
+    Snooze(std::time::Duration),
+    Wake,
+    /// The session's pane, for the preview (at most four captures a second).
+    Capture,
+    /// Attach to the session (switch-client inside tmux, else suspend and
+    /// attach; a host's over `ssh -t`).
+    Attach,
+    /// Open the session in a pane beside the dashboard (inside tmux).
+    OpenBeside,
+    /// Move the pane beside to the newly selected session.
+    Follow(crate::tmux::Beside),
+}
+
+/// A host's row an op acts on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostRow {
+    /// The host's own id for it, checked to go on its command line.
+    pub id: String,
+    /// The row in the list (for the preview it fills).
+    pub row: String,
+    /// As the list shows it, for the outcome's words.
+    pub name: String,
+}
+
+/// Where an op acts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum On {
+    /// This machine's rows, by id.
+    Here(Vec<String>),
+    /// Rows of one host, acted on there.
+    Host { host: HostName, rows: Vec<HostRow> },
+}
+
+/// An effect on sessions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Op {
+    pub op: Verb,
+    pub on: On,
+}
+
+/// Whether a host can take `verb`, and why not.
+fn host_takes(verb: &Verb) -> Result<(), &'static str> {
+    match verb {
+        Verb::Kill
+        | Verb::Dismiss
+        | Verb::DismissWorktree { .. }
+        | Verb::Restore
+        | Verb::Send(_)
+        | Verb::Key(_)
+        | Verb::Snooze(_)
+        | Verb::Wake
+        | Verb::Capture
+        | Verb::Attach => Ok(()),
+        Verb::OpenBeside | Verb::Follow(_) => {
+            Err("the pane beside shows this machine's sessions only: enter attaches over ssh")
+        }
+    }
+}
+
+/// The effects of `verb` on the rows `ids` (ids in the list): one op for
+/// this machine's rows, one for each host's, each acting where its rows
+/// are; what a host cannot take is refused, the status line says why. A
+/// row gone from the list is left out.
+pub fn decide(state: &mut AppState, verb: Verb, ids: &[String]) -> Vec<Effect> {
+    let (effects, refused) = place(state, &verb, ids);
+    if let Some(why) = refused {
+        state.say(why);
+    }
+    effects
+}
+
+/// [`decide`] without a word: the effects, and why a host's rows were left out.
+pub fn place(state: &AppState, verb: &Verb, ids: &[String]) -> (Vec<Effect>, Option<&'static str>) {
+    let mut here = Vec::new();
+    let mut hosts: BTreeMap<HostName, Vec<HostRow>> = BTreeMap::new();
+    for id in ids {
+        let Some(s) = state.rows.iter().find(|r| &r.id == id) else {
+            continue;
+        };
+        match &s.host {
+            None => here.push(id.clone()),
+            Some(host) => {
+                // The host's own id, from the list's id made after the
+                // host's name (`hosts::list_id`).
+                let own = super::hosts::own_id(host, id);
+                if let Some(own) = own.filter(|o| crate::hosts::valid_remote_id(o)) {
+                    hosts.entry(host.clone()).or_default().push(HostRow {
+                        id: own.to_owned(),
+                        row: id.clone(),
+                        name: s.name.clone(),
+                    });
+                }
+            }
+        }
+    }
+    let mut effects = Vec::new();
+    if !here.is_empty() {
+        effects.push(Effect::Op(Op {
+            op: verb.clone(),
+            on: On::Here(here),
+        }));
+    }
+    let mut refused = None;
+    for (host, rows) in hosts {
+        match host_takes(verb) {
+            Ok(()) => effects.push(Effect::Op(Op {
+                op: verb.clone(),
+                on: On::Host { host, rows },
+            })),
+            Err(why) => refused = Some(why),
+        }
+    }
+    (effects, refused)
+}
+
+/// The effects of `verb` on the selected row, when `check` allows it (a
+/// host's row is checked by its host, not here); else the status line
+/// says why.
+pub fn on_selected(
+    state: &mut AppState,
+    check: impl FnOnce(&crate::model::Session) -> Result<Verb, String>,
+) -> Vec<Effect> {
+    let decided = match state.selected_session() {
+        Some(s) => check(s).map(|verb| (verb, s.id.clone())),
+        None => Err("no session selected".into()),
+    };
+    match decided {
+        Ok((verb, id)) => decide(state, verb, &[id]),
+        Err(why) => {
+            state.say(why);
+            Vec::new()
+        }
+    }
+}
+
+/// The `greenroom` command line on a host for `verb` on its session `id`
+/// (the id last, after `--`: never taken for an option there); `None` for
+/// what is not a command (capture and attach have their own).
+pub fn host_args(verb: &Verb, id: &str) -> Vec<String> {
+    let words: Vec<String> = match verb {
+        Verb::Kill => vec!["kill".into(), "--yes".into()],
+        Verb::Dismiss => vec!["dismiss".into(), "--yes".into()],
+        Verb::DismissWorktree { discard_changes } => {
+            let mut w = vec!["dismiss".into(), "--yes".into(), "--remove-worktree".into()];
+            if *discard_changes {
+                w.push("--discard-changes".into());
+            }
+            w
+        }
+        Verb::Restore => vec!["restore".into()],
+        Verb::Send(_) => vec!["send".into()],
+        Verb::Key(key) => vec!["send".into(), "--key".into(), key.to_string()],
+        Verb::Snooze(length) => vec![
+            "snooze".into(),
+            "--for".into(),
+            format!("{}s", length.as_secs().max(1)),
+        ],
+        Verb::Wake => vec!["snooze".into(), "--wake".into()],
+        Verb::Capture => vec!["capture".into()],
+        Verb::Attach => vec!["attach".into()],
+        Verb::OpenBeside | Verb::Follow(_) => Vec::new(),
+    };
+    let mut args = words;
+    args.push("--".into());
+    args.push(id.to_owned());
+    if let Verb::Send(text) = verb {
+        args.push(text.clone());
+    }
+    args
+}
