@@ -85,6 +85,7 @@ impl Host {
         std::fs::copy(client.with_extension("pub"), dir.join("authorized_keys")).unwrap();
         std::fs::create_dir_all(host.world.path("sessions")).unwrap();
         std::fs::create_dir_all(host.world.path("xdg")).unwrap();
+        std::fs::create_dir_all(host.world.path("home")).unwrap();
         host.start_sshd();
         host
     }
@@ -102,6 +103,11 @@ impl Host {
             format!("XDG_CONFIG_HOME={}", w("xdg")),
             format!("XDG_STATE_HOME={}", w("state")),
             format!("MAESTRO_HOOKS_DIR={}", w("maestro-hooks")),
+            // A home of the host's own: sshd runs the remote command through
+            // the user's shell, and bash run by sshd reads `~/.bashrc`. The
+            // machine's own (root's: a pyenv whose stale lock held every
+            // shell 60 s) must not decide whether a test passes.
+            format!("HOME={}", w("home")),
             // tmux writes greenroom's field separator as `_` in the C locale.
             "LANG=C.UTF-8".to_owned(),
         ];
