@@ -42,7 +42,9 @@ pub fn due(row: &Session, now: DateTime<Utc>, active_window: Duration) -> bool {
         return false;
     }
     match row.activity.source {
-        ActivitySource::Hook | ActivitySource::Answer => true,
+        // Claude Code's own record, like a hook: the pane may yet show the
+        // turn ended.
+        ActivitySource::Hook | ActivitySource::Answer | ActivitySource::ClaudeRegistry => true,
         ActivitySource::Tmux => row
             .activity
             .since

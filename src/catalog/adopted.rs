@@ -280,6 +280,12 @@ impl Catalog {
                 continue;
             }
             let found = self.probes.get(*id).and_then(|p| p.found.as_ref());
+            // Claude Code's own record of the pane, when no hook reports.
+            if let Some(e) = self.registry_of(pane).filter(|_| !at_a_shell(pane)) {
+                let agent = found.map(|f| f.agent.clone());
+                out.push(self.registry_row(pane, e, agent, now));
+                continue;
+            }
             if let Some(found) = found {
                 out.push(self.discovered_row(pane, found, now));
             }
@@ -335,7 +341,7 @@ impl Catalog {
         row
     }
 
-    fn pane_row(
+    pub(super) fn pane_row(
         &self,
         pane: &Pane,
         agent: String,

@@ -65,6 +65,14 @@ impl Catalog {
         if parent == self.adopted_dir && sidecar::is_sidecar_name(&name) {
             return Applied::from(self.apply_adopted(path));
         }
+        if self.is_registry_path(path) {
+            return Applied::from(self.apply_registry(path));
+        }
+        if self.registry_dir().as_deref() == Some(path) {
+            // The folder appeared (or went): what it holds was written
+            // before its watch was armed.
+            return Applied::from(self.rescan_registry());
+        }
         if path == self.store.dir() {
             return Applied::from(self.rescan_sidecars());
         }

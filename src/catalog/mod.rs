@@ -12,6 +12,7 @@ mod foreign;
 mod maestro_state;
 mod order;
 mod reach;
+mod registry;
 mod row_cache;
 mod rows;
 mod status;
@@ -81,6 +82,10 @@ pub struct Catalog {
     /// `<sidecar dir>/adopted/`: records of agents greenroom did not start.
     adopted_dir: PathBuf,
     adopted: BTreeMap<PathBuf, Sidecar>,
+    /// Claude Code's own session records, by path (`sessions/<pid>.json`).
+    registry: BTreeMap<PathBuf, crate::sources::claude_registry::RegistryEntry>,
+    /// The transcript each registry record's session id names.
+    registry_transcripts: HashMap<PathBuf, PathBuf>,
     /// What each pane outside greenroom's sessions was found to run.
     probes: HashMap<crate::tmux::PaneId, adopted::Probe>,
     /// The programs discovery recognises as agents.
@@ -101,6 +106,7 @@ impl Catalog {
         let mut c = Self::empty(config, include_archive);
         c.read_snoozes();
         c.load_adopted();
+        c.load_registry();
         let (live, problems) = c.store.load_all();
         c.add_problems(problems);
         for s in live {
@@ -159,6 +165,8 @@ impl Catalog {
             snoozes: BTreeMap::new(),
             adopted_dir: crate::sources::adopted::adopted_dir(&config.sidecar_dir),
             adopted: BTreeMap::new(),
+            registry: BTreeMap::new(),
+            registry_transcripts: HashMap::new(),
             probes: HashMap::new(),
             known_programs: adopted::known_programs(config),
             row_cache: Default::default(),
@@ -249,6 +257,7 @@ impl Catalog {
         for s in &live {
             changed |= self.track_transcript(s);
         }
+        changed |= self.load_registry_usage();
         changed
     }
 

@@ -38,6 +38,9 @@ impl Catalog {
             WatchTarget::folder(self.store.dir()),
             WatchTarget::folder(&self.adopted_dir),
         ];
+        // Claude Code's own session records: what a Claude Code with no
+        // hooks says of itself.
+        out.extend(self.registry_dir().map(WatchTarget::folder));
         if self.sidecar_archive {
             out.push(WatchTarget::folder(self.store.archive_dir()));
         }

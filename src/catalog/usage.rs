@@ -298,6 +298,15 @@ impl Catalog {
         now: chrono::DateTime<chrono::Utc>,
     ) -> Option<Usage> {
         let main = self.transcript_paths.get(&s.id)?;
+        self.usage_at(main, now)
+    }
+
+    /// The usage one main transcript holds, priced. No IO.
+    pub(super) fn usage_at(
+        &self,
+        main: &std::path::Path,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Option<Usage> {
         let by_model = self.transcripts.by_model(main)?;
         // Claude Code's own totals cover its subagents up to the record;
         // after it, only the main transcript's new messages are added.

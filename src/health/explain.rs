@@ -26,6 +26,7 @@ fn said_by(a: &ActivityView) -> &'static str {
         ActivitySource::Tmux => "tmux shows",
         ActivitySource::Maestro => "Maestro says",
         ActivitySource::AgentOrchestrator => "AO says",
+        ActivitySource::ClaudeRegistry => "Claude Code's record says",
         ActivitySource::Nothing => "nothing reported",
     }
 }

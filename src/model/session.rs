@@ -66,6 +66,9 @@ pub enum ActivitySource {
     Tmux,
     Maestro,
     AgentOrchestrator,
+    /// Claude Code's own session record (`~/.claude/sessions/<pid>.json`):
+    /// a Claude Code with no greenroom hooks.
+    ClaudeRegistry,
     /// Nothing has said anything yet.
     #[default]
     Nothing,
@@ -80,6 +83,7 @@ impl ActivitySource {
             ActivitySource::Tmux => "tmux",
             ActivitySource::Maestro => "maestro",
             ActivitySource::AgentOrchestrator => "agent-orchestrator",
+            ActivitySource::ClaudeRegistry => "claude-registry",
             ActivitySource::Nothing => "none",
         }
     }
@@ -92,6 +96,7 @@ impl ActivitySource {
             ActivitySource::Tmux => "tmux",
             ActivitySource::Maestro => "Maestro",
             ActivitySource::AgentOrchestrator => "AO",
+            ActivitySource::ClaudeRegistry => "Claude",
             ActivitySource::Nothing => "no report",
         }
     }

@@ -6,6 +6,7 @@
 //! (`projects/<p>/sessions/<id>.json`, `projects/<p>/orchestrator.json`,
 //! lifecycle as a nested object). Both become one [`AoSession`].
 
+mod derive;
 mod discover;
 mod fields;
 mod lifecycle;
@@ -15,6 +16,7 @@ use std::path::{Component, Path, PathBuf};
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 
+use derive::{LifecycleWords, derive_status};
 pub use discover::{read_root, read_session_file, session_file_kind, session_folders};
 pub use lifecycle::lifecycle_health;
 
@@ -33,8 +35,13 @@ pub struct AoSession {
     pub path: PathBuf,
     pub project: Option<String>,
     pub agent: Option<String>,
-    /// lifecycle state: lifecycle.session.state, else `status`
+    /// AO's status word as AO shows it: the stored `status`, else the one
+    /// AO derives from the lifecycle, the pull request's state first
+    /// (`derive.rs`).
     pub state: Option<String>,
+    /// The v2 lifecycle's own session state (`working`, `idle`, ...): what
+    /// the agent is doing when the status word names the pull request.
+    pub session_state: Option<String>,
     pub activity: Option<String>,
     pub runtime_state: Option<String>,
     pub tmux_name: Option<String>,
@@ -96,7 +103,13 @@ impl AoSession {
             Some("errored" | "ci_failed") => Activity::Error,
             Some("working") => Activity::Active,
             Some("idle") => Activity::Idle,
-            _ => Activity::Unknown(self.activity.clone().unwrap_or_else(|| "unknown".into())),
+            // `review_pending` and the like name the pull request; the
+            // lifecycle still says whether the agent works on.
+            _ => match self.session_state.as_deref() {
+                Some("working") => Activity::Active,
+                Some("idle") => Activity::Idle,
+                _ => Activity::Unknown(self.activity.clone().unwrap_or_else(|| "unknown".into())),
+            },
         }
     }
 
@@ -169,11 +182,20 @@ pub fn parse_session(text: &str, path: &Path, archived: bool) -> Result<AoSessio
     }
     let started = field_time(life_session, "lifecycle.session.startedAt")?;
     let life_pr = field_object(lifecycle, "lifecycle.pr")?;
+    let session_state = field(life_session, "lifecycle.session.state")?;
+    let reason = field(life_session, "lifecycle.session.reason")?;
+    let derived = derive_status(LifecycleWords {
+        session_state: session_state.as_deref(),
+        session_reason: reason.as_deref(),
+        pr_state: field(life_pr, "lifecycle.pr.state")?.as_deref(),
+        pr_reason: field(life_pr, "lifecycle.pr.reason")?.as_deref(),
+    });
     Ok(AoSession {
         id,
         path: path.to_path_buf(),
         agent: field(top, "agent")?,
-        state: field(life_session, "lifecycle.session.state")?.or(field(top, "status")?),
+        state: field(top, "status")?.or(derived),
+        session_state,
         activity: field(top, "activity")?,
         runtime_state: field(life_runtime, "lifecycle.runtime.state")?,
         tmux_name,
@@ -182,7 +204,7 @@ pub fn parse_session(text: &str, path: &Path, archived: bool) -> Result<AoSessio
         created_at: field_time(top, "createdAt")?.or(started),
         last_transition_at: field_time(life_session, "lifecycle.session.lastTransitionAt")?,
         kind: field(life_session, "lifecycle.session.kind")?.or(field(top, "role")?),
-        reason: field(life_session, "lifecycle.session.reason")?,
+        reason,
         issue: field(top, "issue")?,
         pr: field(top, "pr")?.or(field(life_pr, "lifecycle.pr.url")?),
         summary: field(top, "summary")?,

@@ -108,12 +108,13 @@ fn the_v2_lifecycle_form_gives_state_reason_and_pr_link() {
     assert_eq!(ao.reason.as_deref(), Some("checks_failed"));
     assert_eq!(ao.pr.as_deref(), Some("https://github.com/o/app/pull/9"));
     assert_eq!(r.health, Health::Errored);
-    // The legacy form carries the same lifecycle as JSON text.
+    // The legacy form carries the same lifecycle as JSON text; with no
+    // stored `status` beside it, AO's word comes from the lifecycle.
     let legacy = world.path("ao/0123456789ab-app/sessions/app-3");
     std::fs::create_dir_all(legacy.parent().unwrap()).unwrap();
     std::fs::write(
         &legacy,
-        "status=working\nstatePayload={\"version\":2,\"session\":{\"state\":\"stuck\",\"reason\":\"no_activity\"}}\n",
+        "statePayload={\"version\":2,\"session\":{\"state\":\"stuck\",\"reason\":\"no_activity\"}}\n",
     )
     .unwrap();
     let catalog = Catalog::load(&world.config(None, &[]), false);

@@ -68,8 +68,9 @@ fn legacy_with_state_payload() {
         path: path.into(),
         project: some("myproject"),
         agent: some("claude-code"),
-        // statePayload wins over the legacy `status` line (both say working here).
+        // The stored `status` is the word AO shows (here the lifecycle agrees).
         state: some("working"),
+        session_state: some("working"),
         activity: None,
         runtime_state: None,
         tmux_name: None,
@@ -87,12 +88,50 @@ fn legacy_with_state_payload() {
     assert_eq!(s.name(), "ao-1");
 }
 
+/// AO's legacy `readMetadata` shows the stored `status`: AO wrote it beside
+/// `statePayload` at every transition.
 #[test]
-fn legacy_state_payload_beats_status() {
+fn legacy_stored_status_beats_state_payload() {
     let text = "status=working\nstatePayload={\"version\":2,\"session\":{\"kind\":\"worker\",\"state\":\"needs_input\"}}\n";
+    let s = ao::parse_session(text, Path::new("/x/sessions/ao-2"), false).unwrap();
+    assert_eq!(s.state.as_deref(), Some("working"));
+    assert_eq!(s.session_state.as_deref(), Some("needs_input"));
+    assert_eq!(s.activity(), Activity::Active);
+    // Without a stored status, the lifecycle's word.
+    let text = "statePayload={\"version\":2,\"session\":{\"kind\":\"worker\",\"state\":\"needs_input\"}}\n";
     let s = ao::parse_session(text, Path::new("/x/sessions/ao-2"), false).unwrap();
     assert_eq!(s.state.as_deref(), Some("needs_input"));
     assert_eq!(s.activity(), Activity::AwaitingInput);
+}
+
+/// AO's own example (migration-storage-v2.test.ts): the stored
+/// `review_pending` wins over the lifecycle's `working`, and the agent, by
+/// its lifecycle, is still at work.
+#[test]
+fn legacy_stored_review_pending_is_what_ao_shows() {
+    let text = fixture("legacy-kv__ao-1__status-review_pending-statePayload-working-pr-open.kv");
+    let path = Path::new("/home/u/.agent-orchestrator/aaaaaa000000-myproject/sessions/ao-1");
+    let s = ao::parse_session(&text, path, false).unwrap();
+    assert_eq!(s.state.as_deref(), Some("review_pending"));
+    assert_eq!(s.session_state.as_deref(), Some("working"));
+    assert_eq!(s.pr.as_deref(), Some("https://github.com/test/repo/pull/1"));
+    assert_eq!(s.status(), Status::Running);
+    assert_eq!(s.activity(), Activity::Active);
+}
+
+/// AO's own example (metadata.test.ts): a current JSON file has no stored
+/// status, and AO derives `review_pending` from the lifecycle, the pull
+/// request first.
+#[test]
+fn current_json_without_status_derives_it_as_ao_does() {
+    let text = fixture("v2-json__no-status__lifecycle-working-pr-open-review_pending.json");
+    let path = Path::new("/h/.agent-orchestrator/projects/myproject/sessions/no-status.json");
+    let s = ao::parse_session(&text, path, false).unwrap();
+    assert_eq!(s.state.as_deref(), Some("review_pending"));
+    assert_eq!(s.session_state.as_deref(), Some("working"));
+    assert_eq!(s.runtime_state.as_deref(), Some("alive"));
+    assert_eq!(s.status(), Status::Running);
+    assert_eq!(s.activity(), Activity::Active);
 }
 
 #[test]
@@ -154,6 +193,7 @@ fn current_orchestrator_json() {
         project: some("agent-orchestrator"),
         agent: some("claude-code"),
         state: some("working"),
+        session_state: some("working"),
         activity: None,
         runtime_state: some("alive"),
         tmux_name: some("ao-orchestrator"),
@@ -348,6 +388,7 @@ fn reads_a_realistic_tree() {
         project: some("app"),
         agent: some("codex"),
         state: some("needs_input"),
+        session_state: some("needs_input"),
         activity: None,
         runtime_state: some("alive"),
         tmux_name: some("app-7"),

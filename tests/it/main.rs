@@ -7,6 +7,7 @@
 mod adopt_report;
 mod ao_lifecycle;
 mod ao_sessions;
+mod claude_registry;
 mod cli_actions;
 mod cli_plain_errors;
 mod config_layers;

@@ -7,6 +7,7 @@ use super::harness::{Claude, claude_bin};
 use super::standin::{Reply, StandIn, Tokens};
 use super::user;
 use crate::it_support::{Pane, wait_for};
+use serde_json::Value;
 
 fn tokens(input: u64, output: u64) -> Tokens {
     Tokens {
@@ -94,4 +95,87 @@ fn kill_on_an_adopted_claude_closes_only_its_pane() {
         "the user's other window stays: {panes}"
     );
     wait_for(10, "the row gone", || row().is_none().then_some(()));
+}
+
+/// Types `text` into Claude Code's prompt; keys that land while it is
+/// still redrawing its first screen are lost, so they are typed again until
+/// the text shows (polled, with a deadline).
+fn type_until_shown(p: &Pane<'_>, text: &str) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while !p.text().contains(text) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{text:?} never showed:\n{}",
+            p.text()
+        );
+        p.keys(&["-l", text]);
+        let typed = std::time::Instant::now();
+        while typed.elapsed() < Duration::from_secs(3) && !p.text().contains(text) {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+/// What `claude agents --json` says of the one Claude Code running.
+fn claude_agents(c: &Claude) -> Value {
+    let out = std::process::Command::new(c.dir.path().join("run-claude"))
+        .args(["agents", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "claude agents: {out:?}");
+    let all: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(all.as_array().map(Vec::len), Some(1), "{all:#}");
+    all[0].clone()
+}
+
+/// Claude Code with no greenroom hooks at all: its own session record
+/// (`~/.claude/sessions/<pid>.json`) gives the row what `claude agents
+/// --json` says: waiting at the permission prompt, idle after Esc, and its
+/// session id.
+#[test]
+fn claude_code_without_hooks_is_what_claude_agents_says() {
+    let api = StandIn::start();
+    api.script([Reply::Bash("touch x".into(), tokens(900, 12))]);
+    let c = Claude::prepare(api.clone());
+    // No hooks: Claude Code's settings as a new user's.
+    std::fs::write(
+        c.home().join(".claude/settings.json"),
+        r#"{"permissions": {"defaultMode": "default"}}"#,
+    )
+    .unwrap();
+    user::plain_session(&c.tmux, &c.home(), &c.work());
+    let pane = user::first_pane(&c.tmux);
+    let p = Pane::new(&c.tmux, "work");
+    user::type_line(&p, &c.dir.path().join("run-claude").to_string_lossy());
+    p.until(60, "Claude Code's prompt", |s| {
+        s.contains("Claude Code v2.1.328") && s.contains("for shortcuts")
+    });
+    let row = || user::row(&c.tmux, &c.home(), &pane);
+
+    type_until_shown(&p, "Make x.");
+    p.keys(&["Enter"]);
+    p.until(30, "the permission dialog", |s| {
+        s.contains("Do you want to proceed?")
+    });
+    let agent = wait_for(10, "claude agents: waiting", || {
+        Some(claude_agents(&c)).filter(|a| a["status"] == "waiting")
+    });
+    let r = wait_for(5, "the row waiting, from the record", || {
+        row().filter(|r| r["health"] == "waiting")
+    });
+    assert_eq!(r["agent_session_id"], agent["sessionId"], "{r:#}");
+    assert_eq!(r["activity"]["source"], "claude-registry", "{r:#}");
+    assert_eq!(r["activity"]["detail"], agent["waitingFor"], "{r:#}");
+    assert_eq!(r["adopted"]["hooks"], false, "{r:#}");
+
+    // Esc refuses the call; Claude Code says idle, and so does the row.
+    p.keys(&["Escape"]);
+    wait_for(10, "claude agents: idle", || {
+        Some(claude_agents(&c)).filter(|a| a["status"] == "idle")
+    });
+    let r = wait_for(5, "the row idle, from the record", || {
+        row().filter(|r| r["activity"]["state"] == "idle")
+    });
+    assert_eq!(r["activity"]["source"], "claude-registry", "{r:#}");
+    assert_eq!(r["agent_session_id"], agent["sessionId"], "{r:#}");
 }

@@ -1,0 +1,179 @@
+//! Claude Code's own session registry in the catalog: which record speaks
+//! for which tmux pane, and the transcript its session id names.
+
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+
+use super::Catalog;
+use crate::health::{self, Report};
+use crate::model::{Activity, ActivitySource, Adopted, Session, Usage};
+use crate::sources::claude_registry::{self, RegistryEntry};
+use crate::sources::{read_text_file, transcript};
+use crate::tmux::Pane;
+
+impl Catalog {
+    /// The registry folder of the configured Claude Code folder, if any.
+    pub(super) fn registry_dir(&self) -> Option<PathBuf> {
+        self.config
+            .claude_dir
+            .as_deref()
+            .map(claude_registry::registry_dir)
+    }
+
+    /// Reads every record in the registry folder (a missing folder is no
+    /// Claude Code running: nothing, no problem).
+    pub(super) fn load_registry(&mut self) -> bool {
+        let Some(dir) = self.registry_dir() else {
+            return false;
+        };
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            return false;
+        };
+        let paths: Vec<PathBuf> = entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| claude_registry::registry_pid(p).is_some())
+            .collect();
+        let mut changed = false;
+        for path in paths {
+            changed |= self.apply_registry(&path);
+        }
+        changed
+    }
+
+    /// Reads the registry folder again: the records gone are dropped, the
+    /// rest read. Returns whether rows change.
+    pub(super) fn rescan_registry(&mut self) -> bool {
+        let gone: Vec<PathBuf> = self
+            .registry
+            .keys()
+            .filter(|p| std::fs::symlink_metadata(p).is_err())
+            .cloned()
+            .collect();
+        let mut changed = false;
+        for path in gone {
+            changed |= self.apply_registry(&path);
+        }
+        changed | self.load_registry()
+    }
+
+    /// Whether `path` is a record of the registry folder.
+    pub(super) fn is_registry_path(&self, path: &Path) -> bool {
+        self.registry_dir()
+            .is_some_and(|dir| path.parent() == Some(dir.as_path()))
+            && claude_registry::registry_pid(path).is_some()
+    }
+
+    /// A record changed, appeared or went (Claude Code removes its own at
+    /// exit). Returns whether rows change.
+    pub(super) fn apply_registry(&mut self, path: &Path) -> bool {
+        if std::fs::symlink_metadata(path).is_err() {
+            let had_problem = self.problems.remove(path).is_some();
+            self.registry_transcripts.remove(path);
+            return self.registry.remove(path).is_some() || had_problem;
+        }
+        let read = read_text_file(path).and_then(|t| claude_registry::parse_entry(&t, path));
+        match read {
+            Ok(entry) => {
+                let had_problem = self.problems.remove(path).is_some();
+                let tracked = self.usage_on && self.track_registry_transcript(&entry);
+                let changed = self.registry.get(path) != Some(&entry);
+                self.registry.insert(path.to_path_buf(), entry);
+                changed || had_problem || tracked
+            }
+            Err(e) => {
+                self.registry.remove(path);
+                self.problems.insert(path.to_path_buf(), e.clone()).as_ref() != Some(&e)
+            }
+        }
+    }
+
+    /// Follows the transcript a record's session id names.
+    pub(super) fn track_registry_transcript(&mut self, entry: &RegistryEntry) -> bool {
+        let main = self.config.claude_dir.as_deref().and_then(|claude| {
+            let cwd = entry.cwd.as_deref()?;
+            transcript::locate(claude, cwd, &entry.session_id)
+        });
+        match main {
+            Some(main) => {
+                self.registry_transcripts
+                    .insert(entry.path.clone(), main.clone());
+                self.transcripts.track(main)
+            }
+            None => self.registry_transcripts.remove(&entry.path).is_some(),
+        }
+    }
+
+    /// Starts following every record's transcript (see `load_usage`).
+    pub(super) fn load_registry_usage(&mut self) -> bool {
+        let entries: Vec<RegistryEntry> = self.registry.values().cloned().collect();
+        let mut changed = false;
+        for e in &entries {
+            changed |= self.track_registry_transcript(e);
+        }
+        changed
+    }
+
+    /// The record that speaks for a pane: its pane id and its session
+    /// name both as the record says (the record names no tmux server, and
+    /// pane ids start again at `%0` on a new server).
+    pub(super) fn registry_of(&self, pane: &Pane) -> Option<&RegistryEntry> {
+        self.registry.values().find(|e| {
+            e.tmux_pane.as_deref() == Some(pane.id.as_str())
+                && e.tmux_session.as_deref() == Some(pane.session.as_str())
+        })
+    }
+
+    /// The usage a record's transcript holds, priced. No IO.
+    pub(super) fn registry_usage(&self, e: &RegistryEntry, now: DateTime<Utc>) -> Option<Usage> {
+        let main = self.registry_transcripts.get(&e.path)?;
+        self.usage_at(main, now)
+    }
+}
+
+/// Claude Code's own status as a report: busy, waiting or idle, since it
+/// last set it.
+pub(super) fn registry_report<'a>(e: &'a RegistryEntry, state: &'a Activity) -> Report<'a> {
+    Report {
+        state,
+        detail: e.waiting_for.as_deref(),
+        since: e.status_at,
+        reported_at: e.status_at,
+    }
+}
+
+impl Catalog {
+    /// A Claude Code with no greenroom hooks, by its own record: its
+    /// status (busy, waiting, idle), session id and usage.
+    pub(super) fn registry_row(
+        &self,
+        pane: &Pane,
+        e: &RegistryEntry,
+        agent: Option<String>,
+        now: DateTime<Utc>,
+    ) -> Session {
+        let t = &self.config.thresholds;
+        let facts = pane.facts();
+        let state = e.activity();
+        let mut activity =
+            health::effective_activity(Some(registry_report(e, &state)), Some(&facts), now, t);
+        if activity.source == ActivitySource::Hook {
+            activity.source = ActivitySource::ClaudeRegistry;
+        }
+        let last_signal_at = [facts.window_activity, e.status_at]
+            .into_iter()
+            .flatten()
+            .max();
+        let agent = agent.unwrap_or_else(|| "claude".to_owned());
+        let cwd = e.cwd.clone().unwrap_or_default();
+        let mut row = self.pane_row(pane, agent, cwd, activity, last_signal_at, now);
+        row.agent_session_id = Some(e.session_id.clone());
+        row.usage = self.registry_usage(e, now);
+        row.adopted = Some(Adopted {
+            pane: pane.id.clone(),
+            hooks: false,
+        });
+        row
+    }
+}
