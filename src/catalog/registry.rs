@@ -75,7 +75,8 @@ impl Catalog {
         }
         let read = read_text_file(path).and_then(|t| claude_registry::parse_entry(&t, path));
         match read {
-            Ok(entry) => {
+            Ok(mut entry) => {
+                entry.ancestry = crate::sources::procs::ancestry(entry.pid);
                 let had_problem = self.problems.remove(path).is_some();
                 let tracked = self.usage_on && self.track_registry_transcript(&entry);
                 let changed = self.registry.get(path) != Some(&entry);
@@ -117,11 +118,14 @@ impl Catalog {
 
     /// The record that speaks for a pane: its pane id and its session
     /// name both as the record says (the record names no tmux server, and
-    /// pane ids start again at `%0` on a new server).
+    /// pane ids start again at `%0` on a new server), written by a process
+    /// that runs in that pane (a record naming the operator's own pane, or
+    /// a stale one whose process is gone, speaks for nothing).
     pub(super) fn registry_of(&self, pane: &Pane) -> Option<&RegistryEntry> {
         self.registry.values().find(|e| {
             e.tmux_pane.as_deref() == Some(pane.id.as_str())
                 && e.tmux_session.as_deref() == Some(pane.session.as_str())
+                && e.ancestry.contains(&pane.pid)
         })
     }
 

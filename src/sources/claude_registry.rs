@@ -41,6 +41,11 @@ pub struct RegistryEntry {
     /// Claude Code's own name for the session (`work-92`).
     pub name: Option<String>,
     pub version: Option<String>,
+    /// The record's process and its ancestors (`/proc`), read when the
+    /// record was: anyone can write a record naming any pane, so it speaks
+    /// for a pane only when the pane's process is among these (the same
+    /// rule as an adopted report's). Empty until read.
+    pub ancestry: Vec<u32>,
 }
 
 impl RegistryEntry {
@@ -107,6 +112,7 @@ pub fn parse_entry(text: &str, path: &Path) -> Result<RegistryEntry, String> {
     let status_at = time_field(&map, "statusUpdatedAt")?.or(time_field(&map, "updatedAt")?);
     Ok(RegistryEntry {
         path: path.to_path_buf(),
+        ancestry: Vec::new(),
         pid,
         session_id,
         cwd: text_field(&map, "cwd")?.map(PathBuf::from),

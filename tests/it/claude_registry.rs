@@ -69,8 +69,34 @@ fn a_record_written_after_start_is_the_panes_status_session_and_usage() {
     std::fs::write(&main, format!("{line}\n")).unwrap();
     let dir = world.path("claude/sessions");
     std::fs::create_dir_all(&dir).unwrap();
-    let record_path = dir.join(format!("{pid}.json"));
     let now_ms = Utc::now().timestamp_millis();
+
+    // A record anyone could write, naming this pane from a process that
+    // does not run in it (this test's own): it speaks for nothing, so no
+    // key of the operator's can reach that pane on its word.
+    let me = std::process::id();
+    let spoof = dir.join(format!("{me}.json"));
+    write_record(
+        &spoof,
+        &json!({
+            "pid": me, "sessionId": sid, "cwd": cwd, "status": "waiting",
+            "tmux": format!("work:{window}.{pane}"), "statusUpdatedAt": now_ms,
+        }),
+    );
+    let beats = std::cell::Cell::new(0);
+    watch.until("two heartbeats after the spoofed record", |v| {
+        assert!(
+            row_of(v, pane).is_none(),
+            "a spoofed record made a row: {v:#}"
+        );
+        if v["type"] == "heartbeat" {
+            beats.set(beats.get() + 1);
+        }
+        beats.get() >= 2
+    });
+    std::fs::remove_file(&spoof).unwrap();
+
+    let record_path = dir.join(format!("{pid}.json"));
     let mut record = json!({
         "pid": pid.parse::<u32>().unwrap(), "sessionId": sid, "cwd": cwd,
         "startedAt": now_ms, "version": "2.1.328", "kind": "interactive",
