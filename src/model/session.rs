@@ -183,9 +183,18 @@ pub struct Session {
     /// Which rule decided the health, in words (`health::explain`).
     pub why: super::Why,
     /// Where the session runs: `None` on this machine, else the `[[hosts]]`
-    /// entry whose stream sent the row. What the operator does to the row
-    /// goes there (`tui::op::decide`).
-    pub host: Option<HostName>,
+    /// entry whose stream sent the row, with that host's own id for it.
+    /// What the operator does to the row goes there (`tui::op::decide`).
+    pub host: Option<HostPlace>,
+}
+
+/// A host's row's place, typed, as its stream delivered it: `Session.id`
+/// is the list's (unique among hosts), never read back for these.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct HostPlace {
+    pub name: HostName,
+    /// The host's own id for the row (checked by `hosts::valid_remote_id`).
+    pub id: String,
 }
 
 /// The name of a `[[hosts]]` entry (checked by `hosts::check`).
