@@ -230,10 +230,13 @@ pub struct Adopted {
 impl Session {
     /// What greenroom hands tmux to act on this row: the adopted agent's
     /// pane, else the row's tmux session.
-    pub fn tmux_target(&self) -> Option<String> {
+    pub fn tmux_target(&self) -> Option<crate::tmux::TmuxTarget> {
         match &self.adopted {
-            Some(a) => Some(crate::tmux::pane_target_name(&a.pane)),
-            None => self.tmux_session.clone(),
+            Some(a) => Some(crate::tmux::TmuxTarget::Pane(a.pane.clone())),
+            None => self
+                .tmux_session
+                .clone()
+                .map(crate::tmux::TmuxTarget::Session),
         }
     }
 
