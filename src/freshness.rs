@@ -23,7 +23,7 @@ const SMALL_SERVER: usize = 64;
 pub enum Read {
     Nothing,
     /// These rows' tmux targets (as rows hold them), sorted, once each.
-    Rows(Vec<String>),
+    Rows(Vec<crate::tmux::TmuxTarget>),
     /// So many rows that the full poll is the cheaper read.
     Everything,
 }
@@ -64,7 +64,7 @@ pub fn plan<'a>(
     active_window: Duration,
 ) -> Read {
     let mut count = 0;
-    let mut targets: Vec<String> = rows
+    let mut targets: Vec<crate::tmux::TmuxTarget> = rows
         .into_iter()
         .inspect(|_| count += 1)
         .filter(|r| {

@@ -72,8 +72,8 @@ pub use orchestration::{
     Orchestration, Phase, PhaseError, PhaseId, PhaseStatus, TokenCounts, TokenUsage,
 };
 pub use session::{
-    ActivitySource, ActivityView, Adopted, AoDetails, HostName, ModelUsage, Session, Usage,
-    WaitingFor,
+    ActivitySource, ActivityView, Adopted, AoDetails, HostName, HostPlace, ModelUsage, Session,
+    Usage, WaitingFor,
 };
 pub use why::Why;
 

@@ -34,7 +34,7 @@ pub use events::{
     is_events_session, supports_events,
 };
 pub use ops::{NewSession, escape_trailing_semicolon, exact_window};
-pub use pane::{ClientName, Pane, PaneId, Server, pane_of_target_name, pane_target_name};
+pub use pane::{ClientName, Pane, PaneId, Server, TmuxTarget};
 pub use poll::Refresh;
 pub use poll_parse::parse_server;
 pub use shell::shell_quote;
@@ -162,15 +162,15 @@ impl Tmux {
     }
 
     /// Moves the current client to a session (greenroom runs inside tmux).
-    pub fn switch_client(&self, name: &str) -> Result<(), TmuxError> {
-        let target = self.session_target(name)?;
+    pub fn switch_client(&self, target: impl Into<TmuxTarget>) -> Result<(), TmuxError> {
+        let target = self.session_target(&target.into())?;
         self.run(["switch-client", "-t", &target]).map(drop)
     }
 
     /// Attaches this terminal to a session and returns when the operator
     /// detaches. `$TMUX` is cleared so this works from inside another server.
-    pub fn attach_here(&self, name: &str) -> Result<(), TmuxError> {
-        let target = self.session_target(name)?;
+    pub fn attach_here(&self, target: impl Into<TmuxTarget>) -> Result<(), TmuxError> {
+        let target = self.session_target(&target.into())?;
         let status = match self
             .command()
             .args(["attach-session", "-t", &target])

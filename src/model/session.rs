@@ -188,9 +188,18 @@ pub struct Session {
     /// Which rule decided the health, in words (`health::explain`).
     pub why: super::Why,
     /// Where the session runs: `None` on this machine, else the `[[hosts]]`
-    /// entry whose stream sent the row. What the operator does to the row
-    /// goes there (`tui::op::decide`).
-    pub host: Option<HostName>,
+    /// entry whose stream sent the row, with that host's own id for it.
+    /// What the operator does to the row goes there (`tui::op::decide`).
+    pub host: Option<HostPlace>,
+}
+
+/// A host's row's place, typed, as its stream delivered it: `Session.id`
+/// is the list's (unique among hosts), never read back for these.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct HostPlace {
+    pub name: HostName,
+    /// The host's own id for the row (checked by `hosts::valid_remote_id`).
+    pub id: String,
 }
 
 /// The name of a `[[hosts]]` entry (checked by `hosts::check`).
@@ -226,10 +235,13 @@ pub struct Adopted {
 impl Session {
     /// What greenroom hands tmux to act on this row: the adopted agent's
     /// pane, else the row's tmux session.
-    pub fn tmux_target(&self) -> Option<String> {
+    pub fn tmux_target(&self) -> Option<crate::tmux::TmuxTarget> {
         match &self.adopted {
-            Some(a) => Some(crate::tmux::pane_target_name(&a.pane)),
-            None => self.tmux_session.clone(),
+            Some(a) => Some(crate::tmux::TmuxTarget::Pane(a.pane.clone())),
+            None => self
+                .tmux_session
+                .clone()
+                .map(crate::tmux::TmuxTarget::Session),
         }
     }
 

@@ -267,7 +267,7 @@ pub fn ensure_restorable(session: &Session) -> Result<(), OpsError> {
 
 /// What tmux is handed for a live row, for actions that need one running:
 /// its tmux session, or for an adopted agent its pane alone.
-fn live_tmux_name(session: &Session) -> Result<String, OpsError> {
+fn live_tmux_name(session: &Session) -> Result<crate::tmux::TmuxTarget, OpsError> {
     let name = session
         .tmux_target()
         .ok_or_else(|| OpsError::NoTmux(session.name.clone()))?;

@@ -24,7 +24,7 @@ use uuid::Uuid;
 use super::{OpsError, live_tmux_name, not_live_if_missing};
 use crate::model::{Activity, Health, Session, Source};
 use crate::sources::sidecar::SidecarStore;
-use crate::tmux::{Tmux, TmuxError};
+use crate::tmux::{Tmux, TmuxError, TmuxTarget};
 
 /// Longer text is pasted, never typed: well under tmux's command size.
 const TYPED_MAX_BYTES: usize = 1024;
@@ -54,7 +54,11 @@ pub fn send(tmux: &Tmux, session: &Session, text: &str) -> Result<(), OpsError> 
 }
 
 /// [`send`] without the checks: spawn types a first prompt with it.
-pub(super) fn type_text(tmux: &Tmux, tmux_session: &str, text: &str) -> Result<(), TmuxError> {
+pub(super) fn type_text(
+    tmux: &Tmux,
+    tmux_session: &TmuxTarget,
+    text: &str,
+) -> Result<(), TmuxError> {
     let text = clean_text(text);
     if !text.is_empty() {
         let before = tmux.capture_text(tmux_session)?;
@@ -107,12 +111,12 @@ pub(super) fn type_first_prompt(
             break;
         }
     }
-    type_text(tmux, tmux_session, text)
+    type_text(tmux, &TmuxTarget::from(tmux_session), text)
 }
 
 /// Pastes through a buffer of greenroom's own (bracketed when the program
 /// asked for it); the buffer is deleted on every path.
-fn paste(tmux: &Tmux, tmux_session: &str, text: &str) -> Result<(), TmuxError> {
+fn paste(tmux: &Tmux, tmux_session: &TmuxTarget, text: &str) -> Result<(), TmuxError> {
     let buffer = format!("greenroom-{}", uuid::Uuid::new_v4().simple());
     tmux.load_buffer(&buffer, text.as_bytes())?;
     tmux.paste_buffer(&buffer, tmux_session).inspect_err(|_| {
@@ -127,7 +131,13 @@ fn paste(tmux: &Tmux, tmux_session: &str, text: &str) -> Result<(), TmuxError> {
 /// machine) also settles late: the quiet asked for grows with the time the
 /// text took to show, up to [`MAX_QUIET`]. A capture that fails ends the
 /// wait: Enter is then tried, and its own error reported.
-fn wait_until_landed(tmux: &Tmux, tmux_session: &str, before: &str, text: &str, quiet: Duration) {
+fn wait_until_landed(
+    tmux: &Tmux,
+    tmux_session: &TmuxTarget,
+    before: &str,
+    text: &str,
+    quiet: Duration,
+) {
     let start = Instant::now();
     let tail = visible_tail(text);
     let mut last = before.to_owned();

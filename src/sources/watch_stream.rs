@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::model::{Activity, ActivityView, Health, HostName, Session, Source, Status};
+use crate::model::{Activity, ActivityView, Health, HostName, HostPlace, Session, Source, Status};
 
 /// The longest line read from a host (a snapshot of thousands of rows fits).
 pub const MAX_LINE: usize = 16 * 1024 * 1024;
@@ -136,6 +136,10 @@ pub fn parse_row(mut v: Value, host: &str) -> Result<RemoteRow, String> {
     };
     let act = row.activity;
     let session = Session {
+        host: Some(HostPlace {
+            name: HostName::new(host),
+            id: row.id.clone(),
+        }),
         id: row.id,
         name,
         source,
@@ -169,7 +173,6 @@ pub fn parse_row(mut v: Value, host: &str) -> Result<RemoteRow, String> {
         snoozed_until: None,
         waiting_for: None,
         why: Default::default(),
-        host: Some(HostName::new(host)),
     };
     if let Some(map) = v.as_object_mut() {
         map.insert("host".into(), Value::String(host.to_owned()));

@@ -3,7 +3,7 @@
 //! windows and layout are never touched; moving that client is all follow
 //! mode does.
 
-use super::{Tmux, TmuxError};
+use super::{Tmux, TmuxError, TmuxTarget};
 use crate::config::TmuxSocket;
 
 /// The pane beside, as tmux names it.
@@ -24,7 +24,7 @@ impl Tmux {
     /// The argv (as one shell line, for the new pane's shell) of a client
     /// of this server attached to `name` (by its id). `$TMUX` is unset so
     /// tmux agrees to nest it.
-    pub fn attach_command_line(&self, name: &str) -> Result<String, TmuxError> {
+    pub fn attach_command_line(&self, target: impl Into<TmuxTarget>) -> Result<String, TmuxError> {
         let quote = super::shell_quote;
         let socket = match self.socket() {
             TmuxSocket::Default => String::new(),
@@ -33,7 +33,7 @@ impl Tmux {
         };
         Ok(format!(
             "env -u TMUX tmux{socket} attach-session -t {}",
-            quote(&self.session_target(name)?)
+            quote(&self.session_target(&target.into())?)
         ))
     }
 
@@ -71,8 +71,12 @@ impl Tmux {
     }
 
     /// Moves the client on terminal `tty` to session `name`.
-    pub fn switch_client_on(&self, tty: &str, name: &str) -> Result<(), TmuxError> {
-        let target = self.session_target(name)?;
+    pub fn switch_client_on(
+        &self,
+        tty: &str,
+        target: impl Into<TmuxTarget>,
+    ) -> Result<(), TmuxError> {
+        let target = self.session_target(&target.into())?;
         self.run(["switch-client", "-c", tty, "-t", &target])
             .map(drop)
     }

@@ -6,7 +6,7 @@ use std::ffi::OsStr;
 use std::io;
 use std::process::Stdio;
 
-use super::{PaneId, SEP, Tmux, TmuxError, check, escape_format};
+use super::{PaneId, SEP, Tmux, TmuxError, TmuxTarget, check, escape_format};
 
 /// A session tmux has just made: its id and its one pane's.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -193,21 +193,21 @@ impl Tmux {
         }
     }
 
-    /// Kills a session; an adopted pane's target name kills that pane only
+    /// Kills a session; an adopted pane's target kills that pane only
     /// (never the user's session around it).
-    pub fn kill_session(&self, name: &str) -> Result<(), TmuxError> {
-        if let Some(pane) = super::pane::pane_of_target_name(name) {
-            return self.kill_pane(&pane);
-        }
-        let target = self.session_target(name)?;
+    pub fn kill_session(&self, target: impl Into<TmuxTarget>) -> Result<(), TmuxError> {
+        let target = match target.into() {
+            TmuxTarget::Pane(pane) => return self.kill_pane(&pane),
+            session => self.session_target(&session)?,
+        };
         self.run(["kill-session", "-t", &target]).map(drop)
     }
 
     /// Types `text` literally into the session's current pane (no key names
     /// are interpreted; the text never reaches a shell).
-    pub fn send_literal(&self, name: &str, text: &str) -> Result<(), TmuxError> {
+    pub fn send_literal(&self, target: impl Into<TmuxTarget>, text: &str) -> Result<(), TmuxError> {
         let text = escape_trailing_semicolon(text.as_ref());
-        let target = self.window_target(name)?;
+        let target = self.window_target(&target.into())?;
         let args: [&OsStr; 6] = [
             "send-keys".as_ref(),
             "-t".as_ref(),
@@ -220,8 +220,8 @@ impl Tmux {
     }
 
     /// Presses one named key (`Enter`, `C-c`) in the session's current pane.
-    pub fn send_key(&self, name: &str, key: &str) -> Result<(), TmuxError> {
-        self.run(["send-keys", "-t", &self.window_target(name)?, key])
+    pub fn send_key(&self, target: impl Into<TmuxTarget>, key: &str) -> Result<(), TmuxError> {
+        self.run(["send-keys", "-t", &self.window_target(&target.into())?, key])
             .map(drop)
     }
 
@@ -233,7 +233,11 @@ impl Tmux {
 
     /// Pastes and deletes the named buffer into the session's current pane,
     /// bracketed when the program there asked for bracketed paste.
-    pub fn paste_buffer(&self, buffer: &str, name: &str) -> Result<(), TmuxError> {
+    pub fn paste_buffer(
+        &self,
+        buffer: &str,
+        target: impl Into<TmuxTarget>,
+    ) -> Result<(), TmuxError> {
         self.run([
             "paste-buffer",
             "-d",
@@ -241,20 +245,31 @@ impl Tmux {
             "-b",
             buffer,
             "-t",
-            &self.window_target(name)?,
+            &self.window_target(&target.into())?,
         ])
         .map(drop)
     }
 
     /// The visible text of the session's current pane, without colours:
     /// what send compares to see that its text has landed.
-    pub fn capture_text(&self, name: &str) -> Result<String, TmuxError> {
-        self.run(["capture-pane", "-p", "-t", &self.window_target(name)?])
+    pub fn capture_text(&self, target: impl Into<TmuxTarget>) -> Result<String, TmuxError> {
+        self.run([
+            "capture-pane",
+            "-p",
+            "-t",
+            &self.window_target(&target.into())?,
+        ])
     }
 
     /// The visible text of the session's current pane, with its colours.
-    pub fn capture_pane(&self, name: &str) -> Result<String, TmuxError> {
-        self.run(["capture-pane", "-p", "-e", "-t", &self.window_target(name)?])
+    pub fn capture_pane(&self, target: impl Into<TmuxTarget>) -> Result<String, TmuxError> {
+        self.run([
+            "capture-pane",
+            "-p",
+            "-e",
+            "-t",
+            &self.window_target(&target.into())?,
+        ])
     }
 
     pub fn delete_buffer(&self, buffer: &str) -> Result<(), TmuxError> {

@@ -118,13 +118,12 @@ impl Server {
         next
     }
 
-    /// What a refresh asks tmux for to read the row `name` stands for (a
-    /// session name, or an adopted pane's [`pane_target_name`]): an id,
-    /// never the name itself.
-    pub fn refresh_target(&self, name: &str) -> Option<String> {
-        match pane_of_target_name(name) {
-            Some(pane) => Some(pane.as_str().to_owned()),
-            None => self.ids.get(name).cloned(),
+    /// What a refresh asks tmux for to read the row `target` stands for
+    /// (a session, or an adopted pane): an id, never the name itself.
+    pub fn refresh_target(&self, target: impl Into<TmuxTarget>) -> Option<String> {
+        match target.into() {
+            TmuxTarget::Pane(pane) => Some(pane.as_str().to_owned()),
+            TmuxTarget::Session(name) => self.ids.get(&name).cloned(),
         }
     }
 
@@ -180,17 +179,42 @@ impl From<BTreeMap<String, TmuxFacts>> for Server {
     }
 }
 
-/// How greenroom names an adopted pane where a session name is expected
-/// (attach, send, capture): a `:` no session name may hold (see
-/// [`super::check_session_name`]) before the pane id, so no name read
-/// from a file can ever stand for a pane.
-pub fn pane_target_name(pane: &PaneId) -> String {
-    format!(":{pane}")
+/// What greenroom hands tmux to act on a row: its session, by name, or
+/// an adopted agent's pane alone. Turned into tmux's argument only when a
+/// command is built (`Tmux::session_target`, `window_target`): a name
+/// read from a file can never stand for a pane.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum TmuxTarget {
+    Session(String),
+    Pane(PaneId),
 }
 
-/// The pane a [`pane_target_name`] names, if it is one.
-pub fn pane_of_target_name(name: &str) -> Option<PaneId> {
-    name.strip_prefix(':').and_then(PaneId::parse)
+impl From<&str> for TmuxTarget {
+    fn from(name: &str) -> Self {
+        Self::Session(name.to_owned())
+    }
+}
+
+impl From<&String> for TmuxTarget {
+    fn from(name: &String) -> Self {
+        Self::Session(name.clone())
+    }
+}
+
+impl From<&TmuxTarget> for TmuxTarget {
+    fn from(target: &TmuxTarget) -> Self {
+        target.clone()
+    }
+}
+
+impl std::fmt::Display for TmuxTarget {
+    /// For messages: the session's name, or the pane's id.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Session(name) => f.write_str(name),
+            Self::Pane(pane) => write!(f, "{pane}"),
+        }
+    }
 }
 
 /// A tmux client's name (`/dev/pts/3`, `client-1234`): what the popup's
@@ -218,8 +242,12 @@ impl ClientName {
 
 impl Tmux {
     /// Moves one client (the popup's) to a session or an adopted pane.
-    pub fn switch_client_of(&self, client: &ClientName, name: &str) -> Result<(), TmuxError> {
-        let target = self.session_target(name)?;
+    pub fn switch_client_of(
+        &self,
+        client: &ClientName,
+        target: impl Into<TmuxTarget>,
+    ) -> Result<(), TmuxError> {
+        let target = self.session_target(&target.into())?;
         self.run(["switch-client", "-c", client.as_str(), "-t", &target])
             .map(drop)
     }
@@ -330,12 +358,10 @@ mod tests {
     }
 
     #[test]
-    fn pane_target_names_cannot_be_session_names() {
-        let pane = PaneId::parse("%7").unwrap();
-        let name = pane_target_name(&pane);
-        assert!(super::super::check_session_name(&name).is_err());
-        assert_eq!(pane_of_target_name(&name), Some(pane));
-        assert_eq!(pane_of_target_name("%7"), None, "a session may be named %7");
-        assert_eq!(pane_of_target_name(":%7x"), None);
+    fn a_session_name_never_stands_for_a_pane() {
+        // The names the old `:%ID` form used are session names now, and
+        // only a `PaneId` names a pane.
+        assert_eq!(TmuxTarget::from(":%7"), TmuxTarget::Session(":%7".into()));
+        assert_eq!(TmuxTarget::from("%7"), TmuxTarget::Session("%7".into()));
     }
 }

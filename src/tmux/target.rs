@@ -98,24 +98,25 @@ impl Tmux {
 
     /// The target for session commands: the id of the session named
     /// exactly `name`, or [`TmuxError::NoSession`].
-    /// An adopted pane's target name ([`super::pane::pane_target_name`])
-    /// is the pane itself: tmux finds its session, window and pane.
-    pub fn session_target(&self, name: &str) -> Result<String, TmuxError> {
-        if let Some(pane) = super::pane::pane_of_target_name(name) {
-            return Ok(pane.as_str().to_owned());
+    /// An adopted pane's target is the pane itself: tmux finds its
+    /// session, window and pane.
+    pub fn session_target(&self, target: &super::TmuxTarget) -> Result<String, TmuxError> {
+        match target {
+            super::TmuxTarget::Pane(pane) => Ok(pane.as_str().to_owned()),
+            super::TmuxTarget::Session(name) => self
+                .session_id(name)?
+                .ok_or_else(|| TmuxError::NoSession(name.clone())),
         }
-        self.session_id(name)?
-            .ok_or_else(|| TmuxError::NoSession(name.to_owned()))
     }
 
     /// The target for window and pane commands (send-keys, paste-buffer,
     /// capture-pane): that session's current window, `$7:`.
     /// An adopted pane's target name stands for that pane.
-    pub fn window_target(&self, name: &str) -> Result<String, TmuxError> {
-        if let Some(pane) = super::pane::pane_of_target_name(name) {
-            return Ok(pane.as_str().to_owned());
+    pub fn window_target(&self, target: &super::TmuxTarget) -> Result<String, TmuxError> {
+        match target {
+            super::TmuxTarget::Pane(pane) => Ok(pane.as_str().to_owned()),
+            session => Ok(format!("{}:", self.session_target(session)?)),
         }
-        Ok(format!("{}:", self.session_target(name)?))
     }
 }
 

@@ -318,7 +318,7 @@ pub enum Effect {
     /// Read these rows' sessions again (tmux targets, as rows hold them)
     /// through the control client, between full polls.
     Refresh {
-        targets: Vec<String>,
+        targets: Vec<crate::tmux::TmuxTarget>,
         generation: u64,
     },
     /// Start (or restart) the control client that pushes tmux's changes.

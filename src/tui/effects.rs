@@ -358,7 +358,7 @@ fn complete_into(text: &str, home: Option<&Path>, names: &mut Vec<String>) -> Op
 }
 
 /// The pane's visible text with its colours.
-pub fn capture(tmux: &Tmux, name: &str) -> String {
+pub fn capture(tmux: &Tmux, name: &crate::tmux::TmuxTarget) -> String {
     match tmux.capture_pane(name) {
         Ok(text) => text,
         Err(e) => format!("cannot capture the pane: {e}"),

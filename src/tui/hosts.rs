@@ -6,7 +6,8 @@
 //! A host's row carries its place, typed (`Session.host`): what the
 //! operator does to it goes to that host (`op::decide`). Its id in the list
 //! is made from the host's name and its own id ([`list_id`]), so rows of
-//! two hosts, or of a host and this machine, never collide. While its host
+//! two hosts, or of a host and this machine, never collide; it is never
+//! read back: the host and its own id are the row's typed `host`. While its host
 //! is down a row stays, greyed, saying why.
 
 use std::collections::{BTreeMap, HashMap};
@@ -131,23 +132,12 @@ pub fn list_id(host: &str, own: &str) -> String {
     format!("{host}/{own}")
 }
 
-/// The host's own id of its row `list_id` (made by [`list_id`]).
-pub fn own_id<'a>(host: &crate::model::HostName, list_id: &'a str) -> Option<&'a str> {
-    list_id.strip_prefix(host.as_str())?.strip_prefix('/')
-}
-
-/// The host whose group a row sorts in (`None`: this machine's); cheap,
-/// for sorting: the id's prefix, when it names a host.
-pub fn group_of<'a>(hosts: &BTreeMap<String, HostView>, row_id: &'a str) -> Option<&'a str> {
-    let (host, _) = row_id.split_once('/')?;
-    hosts.contains_key(host).then_some(host)
-}
-
 /// Whether the row's host is down (its row is shown greyed).
-pub fn greyed(state: &AppState, row_id: &str) -> bool {
-    group_of(&state.hosts, row_id)
-        .and_then(|h| state.hosts.get(h))
-        .is_some_and(|v| v.index.contains_key(row_id) && !matches!(v.link, Link::Live { .. }))
+pub fn greyed(state: &AppState, row: &Session) -> bool {
+    row.host
+        .as_ref()
+        .and_then(|p| state.hosts.get(p.name.as_str()))
+        .is_some_and(|v| v.index.contains_key(&row.id) && !matches!(v.link, Link::Live { .. }))
 }
 
 /// What the header says about hosts that are down: "build down" (one), or
@@ -208,7 +198,7 @@ fn local_rows(state: &AppState) -> Vec<Session> {
     state
         .rows
         .iter()
-        .filter(|r| group_of(&state.hosts, &r.id).is_none())
+        .filter(|r| r.host.is_none())
         .cloned()
         .collect()
 }

@@ -109,18 +109,16 @@ pub fn place(state: &AppState, verb: &Verb, ids: &[String]) -> (Vec<Effect>, Opt
         };
         match &s.host {
             None => here.push(id.clone()),
-            Some(host) => {
-                // The host's own id, from the list's id made after the
-                // host's name (`hosts::list_id`).
-                let own = super::hosts::own_id(host, id);
-                if let Some(own) = own.filter(|o| crate::hosts::valid_remote_id(o)) {
-                    hosts.entry(host.clone()).or_default().push(HostRow {
-                        id: own.to_owned(),
-                        row: id.clone(),
-                        name: s.name.clone(),
-                    });
-                }
+            // The host's own id as its stream delivered it, typed: nothing
+            // is read back from the list's id.
+            Some(place) if crate::hosts::valid_remote_id(&place.id) => {
+                hosts.entry(place.name.clone()).or_default().push(HostRow {
+                    id: place.id.clone(),
+                    row: id.clone(),
+                    name: s.name.clone(),
+                });
             }
+            Some(_) => {}
         }
     }
     let mut effects = Vec::new();

@@ -64,10 +64,7 @@ fn refresh(state: &mut AppState) -> Vec<Effect> {
         .selected_session()
         .filter(|_| state.tab == super::state::DetailTab::Preview)
         .map(|s| s.id.as_str());
-    let local = state
-        .rows
-        .iter()
-        .filter(|r| super::hosts::group_of(&state.hosts, &r.id).is_none());
+    let local = state.rows.iter().filter(|r| r.host.is_none());
     let targets = match crate::freshness::plan(local, selected, state.now, state.active_window) {
         Read::Nothing => return Vec::new(),
         Read::Everything => return poll(state),

@@ -63,7 +63,7 @@ pub struct Runner {
     keymap: Keymap,
     theme: Theme,
     /// The preview's next capture, waiting for the throttle.
-    pending_capture: Option<(String, String)>,
+    pending_capture: Option<(String, crate::tmux::TmuxTarget)>,
     last_capture: Instant,
     writing_statuses: bool,
     /// Something changed since the last frame.

@@ -395,7 +395,7 @@ impl AppState {
         let groups: Vec<Option<&str>> = match self.sort {
             SortMode::LastFocus if !self.hosts.is_empty() => rows
                 .iter()
-                .map(|r| super::hosts::group_of(&self.hosts, &r.id))
+                .map(|r| r.host.as_ref().map(|p| p.name.as_str()))
                 .collect(),
             _ => Vec::new(),
         };

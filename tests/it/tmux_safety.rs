@@ -190,3 +190,28 @@ fn names_tmux_would_read_as_ids_or_separators_target_exactly_that_session() {
     ));
     assert_eq!(session_names(&tmux), ["keep", "work"]);
 }
+
+/// A tmux session name read from a file is a session's name, whatever it
+/// holds: one written like a pane (`:%0`) never stands for that pane, so
+/// kill, send and capture cannot reach a pane greenroom did not adopt.
+/// Only an adopted row's `TmuxTarget::Pane` names a pane.
+#[test]
+fn a_session_name_written_like_a_pane_never_reaches_that_pane() {
+    let tmux = server();
+    let pane = tmux
+        .run(&["display-message", "-p", "-t", "=keep:", "#{pane_id}"])
+        .trim_end()
+        .to_owned();
+    let t = greenroom::tmux::Tmux::new(greenroom::config::TmuxSocket::Name(tmux.name.clone()));
+    let as_name = format!(":{pane}");
+    assert!(t.capture_text(&as_name).is_err());
+    assert!(t.send_literal(&as_name, "x").is_err());
+    assert!(t.kill_session(&as_name).is_err());
+    assert!(has_session(&tmux, "keep"), "the pane was reached by a name");
+    // The pane itself, typed, is reached.
+    let id = greenroom::tmux::PaneId::parse(&pane).unwrap();
+    assert!(
+        t.capture_text(greenroom::tmux::TmuxTarget::Pane(id))
+            .is_ok()
+    );
+}

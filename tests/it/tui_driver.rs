@@ -206,7 +206,7 @@ mod tmux_events {
         }
     }
 
-    fn refresh_targets(effects: &[Effect]) -> Option<Vec<String>> {
+    fn refresh_targets(effects: &[Effect]) -> Option<Vec<greenroom::tmux::TmuxTarget>> {
         effects.iter().find_map(|e| match e {
             Effect::Refresh { targets, .. } => Some(targets.clone()),
             _ => None,
@@ -226,7 +226,7 @@ mod tmux_events {
             // The selected row's session is read again (the preview
             // follows it), one refresh at a time.
             if let Some(targets) = refresh_targets(&effects) {
-                assert_eq!(targets, ["gr-alpha"], "at {secs} s");
+                assert_eq!(targets, ["gr-alpha".into()], "at {secs} s");
                 update(&mut s, refreshed(0, &["gr-alpha"], true));
             }
         }

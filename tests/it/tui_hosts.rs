@@ -4,7 +4,7 @@
 //! a host's rows go to that host with checked ids.
 
 use chrono::Duration;
-use greenroom::model::HostName;
+use greenroom::model::{HostName, HostPlace};
 use greenroom::ops::AnswerKey;
 use greenroom::sources::watch_stream::{Line, parse_line};
 use greenroom::tui::action::{Action, Command, Effect};
@@ -68,7 +68,12 @@ fn a_hosts_rows_join_the_local_ones_tagged() {
     news(&mut s, 1, HostNews::Line(snapshot(&[row(ID, "api")])));
     assert_eq!(names(&s), ["alpha", "bravo", "build:api", "charlie"]);
     assert!(s.rows.iter().any(|r| r.id == format!("build/{ID}")));
-    assert!(!greyed(&s, &format!("build/{ID}")));
+    let r = s
+        .rows
+        .iter()
+        .find(|r| r.id == format!("build/{ID}"))
+        .unwrap();
+    assert!(!greyed(&s, r));
 
     // Local rows come again (a file changed): the host's stay.
     let local: Vec<_> = s
@@ -121,7 +126,7 @@ fn a_host_down_keeps_its_rows_greyed_and_is_retried_with_backoff() {
         detail.starts_with("build down since 12:00:00: Connection refused"),
         "{detail}"
     );
-    assert!(greyed(&s, &r.id));
+    assert!(greyed(&s, r));
     // Not before the backoff (1 s), then once.
     assert!(update(&mut s, Action::Tick(now())).is_empty());
     let effects = update(&mut s, Action::Tick(now() + Duration::seconds(1)));
@@ -149,7 +154,7 @@ fn a_host_down_keeps_its_rows_greyed_and_is_retried_with_backoff() {
     news(&mut s, 2, HostNews::Line(snapshot(&[row(ID, "api")])));
     let r = s.rows.iter().find(|r| r.name == "build:api").unwrap();
     assert_eq!(r.activity.detail, None);
-    assert!(!greyed(&s, &r.id));
+    assert!(!greyed(&s, r));
     s.now = now() + Duration::seconds(35);
     news(&mut s, 2, line(r#"{"type":"heartbeat"}"#));
     update(&mut s, Action::Tick(now() + Duration::seconds(40)));
@@ -333,7 +338,13 @@ fn every_op_on_a_hosts_row_acts_on_that_host() {
     news(&mut s, 1, HostNews::Line(snapshot(&[row(ID, "alpha")])));
     let host_row = format!("build/{ID}");
     let r = s.rows.iter().find(|r| r.id == host_row).unwrap();
-    assert_eq!(r.host, Some(HostName::new("build")));
+    assert_eq!(
+        r.host,
+        Some(HostPlace {
+            name: HostName::new("build"),
+            id: ID.into()
+        })
+    );
     assert_eq!(r.tmux_session.as_deref(), Some("gr-alpha"));
     let on_host = |verb: Verb| {
         Effect::Op(Op {
@@ -612,4 +623,61 @@ fn gathering_joins_hosts_news_in_a_row_and_keeps_every_other_action_in_place() {
         .collect();
     assert_eq!(shape, vec![vec![1, 2], vec![], vec![3]]);
     assert_eq!(gathered[1], Action::PollDue);
+}
+
+/// A row's host and the host's own id are the row's typed place, never
+/// read back from its id in the list: with a host whose name holds the
+/// list id's `/`, its rows stay its own (not taken for this machine's,
+/// so never doubled when the list is built again, nor polled here) and
+/// an op on one names that host and its own id.
+#[test]
+fn a_hosts_row_keeps_its_place_whatever_the_hosts_name_holds() {
+    const HOST: &str = "a/b";
+    let mut s = loaded();
+    s.hosts = initial(&[HOST.to_owned()], now());
+    update(&mut s, Action::Tick(now()));
+    let said = |s: &mut AppState| {
+        let text = format!(
+            r#"{{"type":"snapshot","greenroom":"0.1.0","protocol":1,"sessions":[{}],"problems":[]}}"#,
+            row(ID, "api")
+        );
+        let line = parse_line(text.as_bytes(), HOST).unwrap();
+        update(
+            s,
+            Action::Hosts(vec![HostSaid {
+                host: HOST.into(),
+                attempt: 1,
+                news: HostNews::Line(line),
+            }]),
+        );
+    };
+    said(&mut s);
+    said(&mut s);
+    let theirs: Vec<&String> = s
+        .rows
+        .iter()
+        .filter(|r| r.host.is_some())
+        .map(|r| &r.id)
+        .collect();
+    assert_eq!(theirs.len(), 1, "{:?}", names(&s));
+    assert_eq!(s.rows.len(), 4, "{:?}", names(&s));
+    let list_id = theirs[0].clone();
+    // Its group sorts after this machine's rows.
+    let last = s.visible_sessions().last().map(|r| r.id.clone());
+    assert_eq!(last.as_deref(), Some(list_id.as_str()));
+    let effects = decide(&mut s, Verb::Kill, std::slice::from_ref(&list_id));
+    assert_eq!(
+        effects,
+        vec![Effect::Op(Op {
+            op: Verb::Kill,
+            on: On::Host {
+                host: HostName::new(HOST),
+                rows: vec![HostRow {
+                    id: ID.into(),
+                    row: list_id.clone(),
+                    name: format!("{HOST}:api"),
+                }],
+            },
+        })]
+    );
 }

@@ -256,7 +256,7 @@ fn row(
     theme: &Theme,
 ) -> Line<'static> {
     let attention = state.attention.contains(&s.id);
-    let quiet = s.health.is_quiet() || crate::tui::hosts::greyed(state, &s.id);
+    let quiet = s.health.is_quiet() || crate::tui::hosts::greyed(state, s);
     let mut name_style = if quiet { theme.dim } else { Style::new() };
     if attention {
         name_style = name_style.add_modifier(Modifier::BOLD);
