@@ -13,7 +13,7 @@ use crate::support::actions::{assert_contents, cat_to};
 use crate::support::sshd::Host;
 use crate::support::{Pane, TmuxServer, World, wait_for};
 
-fn dashboard<'a>(local: &World, tmux: &'a TmuxServer) -> Pane<'a> {
+pub(crate) fn dashboard<'a>(local: &World, tmux: &'a TmuxServer) -> Pane<'a> {
     dashboard_in(local, tmux, "")
 }
 

@@ -12,29 +12,10 @@ use crate::support::{Pane, TmuxServer, World};
 
 /// The dashboard on `local`, in tmux session `dash`; its process id.
 fn dashboard<'a>(local: &World, tmux: &'a TmuxServer) -> (Pane<'a>, u32) {
-    std::fs::create_dir_all(local.path("run")).unwrap();
-    let line = format!(
-        "XDG_RUNTIME_DIR={} HOME={} {}",
-        local.path("run").display(),
-        local.dir.path().display(),
-        local.greenroom_line(&tmux.name)
-    );
-    tmux.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "dash",
-        "-x",
-        "160",
-        "-y",
-        "30",
-        "sh",
-        "-c",
-        &line,
-    ]);
+    let pane = crate::e2e_hosts::dashboard(local, tmux);
     // `exec`: the pane's process is the dashboard.
     let pid = tmux.run(&["display-message", "-p", "-t", "=dash:", "#{pane_pid}"]);
-    (Pane::new(tmux, "dash"), pid.trim().parse().unwrap())
+    (pane, pid.trim().parse().unwrap())
 }
 
 /// The resident memory of process `pid`, in MiB.
