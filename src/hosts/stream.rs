@@ -33,6 +33,19 @@ pub const INBOX_LINES: usize = 1024;
 /// waits; one line alone may be longer (up to [`MAX_LINE`]).
 pub const INBOX_BYTES: usize = 4 * 1024 * 1024;
 
+/// The most rows the dashboard shows from one host.
+pub const MAX_ROWS: usize = 5000;
+
+/// A snapshot's rows past those shown are let go here, on the reader's
+/// thread: freeing 100,000 rows on the dashboard's loop held keys for a
+/// third of a second. One more than shown is kept, so the dashboard still
+/// sees that the host is over the cap.
+fn keep_shown_rows(line: &mut Line) {
+    if let Line::Snapshot { rows, .. } = line {
+        rows.truncate(MAX_ROWS + 1);
+    }
+}
+
 /// A connection's lines the dashboard has not taken yet.
 #[derive(Default)]
 pub struct Inbox {
@@ -458,8 +471,9 @@ pub fn read_lines(
                 MAX_LINE >> 20
             ),
             Ok(Read1::Line) => match parse_line(&line, host) {
-                Ok(l) => {
+                Ok(mut l) => {
                     first = false;
+                    keep_shown_rows(&mut l);
                     if !said(Said::Line(l), line.len()) {
                         return Some("the dashboard let it go".into());
                     }
@@ -633,5 +647,24 @@ mod tests {
             10,
         );
         assert_eq!(inbox.len(), 1);
+    }
+
+    #[test]
+    fn a_snapshot_keeps_one_row_past_those_shown() {
+        let row = r#"{"id":"ID","name":"n"}"#;
+        let rows: Vec<String> = (0..MAX_ROWS + 50)
+            .map(|i| row.replace("ID", &format!("r{i}")))
+            .collect();
+        let text = format!(
+            r#"{{"type":"snapshot","greenroom":"x","protocol":{},"sessions":[{}],"problems":[]}}"#,
+            crate::cli::watch::PROTOCOL,
+            rows.join(",")
+        );
+        let mut line = parse_line(text.as_bytes(), "h").unwrap();
+        keep_shown_rows(&mut line);
+        let Line::Snapshot { rows, .. } = line else {
+            panic!("not a snapshot");
+        };
+        assert_eq!(rows.len(), MAX_ROWS + 1);
     }
 }

@@ -28,7 +28,7 @@ const CONNECT_LIMIT: i64 = 30;
 /// A stream live this long has proven healthy: its backoff starts afresh.
 const HEALTHY_AFTER: i64 = 30;
 /// The most rows shown from one host; past it, a problem says so.
-pub const MAX_ROWS: usize = 5000;
+pub use crate::hosts::stream::MAX_ROWS;
 
 /// What one host's connection is doing.
 #[derive(Debug, Clone, PartialEq, Eq)]
