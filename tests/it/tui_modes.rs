@@ -315,3 +315,21 @@ fn ctrl_c_quits_from_the_filter_and_dialogs_but_q_is_text_there() {
     assert!(matches!(s.dialog(), Some(Dialog::Send { text, .. }) if text == "q"));
     assert_eq!(cmd(&mut s, Command::Quit), vec![Effect::Quit], "Ctrl-C");
 }
+
+/// A message that arrives while the operator types the filter (a host over
+/// its row cap, say) must not hide what they type for its seconds on
+/// screen: the bottom line stays the filter's.
+#[test]
+fn a_message_does_not_hide_the_filter_being_typed() {
+    let mut s = loaded();
+    cmd(&mut s, Command::Filter);
+    typed(&mut s, "alp");
+    s.say("huge has more than 5000 sessions: only 5000 are shown");
+    let screen = crate::tui_snapshots::screen(&crate::tui_snapshots::draw(&s, 100, 30));
+    let bottom = screen.lines().last().unwrap_or("").to_owned();
+    assert!(bottom.contains("/alp"), "{bottom}");
+    // Typing done, the message shows.
+    key_in(&mut s, KeyCode::Enter);
+    let screen = crate::tui_snapshots::screen(&crate::tui_snapshots::draw(&s, 100, 30));
+    assert!(screen.contains("only 5000 are shown"), "{screen}");
+}

@@ -15,13 +15,15 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, 
         return;
     }
     let max = usize::from(area.width);
-    let line = if let Some(status) = &state.status {
+    // What the operator is typing comes first: a message (a host over its
+    // row cap, say) must not hide the filter for its seconds on screen.
+    let line = if state.mode == Mode::Filter {
+        filter_prompt(state, keymap, max, theme)
+    } else if let Some(status) = &state.status {
         Line::from(vec![
             Span::raw(" "),
             Span::styled(fit(&status.text, max.saturating_sub(2)), theme.accent),
         ])
-    } else if state.mode == Mode::Filter {
-        filter_prompt(state, keymap, max, theme)
     } else if state.mode == Mode::Review {
         // The Changes tab's own keys, from its keymap layer.
         let keys: Vec<String> = keymap
