@@ -14,16 +14,6 @@ use greenroom::sources::sidecar::SidecarStore;
 use greenroom::tmux::Tmux;
 use support::{World, wait_for};
 
-fn ls_row(gr: &Greenroom, name: &str) -> Option<serde_json::Value> {
-    let json: serde_json::Value = serde_json::from_str(&gr.ok(&["ls", "--json"])).unwrap();
-    json["sessions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["name"] == name)
-        .cloned()
-}
-
 #[test]
 fn a_command_that_exits_3_shows_errored_with_its_status_and_its_last_lines() {
     let world = World::new();
@@ -48,7 +38,8 @@ fn a_command_that_exits_3_shows_errored_with_its_status_and_its_last_lines() {
     ]);
 
     let row = wait_for(15, "the crash to read as errored", || {
-        ls_row(&gr, "crash").filter(|r| r["status"] == "Exited" && r["health"] == "errored")
+        gr.ls_row("crash")
+            .filter(|r| r["status"] == "Exited" && r["health"] == "errored")
     });
     assert_eq!(row["activity"]["detail"], "exited with status 3", "{row}");
     assert!(has_session(&tmux, "gr-crash"), "the dead pane is kept");
@@ -129,7 +120,7 @@ fn kill_on_a_crashed_session_says_it_can_be_dismissed_or_restored() {
         "exit 3",
     ]);
     wait_for(15, "the crash to read as exited", || {
-        ls_row(&gr, "crash").filter(|r| r["status"] == "Exited")
+        gr.ls_row("crash").filter(|r| r["status"] == "Exited")
     });
     let err = gr.refused(&["kill", "crash", "--yes"]);
     assert_eq!(

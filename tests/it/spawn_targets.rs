@@ -23,23 +23,7 @@ fn path_str(p: &Path) -> &str {
 /// an operator runs it from a pane there: `TMUX` and `TMUX_PANE` as tmux
 /// set them. Its exit code goes to `done`; the pane's shell stays.
 fn from_pane(gr: &Greenroom, tmux: &TmuxServer, caller: &str, args: &[&str], done: &Path) {
-    let q = |s: &std::ffi::OsStr| shell_quote(s.to_str().unwrap());
-    let cmd = gr.command(args);
-    // Removed variables (`TMUX` among them) are left as tmux set them.
-    let envs: Vec<String> = cmd
-        .get_envs()
-        .filter_map(|(k, v)| Some(format!("{}={}", k.to_str()?, q(v?))))
-        .collect();
-    let argv: Vec<String> = std::iter::once(cmd.get_program())
-        .chain(cmd.get_args())
-        .map(q)
-        .collect();
-    let script = format!(
-        "env {} {}; echo $? > {}; exec sleep 600",
-        envs.join(" "),
-        argv.join(" "),
-        q(done.as_os_str())
-    );
+    let script = gr.pane_script(args, done, "; exec sleep 600");
     tmux.spawn(caller, &["sh", "-c", &script]);
 }
 
@@ -55,16 +39,6 @@ fn own_remain_on_exit(tmux: &TmuxServer, session: &str) -> String {
     ])
     .trim()
     .to_owned()
-}
-
-fn ls_row(gr: &Greenroom, name: &str) -> Option<serde_json::Value> {
-    let json: serde_json::Value = serde_json::from_str(&gr.ok(&["ls", "--json"])).unwrap();
-    json["sessions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["name"] == name)
-        .cloned()
 }
 
 #[test]
@@ -97,7 +71,8 @@ fn spawn_from_inside_tmux_keeps_its_own_sessions_dead_pane_and_leaves_the_caller
     // greenroom's own session keeps its dead pane, so its crash reads
     // errored with its status rather than dormant.
     let row = wait_for(15, "the crash to read as errored", || {
-        ls_row(&gr, "crash").filter(|r| r["status"] == "Exited" && r["health"] == "errored")
+        gr.ls_row("crash")
+            .filter(|r| r["status"] == "Exited" && r["health"] == "errored")
     });
     assert_eq!(row["activity"]["detail"], "exited with status 3", "{row}");
     assert!(has_session(&tmux, "gr-crash"), "the dead pane is kept");

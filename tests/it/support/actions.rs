@@ -181,6 +181,14 @@ impl<'a> Greenroom<'a> {
     /// a terminal (the pane) and is outside the server it acts on. Its exit
     /// code is written to `done` when it ends.
     pub fn in_pane(&self, outer: &TmuxServer, host: &str, args: &[&str], done: &Path) {
+        outer.spawn(host, &["sh", "-c", &self.pane_script(args, done, "")]);
+    }
+
+    /// A shell line that runs greenroom with this world's environment
+    /// (variables it removes stay as the pane has them), writes its exit
+    /// code to `done`, then runs `then` (e.g. `; exec sleep 600` to keep
+    /// the pane).
+    pub fn pane_script(&self, args: &[&str], done: &Path, then: &str) -> String {
         let q = |s: &std::ffi::OsStr| greenroom::ops::shell_quote(s.to_str().unwrap());
         let cmd = self.command(args);
         let envs: Vec<String> = cmd
@@ -191,13 +199,23 @@ impl<'a> Greenroom<'a> {
             .chain(cmd.get_args())
             .map(q)
             .collect();
-        let script = format!(
-            "env {} {}; echo $? > {}",
+        format!(
+            "env {} {}; echo $? > {}{then}",
             envs.join(" "),
             argv.join(" "),
             q(done.as_os_str())
-        );
-        outer.spawn(host, &["sh", "-c", &script]);
+        )
+    }
+
+    /// The `ls --json` row named `name`, if any.
+    pub fn ls_row(&self, name: &str) -> Option<serde_json::Value> {
+        let json: serde_json::Value = serde_json::from_str(&self.ok(&["ls", "--json"])).unwrap();
+        json["sessions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name)
+            .cloned()
     }
 
     /// Runs and expects exit code 1 with one `greenroom: ` line; returns it.
