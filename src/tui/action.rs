@@ -71,68 +71,6 @@ pub enum Command {
     Choice(u8),
 }
 
-/// `[keys]` names of the numbered choices.
-const CHOICES: [&str; 9] = [
-    "choice_1", "choice_2", "choice_3", "choice_4", "choice_5", "choice_6", "choice_7", "choice_8",
-    "choice_9",
-];
-
-impl Command {
-    /// The name used in config.toml's `[keys]` table.
-    pub fn name(self) -> &'static str {
-        match self {
-            Command::Up => "up",
-            Command::Down => "down",
-            Command::Top => "top",
-            Command::Bottom => "bottom",
-            Command::PageUp => "page_up",
-            Command::PageDown => "page_down",
-            Command::Attach => "attach",
-            Command::New => "new",
-            Command::Kill => "kill",
-            Command::Restore => "restore",
-            Command::Dismiss => "dismiss",
-            Command::Send => "send",
-            Command::OpenBeside => "open_beside",
-            Command::Mark => "mark",
-            Command::TogglePreview => "preview",
-            Command::ToggleTriage => "triage",
-            Command::Filter => "filter",
-            Command::CycleHealthFilter => "health_filter",
-            Command::ToggleArchived => "archived",
-            Command::NextTab => "next_tab",
-            Command::ShowProblems => "problems",
-            Command::Help => "help",
-            Command::Quit => "quit",
-            Command::ClearFilter => "clear_filter",
-            Command::Keep => "keep",
-            Command::Cancel => "cancel",
-            Command::Yes => "yes",
-            Command::Submit => "submit",
-            Command::NextField => "next_field",
-            Command::PrevField => "previous_field",
-            Command::NextChoice => "next_choice",
-            Command::PrevChoice => "previous_choice",
-            Command::Complete => "complete",
-            Command::Close => "close",
-            Command::NextPage => "next_page",
-            Command::Review => "review",
-            Command::RemoveWorktree => "remove_worktree",
-            Command::Comment => "comment",
-            Command::NextInQueue => "next_in_queue",
-            Command::PrevInQueue => "previous_in_queue",
-            Command::JumpBack => "jump_back",
-            Command::Snooze => "snooze",
-            Command::Allow => "allow",
-            Command::Deny => "deny",
-            Command::Choice(n) => CHOICES
-                .get(usize::from(n).wrapping_sub(1))
-                .copied()
-                .unwrap_or("choice"),
-        }
-    }
-}
-
 /// Everything the reducer reacts to.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {

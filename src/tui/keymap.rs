@@ -1,6 +1,7 @@
-//! Keys as data, one layer per input mode (`keymap/bindings.rs`): every
-//! binding has a description, so help and each dialog's hint line are
-//! generated from the same table that dispatches. The main layer's keys can
+//! Keys as data, one layer per input mode, in one table
+//! (`keymap/bindings.rs`, one row per binding): every row has the command's
+//! `[keys]` name and a description, so `Command::name()`, help and each
+//! dialog's hint line are generated from the same table that dispatches. The main layer's keys can
 //! be rebound in config.toml; the dialogs' layers keep their defaults:
 //!
 //! ```toml
@@ -11,11 +12,15 @@
 
 mod bindings;
 mod key;
+mod layer;
+#[cfg(test)]
+mod tests;
 
 use std::collections::BTreeMap;
 
-pub use bindings::{BINDINGS, Binding, Layer};
+pub use bindings::{BINDINGS, Binding};
 pub use key::Key;
+pub use layer::Layer;
 
 use super::action::Command;
 
@@ -35,7 +40,7 @@ impl Keymap {
         let known: Vec<&str> = BINDINGS
             .iter()
             .filter(|b| b.layer == Layer::Normal)
-            .map(|b| b.command.name())
+            .map(|b| b.name)
             .collect();
         if let Some(unknown) = overrides.keys().find(|k| !known.contains(&k.as_str())) {
             return Err(format!(
@@ -45,7 +50,7 @@ impl Keymap {
         }
         let mut keys: Vec<(Layer, Key, Command)> = Vec::new();
         for b in BINDINGS {
-            let texts: Vec<&str> = match overrides.get(b.command.name()) {
+            let texts: Vec<&str> = match overrides.get(b.name) {
                 Some(list) if b.layer == Layer::Normal => list.iter().map(String::as_str).collect(),
                 _ => b.defaults.to_vec(),
             };
@@ -54,14 +59,14 @@ impl Keymap {
                     format!(
                         "[keys] {}: {e}; key names are a character (j, G, /), enter, esc, tab, \
                          space, up, down, pgup, pgdn, home, end, f1..f12, with ctrl- or alt-",
-                        b.command.name()
+                        b.name
                     )
                 })?;
                 let shared = keys
                     .iter()
                     .find(|(l, k, c)| *l == b.layer && *k == key && *c != b.command);
                 if let Some((_, _, other)) = shared {
-                    return Err(conflict(key, *other, b.command, overrides));
+                    return Err(conflict(b.layer, key, (*other, b.command), overrides));
                 }
                 keys.push((b.layer, key, b.command));
             }
@@ -111,6 +116,12 @@ impl Keymap {
         self.label_in(Layer::Normal, command)
     }
 
+    /// The first key of a command of `layer`, as hints show it ("?" rather
+    /// than "?/F1"); `None` when `[keys]` left it none.
+    pub fn first_label_in(&self, layer: Layer, command: Command) -> Option<String> {
+        self.keys_in(layer, command).first().map(Key::label)
+    }
+
     /// A layer's hint line: (first key, word) per binding that has a hint,
     /// in table order; neighbours with the same word share one entry ("↓/↑ field").
     pub fn hints(&self, layer: Layer) -> Vec<(String, &'static str)> {
@@ -119,7 +130,7 @@ impl Keymap {
             .iter()
             .filter(|b| b.layer == layer && !b.hint.is_empty())
         {
-            let Some(keys) = self.keys_in(layer, b.command).first().map(Key::label) else {
+            let Some(keys) = self.first_label_in(layer, b.command) else {
                 continue;
             };
             match out.last_mut() {
@@ -140,12 +151,12 @@ pub fn check(overrides: &BTreeMap<String, Vec<String>>) -> Result<(), String> {
     Keymap::new(overrides).map(drop)
 }
 
-/// "key j is bound to both down and quit": names both bindings, and says
-/// which of them `[keys]` set.
+/// "key j is bound to both down and quit": names both bindings of `layer`,
+/// and says which of them `[keys]` set.
 fn conflict(
+    layer: Layer,
     key: Key,
-    first: Command,
-    second: Command,
+    (first, second): (Command, Command),
     overrides: &BTreeMap<String, Vec<String>>,
 ) -> String {
     let describe = |c: Command| match overrides.get(c.name()) {
@@ -153,7 +164,7 @@ fn conflict(
         None => {
             let what = BINDINGS
                 .iter()
-                .find(|b| b.command == c)
+                .find(|b| b.layer == layer && b.command == c)
                 .map_or("", |b| b.description);
             format!("`{}` ({what}, its default key)", c.name())
         }

@@ -1,45 +1,24 @@
-//! The default key table, one layer per input mode. Each binding carries
-//! the words help and the hint lines show, so what a key does and what the
-//! screen says it does cannot drift apart.
+//! The default key table: one row per binding, one line per row. A row
+//! carries everything said about its key (the command's `[keys]` name, the
+//! help section and description, the hint word), so what a key does, what
+//! config.toml calls it and what the screen says it does cannot drift
+//! apart. `Command::name()` reads this table; there is no other list of
+//! names.
 
-use super::super::action::Command;
+use super::Layer;
+use crate::tui::action::Command;
 
-/// A keymap layer: the keys one input mode understands. Text-taking layers
-/// (the filter, a message, the new-session form) bind only keys that are
-/// not text; every other character is typed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Layer {
-    Normal,
-    Overlay,
-    Filter,
-    Confirm,
-    Send,
-    Spawn,
-    /// Dismissing a session whose worktree greenroom made.
-    Worktree,
-    /// The Changes tab, reviewing a session's files and diffs.
-    Review,
-    /// Keys every mode shares (Ctrl-C quits even from a dialog); a mode's
-    /// own layer is looked up first.
-    Anywhere,
-}
-
-impl Layer {
-    /// Does the layer type unbound characters into an input?
-    pub fn takes_text(self) -> bool {
-        matches!(self, Layer::Filter | Layer::Send | Layer::Spawn)
-    }
-}
-
-/// A command in one layer (a hint of "" keeps it off hint lines): the keys it has by default, the help section
-/// it is listed under with its description, and the word a hint line uses.
+/// A command in one layer: the keys it has by default, its name in
+/// config.toml's `[keys]`, the help section it is listed under with its
+/// description, and the word a hint line uses ("" keeps it off hint lines).
 pub struct Binding {
     pub layer: Layer,
     pub command: Command,
-    pub section: &'static str,
-    pub description: &'static str,
-    pub hint: &'static str,
+    pub name: &'static str,
     pub defaults: &'static [&'static str],
+    pub section: &'static str,
+    pub hint: &'static str,
+    pub description: &'static str,
 }
 
 impl Binding {
@@ -47,32 +26,55 @@ impl Binding {
     /// filter's, the dialogs' and the overlays' (Esc clearing a kept filter
     /// is listed with the filter).
     pub fn help_page(&self) -> usize {
-        usize::from(!matches!(self.section, "Move" | "Act" | "View"))
+        usize::from(![MOVE, ACT, VIEW].contains(&self.section))
+    }
+
+    /// Whether help lists the row: choices 2 to 9 are said by choice 1's line.
+    pub fn in_help(&self) -> bool {
+        !matches!(self.command, Command::Choice(n) if n > 1)
+    }
+}
+
+impl Command {
+    /// The command's name in config.toml's `[keys]` (and in messages that
+    /// name a binding), from its first row in [`BINDINGS`]; a test holds
+    /// every row of one command to one name.
+    pub fn name(self) -> &'static str {
+        BINDINGS
+            .iter()
+            .find(|b| b.command == self)
+            .map_or("unbound", |b| b.name)
     }
 }
 
 const fn bind(
     layer: Layer,
     command: Command,
-    section: &'static str,
-    description: &'static str,
-    hint: &'static str,
+    name: &'static str,
     defaults: &'static [&'static str],
+    section: &'static str,
+    hint: &'static str,
+    description: &'static str,
 ) -> Binding {
     Binding {
         layer,
         command,
-        section,
-        description,
-        hint,
+        name,
         defaults,
+        section,
+        hint,
+        description,
     }
 }
 
 use Command as C;
 use Layer::{Anywhere, Confirm, Filter, Normal, Overlay, Review, Send, Spawn, Worktree};
 
-/// Help sections of the dialog layers.
+/// Help sections: the list's three (help's first page), then the filter's,
+/// the dialogs' and the overlays'.
+const MOVE: &str = "Move";
+const ACT: &str = "Act";
+const VIEW: &str = "View";
 const IN_FILTER: &str = "Filter (/)";
 const IN_CONFIRM: &str = "Confirm";
 const IN_SEND: &str = "Message (s)";
@@ -82,515 +84,77 @@ const IN_REVIEW: &str = "Changes (c)";
 const IN_WORKTREE: &str = "Dismiss with a worktree";
 const ANYWHERE: &str = "Anywhere";
 
-/// The default keymap, k9s/lazygit style. Order is help's order.
+/// The default keymap, k9s/lazygit style. Order is help's order and each
+/// hint line's order.
+#[rustfmt::skip]
 pub const BINDINGS: &[Binding] = &[
-    bind(
-        Normal,
-        C::Down,
-        "Move",
-        "next session",
-        "down",
-        &["j", "down"],
-    ),
-    bind(
-        Normal,
-        C::Up,
-        "Move",
-        "previous session",
-        "up",
-        &["k", "up"],
-    ),
-    bind(
-        Normal,
-        C::Top,
-        "Move",
-        "first session",
-        "top",
-        &["g", "home"],
-    ),
-    bind(
-        Normal,
-        C::Bottom,
-        "Move",
-        "last session",
-        "bottom",
-        &["G", "end"],
-    ),
-    bind(
-        Normal,
-        C::PageDown,
-        "Move",
-        "page down",
-        "page",
-        &["pgdn", "ctrl-d"],
-    ),
-    bind(
-        Normal,
-        C::PageUp,
-        "Move",
-        "page up",
-        "page",
-        &["pgup", "ctrl-u"],
-    ),
-    bind(
-        Normal,
-        C::NextInQueue,
-        "Move",
-        "next session that needs you",
-        "next",
-        &["w"],
-    ),
-    bind(
-        Normal,
-        C::PrevInQueue,
-        "Move",
-        "previous session that needs you",
-        "",
-        &["W"],
-    ),
-    bind(
-        Normal,
-        C::JumpBack,
-        "Move",
-        "back to before the last jump",
-        "",
-        &["-"],
-    ),
-    bind(
-        Normal,
-        C::Attach,
-        "Act",
-        "attach to the session",
-        "attach",
-        &["enter"],
-    ),
-    bind(Normal, C::New, "Act", "new session", "new", &["n"]),
-    bind(Normal, C::Kill, "Act", "kill the session", "kill", &["x"]),
-    bind(
-        Normal,
-        C::Restore,
-        "Act",
-        "restore a dormant session",
-        "restore",
-        &["r"],
-    ),
-    bind(
-        Normal,
-        C::Dismiss,
-        "Act",
-        "dismiss (archive) the session",
-        "dismiss",
-        &["D"],
-    ),
-    bind(
-        Normal,
-        C::Send,
-        "Act",
-        "send a message, or a key: <Esc>, <1>...",
-        "send",
-        &["s"],
-    ),
-    bind(
-        Normal,
-        C::Allow,
-        "Act",
-        "allow: a waiting prompt's highlighted choice",
-        "allow",
-        &["y"],
-    ),
-    bind(
-        Normal,
-        C::Deny,
-        "Act",
-        "refuse a waiting prompt (Esc)",
-        "deny",
-        &["N"],
-    ),
-    bind(
-        Normal,
-        C::Choice(1),
-        "Act",
-        "answer a waiting prompt's choice 1 (2-9 too)",
-        "",
-        &["1"],
-    ),
-    bind(
-        Normal,
-        C::Choice(2),
-        "Act",
-        "answer a waiting prompt's choice 2",
-        "",
-        &["2"],
-    ),
-    bind(
-        Normal,
-        C::Choice(3),
-        "Act",
-        "answer a waiting prompt's choice 3",
-        "",
-        &["3"],
-    ),
-    bind(
-        Normal,
-        C::Choice(4),
-        "Act",
-        "answer a waiting prompt's choice 4",
-        "",
-        &["4"],
-    ),
-    bind(
-        Normal,
-        C::Choice(5),
-        "Act",
-        "answer a waiting prompt's choice 5",
-        "",
-        &["5"],
-    ),
-    bind(
-        Normal,
-        C::Choice(6),
-        "Act",
-        "answer a waiting prompt's choice 6",
-        "",
-        &["6"],
-    ),
-    bind(
-        Normal,
-        C::Choice(7),
-        "Act",
-        "answer a waiting prompt's choice 7",
-        "",
-        &["7"],
-    ),
-    bind(
-        Normal,
-        C::Choice(8),
-        "Act",
-        "answer a waiting prompt's choice 8",
-        "",
-        &["8"],
-    ),
-    bind(
-        Normal,
-        C::Choice(9),
-        "Act",
-        "answer a waiting prompt's choice 9",
-        "",
-        &["9"],
-    ),
-    bind(
-        Normal,
-        C::Snooze,
-        "Act",
-        "snooze a session that needs you, or wake it",
-        "snooze",
-        &["z"],
-    ),
-    bind(
-        Normal,
-        C::Mark,
-        "Act",
-        "mark for a bulk kill or dismiss",
-        "mark",
-        &["space"],
-    ),
-    bind(
-        Normal,
-        C::OpenBeside,
-        "Act",
-        "open in a pane beside",
-        "beside",
-        &["o"],
-    ),
-    bind(
-        Normal,
-        C::ToggleTriage,
-        "View",
-        "triage sort (health first)",
-        "triage",
-        &["t"],
-    ),
-    bind(
-        Normal,
-        C::Filter,
-        "View",
-        "filter by name, folder, branch, task",
-        "filter",
-        &["/"],
-    ),
-    bind(
-        Normal,
-        C::CycleHealthFilter,
-        "View",
-        "cycle a health filter",
-        "health",
-        &["f"],
-    ),
-    bind(
-        Normal,
-        C::ToggleArchived,
-        "View",
-        "show archived sessions too",
-        "archived",
-        &["A"],
-    ),
-    bind(
-        Normal,
-        C::NextTab,
-        "View",
-        "next detail tab",
-        "tab",
-        &["tab"],
-    ),
-    bind(
-        Normal,
-        C::TogglePreview,
-        "View",
-        "live preview of the pane",
-        "preview",
-        &["p"],
-    ),
-    bind(
-        Normal,
-        C::ShowProblems,
-        "View",
-        "files greenroom could not read",
-        "problems",
-        &["!"],
-    ),
-    bind(
-        Normal,
-        C::Review,
-        "View",
-        "review the changes (Changes tab)",
-        "changes",
-        &["c"],
-    ),
-    bind(Normal, C::Help, "View", "this help", "help", &["?"]),
-    bind(
-        Normal,
-        C::Quit,
-        "View",
-        "quit (sessions keep running)",
-        "quit",
-        &["q", "ctrl-c"],
-    ),
-    bind(
-        Normal,
-        C::ClearFilter,
-        IN_FILTER,
-        "clear a kept filter (in the list)",
-        "clear filter",
-        &["esc"],
-    ),
-    bind(
-        Filter,
-        C::Keep,
-        IN_FILTER,
-        "keep the filter",
-        "keeps",
-        &["enter"],
-    ),
-    bind(
-        Filter,
-        C::Cancel,
-        IN_FILTER,
-        "clear the filter",
-        "clears",
-        &["esc"],
-    ),
-    bind(
-        Confirm,
-        C::Yes,
-        IN_CONFIRM,
-        "yes, do it",
-        "yes",
-        &["y", "Y"],
-    ),
-    bind(
-        Confirm,
-        C::Cancel,
-        IN_CONFIRM,
-        "no, leave it",
-        "no",
-        &["n", "N", "esc", "q", "enter"],
-    ),
-    bind(
-        Send,
-        C::Submit,
-        IN_SEND,
-        "send, then Enter",
-        "send",
-        &["enter"],
-    ),
-    bind(Send, C::Cancel, IN_SEND, "cancel", "cancel", &["esc"]),
-    bind(
-        Spawn,
-        C::Submit,
-        IN_SPAWN,
-        "start the session",
-        "start",
-        &["enter"],
-    ),
-    bind(
-        Spawn,
-        C::NextField,
-        IN_SPAWN,
-        "next field",
-        "field",
-        &["down"],
-    ),
-    bind(
-        Spawn,
-        C::PrevField,
-        IN_SPAWN,
-        "previous field",
-        "field",
-        &["up", "backtab"],
-    ),
-    bind(
-        Spawn,
-        C::PrevChoice,
-        IN_SPAWN,
-        "previous agent",
-        "agent",
-        &["left"],
-    ),
-    bind(
-        Spawn,
-        C::NextChoice,
-        IN_SPAWN,
-        "next agent",
-        "agent",
-        &["right"],
-    ),
-    bind(
-        Spawn,
-        C::Complete,
-        IN_SPAWN,
-        "complete the folder",
-        "complete folder",
-        &["tab"],
-    ),
-    bind(Spawn, C::Cancel, IN_SPAWN, "cancel", "cancel", &["esc"]),
-    bind(
-        Worktree,
-        C::Yes,
-        IN_WORKTREE,
-        "dismiss, keep the worktree",
-        "dismiss",
-        &["y", "Y"],
-    ),
-    bind(
-        Worktree,
-        C::RemoveWorktree,
-        IN_WORKTREE,
-        "dismiss and remove the worktree (twice with changes)",
-        "and remove worktree",
-        &["w", "W"],
-    ),
-    bind(
-        Worktree,
-        C::Cancel,
-        IN_WORKTREE,
-        "no, leave it",
-        "no",
-        &["n", "N", "esc", "q", "enter"],
-    ),
-    bind(
-        Review,
-        C::Down,
-        IN_REVIEW,
-        "next file, or diff line",
-        "down",
-        &["j", "down"],
-    ),
-    bind(
-        Review,
-        C::Up,
-        IN_REVIEW,
-        "previous file, or diff line",
-        "up",
-        &["k", "up"],
-    ),
-    bind(
-        Review,
-        C::PageDown,
-        IN_REVIEW,
-        "page down",
-        "page",
-        &["pgdn", "ctrl-d"],
-    ),
-    bind(
-        Review,
-        C::PageUp,
-        IN_REVIEW,
-        "page up",
-        "page",
-        &["pgup", "ctrl-u"],
-    ),
-    bind(
-        Review,
-        C::Submit,
-        IN_REVIEW,
-        "show the file's diff",
-        "diff",
-        &["enter"],
-    ),
-    bind(
-        Review,
-        C::NextChoice,
-        IN_REVIEW,
-        "the diff's other side (staged, unstaged)",
-        "side",
-        &["tab"],
-    ),
-    bind(
-        Review,
-        C::Mark,
-        IN_REVIEW,
-        "start or drop a line selection",
-        "select",
-        &["v", "space"],
-    ),
-    bind(
-        Review,
-        C::Comment,
-        IN_REVIEW,
-        "comment on the lines to the agent (as s)",
-        "comment",
-        &["c"],
-    ),
-    bind(
-        Review,
-        C::Cancel,
-        IN_REVIEW,
-        "back to the files, then to the list",
-        "back",
-        &["esc", "q"],
-    ),
-    bind(
-        Overlay,
-        C::Close,
-        IN_OVERLAY,
-        "close",
-        "close",
-        &["esc", "q"],
-    ),
-    bind(
-        Overlay,
-        C::NextPage,
-        IN_OVERLAY,
-        "the other page of help",
-        "more keys",
-        &["tab", "backtab", "right", "left"],
-    ),
-    bind(
-        Anywhere,
-        C::Quit,
-        ANYWHERE,
-        "quit, from anywhere",
-        "quit",
-        &["ctrl-c"],
-    ),
+    //   layer     command               [keys] name          default keys                          section      hint                   description
+    bind(Normal,   C::Down,              "down",              &["j", "down"],                       MOVE,        "down",                "next session"),
+    bind(Normal,   C::Up,                "up",                &["k", "up"],                         MOVE,        "up",                  "previous session"),
+    bind(Normal,   C::Top,               "top",               &["g", "home"],                       MOVE,        "top",                 "first session"),
+    bind(Normal,   C::Bottom,            "bottom",            &["G", "end"],                        MOVE,        "bottom",              "last session"),
+    bind(Normal,   C::PageDown,          "page_down",         &["pgdn", "ctrl-d"],                  MOVE,        "page",                "page down"),
+    bind(Normal,   C::PageUp,            "page_up",           &["pgup", "ctrl-u"],                  MOVE,        "page",                "page up"),
+    bind(Normal,   C::NextInQueue,       "next_in_queue",     &["w"],                               MOVE,        "next",                "next session that needs you"),
+    bind(Normal,   C::PrevInQueue,       "previous_in_queue", &["W"],                               MOVE,        "",                    "previous session that needs you"),
+    bind(Normal,   C::JumpBack,          "jump_back",         &["-"],                               MOVE,        "",                    "back to before the last jump"),
+    bind(Normal,   C::Attach,            "attach",            &["enter"],                           ACT,         "attach",              "attach to the session"),
+    bind(Normal,   C::New,               "new",               &["n"],                               ACT,         "new",                 "new session"),
+    bind(Normal,   C::Kill,              "kill",              &["x"],                               ACT,         "kill",                "kill the session"),
+    bind(Normal,   C::Restore,           "restore",           &["r"],                               ACT,         "restore",             "restore a dormant session"),
+    bind(Normal,   C::Dismiss,           "dismiss",           &["D"],                               ACT,         "dismiss",             "dismiss (archive) the session"),
+    bind(Normal,   C::Send,              "send",              &["s"],                               ACT,         "send",                "send a message, or a key: <Esc>, <1>..."),
+    bind(Normal,   C::Allow,             "allow",             &["y"],                               ACT,         "allow",               "allow: a waiting prompt's highlighted choice"),
+    bind(Normal,   C::Deny,              "deny",              &["N"],                               ACT,         "deny",                "refuse a waiting prompt (Esc)"),
+    bind(Normal,   C::Choice(1),         "choice_1",          &["1"],                               ACT,         "",                    "answer a waiting prompt's choice 1 (2-9 too)"),
+    bind(Normal,   C::Choice(2),         "choice_2",          &["2"],                               ACT,         "",                    "answer a waiting prompt's choice 2"),
+    bind(Normal,   C::Choice(3),         "choice_3",          &["3"],                               ACT,         "",                    "answer a waiting prompt's choice 3"),
+    bind(Normal,   C::Choice(4),         "choice_4",          &["4"],                               ACT,         "",                    "answer a waiting prompt's choice 4"),
+    bind(Normal,   C::Choice(5),         "choice_5",          &["5"],                               ACT,         "",                    "answer a waiting prompt's choice 5"),
+    bind(Normal,   C::Choice(6),         "choice_6",          &["6"],                               ACT,         "",                    "answer a waiting prompt's choice 6"),
+    bind(Normal,   C::Choice(7),         "choice_7",          &["7"],                               ACT,         "",                    "answer a waiting prompt's choice 7"),
+    bind(Normal,   C::Choice(8),         "choice_8",          &["8"],                               ACT,         "",                    "answer a waiting prompt's choice 8"),
+    bind(Normal,   C::Choice(9),         "choice_9",          &["9"],                               ACT,         "",                    "answer a waiting prompt's choice 9"),
+    bind(Normal,   C::Snooze,            "snooze",            &["z"],                               ACT,         "snooze",              "snooze a session that needs you, or wake it"),
+    bind(Normal,   C::Mark,              "mark",              &["space"],                           ACT,         "mark",                "mark for a bulk kill or dismiss"),
+    bind(Normal,   C::OpenBeside,        "open_beside",       &["o"],                               ACT,         "beside",              "open in a pane beside"),
+    bind(Normal,   C::ToggleTriage,      "triage",            &["t"],                               VIEW,        "triage",              "triage sort (health first)"),
+    bind(Normal,   C::Filter,            "filter",            &["/"],                               VIEW,        "filter",              "filter by name, folder, branch, task"),
+    bind(Normal,   C::CycleHealthFilter, "health_filter",     &["f"],                               VIEW,        "health",              "cycle a health filter"),
+    bind(Normal,   C::ToggleArchived,    "archived",          &["A"],                               VIEW,        "archived",            "show archived sessions too"),
+    bind(Normal,   C::NextTab,           "next_tab",          &["tab"],                             VIEW,        "tab",                 "next detail tab"),
+    bind(Normal,   C::TogglePreview,     "preview",           &["p"],                               VIEW,        "preview",             "live preview of the pane"),
+    bind(Normal,   C::ShowProblems,      "problems",          &["!"],                               VIEW,        "problems",            "files greenroom could not read"),
+    bind(Normal,   C::Review,            "review",            &["c"],                               VIEW,        "changes",             "review the changes (Changes tab)"),
+    bind(Normal,   C::Help,              "help",              &["?"],                               VIEW,        "help",                "this help"),
+    bind(Normal,   C::Quit,              "quit",              &["q", "ctrl-c"],                     VIEW,        "quit",                "quit (sessions keep running)"),
+    bind(Normal,   C::ClearFilter,       "clear_filter",      &["esc"],                             IN_FILTER,   "clear filter",        "clear a kept filter (in the list)"),
+    bind(Filter,   C::Keep,              "keep",              &["enter"],                           IN_FILTER,   "keeps",               "keep the filter"),
+    bind(Filter,   C::Cancel,            "cancel",            &["esc"],                             IN_FILTER,   "clears",              "clear the filter"),
+    bind(Confirm,  C::Yes,               "yes",               &["y", "Y"],                          IN_CONFIRM,  "yes",                 "yes, do it"),
+    bind(Confirm,  C::Cancel,            "cancel",            &["n", "N", "esc", "q", "enter"],     IN_CONFIRM,  "no",                  "no, leave it"),
+    bind(Send,     C::Submit,            "submit",            &["enter"],                           IN_SEND,     "send",                "send, then Enter"),
+    bind(Send,     C::Cancel,            "cancel",            &["esc"],                             IN_SEND,     "cancel",              "cancel"),
+    bind(Spawn,    C::Submit,            "submit",            &["enter"],                           IN_SPAWN,    "start",               "start the session"),
+    bind(Spawn,    C::NextField,         "next_field",        &["down"],                            IN_SPAWN,    "field",               "next field"),
+    bind(Spawn,    C::PrevField,         "previous_field",    &["up", "backtab"],                   IN_SPAWN,    "field",               "previous field"),
+    bind(Spawn,    C::PrevChoice,        "previous_choice",   &["left"],                            IN_SPAWN,    "agent",               "previous agent"),
+    bind(Spawn,    C::NextChoice,        "next_choice",       &["right"],                           IN_SPAWN,    "agent",               "next agent"),
+    bind(Spawn,    C::Complete,          "complete",          &["tab"],                             IN_SPAWN,    "complete folder",     "complete the folder"),
+    bind(Spawn,    C::Cancel,            "cancel",            &["esc"],                             IN_SPAWN,    "cancel",              "cancel"),
+    bind(Worktree, C::Yes,               "yes",               &["y", "Y"],                          IN_WORKTREE, "dismiss",             "dismiss, keep the worktree"),
+    bind(Worktree, C::RemoveWorktree,    "remove_worktree",   &["w", "W"],                          IN_WORKTREE, "and remove worktree", "dismiss and remove the worktree (twice with changes)"),
+    bind(Worktree, C::Cancel,            "cancel",            &["n", "N", "esc", "q", "enter"],     IN_WORKTREE, "no",                  "no, leave it"),
+    bind(Review,   C::Down,              "down",              &["j", "down"],                       IN_REVIEW,   "down",                "next file, or diff line"),
+    bind(Review,   C::Up,                "up",                &["k", "up"],                         IN_REVIEW,   "up",                  "previous file, or diff line"),
+    bind(Review,   C::PageDown,          "page_down",         &["pgdn", "ctrl-d"],                  IN_REVIEW,   "page",                "page down"),
+    bind(Review,   C::PageUp,            "page_up",           &["pgup", "ctrl-u"],                  IN_REVIEW,   "page",                "page up"),
+    bind(Review,   C::Submit,            "submit",            &["enter"],                           IN_REVIEW,   "diff",                "show the file's diff"),
+    bind(Review,   C::NextChoice,        "next_choice",       &["tab"],                             IN_REVIEW,   "side",                "the diff's other side (staged, unstaged)"),
+    bind(Review,   C::Mark,              "mark",              &["v", "space"],                      IN_REVIEW,   "select",              "start or drop a line selection"),
+    bind(Review,   C::Comment,           "comment",           &["c"],                               IN_REVIEW,   "comment",             "comment on the lines to the agent (as s)"),
+    bind(Review,   C::Cancel,            "cancel",            &["esc", "q"],                        IN_REVIEW,   "back",                "back to the files, then to the list"),
+    bind(Overlay,  C::Close,             "close",             &["esc", "q"],                        IN_OVERLAY,  "close",               "close"),
+    bind(Overlay,  C::NextPage,          "next_page",         &["tab", "backtab", "right", "left"], IN_OVERLAY,  "more keys",           "the other page of help"),
+    bind(Anywhere, C::Quit,              "quit",              &["ctrl-c"],                          ANYWHERE,    "quit",                "quit, from anywhere"),
 ];

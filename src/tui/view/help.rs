@@ -10,7 +10,7 @@ use super::sidebar::first_key;
 use super::text::{pad, width, wrap};
 use super::{Theme, overlay_area, pane};
 use crate::tui::action::Command;
-use crate::tui::keymap::{BINDINGS, Key, Keymap, Layer};
+use crate::tui::keymap::{BINDINGS, Keymap, Layer};
 
 /// Space between a key and its description, and between columns (wider
 /// when nothing needs to wrap).
@@ -65,9 +65,7 @@ pub fn render(
     let area = overlay_area(w, h, body, full);
     let close = first_key(keymap, Command::Help);
     let other = keymap
-        .keys_in(Layer::Overlay, Command::NextPage)
-        .first()
-        .map(Key::label)
+        .first_label_in(Layer::Overlay, Command::NextPage)
         .unwrap_or_default();
     let title = match page {
         0 => " Keys ",
@@ -117,15 +115,14 @@ pub fn render(
 
 fn sections(keymap: &Keymap, page: usize, short: bool) -> Vec<Section> {
     let mut out: Vec<Section> = Vec::new();
-    // Choices 2 to 9 are said by choice 1's line.
-    let listed = BINDINGS.iter().filter(|b| {
-        b.help_page() == page
-            && !matches!(b.command, crate::tui::action::Command::Choice(n) if n > 1)
-    });
+    let listed = BINDINGS
+        .iter()
+        .filter(|b| b.help_page() == page && b.in_help());
     for b in listed {
-        let keys = keymap.keys_in(b.layer, b.command);
         let key = if short {
-            keys.first().map(Key::label).unwrap_or_default()
+            keymap
+                .first_label_in(b.layer, b.command)
+                .unwrap_or_default()
         } else {
             keymap.label_in(b.layer, b.command)
         };
