@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use crate::support::actions::Greenroom;
 use crate::support::{TmuxServer, World};
-use crate::watch_json::Watch;
+use crate::cli::watch_json::Watch;
 
 /// The pane's row in a `watch --json` line, if the line carries it.
 fn row_of<'a>(v: &'a Value, pane: &str) -> Option<&'a Value> {

@@ -6,7 +6,7 @@ use std::process::{Command, Stdio};
 
 use greenroom::model::Activity;
 
-use crate::hook_report::Session;
+use crate::cli::report::Session;
 use crate::support::wait_for;
 
 #[test]

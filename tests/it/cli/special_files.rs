@@ -12,7 +12,7 @@ use chrono::Utc;
 use greenroom::config::{Config, Environ, Overrides};
 use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 
-use crate::hook_report::Session;
+use crate::cli::report::Session;
 use crate::support::wait_for;
 
 /// Puts a FIFO at `path`, in place of whatever was there.

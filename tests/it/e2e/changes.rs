@@ -7,7 +7,7 @@
 use chrono::Utc;
 use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 
-use crate::git_changes::repo_with;
+use crate::git::changes::repo_with;
 use crate::support::{Pane, TmuxServer, World, wait_for};
 
 #[test]

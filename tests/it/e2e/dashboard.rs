@@ -12,7 +12,7 @@ use chrono::Utc;
 use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 use support::{Pane, TmuxServer, World, wait_for};
 
-const STATE: &str = include_str!("../../assets/example/docs/maestro/state/active-session.md");
+const STATE: &str = include_str!("../../../assets/example/docs/maestro/state/active-session.md");
 
 fn line_of(screen: &str, needle: &str) -> usize {
     screen

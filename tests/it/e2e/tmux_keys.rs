@@ -233,7 +233,7 @@ fn installed_keys_work_in_a_real_client_and_uninstall_takes_them_back() {
 
 #[test]
 fn the_demo_s_way_back_inside_tmux_returns_to_the_dashboard_and_keeps_the_user_s_client() {
-    let _one = crate::e2e_demo::one_demo();
+    let _one = crate::e2e::demo::one_demo();
     let root = tempfile::tempdir().unwrap();
     let demo_root = root
         .path()

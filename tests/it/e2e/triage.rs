@@ -5,7 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
 
-use crate::e2e_demo::{DemoRun, header, one_demo, selected_line};
+use crate::e2e::demo::{DemoRun, header, one_demo, selected_line};
 
 /// The name on the selected sidebar line.
 fn selected_name(screen: &str) -> String {

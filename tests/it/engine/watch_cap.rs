@@ -13,7 +13,7 @@ use greenroom::model::Session;
 use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 use greenroom::watch::MAX_TREE_CHILDREN;
 
-use crate::git_changes::{git_in, repo_with};
+use crate::git::changes::{git_in, repo_with};
 use crate::support::World;
 
 /// Applies what the watcher sends until the row satisfies `check`.

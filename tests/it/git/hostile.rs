@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use greenroom::git::{self, Git, Monitor};
 use greenroom::model::{ChangedFile, Changes};
 
-use crate::git_changes::{git_in, repo_with};
+use crate::git::changes::{git_in, repo_with};
 use crate::support::actions::stub;
 
 /// A hostile work tree in a temp folder: `root` (a repository on `main`

@@ -8,7 +8,7 @@ use std::time::Duration;
 use chrono::Utc;
 use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 
-use crate::hosts_ls::{session, sshd_or_skip};
+use crate::hosts::ls::{session, sshd_or_skip};
 use crate::support::actions::{assert_contents, cat_to};
 use crate::support::sshd::Host;
 use crate::support::{Pane, TmuxServer, World, wait_for};

@@ -5,14 +5,14 @@
 
 use std::time::{Duration, Instant};
 
-use crate::hosts_ls::{session, sshd_or_skip};
+use crate::hosts::ls::{session, sshd_or_skip};
 use crate::support::actions::stub;
 use crate::support::sshd::Host;
 use crate::support::{Pane, TmuxServer, World};
 
 /// The dashboard on `local`, in tmux session `dash`; its process id.
 fn dashboard<'a>(local: &World, tmux: &'a TmuxServer) -> (Pane<'a>, u32) {
-    let pane = crate::e2e_hosts::dashboard(local, tmux);
+    let pane = crate::hosts::dashboard::dashboard(local, tmux);
     // `exec`: the pane's process is the dashboard.
     let pid = tmux.run(&["display-message", "-p", "-t", "=dash:", "#{pane_pid}"]);
     (pane, pid.trim().parse().unwrap())

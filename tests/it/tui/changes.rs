@@ -14,7 +14,7 @@ use greenroom::tui::view::Theme;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-use crate::tui_snapshots::{draw, state};
+use crate::tui::snapshots::{draw, state};
 
 fn file(
     path: &str,
@@ -92,7 +92,7 @@ fn changes() -> Changes {
 const DIFF: &str = "diff --git a/src/client.rs b/src/client.rs\n--- a/src/client.rs\n+++ b/src/client.rs\n@@ -38,4 +40,5 @@ fn send()\n     let budget = self.budget();\n-    retry(3)\n+    retry(budget.attempts)\n+    budget.spend()\n     Ok(())\n";
 
 fn tab_screen(tab: &ChangesTab, c: &Changes, w: u16, h: u16) -> String {
-    let mut s = crate::tui_snapshots::session(
+    let mut s = crate::tui::snapshots::session(
         "api-retries",
         greenroom::model::Health::Active,
         Some("claude"),
@@ -174,7 +174,7 @@ fn a_clean_tree_and_a_folder_outside_git_say_so() {
         clean.contains("no changes: the work tree is clean"),
         "{clean}"
     );
-    let mut s = crate::tui_snapshots::session(
+    let mut s = crate::tui::snapshots::session(
         "x",
         greenroom::model::Health::Idle,
         None,

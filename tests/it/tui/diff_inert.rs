@@ -12,7 +12,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::style::{Color, Modifier};
 
-use crate::git_changes::{read, repo_with};
+use crate::git::changes::{read, repo_with};
 
 #[test]
 fn a_line_the_file_conceals_is_shown_with_its_escapes_visible() {
@@ -29,7 +29,7 @@ fn a_line_the_file_conceals_is_shown_with_its_escapes_visible() {
     let text = git::file_diff(&Git::new(), &root, &req.file, req.staged).unwrap();
     assert!(tab.loaded(req.generation, Ok(text)));
 
-    let mut s = crate::tui_snapshots::session(
+    let mut s = crate::tui::snapshots::session(
         "api",
         greenroom::model::Health::Active,
         Some("claude"),

@@ -11,7 +11,7 @@ use greenroom::tui::action::{Action, Command, Effect, Finished};
 use greenroom::tui::state::{DetailTab, Mode, Overlay};
 use greenroom::tui::update::update;
 
-use crate::tui_modes::{loaded, now};
+use crate::tui::modes::{loaded, now};
 
 fn server(activity_secs: i64) -> ServerState {
     let mut map = BTreeMap::new();

@@ -13,7 +13,7 @@ use greenroom::tui::op::{HostRow, On, Op, Verb, decide};
 use greenroom::tui::state::AppState;
 use greenroom::tui::update::update;
 
-use crate::tui_modes::{loaded, now};
+use crate::tui::modes::{loaded, now};
 
 const ID: &str = "0b7c3c57-8f0c-4d5e-9f61-1b1a2b3c4d5e";
 
@@ -383,7 +383,7 @@ fn every_op_on_a_hosts_row_acts_on_that_host() {
             "{verb:?}"
         );
     }
-    for verb in [Verb::OpenBeside, Verb::Follow(crate::tui_reducer::pane())] {
+    for verb in [Verb::OpenBeside, Verb::Follow(crate::tui::reducer::pane())] {
         assert!(decide(&mut s, verb, std::slice::from_ref(&host_row)).is_empty());
     }
     // A kill of a local and a host's row at once: one op each, where each is.

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use greenroom::model::{Activity, Health, Orchestration, PhaseStatus, Status, Usage};
 use greenroom::tui::state::{Mode, Overlay};
 
-use crate::tui_snapshots::{ago, draw, orchestration, phase, pick, rows, screen, session, state};
+use crate::tui::snapshots::{ago, draw, orchestration, phase, pick, rows, screen, session, state};
 
 fn with_usage(s: &mut greenroom::tui::state::AppState, id: &str) {
     let row = s.rows.iter_mut().find(|r| r.id == id).unwrap();

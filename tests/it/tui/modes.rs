@@ -325,11 +325,11 @@ fn a_message_does_not_hide_the_filter_being_typed() {
     cmd(&mut s, Command::Filter);
     typed(&mut s, "alp");
     s.say("huge has more than 5000 sessions: only 5000 are shown");
-    let screen = crate::tui_snapshots::screen(&crate::tui_snapshots::draw(&s, 100, 30));
+    let screen = crate::tui::snapshots::screen(&crate::tui::snapshots::draw(&s, 100, 30));
     let bottom = screen.lines().last().unwrap_or("").to_owned();
     assert!(bottom.contains("/alp"), "{bottom}");
     // Typing done, the message shows.
     key_in(&mut s, KeyCode::Enter);
-    let screen = crate::tui_snapshots::screen(&crate::tui_snapshots::draw(&s, 100, 30));
+    let screen = crate::tui::snapshots::screen(&crate::tui::snapshots::draw(&s, 100, 30));
     assert!(screen.contains("only 5000 are shown"), "{screen}");
 }

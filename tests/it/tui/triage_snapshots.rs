@@ -11,7 +11,7 @@ use greenroom::tui::action::{Action, Command, Finished};
 use greenroom::tui::state::AppState;
 use greenroom::tui::update::update;
 
-use crate::tui_snapshots::{draw, pick, state};
+use crate::tui::snapshots::{draw, pick, state};
 
 const SIZES: [(u16, u16); 2] = [(60, 20), (160, 48)];
 
