@@ -10,9 +10,9 @@ use greenroom::model::ModelUsage;
 use greenroom::sources::transcript;
 use serde_json::{Value, json};
 
+use crate::cli::watch_json::Watch;
 use crate::support::actions::Greenroom;
 use crate::support::{TmuxServer, World};
-use crate::cli::watch_json::Watch;
 
 /// The pane's row in a `watch --json` line, if the line carries it.
 fn row_of<'a>(v: &'a Value, pane: &str) -> Option<&'a Value> {
