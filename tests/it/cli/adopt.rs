@@ -460,27 +460,14 @@ fn the_dashboard_shows_an_agent_started_in_a_plain_pane_at_once() {
     let greeting = s.world.path("greeting");
     std::fs::write(&greeting, "Welcome to the agent\n").unwrap();
     let pane = s.window(&["sh"]);
-    let home = s.world.dir.path().to_string_lossy().into_owned();
     // Listening on any tmux (tmux before 3.7 is polled by default).
     std::fs::write(s.world.path("config.toml"), "tmux_events = true\n").unwrap();
     // On a server of its own: its own redraws must not be what moves.
     let driver = TmuxServer::new();
-    driver.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "dash",
-        "-x",
-        "160",
-        "-y",
-        "40",
-        "-e",
-        &format!("HOME={home}"),
-        "-e",
-        &format!("GREENROOM_LOG={}", s.world.path("greenroom.log").display()),
-        &s.world.greenroom_line(&s.tmux.name),
-    ]);
-    let dash = crate::support::Pane::new(&driver, "dash");
+    let log = s.world.path("greenroom.log");
+    let dash = s
+        .world
+        .dashboard(&s.tmux, &driver, (160, 40), &[("GREENROOM_LOG", &log)]);
     dash.until(15, "the dashboard", |t| t.contains("Sessions"));
     wait_for(10, "the dashboard's event client", || {
         let clients = s

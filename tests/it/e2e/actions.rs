@@ -7,7 +7,7 @@
 use crate::support;
 
 use greenroom::sources::sidecar::SidecarStore;
-use support::{Pane, TmuxServer, World, wait_for};
+use support::{TmuxServer, World, wait_for};
 
 fn has(agents: &TmuxServer, name: &str) -> bool {
     agents
@@ -42,22 +42,13 @@ fn spawn_send_attach_kill_restore_and_dismiss_from_the_dashboard() {
         work.display(),
         world.greenroom_line(&agents.name)
     );
-    host.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "dash",
-        "-x",
-        "150",
-        "-y",
-        "40",
-        "-e",
-        &format!("HOME={}", world.dir.path().display()),
-        "-e",
-        &format!("MAESTRO_HOOKS_DIR={}", world.path("hooks").display()),
-        &command,
-    ]);
-    let screen = Pane::new(&host, "dash");
+    let hooks = world.path("hooks");
+    let screen = world.dash_running(
+        &host,
+        (150, 40),
+        &[("MAESTRO_HOOKS_DIR", &hooks)],
+        &[&command],
+    );
     screen.until(15, "the empty dashboard", |s| s.contains("No sessions yet"));
 
     // n: the form, with a default name and this folder; pick the plain shell preset.
@@ -196,19 +187,7 @@ fn open_beside_shows_the_session_in_a_pane_that_follows_the_selection() {
             &["sh", "-c", &format!("echo this-is-{name}; exec sleep 600")],
         );
     }
-    let command = world.greenroom_line(&agents.name);
-    host.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "dash",
-        "-x",
-        "200",
-        "-y",
-        "40",
-        &command,
-    ]);
-    let screen = Pane::new(&host, "dash");
+    let screen = world.dashboard(&agents, &host, (200, 40), &[]);
     screen.until(15, "both sessions", |s| {
         s.contains("first") && s.contains("second")
     });

@@ -8,7 +8,7 @@ use chrono::Utc;
 use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 
 use crate::git::changes::repo_with;
-use crate::support::{Pane, TmuxServer, World, wait_for};
+use crate::support::{TmuxServer, World, wait_for};
 
 #[test]
 fn a_save_shows_in_the_sidebar_and_a_comment_on_its_diff_reaches_the_agent() {
@@ -24,24 +24,12 @@ fn a_save_shows_in_the_sidebar_and_a_comment_on_its_diff_reaches_the_agent() {
     let out = world.path("agent.txt");
     let agent = format!("stty -icanon; echo ready; exec cat > '{}'", out.display());
     tmux.spawn("gr-api", &["sh", "-c", &agent]);
-    let command = world.greenroom_line(&tmux.name);
-    let home = world.dir.path().to_string_lossy().into_owned();
-    tmux.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "dash",
-        "-x",
-        "160",
-        "-y",
-        "40",
-        "-e",
-        &format!("HOME={home}"),
-        "-e",
-        &format!("MAESTRO_HOOKS_DIR={}", world.path("hooks").display()),
-        &command,
-    ]);
-    let dash = Pane::new(&tmux, "dash");
+    let dash = world.dashboard(
+        &tmux,
+        &tmux,
+        (160, 40),
+        &[("MAESTRO_HOOKS_DIR", &world.path("hooks"))],
+    );
     dash.until(15, "the clean work tree", |s| {
         s.contains("api") && s.contains("clean")
     });

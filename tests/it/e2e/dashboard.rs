@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use chrono::Utc;
 use greenroom::sources::sidecar::{Sidecar, SidecarStore};
-use support::{Pane, TmuxServer, World, wait_for};
+use support::{TmuxServer, World, wait_for};
 
 const STATE: &str = include_str!("../../../assets/example/docs/maestro/state/active-session.md");
 
@@ -55,26 +55,15 @@ fn the_dashboard_lists_filters_helps_shows_phases_and_follows_files() {
     for name in ["older-focus", "recent-focus", "never-focused"] {
         tmux.spawn(&format!("gr-{name}"), &["sleep", "600"]);
     }
-    let home = world.dir.path().to_string_lossy().into_owned();
-    let command = world.greenroom_line(&tmux.name);
-    tmux.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "dash",
-        "-x",
-        "160",
-        "-y",
-        "40",
-        "-e",
-        &format!("HOME={home}"),
-        "-e",
-        &format!("MAESTRO_HOOKS_DIR={}", world.path("hooks").display()),
-        "-e",
-        &format!("GREENROOM_LOG={}", world.path("greenroom.log").display()),
-        &command,
-    ]);
-    let dash = Pane::new(&tmux, "dash");
+    let dash = world.dashboard(
+        &tmux,
+        &tmux,
+        (160, 40),
+        &[
+            ("MAESTRO_HOOKS_DIR", &world.path("hooks")),
+            ("GREENROOM_LOG", &world.path("greenroom.log")),
+        ],
+    );
 
     // Sidebar order is last focus, never-focused last.
     let screen = dash.until(15, "the three sessions", |s| {

@@ -32,22 +32,7 @@ fn launch(world: &World, tmux: &TmuxServer, path_prefix: Option<&std::path::Path
     if let Some(dir) = path_prefix {
         command = format!("PATH={}:$PATH {command}", dir.display());
     }
-    let home = world.dir.path().to_string_lossy().into_owned();
-    tmux.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "dash",
-        "-x",
-        "160",
-        "-y",
-        "30",
-        "-e",
-        &format!("HOME={home}"),
-        "sh",
-        "-c",
-        &command,
-    ]);
+    world.dash_running(tmux, (160, 30), &[], &["sh", "-c", &command]);
 }
 
 fn control_clients(tmux: &TmuxServer) -> usize {

@@ -44,23 +44,10 @@ fn dashboard<'a>(world: &World, host: &'a TmuxServer, agents: &TmuxServer) -> Pa
     let line = line.strip_prefix("exec ").unwrap_or(&line);
     let command = format!("{line}; echo greenroom-ended; exec cat -v");
     let env = [
-        format!("MAESTRO_HOOKS_DIR={}", world.path("hooks").display()),
-        format!("GREENROOM_LOG={}", world.path("greenroom.log").display()),
+        ("MAESTRO_HOOKS_DIR", &*world.path("hooks")),
+        ("GREENROOM_LOG", &*world.path("greenroom.log")),
     ];
-    new_dash(host, world, &env, &[&command]);
-    Pane::new(host, "dash")
-}
-
-/// A 160x40 session `dash` of `host` running `command`, with HOME in the
-/// world and `env` set.
-fn new_dash(host: &TmuxServer, world: &World, env: &[String], command: &[&str]) {
-    let home = format!("HOME={}", world.dir.path().display());
-    let mut args = vec!["new-session", "-d", "-s", "dash", "-x", "160", "-y", "40"];
-    for e in std::iter::once(&home).chain(env) {
-        args.extend(["-e", e.as_str()]);
-    }
-    args.extend_from_slice(command);
-    host.run(&args);
+    world.dash_running(host, (160, 40), &env, &[&command])
 }
 
 /// Pastes `text` into the pane as a terminal would: bracketed when the
@@ -211,9 +198,14 @@ fn a_window_closed_under_the_dashboard_ends_it_without_a_panic() {
     // greenroom ended.
     let command = format!("trap '' HUP; {line}; echo $? > '{}'", exit.display());
     let log = world.path("greenroom.log");
-    let env = [format!("GREENROOM_LOG={}", log.display())];
-    new_dash(&host, &world, &env, &["sh", "-c", &command]);
-    Pane::new(&host, "dash").until(15, "the session", |s| s.contains("target"));
+    world
+        .dash_running(
+            &host,
+            (160, 40),
+            &[("GREENROOM_LOG", &log)],
+            &["sh", "-c", &command],
+        )
+        .until(15, "the session", |s| s.contains("target"));
     host.run(&["kill-server"]);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     let status = loop {
@@ -268,8 +260,9 @@ fn after_a_reboot_the_record_comes_to_say_dormant() {
     s.status = Status::Running;
     store.create(&s).unwrap();
     let gone = format!("greenroom-test-rebooted-{}", std::process::id());
-    new_dash(&host, &world, &[], &[&world.greenroom_line(&gone)]);
-    Pane::new(&host, "dash").until(15, "the session", |t| t.contains("sleeper"));
+    world
+        .dash_running(&host, (160, 40), &[], &[&world.greenroom_line(&gone)])
+        .until(15, "the session", |t| t.contains("sleeper"));
     wait_for(15, "the record to say dormant", || {
         (store.read(s.id).ok()?.status == Status::Dormant).then_some(())
     });

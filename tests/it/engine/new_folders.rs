@@ -208,25 +208,9 @@ fn a_symlink_in_the_hooks_folder_is_not_followed() {
     }
     std::fs::create_dir_all(hooks.join("real")).unwrap();
     std::os::unix::fs::symlink(&big, hooks.join("link")).unwrap();
-    let command = world.greenroom_line(&tmux.name);
-    tmux.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "dash",
-        "-x",
-        "120",
-        "-y",
-        "30",
-        "-e",
-        &format!("HOME={}", world.dir.path().display()),
-        "-e",
-        &format!("MAESTRO_HOOKS_DIR={}", hooks.display()),
-        &command,
-    ]);
+    let dash = world.dashboard(&tmux, &tmux, (120, 30), &[("MAESTRO_HOOKS_DIR", &hooks)]);
     let pid = tmux.run(&["display-message", "-p", "-t", "=dash:", "#{pane_pid}"]);
     let pid = pid.trim();
-    let dash = support::Pane::new(&tmux, "dash");
     dash.until(15, "the dashboard", |s| s.contains("greenroom"));
     // A session created now shows only once the watches are armed.
     let store = SidecarStore::new(world.path("sessions"));

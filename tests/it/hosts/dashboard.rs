@@ -19,27 +19,15 @@ pub(crate) fn dashboard<'a>(local: &World, tmux: &'a TmuxServer) -> Pane<'a> {
 
 /// `prefix`: shell words first (`unset TMUX TMUX_PANE;`: as if outside tmux).
 fn dashboard_in<'a>(local: &World, tmux: &'a TmuxServer, prefix: &str) -> Pane<'a> {
-    std::fs::create_dir_all(local.path("run")).unwrap();
-    let line = format!(
-        "{prefix} XDG_RUNTIME_DIR={} HOME={} {}",
-        local.path("run").display(),
-        local.dir.path().display(),
-        local.greenroom_line(&tmux.name)
-    );
-    tmux.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "dash",
-        "-x",
-        "160",
-        "-y",
-        "30",
-        "sh",
-        "-c",
-        &line,
-    ]);
-    Pane::new(tmux, "dash")
+    let run = local.path("run");
+    std::fs::create_dir_all(&run).unwrap();
+    let line = format!("{prefix} {}", local.greenroom_line(&tmux.name));
+    local.dash_running(
+        tmux,
+        (160, 30),
+        &[("XDG_RUNTIME_DIR", &run)],
+        &["sh", "-c", &line],
+    )
 }
 
 #[test]

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use greenroom::config::{Config, Environ, Overrides};
 
 pub mod actions;
+mod dashboard;
 
 /// An op on this machine's rows `ids`, as the reducer decides it.
 pub fn here(op: greenroom::tui::op::Verb, ids: &[&str]) -> greenroom::tui::action::Effect {
