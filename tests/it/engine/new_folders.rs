@@ -4,54 +4,16 @@
 
 use crate::support;
 
-use std::path::{Path, PathBuf};
-use std::sync::mpsc::{Receiver, channel};
-use std::time::{Duration, Instant};
+use std::path::Path;
 
 use chrono::Utc;
-use greenroom::engine::Engine;
-use greenroom::model::{Session, Source};
+use greenroom::model::Source;
 use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 use serde_json::json;
 use support::World;
+use support::live::Live;
 
 const BURST: usize = 40;
-
-struct Live {
-    engine: Engine,
-    rx: Receiver<PathBuf>,
-}
-
-impl Live {
-    fn start(config: &greenroom::config::Config) -> Self {
-        let (tx, rx) = channel();
-        let engine = Engine::start(config, false, move |p| {
-            let _ = tx.send(p);
-        })
-        .unwrap();
-        Live { engine, rx }
-    }
-
-    fn until(&mut self, what: &str, check: impl Fn(&[Session]) -> bool) -> Vec<Session> {
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            let rows = self.engine.catalog.rows(Utc::now());
-            if check(&rows) {
-                return rows;
-            }
-            let left = deadline.saturating_duration_since(Instant::now());
-            assert!(
-                !left.is_zero(),
-                "timed out waiting for {what}; rows: {rows:#?}"
-            );
-            if let Ok(first) = self.rx.recv_timeout(left.min(Duration::from_millis(200))) {
-                let mut batch = vec![first];
-                batch.extend(self.rx.try_iter());
-                self.engine.apply_changes(batch);
-            }
-        }
-    }
-}
 
 fn write_atomically(path: &Path, text: &str) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();

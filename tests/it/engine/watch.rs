@@ -5,8 +5,8 @@
 
 use crate::support;
 
-use std::path::{Path, PathBuf};
-use std::sync::mpsc::{Receiver, channel};
+use std::path::Path;
+use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
@@ -14,45 +14,9 @@ use greenroom::engine::Engine;
 use greenroom::model::{Session, Source};
 use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 use support::World;
+use support::live::Live;
 
 const STATE: &str = "---\nsession_id: s1\nstatus: in_progress\ncurrent_phase: 1\ntotal_phases: 2\nphases:\n  - id: 1\n    status: in_progress\n  - id: 2\n    status: pending\n---\n";
-
-struct Live {
-    engine: Engine,
-    rx: Receiver<PathBuf>,
-}
-
-impl Live {
-    fn start(config: &greenroom::config::Config) -> Self {
-        let (tx, rx) = channel();
-        let engine = Engine::start(config, false, move |p| {
-            let _ = tx.send(p);
-        })
-        .unwrap();
-        Live { engine, rx }
-    }
-
-    /// Feeds file events to the engine until `check` holds, or fails after 10 s.
-    fn until(&mut self, what: &str, check: impl Fn(&[Session]) -> bool) -> Vec<Session> {
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            let rows = self.engine.catalog.rows(Utc::now());
-            if check(&rows) {
-                return rows;
-            }
-            let left = deadline.saturating_duration_since(Instant::now());
-            assert!(
-                !left.is_zero(),
-                "timed out waiting for {what}; rows: {rows:#?}"
-            );
-            if let Ok(first) = self.rx.recv_timeout(left.min(Duration::from_millis(200))) {
-                let mut batch = vec![first];
-                batch.extend(self.rx.try_iter());
-                self.engine.apply_changes(batch);
-            }
-        }
-    }
-}
 
 fn names(rows: &[Session]) -> Vec<String> {
     let mut n: Vec<String> = rows.iter().map(|r| r.name.clone()).collect();

@@ -4,45 +4,17 @@
 //! change to the index still reaches the row.
 
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{Receiver, channel};
-use std::time::{Duration, Instant};
+use std::sync::mpsc::Receiver;
+use std::time::Duration;
 
 use chrono::Utc;
 use greenroom::engine::Engine;
-use greenroom::model::Session;
 use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 use greenroom::watch::MAX_TREE_CHILDREN;
 
 use crate::git::changes::{git_in, repo_with};
 use crate::support::World;
-
-/// Applies what the watcher sends until the row satisfies `check`.
-fn until(
-    engine: &mut Engine,
-    rx: &Receiver<PathBuf>,
-    what: &str,
-    check: impl Fn(&Session) -> bool,
-) -> Session {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let rows = engine.catalog.rows(Utc::now());
-        if let Some(r) = rows.iter().find(|r| r.name == "api")
-            && check(r)
-        {
-            return r.clone();
-        }
-        let left = deadline.saturating_duration_since(Instant::now());
-        assert!(
-            !left.is_zero(),
-            "timed out waiting for {what}; rows: {rows:#?}"
-        );
-        if let Ok(first) = rx.recv_timeout(left.min(Duration::from_millis(200))) {
-            let mut batch = vec![first];
-            batch.extend(rx.try_iter());
-            engine.apply_changes(batch);
-        }
-    }
-}
+use crate::support::live::{Live, row_until};
 
 /// Applies whatever the watcher has sent until it has been quiet a moment.
 fn drain(engine: &mut Engine, rx: &Receiver<PathBuf>) {
@@ -78,12 +50,8 @@ fn a_work_tree_with_more_subfolders_than_the_cap_is_watched_at_its_top_and_says_
     store
         .create(&Sidecar::new("api", &root, "sleep 600", Utc::now()))
         .unwrap();
-    let (tx, rx) = channel();
-    let mut engine = Engine::start(&world.config(None, &[]), false, move |p| {
-        let _ = tx.send(p);
-    })
-    .unwrap();
-    until(&mut engine, &rx, "a clean read", |r| {
+    let Live { mut engine, rx } = Live::start(&world.config(None, &[]));
+    row_until(&mut engine, &rx, 20, "api", "a clean read", |r| {
         r.changes.as_ref().is_some_and(|c| c.compact().is_empty())
     });
     let watches = engine.os_watches_under(&root);
@@ -116,7 +84,7 @@ fn a_work_tree_with_more_subfolders_than_the_cap_is_watched_at_its_top_and_says_
     // The index is still followed: staging reaches the row.
     std::fs::write(root.join("new.rs"), "fn b() {}\n").unwrap();
     git_in(&root, &["add", "new.rs"]);
-    until(&mut engine, &rx, "the staged file", |r| {
+    row_until(&mut engine, &rx, 20, "api", "the staged file", |r| {
         r.changes.as_ref().is_some_and(|c| c.staged.files == 1)
     });
 }
@@ -130,12 +98,8 @@ fn a_work_tree_that_grows_past_the_cap_gives_its_watches_back() {
     store
         .create(&Sidecar::new("api", &root, "sleep 600", Utc::now()))
         .unwrap();
-    let (tx, rx) = channel();
-    let mut engine = Engine::start(&world.config(None, &[]), false, move |p| {
-        let _ = tx.send(p);
-    })
-    .unwrap();
-    until(&mut engine, &rx, "a clean read", |r| {
+    let Live { mut engine, rx } = Live::start(&world.config(None, &[]));
+    row_until(&mut engine, &rx, 20, "api", "a clean read", |r| {
         r.changes.as_ref().is_some_and(|c| c.compact().is_empty())
     });
     // The top folder, `src`, `.git`.
@@ -158,7 +122,7 @@ fn a_work_tree_that_grows_past_the_cap_gives_its_watches_back() {
 
     std::fs::write(root.join("src/lib.rs"), "fn b() {}\n").unwrap();
     git_in(&root, &["add", "src/lib.rs"]);
-    until(&mut engine, &rx, "the staged file", |r| {
+    row_until(&mut engine, &rx, 20, "api", "the staged file", |r| {
         r.changes.as_ref().is_some_and(|c| c.staged.files == 1)
     });
 }

@@ -11,6 +11,7 @@ use greenroom::config::{Config, Environ, Overrides};
 
 pub mod actions;
 mod dashboard;
+pub mod live;
 
 /// An op on this machine's rows `ids`, as the reducer decides it.
 pub fn here(op: greenroom::tui::op::Verb, ids: &[&str]) -> greenroom::tui::action::Effect {

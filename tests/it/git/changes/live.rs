@@ -2,10 +2,6 @@
 //! appears, again when a file in its top folders is saved, when the index
 //! or HEAD changes, and when its pane moves.
 
-use std::path::PathBuf;
-use std::sync::mpsc::{Receiver, channel};
-use std::time::{Duration, Instant};
-
 use chrono::Utc;
 use greenroom::engine::Engine;
 use greenroom::model::Session;
@@ -13,35 +9,7 @@ use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 
 use super::{git_in, repo_with};
 use crate::support::World;
-
-struct Live {
-    engine: Engine,
-    rx: Receiver<PathBuf>,
-}
-
-impl Live {
-    fn until(&mut self, what: &str, check: impl Fn(&Session) -> bool) -> Session {
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            let rows = self.engine.catalog.rows(Utc::now());
-            if let Some(r) = rows.iter().find(|r| r.name == "api")
-                && check(r)
-            {
-                return r.clone();
-            }
-            let left = deadline.saturating_duration_since(Instant::now());
-            assert!(
-                !left.is_zero(),
-                "timed out waiting for {what}; rows: {rows:#?}"
-            );
-            if let Ok(first) = self.rx.recv_timeout(left.min(Duration::from_millis(200))) {
-                let mut batch = vec![first];
-                batch.extend(self.rx.try_iter());
-                self.engine.apply_changes(batch);
-            }
-        }
-    }
-}
+use crate::support::live::Live;
 
 fn counts(r: &Session) -> Option<String> {
     r.changes.as_ref().map(|c| c.compact())
@@ -59,35 +27,34 @@ fn a_sessions_work_tree_is_read_and_followed() {
     store
         .create(&Sidecar::new("api", &root, "sleep 600", Utc::now()))
         .unwrap();
-    let (tx, rx) = channel();
-    let engine = Engine::start(&world.config(None, &[]), false, move |p| {
-        let _ = tx.send(p);
-    })
-    .unwrap();
-    let mut live = Live { engine, rx };
+    let mut live = Live::start(&world.config(None, &[]));
 
-    let r = live.until("a clean read", |r| counts(r).as_deref() == Some(""));
+    let r = live.row("api", "a clean read", |r| counts(r).as_deref() == Some(""));
     assert_eq!(r.branch.as_deref(), Some("main"));
 
     // A save in a direct subfolder of the top folder is seen by the watcher.
     std::fs::write(root.join("src/lib.rs"), "fn a() {}\nfn b() {}\n").unwrap();
-    let r = live.until("the saved file", |r| counts(r).as_deref() == Some("~1"));
+    let r = live.row("api", "the saved file", |r| {
+        counts(r).as_deref() == Some("~1")
+    });
     assert_eq!(r.changes.as_ref().unwrap().unstaged.added, 1);
 
     // Staging touches the index only.
     git_in(&root, &["add", "src/lib.rs"]);
-    let r = live.until("the staged file", |r| {
+    let r = live.row("api", "the staged file", |r| {
         r.changes.as_ref().is_some_and(|c| c.staged.files == 1)
     });
     assert_eq!(r.changes.as_ref().unwrap().unstaged.files, 0);
 
     // A commit moves HEAD's branch: the tree is clean again.
     git_in(&root, &["commit", "-q", "-m", "b"]);
-    live.until("the commit", |r| counts(r).as_deref() == Some(""));
+    live.row("api", "the commit", |r| counts(r).as_deref() == Some(""));
 
     // A new branch checked out is seen through HEAD.
     git_in(&root, &["checkout", "-q", "-b", "feat"]);
-    live.until("the new branch", |r| r.branch.as_deref() == Some("feat"));
+    live.row("api", "the new branch", |r| {
+        r.branch.as_deref() == Some("feat")
+    });
 }
 
 #[test]
@@ -117,13 +84,8 @@ fn a_broken_repository_is_a_problem() {
     store
         .create(&Sidecar::new("api", &broken, "sleep 600", Utc::now()))
         .unwrap();
-    let (tx, rx) = channel();
-    let engine = Engine::start(&world.config(None, &[]), false, move |p| {
-        let _ = tx.send(p);
-    })
-    .unwrap();
-    let mut live = Live { engine, rx };
-    let r = live.until("the read", |r| r.changes.is_some());
+    let mut live = Live::start(&world.config(None, &[]));
+    let r = live.row("api", "the read", |r| r.changes.is_some());
     assert!(
         r.changes
             .unwrap()
