@@ -11,14 +11,8 @@ use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 use crate::support::{Pane, TmuxServer, World, wait_for};
 
 fn start(world: &World, tmux: &TmuxServer, path_prefix: Option<&std::path::Path>) -> String {
-    let store = SidecarStore::new(world.path("sessions"));
-    let cwd = world.path("work");
-    std::fs::create_dir_all(&cwd).unwrap();
     for name in ["first", "second"] {
-        let mut s = Sidecar::new(name, &cwd, "sleep 600", Utc::now());
-        s.tmux_session = Some(format!("gr-{name}"));
-        store.create(&s).unwrap();
-        tmux.spawn(&format!("gr-{name}"), &["sleep", "600"]);
+        world.running(tmux, name);
     }
     launch(world, tmux, path_prefix);
     Pane::new(tmux, "dash").until(15, "the dashboard", |s| s.contains("second"))

@@ -8,9 +8,8 @@ use std::time::Duration;
 use chrono::Utc;
 use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 
-use crate::hosts::ls::{session, sshd_or_skip};
 use crate::support::actions::{assert_contents, cat_to};
-use crate::support::sshd::Host;
+use crate::support::sshd::{Host, sshd_or_skip};
 use crate::support::{Pane, TmuxServer, World, wait_for};
 
 pub(crate) fn dashboard<'a>(local: &World, tmux: &'a TmuxServer) -> Pane<'a> {
@@ -37,11 +36,11 @@ fn hosts_rows_live_actions_and_a_host_restarted() {
     }
     let local = World::new();
     let local_tmux = TmuxServer::new();
-    session(&local, &local_tmux, "here");
+    local.running(&local_tmux, "here");
     let keys = local.path("keys");
     let mut a = Host::start("alpha", &keys);
     let b = Host::start("beta", &keys);
-    let on_alpha = session(&a.world, &a.tmux, "on-alpha");
+    let on_alpha = a.world.running(&a.tmux, "on-alpha");
     // beta's session copies what it is sent to a file.
     let got = b.world.path("got.txt");
     let store = SidecarStore::new(b.world.path("sessions"));
@@ -158,7 +157,7 @@ fn a_host_running_another_greenroom_says_so() {
     }
     let local = World::new();
     let local_tmux = TmuxServer::new();
-    session(&local, &local_tmux, "here");
+    local.running(&local_tmux, "here");
     let c = Host::start("gamma", &local.path("keys"));
     // "greenroom" there is a later version speaking another stream protocol.
     let fake = crate::support::actions::stub(
@@ -185,7 +184,7 @@ fn outside_tmux_attaching_to_a_hosts_session_suspends_the_dashboard() {
     let local = World::new();
     let local_tmux = TmuxServer::new();
     let b = Host::start("beta", &local.path("keys"));
-    session(&b.world, &b.tmux, "far");
+    b.world.running(&b.tmux, "far");
     b.tmux
         .run(&["send-keys", "-t", "=gr-far:", "-l", "marker-far"]);
     std::fs::write(local.path("config.toml"), b.toml()).unwrap();

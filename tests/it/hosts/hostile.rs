@@ -5,9 +5,8 @@
 
 use std::time::{Duration, Instant};
 
-use crate::hosts::ls::{session, sshd_or_skip};
 use crate::support::actions::stub;
-use crate::support::sshd::Host;
+use crate::support::sshd::{Host, sshd_or_skip};
 use crate::support::{Pane, TmuxServer, World};
 
 /// The dashboard on `local`, in tmux session `dash`; its process id.
@@ -41,7 +40,7 @@ fn an_endless_stream_of_changed_lines_costs_bounded_memory() {
     }
     let local = World::new();
     let local_tmux = TmuxServer::new();
-    session(&local, &local_tmux, "here");
+    local.running(&local_tmux, "here");
     let h = Host::start("flood", &local.path("keys"));
     let count = h.world.path("count");
     let flood = stub(

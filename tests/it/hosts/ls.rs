@@ -2,36 +2,11 @@
 //! "host" with its own sidecar folder and tmux server: both hosts' rows
 //! listed with the local ones, and a host that is down is one line.
 
-use chrono::Utc;
-use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 use serde_json::Value;
 
 use crate::support::actions::Greenroom;
-use crate::support::sshd::{self, Host};
+use crate::support::sshd::{Host, sshd_or_skip};
 use crate::support::{TmuxServer, World};
-
-/// A running session `name` on `world`'s sidecar folder and `tmux`.
-pub fn session(world: &World, tmux: &TmuxServer, name: &str) -> Sidecar {
-    let store = SidecarStore::new(world.path("sessions"));
-    let cwd = world.path("work");
-    std::fs::create_dir_all(&cwd).unwrap();
-    let mut s = Sidecar::new(name, &cwd, "sleep 600", Utc::now());
-    s.tmux_session = Some(format!("gr-{name}"));
-    store.create(&s).unwrap();
-    tmux.spawn(&format!("gr-{name}"), &["sleep", "600"]);
-    s
-}
-
-/// Skips (with the reason on stderr) where sshd cannot run.
-pub fn sshd_or_skip() -> bool {
-    match sshd::available() {
-        Ok(()) => true,
-        Err(why) => {
-            eprintln!("skipped: {why}");
-            false
-        }
-    }
-}
 
 #[test]
 fn every_hosts_rows_with_the_local_ones_and_a_host_down_is_one_line() {
@@ -40,12 +15,12 @@ fn every_hosts_rows_with_the_local_ones_and_a_host_down_is_one_line() {
     }
     let local = World::new();
     let local_tmux = TmuxServer::new();
-    session(&local, &local_tmux, "here");
+    local.running(&local_tmux, "here");
     let keys = local.path("keys");
     let a = Host::start("alpha", &keys);
     let b = Host::start("beta", &keys);
-    session(&a.world, &a.tmux, "on-alpha");
-    session(&b.world, &b.tmux, "on-beta");
+    a.world.running(&a.tmux, "on-alpha");
+    b.world.running(&b.tmux, "on-beta");
     let down = {
         let mut d = Host::start("gone", &keys);
         d.stop_sshd();

@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use greenroom::config::{Config, Environ, Overrides};
+use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 
 pub mod actions;
 mod dashboard;
@@ -109,6 +110,19 @@ impl World {
 
     pub fn path(&self, rel: &str) -> PathBuf {
         self.dir.path().join(rel)
+    }
+
+    /// A running session `name` in this world's sidecar folder, its tmux
+    /// session `gr-NAME` (`sleep 600` in the folder `work`) on `tmux`.
+    pub fn running(&self, tmux: &TmuxServer, name: &str) -> Sidecar {
+        let store = SidecarStore::new(self.path("sessions"));
+        let cwd = self.path("work");
+        std::fs::create_dir_all(&cwd).unwrap();
+        let mut s = Sidecar::new(name, &cwd, "sleep 600", chrono::Utc::now());
+        s.tmux_session = Some(format!("gr-{name}"));
+        store.create(&s).unwrap();
+        tmux.spawn(&format!("gr-{name}"), &["sleep", "600"]);
+        s
     }
 
     pub fn config(&self, tmux: Option<&TmuxServer>, state_dirs: &[&Path]) -> Config {
