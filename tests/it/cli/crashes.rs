@@ -110,18 +110,7 @@ fn kill_on_a_crashed_session_says_it_can_be_dismissed_or_restored() {
     let gr = Greenroom::new(&world, &tmux);
     let cwd = world.path("work");
     std::fs::create_dir_all(&cwd).unwrap();
-    gr.ok(&[
-        "spawn",
-        "-n",
-        "crash",
-        "--cwd",
-        cwd.to_str().unwrap(),
-        "--",
-        "exit 3",
-    ]);
-    wait_for(15, "the crash to read as exited", || {
-        gr.ls_row("crash").filter(|r| r["status"] == "Exited")
-    });
+    gr.crashed("crash", &cwd);
     let err = gr.refused(&["kill", "crash", "--yes"]);
     assert_eq!(
         err,

@@ -175,20 +175,7 @@ fn dismiss_clears_the_dead_pane_so_the_name_can_be_used_again() {
     let gr = Greenroom::new(&world, &tmux);
     let cwd = world.path("work");
     std::fs::create_dir_all(&cwd).unwrap();
-    gr.ok(&[
-        "spawn",
-        "-n",
-        "crash",
-        "--cwd",
-        path_str(&cwd),
-        "--",
-        "exit 3",
-    ]);
-    wait_for(15, "the crash to read as exited", || {
-        json_row(&ls_json(&gr, false), "crash")
-            .filter(|r| r["status"] == "Exited")
-            .map(drop)
-    });
+    gr.crashed("crash", &cwd);
     assert!(has_session(&tmux, "gr-crash"), "the dead pane is kept");
     gr.ok(&["dismiss", "crash", "--yes"]);
     assert!(

@@ -6,13 +6,11 @@ use crate::support;
 
 use std::io::Write;
 use std::path::Path;
-use std::process::Command;
 
 use chrono::Utc;
 use greenroom::model::ModelUsage;
 use greenroom::sources::gemini::{self, GeminiUsage, parse_line};
 use greenroom::sources::sidecar::{Sidecar, SidecarStore};
-use serde_json::Value;
 use support::World;
 
 const REAL: &str = concat!(
@@ -116,24 +114,7 @@ fn ls_shows_the_usage_of_the_session_file_a_gemini_hook_named() {
     s.agent_session_id = Some("6c306ba8-da65-429c-890d-7aae077bd77c".into());
     s.transcript_path = Some(file.clone());
     store.create(&s).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_greenroom"))
-        .args(["ls", "--json", "--config"])
-        .arg(world.path("config.toml"))
-        .arg("--sidecar-dir")
-        .arg(world.path("sessions"))
-        .arg("--claude-dir")
-        .arg(world.path("claude"))
-        .arg("--ao-dir")
-        .arg(world.path("ao"))
-        .args(["--tmux-socket", "greenroom-test-none"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let doc = world.ls_json();
     let u = &doc["sessions"][0]["usage"];
     assert_eq!(u["input"], 2010, "{u}");
     assert_eq!(u["output"], 84);

@@ -234,24 +234,7 @@ fn project_folders_are_named_like_claude_names_them() {
 }
 
 fn ls_usage(world: &World) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_greenroom"))
-        .args(["ls", "--json", "--config"])
-        .arg(world.path("config.toml"))
-        .arg("--sidecar-dir")
-        .arg(world.path("sessions"))
-        .arg("--claude-dir")
-        .arg(world.path("claude"))
-        .arg("--ao-dir")
-        .arg(world.path("ao"))
-        .args(["--tmux-socket", "greenroom-test-none"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let doc = world.ls_json();
     doc["sessions"][0]["usage"].clone()
 }
 

@@ -177,6 +177,16 @@ impl<'a> Greenroom<'a> {
         self.ok(&["spawn", "-n", name, "--cwd", cwd, "--", "sleep 600"]);
     }
 
+    /// A crashed session: spawns `name` running `exit 3` in `cwd` and waits
+    /// until `ls --json` reads it as exited (its dead pane kept).
+    pub fn crashed(&self, name: &str, cwd: &Path) {
+        let cwd = cwd.to_str().unwrap();
+        self.ok(&["spawn", "-n", name, "--cwd", cwd, "--", "exit 3"]);
+        wait_for(15, "the crash to read as exited", || {
+            self.ls_row(name).filter(|r| r["status"] == "Exited")
+        });
+    }
+
     /// Runs greenroom in a new session `host` of another server, so it has
     /// a terminal (the pane) and is outside the server it acts on. Its exit
     /// code is written to `done` when it ends.

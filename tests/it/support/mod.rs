@@ -112,6 +112,29 @@ impl World {
         self.dir.path().join(rel)
     }
 
+    /// `greenroom ls --json` on this world's folders, no tmux server
+    /// there: the document.
+    pub fn ls_json(&self) -> serde_json::Value {
+        let out = Command::new(env!("CARGO_BIN_EXE_greenroom"))
+            .args(["ls", "--json", "--config"])
+            .arg(self.path("config.toml"))
+            .arg("--sidecar-dir")
+            .arg(self.path("sessions"))
+            .arg("--claude-dir")
+            .arg(self.path("claude"))
+            .arg("--ao-dir")
+            .arg(self.path("ao"))
+            .args(["--tmux-socket", "greenroom-test-none"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    }
+
     /// A running session `name` in this world's sidecar folder, its tmux
     /// session `gr-NAME` (`sleep 600` in the folder `work`) on `tmux`.
     pub fn running(&self, tmux: &TmuxServer, name: &str) -> Sidecar {
