@@ -8,14 +8,10 @@ use crate::support::actions as actions_support;
 
 use std::path::Path;
 
-use actions_support::{Greenroom, has_session, server, sidecar_files};
+use actions_support::{Greenroom, has_session, path_str, server, sidecar_files};
 use greenroom::model::Status;
 use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 use support::{World, wait_for};
-
-fn path_str(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
 
 fn dormant(world: &World, name: &str, cwd: &Path) -> Sidecar {
     let store = SidecarStore::new(world.path("sessions"));

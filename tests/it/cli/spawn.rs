@@ -11,13 +11,11 @@ use crate::support::actions as actions_support;
 
 use std::path::{Path, PathBuf};
 
-use actions_support::{Greenroom, assert_contents, has_session, server, sidecar_files, stub};
-use greenroom::ops::shell_quote;
+use actions_support::{
+    Greenroom, assert_contents, has_session, pane_path, path_str, pwd_to, server, sidecar_files,
+    stub,
+};
 use support::{TmuxServer, World, wait_for};
-
-fn path_str(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
 
 /// Runs greenroom in a new session `caller` of the server it acts on, as
 /// an operator runs it from a pane there: `TMUX` and `TMUX_PANE` as tmux
@@ -77,24 +75,6 @@ fn spawn_from_inside_tmux_keeps_its_own_sessions_dead_pane_and_leaves_the_caller
     assert_eq!(row["activity"]["detail"], "exited with status 3", "{row}");
     assert!(has_session(&tmux, "gr-crash"), "the dead pane is kept");
     assert_eq!(own_remain_on_exit(&tmux, "gr-crash"), "remain-on-exit on");
-}
-
-/// A command that writes its folder to `out`, then stays.
-fn pwd_to(out: &Path) -> String {
-    format!("pwd > {}; exec sleep 600", shell_quote(path_str(out)))
-}
-
-/// The folder the session's pane runs in, as tmux says.
-fn pane_path(tmux: &TmuxServer, session: &str) -> String {
-    tmux.run(&[
-        "display-message",
-        "-p",
-        "-t",
-        &format!("={session}:"),
-        "#{pane_current_path}",
-    ])
-    .trim_end()
-    .to_owned()
 }
 
 #[test]

@@ -8,35 +8,14 @@
 use crate::support;
 use crate::support::actions as actions_support;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use actions_support::{Greenroom, assert_contents, has_session, server};
+use actions_support::{
+    Greenroom, assert_contents, has_session, pane_path, path_str, pwd_to, server,
+};
 use greenroom::model::Status;
-use greenroom::ops::shell_quote;
 use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 use support::{TmuxServer, World};
-
-fn path_str(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-/// The folder the session's pane runs in, as tmux says.
-fn pane_path(tmux: &TmuxServer, session: &str) -> String {
-    tmux.run(&[
-        "display-message",
-        "-p",
-        "-t",
-        &format!("={session}:"),
-        "#{pane_current_path}",
-    ])
-    .trim_end()
-    .to_owned()
-}
-
-/// A command that writes its folder to `out`, then stays.
-fn pwd_to(out: &Path) -> String {
-    format!("pwd > {}; exec sleep 600", shell_quote(path_str(out)))
-}
 
 #[test]
 fn spawn_and_restore_start_in_exactly_a_folder_named_like_a_format() {

@@ -80,6 +80,31 @@ pub fn stub(dir: &Path, name: &str, body: &str) -> PathBuf {
     path
 }
 
+pub fn path_str(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// A command that writes its folder to `out`, then stays.
+pub fn pwd_to(out: &Path) -> String {
+    format!(
+        "pwd > {}; exec sleep 600",
+        greenroom::ops::shell_quote(path_str(out))
+    )
+}
+
+/// The folder the session's pane runs in, as tmux says.
+pub fn pane_path(tmux: &TmuxServer, session: &str) -> String {
+    tmux.run(&[
+        "display-message",
+        "-p",
+        "-t",
+        &format!("={session}:"),
+        "#{pane_current_path}",
+    ])
+    .trim_end()
+    .to_owned()
+}
+
 /// Waits until `path` holds at least as many bytes as `expected`, then
 /// compares exactly.
 pub fn assert_contents(path: &Path, expected: &str) {

@@ -5,11 +5,9 @@
 use std::path::Path;
 
 use crate::support::World;
-use crate::support::actions::{Greenroom, branch_exists, git_repo, server, sidecar_files};
-
-fn path_str(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use crate::support::actions::{
+    Greenroom, branch_exists, git_repo, path_str, server, sidecar_files,
+};
 
 fn spawn_in_worktree(gr: &Greenroom, repo: &Path, name: &str, branch: &str) {
     gr.ok(&[
