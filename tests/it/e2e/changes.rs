@@ -7,7 +7,7 @@
 use chrono::Utc;
 use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 
-use crate::git::changes::repo_with;
+use crate::support::git::repo_with;
 use crate::support::{TmuxServer, World, wait_for};
 
 #[test]

@@ -12,8 +12,8 @@ use greenroom::engine::Engine;
 use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 use greenroom::watch::MAX_TREE_CHILDREN;
 
-use crate::git::changes::{git_in, repo_with};
 use crate::support::World;
+use crate::support::git::{git_in, repo_with};
 use crate::support::live::{Live, row_until};
 
 /// Applies whatever the watcher has sent until it has been quiet a moment.

@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 use greenroom::git::{self, Git, Monitor};
 use greenroom::model::{ChangedFile, Changes};
 
-use crate::git::changes::{git_in, repo_with};
 use crate::support::actions::stub;
+use crate::support::git::{git_in, repo_with};
 
 /// A hostile work tree in a temp folder: `root` (a repository on `main`
 /// with `a.txt` committed, then changed, and `new.txt` untracked), the

@@ -1,5 +1,5 @@
 //! What git says about a work tree, read from real repositories, and git
 //! that must run nothing.
 
-pub mod changes;
+mod changes;
 mod hostile;

@@ -12,6 +12,7 @@ use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 
 pub mod actions;
 mod dashboard;
+pub mod git;
 pub mod live;
 
 /// An op on this machine's rows `ids`, as the reducer decides it.

@@ -12,7 +12,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::style::{Color, Modifier};
 
-use crate::git::changes::{read, repo_with};
+use crate::support::git::{read, repo_with};
 
 #[test]
 fn a_line_the_file_conceals_is_shown_with_its_escapes_visible() {
