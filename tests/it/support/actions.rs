@@ -80,6 +80,31 @@ pub fn stub(dir: &Path, name: &str, body: &str) -> PathBuf {
     path
 }
 
+pub fn path_str(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// A command that writes its folder to `out`, then stays.
+pub fn pwd_to(out: &Path) -> String {
+    format!(
+        "pwd > {}; exec sleep 600",
+        greenroom::ops::shell_quote(path_str(out))
+    )
+}
+
+/// The folder the session's pane runs in, as tmux says.
+pub fn pane_path(tmux: &TmuxServer, session: &str) -> String {
+    tmux.run(&[
+        "display-message",
+        "-p",
+        "-t",
+        &format!("={session}:"),
+        "#{pane_current_path}",
+    ])
+    .trim_end()
+    .to_owned()
+}
+
 /// Waits until `path` holds at least as many bytes as `expected`, then
 /// compares exactly.
 pub fn assert_contents(path: &Path, expected: &str) {
@@ -175,6 +200,16 @@ impl<'a> Greenroom<'a> {
     pub fn sleeper(&self, name: &str, cwd: &Path) {
         let cwd = cwd.to_str().unwrap();
         self.ok(&["spawn", "-n", name, "--cwd", cwd, "--", "sleep 600"]);
+    }
+
+    /// A crashed session: spawns `name` running `exit 3` in `cwd` and waits
+    /// until `ls --json` reads it as exited (its dead pane kept).
+    pub fn crashed(&self, name: &str, cwd: &Path) {
+        let cwd = cwd.to_str().unwrap();
+        self.ok(&["spawn", "-n", name, "--cwd", cwd, "--", "exit 3"]);
+        wait_for(15, "the crash to read as exited", || {
+            self.ls_row(name).filter(|r| r["status"] == "Exited")
+        });
     }
 
     /// Runs greenroom in a new session `host` of another server, so it has

@@ -8,8 +8,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use greenroom::config::{Config, Environ, Overrides};
+use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 
 pub mod actions;
+mod dashboard;
+pub mod git;
+pub mod live;
 
 /// An op on this machine's rows `ids`, as the reducer decides it.
 pub fn here(op: greenroom::tui::op::Verb, ids: &[&str]) -> greenroom::tui::action::Effect {
@@ -107,6 +111,42 @@ impl World {
 
     pub fn path(&self, rel: &str) -> PathBuf {
         self.dir.path().join(rel)
+    }
+
+    /// `greenroom ls --json` on this world's folders, no tmux server
+    /// there: the document.
+    pub fn ls_json(&self) -> serde_json::Value {
+        let out = Command::new(env!("CARGO_BIN_EXE_greenroom"))
+            .args(["ls", "--json", "--config"])
+            .arg(self.path("config.toml"))
+            .arg("--sidecar-dir")
+            .arg(self.path("sessions"))
+            .arg("--claude-dir")
+            .arg(self.path("claude"))
+            .arg("--ao-dir")
+            .arg(self.path("ao"))
+            .args(["--tmux-socket", "greenroom-test-none"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    }
+
+    /// A running session `name` in this world's sidecar folder, its tmux
+    /// session `gr-NAME` (`sleep 600` in the folder `work`) on `tmux`.
+    pub fn running(&self, tmux: &TmuxServer, name: &str) -> Sidecar {
+        let store = SidecarStore::new(self.path("sessions"));
+        let cwd = self.path("work");
+        std::fs::create_dir_all(&cwd).unwrap();
+        let mut s = Sidecar::new(name, &cwd, "sleep 600", chrono::Utc::now());
+        s.tmux_session = Some(format!("gr-{name}"));
+        store.create(&s).unwrap();
+        tmux.spawn(&format!("gr-{name}"), &["sleep", "600"]);
+        s
     }
 
     pub fn config(&self, tmux: Option<&TmuxServer>, state_dirs: &[&Path]) -> Config {

@@ -28,6 +28,17 @@ pub fn available() -> Result<(), String> {
     Ok(())
 }
 
+/// Skips (with the reason on stderr) where sshd cannot run.
+pub fn sshd_or_skip() -> bool {
+    match available() {
+        Ok(()) => true,
+        Err(why) => {
+            eprintln!("skipped: {why}");
+            false
+        }
+    }
+}
+
 /// One "host": a World for its files, a tmux server, and its sshd.
 pub struct Host {
     pub name: String,

@@ -1,0 +1,5 @@
+//! Which row a session's files make and the rules that judge it.
+
+mod ao_lifecycle;
+mod health;
+mod maestro;

@@ -1,0 +1,23 @@
+//! The built binary's subcommands: their output, files and exit codes, on
+//! private tmux servers and temp folders.
+
+mod actions;
+mod adopt;
+mod claude_registry;
+mod completion;
+mod config_layers;
+mod crashes;
+mod demo_agent;
+mod dismiss;
+mod hooks_install;
+mod hosts_config;
+mod ls;
+mod plain_errors;
+mod report;
+mod report_bounds;
+mod spawn;
+mod special_files;
+mod tmux_install;
+mod tmux_safety;
+mod triage;
+mod watch_json;

@@ -1,0 +1,11 @@
+//! The built dashboard in a tmux pane, driven with `send-keys` and read
+//! with `capture-pane`.
+
+mod actions;
+mod changes;
+mod dashboard;
+mod demo;
+mod events;
+mod input;
+mod tmux_keys;
+mod triage;

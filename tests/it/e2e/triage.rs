@@ -1,0 +1,75 @@
+//! Triage on `greenroom demo`, end to end in tmux: `w` visits the agents
+//! that need the operator in queue order (waiting, errored, stuck), and `y`
+//! answers the waiting agent's permission question without attaching,
+//! after which it goes on working.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
+
+use crate::e2e::demo::{DemoRun, header, one_demo, selected_line};
+
+/// The name on the selected sidebar line.
+fn selected_name(screen: &str) -> String {
+    let line = selected_line(screen);
+    [
+        "web-2", "infra-4", "tests-5", "api-1", "docs-3", "data-6", "mobile-7", "ml-8",
+    ]
+    .iter()
+    .find(|n| line.contains(*n))
+    .map(|n| (*n).to_owned())
+    .unwrap_or_else(|| panic!("no demo agent on {line:?}"))
+}
+
+#[test]
+fn w_visits_waiting_errored_stuck_and_y_approves_the_waiting_agent() {
+    let _one = one_demo();
+    let demo = DemoRun::start(true);
+    demo.until(30, "waiting, errored and stuck at once", |s| {
+        let h = header(s);
+        h.contains("3 need you")
+            && ["errored", "waiting", "stuck"]
+                .iter()
+                .all(|w| h.contains(w))
+    });
+    // Pinned on top in queue order.
+    let screen = demo.screen();
+    let order: Vec<usize> = ["web-2", "infra-4", "tests-5"]
+        .iter()
+        .map(|n| screen.find(n).unwrap())
+        .collect();
+    assert!(
+        order.windows(2).all(|w| w[0] < w[1]),
+        "pinned order:\n{screen}"
+    );
+
+    // From the queue's head, w cycles through it in order.
+    let mut seen = Vec::new();
+    let mut last = selected_name(&demo.screen());
+    for _ in 0..4 {
+        demo.keys(&["w"]);
+        let before = last.clone();
+        let s = demo.until(5, "w to move", |s| selected_name(s) != before);
+        last = selected_name(&s);
+        seen.push(last.clone());
+    }
+    let start = seen.iter().position(|n| n == "web-2").unwrap();
+    let cycle: Vec<&str> = (0..3).map(|i| seen[(start + i) % 3].as_str()).collect();
+    assert_eq!(cycle, ["web-2", "infra-4", "tests-5"], "w visited {seen:?}");
+    assert_eq!(seen[3], seen[0], "w cycles: {seen:?}");
+
+    // To web-2, the waiting agent; y answers its question with Enter.
+    while selected_name(&demo.screen()) != "web-2" {
+        let before = selected_name(&demo.screen());
+        demo.keys(&["w"]);
+        demo.until(5, "w to move", |s| selected_name(s) != before);
+    }
+    demo.keys(&["y"]);
+    demo.until(5, "what was sent, and the state that follows", |s| {
+        s.contains("sent Enter to web-2: now active")
+    });
+    let s = demo.until(15, "web-2 no longer waiting", |s| {
+        !header(s).contains("waiting")
+    });
+    assert!(header(&s).contains("2 need you"), "{}", header(&s));
+    demo.keys(&["q"]);
+    demo.until(15, "the demo to exit", |s| s.contains("[demo exited: 0]"));
+}

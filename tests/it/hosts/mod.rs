@@ -1,0 +1,6 @@
+//! Other hosts, each a real sshd on loopback with its own tmux server and
+//! sidecar folder.
+
+mod dashboard;
+mod hostile;
+mod ls;
