@@ -1,11 +1,11 @@
 //! The one place greenroom runs git. Every call passes argv (never a
-//! shell), runs within a time bound, reads at most a bounded amount of
-//! output, never prompts (`GIT_TERMINAL_PROMPT=0`), never takes optional
+//! shell), runs within a time bound and reads at most a bounded amount of
+//! output (through `crate::process`), never prompts (`GIT_TERMINAL_PROMPT=0`), never takes optional
 //! locks (`GIT_OPTIONAL_LOCKS=0`: a status must not rewrite `.git/index`,
 //! which greenroom watches), and ignores the operator's pager and colour
 //! settings unless a caller asks for colour, and starts no program that a
 //! work tree or its git folder names (`guard.rs`: every call's argv and
-//! environment are built in [`Git::command`]).
+//! environment are built in [`Git::spec`]).
 //!
 //! What git prints is untrusted input: it is parsed with limits
 //! (`status.rs`, `numstat.rs`), and paths that are not UTF-8 are shown

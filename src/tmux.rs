@@ -1,5 +1,7 @@
 //! The one place greenroom runs tmux. Every call passes argv directly (never
-//! through a shell), selects the configured server, and targets a session
+//! through a shell; built from [`Tmux::spec`], run through `crate::process`
+//! within [`CALL_LIMITS`]), selects the configured server (`-L`/`-S`), and
+//! targets a session
 //! by tmux's own id for its exact name (see `target.rs`), so `api-1` is
 //! never confused with `api-10`, nor `$0` with session id `$0`.
 //!
