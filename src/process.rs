@@ -183,21 +183,6 @@ impl Spec {
         self
     }
 
-    pub fn program(&self) -> &OsStr {
-        &self.program
-    }
-
-    pub fn get_args(&self) -> &[OsString] {
-        &self.args
-    }
-
-    /// The variable's value as the child gets it from the changes (`None`:
-    /// not changed here, or removed).
-    pub fn get_env(&self, key: &str) -> Option<&OsStr> {
-        let (_, value) = self.vars.iter().rev().find(|(k, _)| k == key)?;
-        value.as_deref()
-    }
-
     /// The command for a long-lived child: argv and environment set, the
     /// pipes left to the caller.
     pub fn command(&self) -> Command {
@@ -207,6 +192,9 @@ impl Spec {
             cmd.current_dir(dir);
         }
         if let Environment::Only(kept) = self.environment {
+            // The kept values are greenroom's own as the child starts (the
+            // one read of the environment outside its snapshot: only the
+            // kept names are read, and only for such a child).
             cmd.env_clear().envs(
                 std::env::vars_os().filter(|(k, _)| k.to_str().is_some_and(|k| kept.contains(&k))),
             );
