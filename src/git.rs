@@ -1,21 +1,21 @@
 //! The one place greenroom runs git. Every call passes argv (never a
-//! shell), runs within a time bound, reads at most a bounded amount of
-//! output, never prompts (`GIT_TERMINAL_PROMPT=0`), never takes optional
+//! shell), runs within a time bound and reads at most a bounded amount of
+//! output (through `crate::process`), never prompts (`GIT_TERMINAL_PROMPT=0`), never takes optional
 //! locks (`GIT_OPTIONAL_LOCKS=0`: a status must not rewrite `.git/index`,
 //! which greenroom watches), and ignores the operator's pager and colour
 //! settings unless a caller asks for colour, and starts no program that a
 //! work tree or its git folder names (`guard.rs`: every call's argv and
-//! environment are built in [`Git::command`]).
+//! environment are built in [`Git::spec`]).
 //!
 //! What git prints is untrusted input: it is parsed with limits
 //! (`status.rs`, `numstat.rs`), and paths that are not UTF-8 are shown
 //! lossily, never used to build a command.
 
 use std::ffi::{OsStr, OsString};
-use std::io::{self, Read};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::process::{Limits, Overflow, ProcessError, Spec};
 
 mod diff;
 mod guard;
@@ -83,25 +83,22 @@ impl Git {
         }
     }
 
-    /// A git command in `dir` with no surprises from the environment. The
+    /// A git call in `dir` with no surprises from the environment. The
     /// one place argv is built: whatever git is asked, it gets `guard.rs`'s
     /// overrides and attribute source before the command and reads the
     /// repository through `view` (see `guard.rs` for why each is needed).
-    fn command(&self, dir: &Path, view: &guard::View) -> Command {
-        let mut cmd = Command::new(&self.program);
-        cmd.arg("-C")
+    fn spec(&self, dir: &Path, view: &guard::View) -> Spec {
+        let mut spec = Spec::new(&self.program);
+        spec.arg("-C")
             .arg(dir)
             .args(guard::global_args(view.empty_tree))
             .args(["-c", "core.quotePath=false", "-c", "color.ui=never"])
             .arg("--no-pager")
             .env("GIT_TERMINAL_PROMPT", "0")
             .env("GIT_OPTIONAL_LOCKS", "0")
-            .env("GIT_PAGER", "cat")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        view.apply(&mut cmd);
-        cmd
+            .env("GIT_PAGER", "cat");
+        view.apply(&mut spec);
+        spec
     }
 
     /// Runs git in `dir` (inside a work tree), reading the repository
@@ -156,49 +153,32 @@ impl Git {
             .map(|a| a.to_string_lossy().into_owned())
             .collect::<Vec<_>>()
             .join(" ");
-        let child = self
-            .command(dir, view)
-            .args(&args)
-            .spawn()
-            .map_err(|e| match e.kind() {
-                io::ErrorKind::NotFound => GitError::NotInstalled,
-                _ => GitError::Io(e.to_string()),
-            })?;
-        let out = bounded_output(child, timeout).map_err(|e| match e.kind() {
-            io::ErrorKind::TimedOut => GitError::TimedOut {
-                command: what.clone(),
-                secs: timeout.as_secs().max(1),
-            },
-            _ => GitError::Io(e.to_string()),
-        })?;
-        if out.success || (differ_ok && out.code == Some(1)) {
-            return Ok(GitOutput {
-                stdout: out.stdout,
-                truncated: out.truncated,
-            });
+        let mut spec = self.spec(dir, view);
+        spec.args(&args);
+        if differ_ok {
+            spec.answer(1);
         }
-        let message = String::from_utf8_lossy(&out.stderr);
-        // A git older than 2.40 does not know `--attr-source`, so it cannot
-        // be kept from applying the tree's attributes: it ran nothing.
-        if message.contains("--attr-source") {
-            return Err(GitError::Failed {
-                command: what,
-                message: "this git cannot be kept from running a work tree's filters; \
-                          greenroom needs git 2.40 or newer"
-                    .into(),
-            });
-        }
-        let message = message
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .take(4)
-            .collect::<Vec<_>>()
-            .join("; ");
-        Err(GitError::Failed {
-            command: what,
-            message: crate::display::safe(&message),
-        })
+        let stderr = match spec.run(limits(timeout)) {
+            Ok(out) => {
+                return Ok(GitOutput {
+                    stdout: out.stdout,
+                    truncated: out.cut,
+                });
+            }
+            Err(ProcessError::Exited { stderr, .. }) => stderr,
+            Err(ProcessError::TimedOut { .. }) => {
+                return Err(GitError::TimedOut {
+                    command: what,
+                    secs: timeout.as_secs().max(1),
+                });
+            }
+            Err(e) if e.not_found() => return Err(GitError::NotInstalled),
+            Err(ProcessError::Spawn { source, .. } | ProcessError::Io { source, .. }) => {
+                return Err(GitError::Io(source.to_string()));
+            }
+            Err(e) => return Err(GitError::Io(e.to_string())),
+        };
+        Err(refused(what, &stderr))
     }
 
     /// As [`Self::run`], the output as trimmed text.
@@ -213,73 +193,41 @@ impl Git {
     }
 }
 
-struct Bounded {
-    success: bool,
-    code: Option<i32>,
-    stdout: Vec<u8>,
-    stderr: Vec<u8>,
-    truncated: bool,
-}
-
-/// Reads at most `max` bytes of a pipe and drains the rest, so the child
-/// never blocks on a full pipe.
-fn read_bounded(mut pipe: impl Read, max: usize) -> (Vec<u8>, bool) {
-    let mut kept = Vec::new();
-    let mut buf = [0u8; 64 * 1024];
-    let mut truncated = false;
-    loop {
-        match pipe.read(&mut buf) {
-            Ok(0) | Err(_) => break,
-            Ok(n) => {
-                let room = max.saturating_sub(kept.len());
-                kept.extend_from_slice(&buf[..n.min(room)]);
-                truncated |= n > room;
-            }
-        }
+/// Why git refused, from its stderr: its first lines, safe to show.
+fn refused(what: String, stderr: &[u8]) -> GitError {
+    let message = String::from_utf8_lossy(stderr);
+    // A git older than 2.40 does not know `--attr-source`, so it cannot
+    // be kept from applying the tree's attributes: it ran nothing.
+    if message.contains("--attr-source") {
+        return GitError::Failed {
+            command: what,
+            message: "this git cannot be kept from running a work tree's filters; \
+                      greenroom needs git 2.40 or newer"
+                .into(),
+        };
     }
-    (kept, truncated)
+    let message = message
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .take(4)
+        .collect::<Vec<_>>()
+        .join("; ");
+    GitError::Failed {
+        command: what,
+        message: crate::display::safe(&message),
+    }
 }
 
-/// The child's output, or an error once `timeout` has passed (the child is
-/// then killed and reaped).
-fn bounded_output(mut child: Child, timeout: Duration) -> io::Result<Bounded> {
-    let stdout = child
-        .stdout
-        .take()
-        .map(|p| std::thread::spawn(move || read_bounded(p, MAX_OUTPUT)));
-    let stderr = child
-        .stderr
-        .take()
-        .map(|p| std::thread::spawn(move || read_bounded(p, 64 * 1024)));
-    let deadline = Instant::now() + timeout;
-    let mut pause = Duration::from_micros(100);
-    let status = loop {
-        if let Some(status) = child.try_wait()? {
-            break status;
-        }
-        if Instant::now() >= deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(io::Error::new(
-                io::ErrorKind::TimedOut,
-                "git did not answer",
-            ));
-        }
-        std::thread::sleep(pause);
-        pause = (pause * 2).min(Duration::from_millis(5));
-    };
-    let join = |h: Option<std::thread::JoinHandle<(Vec<u8>, bool)>>| {
-        h.and_then(|h| h.join().ok()).unwrap_or_default()
-    };
-    let (stdout, truncated) = join(stdout);
-    let (stderr, _) = join(stderr);
-    Ok(Bounded {
-        success: status.success(),
-        code: status.code(),
-        stdout,
-        stderr,
-        truncated,
-    })
+/// What one call may cost: `timeout`, [`MAX_OUTPUT`] of stdout (the rest
+/// drained unread, [`GitOutput::truncated`]) and git's last words.
+fn limits(timeout: Duration) -> Limits {
+    Limits {
+        timeout,
+        stdout: MAX_OUTPUT,
+        stderr: 64 * 1024,
+        overflow: Overflow::Cut,
+    }
 }
 
 /// Shows a path git printed (bytes, maybe not UTF-8) safely.

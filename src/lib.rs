@@ -17,6 +17,7 @@ pub mod hosts;
 pub mod logging;
 pub mod model;
 pub mod ops;
+pub mod process;
 pub mod sources;
 pub mod tmux;
 pub mod tui;

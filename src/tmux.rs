@@ -1,5 +1,7 @@
 //! The one place greenroom runs tmux. Every call passes argv directly (never
-//! through a shell), selects the configured server, and targets a session
+//! through a shell; built from [`Tmux::spec`], run through `crate::process`
+//! within [`CALL_LIMITS`]), selects the configured server (`-L`/`-S`), and
+//! targets a session
 //! by tmux's own id for its exact name (see `target.rs`), so `api-1` is
 //! never confused with `api-10`, nor `$0` with session id `$0`.
 //!
@@ -12,15 +14,16 @@
 
 use std::ffi::OsStr;
 use std::io;
-use std::process::{Command, Output, Stdio};
 
 use crate::config::TmuxSocket;
+use crate::process::{Limits, Overflow, ProcessError, Spec};
 
 mod beside;
 mod control;
 mod events;
 mod messages;
 mod ops;
+mod own_server;
 mod pane;
 mod poll;
 mod poll_parse;
@@ -34,6 +37,7 @@ pub use events::{
     is_events_session, supports_events,
 };
 pub use ops::{NewSession, escape_trailing_semicolon, exact_window};
+pub use own_server::OwnServer;
 pub use pane::{ClientName, Pane, PaneId, Server, TmuxTarget};
 pub use poll::Refresh;
 pub use poll_parse::parse_server;
@@ -99,25 +103,24 @@ impl Tmux {
         &self.socket
     }
 
-    /// A `tmux` command on the configured server, with no config file
-    /// surprises for the server greenroom may start.
-    pub fn command(&self) -> Command {
-        let mut cmd = Command::new(&self.program);
+    /// A `tmux` call on the configured server: the one place its argv
+    /// starts.
+    pub(crate) fn spec(&self) -> Spec {
+        let mut spec = Spec::new(&self.program);
         // UTF-8 whatever the locale: in the C locale tmux writes the field
         // separator (and any non-ASCII name) as `_`, and every session
         // would look gone.
-        cmd.arg("-u");
+        spec.arg("-u");
         match &self.socket {
             TmuxSocket::Default => {}
             TmuxSocket::Name(name) => {
-                cmd.arg("-L").arg(name);
+                spec.arg("-L").arg(name);
             }
             TmuxSocket::Path(path) => {
-                cmd.arg("-S").arg(path);
+                spec.arg("-S").arg(path);
             }
         }
-        cmd.stdin(Stdio::null());
-        cmd
+        spec
     }
 
     /// Runs tmux with `args`, mapping the usual failures to typed errors.
@@ -126,19 +129,26 @@ impl Tmux {
         I: IntoIterator<Item = S>,
         S: AsRef<OsStr>,
     {
+        self.exec(args, None)
+    }
+
+    /// Runs tmux with `args` and `input` on its stdin, within
+    /// [`CALL_LIMITS`].
+    pub(crate) fn exec<I, S>(&self, args: I, input: Option<Vec<u8>>) -> Result<String, TmuxError>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
         let args: Vec<_> = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
-        let child = self
-            .command()
-            .args(&args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn();
-        let out = match child {
-            Ok(child) => output_within(child, None)?,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(TmuxError::NotInstalled),
-            Err(e) => return Err(TmuxError::Io(e)),
-        };
-        check(&args, out)
+        let mut spec = self.spec();
+        spec.args(&args);
+        if let Some(bytes) = input {
+            spec.input(bytes);
+        }
+        match spec.run(CALL_LIMITS) {
+            Ok(out) => Ok(String::from_utf8_lossy(&out.stdout).into_owned()),
+            Err(e) => Err(failure(&args, e)),
+        }
     }
 }
 
@@ -171,17 +181,10 @@ impl Tmux {
     /// detaches. `$TMUX` is cleared so this works from inside another server.
     pub fn attach_here(&self, target: impl Into<TmuxTarget>) -> Result<(), TmuxError> {
         let target = self.session_target(&target.into())?;
-        let status = match self
-            .command()
-            .args(["attach-session", "-t", &target])
-            .env_remove("TMUX")
-            .stdin(Stdio::inherit())
-            .status()
-        {
-            Ok(status) => status,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(TmuxError::NotInstalled),
-            Err(e) => return Err(TmuxError::Io(e)),
-        };
+        let mut spec = self.spec();
+        spec.args(["attach-session", "-t", &target])
+            .env_remove("TMUX");
+        let status = spec.attach().map_err(|e| failure(&[], e))?;
         if status.success() {
             Ok(())
         } else {
@@ -197,98 +200,62 @@ impl Tmux {
 /// (its start-up, `ls`, or the `status` line tmux itself runs).
 const CALL_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
-/// The child's output, or an error once [`CALL_TIMEOUT`] has passed (the
-/// child is then killed and reaped). `input`, if any, is written to its
-/// stdin off this thread, so a child that never reads cannot block us.
-pub(crate) fn output_within(
-    mut child: std::process::Child,
-    input: Option<Vec<u8>>,
-) -> io::Result<Output> {
-    use std::io::{Read, Write};
-    use std::time::{Duration, Instant};
-    let writer = match (child.stdin.take(), input) {
-        (Some(mut stdin), Some(bytes)) => Some(std::thread::spawn(move || stdin.write_all(&bytes))),
-        _ => None,
+/// What one tmux call may cost: [`CALL_TIMEOUT`], and no server's answer
+/// fills greenroom's memory.
+const CALL_LIMITS: Limits = Limits {
+    timeout: CALL_TIMEOUT,
+    stdout: 64 * 1024 * 1024,
+    stderr: 64 * 1024,
+    overflow: Overflow::Fail,
+};
+
+/// A failed call as tmux's own kind of failure.
+fn failure(args: &[std::ffi::OsString], e: ProcessError) -> TmuxError {
+    let command = || {
+        args.first()
+            .map(|a| a.to_string_lossy().into_owned())
+            .unwrap_or_default()
     };
-    let drain = |pipe: Option<Box<dyn Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            if let Some(mut p) = pipe {
-                let _ = p.read_to_end(&mut bytes);
-            }
-            bytes
-        })
-    };
-    let stdout = drain(
-        child
-            .stdout
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    );
-    let stderr = drain(
-        child
-            .stderr
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    );
-    let deadline = Instant::now() + CALL_TIMEOUT;
-    let mut pause = Duration::from_micros(100);
-    let status = loop {
-        if let Some(status) = child.try_wait()? {
-            break status;
+    match e {
+        e if e.not_found() => TmuxError::NotInstalled,
+        ProcessError::Spawn { source, .. } | ProcessError::Io { source, .. } => {
+            TmuxError::Io(source)
         }
-        if Instant::now() >= deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(io::Error::new(
-                io::ErrorKind::TimedOut,
-                "tmux did not answer within 5 s",
-            ));
-        }
-        std::thread::sleep(pause);
-        pause = (pause * 2).min(Duration::from_millis(5));
-    };
-    if let Some(Err(e)) = writer.map(|w| w.join().unwrap_or(Ok(())))
-        && status.success()
-    {
-        return Err(e);
+        ProcessError::TimedOut { .. } => TmuxError::Io(io::Error::new(
+            io::ErrorKind::TimedOut,
+            "tmux did not answer within 5 s",
+        )),
+        ProcessError::OverCap { cap, .. } => TmuxError::Failed {
+            command: command(),
+            message: format!("wrote more than {} MiB", cap >> 20),
+        },
+        ProcessError::Exited { stderr, .. } => refused(
+            command(),
+            String::from_utf8_lossy(&stderr).trim().to_owned(),
+        ),
     }
-    Ok(Output {
-        status,
-        stdout: stdout.join().unwrap_or_default(),
-        stderr: stderr.join().unwrap_or_default(),
-    })
 }
 
-fn check(args: &[std::ffi::OsString], out: Output) -> Result<String, TmuxError> {
-    if out.status.success() {
-        return Ok(String::from_utf8_lossy(&out.stdout).into_owned());
-    }
-    let message = String::from_utf8_lossy(&out.stderr).trim().to_owned();
+/// What tmux said when it refused a call.
+fn refused(command: String, message: String) -> TmuxError {
     if is_no_server(&message) {
-        return Err(TmuxError::NoServer);
+        return TmuxError::NoServer;
     }
     if let Some(name) = message
         .strip_prefix("can't find session: ")
         .or_else(|| message.strip_prefix("session not found: "))
     {
-        return Err(TmuxError::NoSession(
-            name.trim_start_matches('=').to_owned(),
-        ));
+        return TmuxError::NoSession(name.trim_start_matches('=').to_owned());
     }
     // An adopted agent's pane that closed since the row was read.
     if let Some(pane) = message.strip_prefix("can't find pane: ") {
-        return Err(TmuxError::NoSession(pane.trim().to_owned()));
+        return TmuxError::NoSession(pane.trim().to_owned());
     }
     // A server with no sessions at all answers this for any target.
     if message.starts_with("no current target") {
-        return Err(TmuxError::NoSession(String::new()));
+        return TmuxError::NoSession(String::new());
     }
-    let command = args
-        .first()
-        .map(|a| a.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    Err(TmuxError::Failed { command, message })
+    TmuxError::Failed { command, message }
 }
 
 fn is_no_server(message: &str) -> bool {

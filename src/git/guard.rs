@@ -46,9 +46,9 @@
 use std::ffi::OsString;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use super::{GitError, Repo};
+use crate::process::Spec;
 
 /// Config keys that would start a program, each set to a value that
 /// starts none. `credential.helper` empty clears the list of helpers;
@@ -101,7 +101,7 @@ pub fn global_args(empty_tree: &str) -> Vec<OsString> {
 /// gets: the overrides again as command-line config (`GIT_CONFIG_COUNT`,
 /// which the git that `gh` runs reads), the attribute source, no system
 /// attributes, and no lazy fetch of a partial clone's missing objects.
-pub fn apply_env(cmd: &mut Command, empty_tree: &str) {
+pub fn apply_env(cmd: &mut Spec, empty_tree: &str) {
     cmd.env("GIT_CONFIG_COUNT", OVERRIDES.len().to_string());
     for (i, (key, value)) in OVERRIDES.iter().enumerate() {
         cmd.env(format!("GIT_CONFIG_KEY_{i}"), key);
@@ -172,7 +172,7 @@ pub struct View {
 
 impl View {
     /// Points `cmd` at the repository through this view.
-    pub fn apply(&self, cmd: &mut Command) {
+    pub fn apply(&self, cmd: &mut Spec) {
         apply_env(cmd, self.empty_tree);
         cmd.env("GIT_DIR", &self.git_dir)
             .env("GIT_WORK_TREE", &self.root);

@@ -5,10 +5,10 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::model::{Changes, PullRequest};
+use crate::process::Spec;
 
 /// How long an answer (or "none") is kept.
 pub const PR_TTL: Duration = Duration::from_secs(300);
@@ -58,23 +58,16 @@ impl PrCache {
 /// every git it starts reads.
 pub fn gh_pr(gh: &std::path::Path, root: &std::path::Path) -> Option<PullRequest> {
     let view = super::guard::view(root, true).ok()?;
-    let mut cmd = Command::new(gh);
-    cmd.args(["pr", "view", "--json", "url,number,state"])
+    let mut spec = Spec::new(gh);
+    spec.args(["pr", "view", "--json", "url,number,state"])
         .current_dir(root)
         .env("GH_PROMPT_DISABLED", "1")
         .env("GH_NO_UPDATE_NOTIFIER", "1")
         .env("NO_COLOR", "1")
         .env("GIT_TERMINAL_PROMPT", "0")
-        .env("GIT_OPTIONAL_LOCKS", "0")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    view.apply(&mut cmd);
-    let child = cmd.spawn().ok()?;
-    let out = super::bounded_output(child, GH_TIMEOUT).ok()?;
-    if !out.success {
-        return None;
-    }
+        .env("GIT_OPTIONAL_LOCKS", "0");
+    view.apply(&mut spec);
+    let out = spec.run(super::limits(GH_TIMEOUT)).ok()?;
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).ok()?;
     let url = v.get("url")?.as_str()?;
     if !url.starts_with("https://") || url.len() > 2048 {

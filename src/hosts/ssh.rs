@@ -2,22 +2,22 @@
 //! shell), one multiplexed connection per host: `ControlMaster=auto` with
 //! its socket in a private folder (0700), kept for a minute after the last
 //! use (`ControlPersist`), so the stream, the actions and `ls --all-hosts`
-//! share one login. Every call is bounded in time, like tmux calls.
+//! share one login. Every call is bounded in time and output, like tmux
+//! calls (`crate::process`).
 //!
 //! ssh hands the remote side one command line, which the remote shell
 //! splits: every word greenroom puts there is quoted, and ids are checked
 //! ([`super::valid_remote_id`]) before they get there.
 
-use std::io::Read;
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::channel;
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 use super::HostConfig;
 use crate::config::Env;
 use crate::ops::shell_quote;
+use crate::process::{Limits, Overflow, ProcessError, Spec};
 
 /// How long ssh may take to connect before the host counts as unreachable.
 pub const CONNECT_TIMEOUT_SECS: u32 = 5;
@@ -90,11 +90,12 @@ pub fn remote_line(host: &HostConfig, args: &[&str]) -> String {
 }
 
 /// `ssh` to `host` through its multiplexed connection, ready for the
-/// remote command (added by the caller after the destination).
-pub fn command(host: &HostConfig, control_dir: &Path, tty: bool) -> Command {
-    let mut cmd = Command::new("ssh");
+/// remote command (added by the caller after the destination): the one
+/// place its argv is built.
+fn spec(host: &HostConfig, control_dir: &Path, tty: bool) -> Spec {
+    let mut spec = Spec::new("ssh");
     let control = control_dir.join("%C");
-    cmd.arg(if tty { "-t" } else { "-T" })
+    spec.arg(if tty { "-t" } else { "-T" })
         .args(["-o", "BatchMode=yes"])
         .arg("-o")
         .arg(format!("ConnectTimeout={CONNECT_TIMEOUT_SECS}"))
@@ -105,42 +106,70 @@ pub fn command(host: &HostConfig, control_dir: &Path, tty: bool) -> Command {
         .args(&host.ssh_options)
         .arg("--")
         .arg(host.ssh.trim());
-    cmd
+    spec
 }
 
-/// Runs `greenroom ARGS` on the host and returns its stdout, within `limit`.
+/// [`spec`] as a command, for the children that outlive one call (a
+/// host's stream, an attach with the terminal): their owner picks the
+/// pipes.
+pub fn command(host: &HostConfig, control_dir: &Path, tty: bool) -> Command {
+    spec(host, control_dir, tty).command()
+}
+
+/// Runs `greenroom ARGS` on the host and returns its stdout, within `limit`
+/// and [`MAX_OUTPUT`].
 pub fn run(
     host: &HostConfig,
     control_dir: &Path,
     args: &[&str],
     limit: Duration,
 ) -> Result<String, SshError> {
-    let mut cmd = command(host, control_dir, false);
-    cmd.arg(remote_line(host, args))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let child = cmd.spawn().map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => SshError::NotInstalled,
-        _ => SshError::Io(e.to_string()),
-    })?;
-    let (code, stdout, stderr) = output_within(child, &host.name, limit)?;
-    match code {
-        Some(0) => Ok(String::from_utf8_lossy(&stdout).into_owned()),
-        Some(255) => Err(SshError::Unreachable {
-            host: host.name.clone(),
+    let mut spec = spec(host, control_dir, false);
+    spec.arg(remote_line(host, args));
+    let limits = Limits {
+        timeout: limit,
+        stdout: MAX_OUTPUT,
+        stderr: 64 * 1024,
+        overflow: Overflow::Fail,
+    };
+    let (code, stderr) = match spec.run(limits) {
+        Ok(out) => return Ok(String::from_utf8_lossy(&out.stdout).into_owned()),
+        Err(ProcessError::Exited { code, stderr, .. }) => (code, stderr),
+        Err(e) => return Err(failure(&host.name, limit, e)),
+    };
+    let host = host.name.clone();
+    Err(match code {
+        Some(255) => SshError::Unreachable {
+            host,
             reason: last_line(&stderr).unwrap_or_else(|| "ssh failed".into()),
-        }),
-        Some(127) => Err(SshError::NoGreenroom {
-            host: host.name.clone(),
-        }),
-        other => Err(SshError::Failed {
-            host: host.name.clone(),
+        },
+        Some(127) => SshError::NoGreenroom { host },
+        other => SshError::Failed {
+            host,
             reason: last_line(&stderr).unwrap_or_else(|| match other {
                 Some(c) => format!("exit code {c}"),
                 None => "ended by a signal".into(),
             }),
-        }),
+        },
+    })
+}
+
+/// A call that gave no exit code, as ssh's kind of failure.
+fn failure(host: &str, limit: Duration, e: ProcessError) -> SshError {
+    match e {
+        e if e.not_found() => SshError::NotInstalled,
+        ProcessError::TimedOut { .. } => SshError::TimedOut {
+            host: host.to_owned(),
+            secs: limit.as_secs(),
+        },
+        ProcessError::OverCap { cap, .. } => SshError::Failed {
+            host: host.to_owned(),
+            reason: format!("wrote more than {} MiB", cap >> 20),
+        },
+        ProcessError::Spawn { source, .. } | ProcessError::Io { source, .. } => {
+            SshError::Io(source.to_string())
+        }
+        ProcessError::Exited { .. } => SshError::Io(e.to_string()),
     }
 }
 
@@ -150,72 +179,6 @@ pub fn last_line(bytes: &[u8]) -> Option<String> {
     let line = text.lines().rev().find(|l| !l.trim().is_empty())?;
     let line = line.trim().trim_start_matches("greenroom: ");
     Some(crate::display::fit(&crate::display::safe(line), 200))
-}
-
-type Captured = (Option<i32>, Vec<u8>, Vec<u8>);
-
-/// Waits for `child` until `limit`, reading both pipes at most
-/// [`MAX_OUTPUT`] each. A program that left its pipes open behind it (a
-/// control master) does not hold the answer up past the deadline.
-fn output_within(mut child: Child, host: &str, limit: Duration) -> Result<Captured, SshError> {
-    let deadline = Instant::now() + limit;
-    let (tx, rx) = channel();
-    for (which, pipe) in [
-        (
-            0,
-            child
-                .stdout
-                .take()
-                .map(|p| Box::new(p) as Box<dyn Read + Send>),
-        ),
-        (
-            1,
-            child
-                .stderr
-                .take()
-                .map(|p| Box::new(p) as Box<dyn Read + Send>),
-        ),
-    ] {
-        let tx = tx.clone();
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            if let Some(p) = pipe {
-                let _ = p.take(MAX_OUTPUT as u64).read_to_end(&mut bytes);
-            }
-            let _ = tx.send((which, bytes));
-        });
-    }
-    drop(tx);
-    let mut pause = Duration::from_millis(1);
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) => {}
-            Err(e) => return Err(SshError::Io(e.to_string())),
-        }
-        if Instant::now() >= deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(SshError::TimedOut {
-                host: host.to_owned(),
-                secs: limit.as_secs(),
-            });
-        }
-        std::thread::sleep(pause);
-        pause = (pause * 2).min(Duration::from_millis(20));
-    };
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    for _ in 0..2 {
-        let left = deadline
-            .saturating_duration_since(Instant::now())
-            .max(Duration::from_millis(200));
-        match rx.recv_timeout(left) {
-            Ok((0, bytes)) => out = bytes,
-            Ok((_, bytes)) => err = bytes,
-            Err(_) => break,
-        }
-    }
-    Ok((status.code(), out, err))
 }
 
 #[cfg(test)]

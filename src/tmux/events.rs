@@ -63,6 +63,8 @@
 
 use std::process::Stdio;
 
+use crate::process::Environment;
+
 use super::control::{self, Control, Line};
 use super::{Tmux, TmuxError};
 
@@ -180,12 +182,10 @@ impl Tmux {
         // ends its own (the option's global value may say otherwise).
         let session = next_session_name();
         let own = format!("={session}:");
-        let mut command = self.command();
-        command.env_clear().envs(
-            std::env::vars_os()
-                .filter(|(k, _)| k.to_str().is_some_and(|k| KEPT_ENVIRONMENT.contains(&k))),
-        );
-        let mut child = command
+        let mut spec = self.spec();
+        spec.environment(Environment::Only(KEPT_ENVIRONMENT));
+        let mut child = spec
+            .command()
             .args(["-C", "new-session", "-s", &session])
             .args(["-x", "80", "-y", "24", note])
             .args([";", "refresh-client", "-f", "no-output,ignore-size"])

@@ -3,10 +3,8 @@
 //! only, the configured server, exact targets.
 
 use std::ffi::OsStr;
-use std::io;
-use std::process::Stdio;
 
-use super::{PaneId, SEP, Tmux, TmuxError, TmuxTarget, check, escape_format};
+use super::{PaneId, SEP, Tmux, TmuxError, TmuxTarget, escape_format};
 
 /// A session tmux has just made: its id and its one pane's.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -282,21 +280,7 @@ impl Tmux {
         I: IntoIterator<Item = S>,
         S: AsRef<OsStr>,
     {
-        let args: Vec<_> = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
-        let child = match self
-            .command()
-            .args(&args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-        {
-            Ok(child) => child,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(TmuxError::NotInstalled),
-            Err(e) => return Err(TmuxError::Io(e)),
-        };
-        let out = super::output_within(child, Some(input.to_vec()))?;
-        check(&args, out)
+        self.exec(args, Some(input.to_vec()))
     }
 }
 

@@ -10,7 +10,7 @@ use crate::config::Config;
 use crate::ops::{self, Launch, SpawnRequest};
 use crate::sources::maestro;
 use crate::sources::sidecar::SidecarStore;
-use crate::tmux::{Tmux, shell_quote};
+use crate::tmux::{OwnServer, Tmux, shell_quote};
 
 /// One simulated agent: its session name, its `demo-agent` role, and what it shows.
 pub(super) struct Agent {
@@ -77,7 +77,6 @@ pub(super) const AGENTS: [Agent; 8] = [
 /// own client. F12, which tmux leaves unbound, reaches the nested client
 /// whatever the outer prefix is; the demo's server detaches on it.
 pub(super) const BACK_KEY: &str = "F12";
-const BACK_KEY_BINDING: &[&str] = &["bind-key", "-n", BACK_KEY, "detach-client", ";"];
 
 /// The demo status line's way back, true where greenroom runs: inside a
 /// tmux client, attaches nest and only F12 reaches the demo's server.
@@ -89,51 +88,26 @@ fn back_hint(inside_tmux: bool) -> &'static str {
     }
 }
 
-/// The demo's own tmux server: no config file, kept alive without
-/// sessions, and the environment the agents need.
+/// The demo's own tmux server (see [`OwnServer`]), with the environment
+/// the agents need. The watchdog session keeps it alive.
 pub(super) fn start_server(place: &Place, inside_tmux: bool) -> Result<()> {
     let root = &place.root;
-    let env = [
+    let environment = [
         ("GREENROOM_LOG", root.join("greenroom.log")),
         ("MAESTRO_HOOKS_DIR", root.join("maestro-hooks")),
     ];
-    // The watchdog session also keeps the server from ever being empty:
-    // tmux answers `has-session` on an empty server with "no current
-    // target" instead of "can't find session".
     let watchdog = place.watchdog_script();
-    let mut args: Vec<std::ffi::OsString> = ["-f", "/dev/null", "new-session", "-d", "-s"]
-        .iter()
-        .chain(&[WATCHDOG, "sh", "-c", watchdog.as_str(), ";"])
-        .chain(&["set-option", "-s", "exit-empty", "off", ";"])
-        .chain(&["set-option", "-g", "default-shell", "/bin/sh", ";"])
-        // Taller than tmux's 80x24, so the preview shows more of each agent.
-        .chain(&["set-option", "-g", "default-size", "100x40", ";"])
-        .chain(&[
-            "set-option",
-            "-g",
-            "status-right",
-            back_hint(inside_tmux),
-            ";",
-            "set-option",
-            "-g",
-            "status-right-length",
-            "60",
-            ";",
-        ])
-        .chain(BACK_KEY_BINDING)
-        .map(Into::into)
-        .collect();
-    for (key, value) in &env {
-        args.extend(["set-environment".into(), "-g".into(), key.into()]);
-        args.push(value.into());
-        args.push(";".into());
-    }
-    args.pop();
-    // Through `Tmux::run`, with its timeout, like every tmux call.
     place
         .tmux()
-        .run(&args)
-        .map(drop)
+        .start_own_server(&OwnServer {
+            keeper: WATCHDOG,
+            keeper_script: &watchdog,
+            // Taller than tmux's 80x24, so the preview shows more of each agent.
+            size: "100x40",
+            status_right: back_hint(inside_tmux),
+            detach_key: BACK_KEY,
+            environment: &environment,
+        })
         .map_err(|e| eyre!("cannot start the demo's tmux server: {e}"))
 }
 
