@@ -303,10 +303,8 @@ impl Catalog {
             reported_at: s.activity_reported_at,
         });
         let activity = health::effective_activity(report, Some(&facts), now, t);
-        let last_signal_at = [facts.window_activity, s.activity_reported_at]
-            .into_iter()
-            .flatten()
-            .max();
+        let last_signal_at =
+            health::last_signal_at([facts.window_activity, s.activity_reported_at]);
         let agent = s.agent.clone().unwrap_or_else(|| s.display_name());
         let cwd = s.current_cwd.clone().unwrap_or_else(|| s.cwd.clone());
         let mut row = self.pane_row(pane, agent, cwd, activity, last_signal_at, now);

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 
 use super::Catalog;
-use super::rows::{Facts, checked_tmux_name, live_status, orchestration_updated, parse_time};
+use super::rows::{Facts, checked_tmux_name, live_status};
 use crate::attention;
 use crate::health::{self, HealthInputs, Report};
 use crate::model::{
@@ -14,6 +14,7 @@ use crate::model::{
     Status,
 };
 use crate::sources::ao::{self, AoSession};
+use crate::sources::maestro;
 
 impl Catalog {
     pub(super) fn ao_row(&self, a: &AoSession, facts: &Facts<'_>, now: DateTime<Utc>) -> Session {
@@ -41,10 +42,10 @@ impl Catalog {
         if activity.source == ActivitySource::Hook {
             activity.source = ActivitySource::AgentOrchestrator;
         }
-        let last_signal_at = live
-            .as_ref()
-            .and_then(|f| f.window_activity)
-            .max(a.last_transition_at);
+        let last_signal_at = health::last_signal_at([
+            live.as_ref().and_then(|f| f.window_activity),
+            a.last_transition_at,
+        ]);
         let inputs = HealthInputs {
             status: &status,
             exit_status: live.as_ref().and_then(|f| f.exit_status),
@@ -106,7 +107,7 @@ impl Catalog {
         } else {
             Activity::Idle
         };
-        let updated = orchestration_updated(o);
+        let updated = maestro::updated_at(o);
         let status = Status::Unknown("Unknown".into());
         let inputs = HealthInputs {
             status: &status,
@@ -153,7 +154,7 @@ impl Catalog {
             cwd: o.workspace.clone(),
             agent: None,
             tmux_session: None,
-            created_at: o.created.as_deref().and_then(parse_time),
+            created_at: maestro::created_at(o),
             last_focused_at: None,
             last_activity_at: updated,
             agent_session_id: None,

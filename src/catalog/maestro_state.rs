@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::{ACTIVE_SESSION_FILE, Catalog, rows};
+use super::{ACTIVE_SESSION_FILE, Catalog};
 use crate::model::{Orchestration, Problem};
 use crate::sources::maestro::{self, StateLocation};
 
@@ -93,9 +93,8 @@ impl Catalog {
             .filter_map(|p| self.maestro.get(p))
             .filter(|o| o.archived)
             .max_by(|a, b| {
-                let updated = |o: &Orchestration| o.updated.as_deref().and_then(rows::parse_time);
-                updated(a)
-                    .cmp(&updated(b))
+                maestro::updated_at(a)
+                    .cmp(&maestro::updated_at(b))
                     .then_with(|| a.path.cmp(&b.path))
             })
             .map(|o| o.path.clone());

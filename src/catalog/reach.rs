@@ -8,7 +8,7 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 
 use super::Catalog;
-use super::rows::orchestration_updated;
+use super::rows::sidecar_signal_at;
 use crate::health::{self, TmuxFacts};
 use crate::model::{Orchestration, Session};
 use crate::sources::sidecar::Sidecar;
@@ -86,7 +86,7 @@ impl Catalog {
         let rules = health::clock_moves_after(
             live,
             s.activity_reported_at,
-            last_signal_at(live, s, orchestration),
+            sidecar_signal_at(live, s, orchestration),
             now,
             t,
         );
@@ -105,21 +105,4 @@ fn same_row(before: &Sidecar, after: &Sidecar) -> bool {
         && before.tmux_session == after.tmux_session
         && before.agent_session_id == after.agent_session_id
         && super::sidecar_cwds(before).eq(super::sidecar_cwds(after))
-}
-
-/// The newest sign of life: pane output, a report, Maestro's update.
-pub(super) fn last_signal_at(
-    live: Option<&TmuxFacts>,
-    s: &Sidecar,
-    orchestration: Option<&Orchestration>,
-) -> Option<DateTime<Utc>> {
-    [
-        live.and_then(|f| f.window_activity),
-        s.activity_reported_at,
-        s.last_activity_at,
-        orchestration.and_then(orchestration_updated),
-    ]
-    .into_iter()
-    .flatten()
-    .max()
 }

@@ -165,10 +165,7 @@ impl Catalog {
         if activity.source == ActivitySource::Hook {
             activity.source = ActivitySource::ClaudeRegistry;
         }
-        let last_signal_at = [facts.window_activity, e.status_at]
-            .into_iter()
-            .flatten()
-            .max();
+        let last_signal_at = health::last_signal_at([facts.window_activity, e.status_at]);
         let agent = agent.unwrap_or_else(|| "claude".to_owned());
         let cwd = e.cwd.clone().unwrap_or_default();
         let mut row = self.pane_row(pane, agent, cwd, activity, last_signal_at, now);

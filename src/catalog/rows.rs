@@ -9,12 +9,12 @@ use chrono::{DateTime, Utc};
 
 use super::Catalog;
 use super::order::sort_by_last_focus;
-use super::reach::last_signal_at;
 use crate::attention;
 use crate::health::{self, HealthInputs, Report, TmuxFacts};
 use crate::model::{
     ActivitySource, ActivityView, Health, Orchestration, Session, Source, Status, WaitingFor,
 };
+use crate::sources::maestro;
 use crate::sources::sidecar::{Sidecar, ToolCall};
 
 pub(super) type Facts<'a> = Option<&'a BTreeMap<String, TmuxFacts>>;
@@ -105,7 +105,7 @@ impl Catalog {
             .filter_map(|file| self.finished.get(file.parent()?))
             .filter_map(|path| self.maestro.get(path))
             .find(|o| {
-                let finished = orchestration_updated(o);
+                let finished = maestro::updated_at(o);
                 finished.is_none() || s.created_at.is_none() || finished >= s.created_at
             })
             .cloned()
@@ -156,7 +156,7 @@ impl Catalog {
         let (status, live, exit_status) =
             sidecar_status(s, archived, facts, tmux_session.as_deref());
         let activity = self.sidecar_activity(s, &status, exit_status, live.as_ref(), archived, now);
-        let last_signal_at = last_signal_at(live.as_ref(), s, orchestration.as_deref());
+        let last_signal_at = sidecar_signal_at(live.as_ref(), s, orchestration.as_deref());
         let inputs = HealthInputs {
             status: &status,
             exit_status,
@@ -360,19 +360,16 @@ pub(super) fn live_status(
     }
 }
 
-/// Maestro writes timestamps with and without milliseconds, sometimes without a zone.
-pub(crate) fn parse_time(text: &str) -> Option<DateTime<Utc>> {
-    let text = text.trim();
-    DateTime::parse_from_rfc3339(text)
-        .map(|d| d.with_timezone(&Utc))
-        .ok()
-        .or_else(|| {
-            chrono::NaiveDateTime::parse_from_str(text, "%Y-%m-%dT%H:%M:%S%.f")
-                .ok()
-                .map(|n| n.and_utc())
-        })
-}
-
-pub(super) fn orchestration_updated(o: &Orchestration) -> Option<DateTime<Utc>> {
-    o.updated.as_deref().and_then(parse_time)
+/// A record's newest sign of life: pane output, a report, Maestro's update.
+pub(super) fn sidecar_signal_at(
+    live: Option<&TmuxFacts>,
+    s: &Sidecar,
+    orchestration: Option<&Orchestration>,
+) -> Option<DateTime<Utc>> {
+    health::last_signal_at([
+        live.and_then(|f| f.window_activity),
+        s.activity_reported_at,
+        s.last_activity_at,
+        orchestration.and_then(maestro::updated_at),
+    ])
 }
