@@ -68,7 +68,7 @@ fn main() {
         let _ = tx.send(p);
     })
     .unwrap();
-    let mut state = AppState::new(Utc::now(), engine.catalog.looked_in());
+    let mut state = AppState::new(Utc::now(), engine.looked_in());
     let mut terminal = Terminal::new(TestBackend::new(160, 48)).unwrap();
     let (keymap, theme) = (Keymap::default(), Theme::dark());
 
@@ -88,18 +88,19 @@ fn main() {
     };
     // What the dashboard's loop does with a batch of file events. Whether
     // the rows changed, and whether only some came back.
-    let apply = |engine: &mut Engine, state: &mut AppState, batch: Vec<PathBuf>| {
-        let (action, some) = match engine.apply_changes_rows(batch, Utc::now()) {
-            Some(NewRows::All(rows)) => {
-                let problems = engine.catalog.problems();
-                (Action::Rows { rows, problems }, false)
-            }
-            Some(NewRows::Changed(rows)) => (Action::RowsChanged(rows), true),
-            None => return None,
+    let apply =
+        |engine: &mut Engine, state: &mut AppState, batch: Vec<greenroom::engine::Change>| {
+            let (action, some) = match engine.apply_changes_rows(batch, Utc::now()) {
+                Some(NewRows::All(rows)) => {
+                    let problems = engine.problems();
+                    (Action::Rows { rows, problems }, false)
+                }
+                Some(NewRows::Changed(rows)) => (Action::RowsChanged(rows), true),
+                None => return None,
+            };
+            update(state, action);
+            Some(some)
         };
-        update(state, action);
-        Some(some)
-    };
     let settle = |engine: &mut Engine, state: &mut AppState| {
         while let Ok(p) = rx.recv_timeout(Duration::from_millis(50)) {
             apply(engine, state, vec![p]);

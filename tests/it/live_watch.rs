@@ -5,12 +5,12 @@
 
 use crate::support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
-use greenroom::engine::Engine;
+use greenroom::engine::{Change, Engine};
 use greenroom::model::{Session, Source};
 use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 use support::World;
@@ -19,7 +19,7 @@ const STATE: &str = "---\nsession_id: s1\nstatus: in_progress\ncurrent_phase: 1\
 
 struct Live {
     engine: Engine,
-    rx: Receiver<PathBuf>,
+    rx: Receiver<Change>,
 }
 
 impl Live {
@@ -36,7 +36,7 @@ impl Live {
     fn until(&mut self, what: &str, check: impl Fn(&[Session]) -> bool) -> Vec<Session> {
         let deadline = Instant::now() + Duration::from_secs(10);
         loop {
-            let rows = self.engine.catalog.rows(Utc::now());
+            let rows = self.engine.rows(Utc::now());
             if check(&rows) {
                 return rows;
             }
@@ -227,7 +227,7 @@ fn a_burst_of_a_thousand_sidecars_ends_in_the_right_state() {
         std::fs::remove_file(store.path_for(*id)).unwrap();
     }
     live.until("900 rows", |r| r.len() == 900);
-    assert!(live.engine.catalog.problems().is_empty());
+    assert!(live.engine.problems().is_empty());
 }
 
 #[test]
@@ -276,14 +276,14 @@ fn changes_between_loading_and_watching_are_caught_up() {
         let _ = tx.send(p);
     })
     .unwrap();
-    assert_eq!(names(&engine.catalog.rows(Utc::now())), ["gone"]);
+    assert_eq!(names(&engine.rows(Utc::now())), ["gone"]);
     // While the first frame is drawn: one session deleted, one created.
     std::fs::remove_file(store.path_for(gone.id)).unwrap();
     store
         .create(&Sidecar::new("new", &world.path("w"), "sh", Utc::now()))
         .unwrap();
     assert!(engine.watch(), "arming the watches catches up");
-    assert_eq!(names(&engine.catalog.rows(Utc::now())), ["new"]);
+    assert_eq!(names(&engine.rows(Utc::now())), ["new"]);
 }
 
 /// Feeds events to the engine at one clock (`now`), swapping what each
@@ -327,7 +327,7 @@ fn feed_until(
 
 /// The rows held equal a full build's, in any order.
 fn assert_held_is_full(live: &Live, held: &[Session], now: chrono::DateTime<Utc>) {
-    let mut full = live.engine.catalog.rows(now);
+    let mut full = live.engine.rows(now);
     let mut held = held.to_vec();
     held.sort_by(|x, y| x.id.cmp(&y.id));
     full.sort_by(|x, y| x.id.cmp(&y.id));
@@ -349,7 +349,7 @@ fn a_rewritten_sidecar_comes_back_as_its_row_alone() {
     store.create(&b).unwrap();
     live.until("both", |r| names(r) == ["a", "b"]);
     let now = Utc::now();
-    let mut held = live.engine.catalog.rows(now);
+    let mut held = live.engine.rows(now);
     let named = |name: &'static str| move |r: &[Session]| r.iter().any(|r| r.name == name);
 
     let wait = Duration::from_secs(5);
@@ -404,7 +404,7 @@ fn a_running_orchestration_that_moves_on_comes_back_as_its_sessions_rows() {
         r.len() == 3
     });
     let now = Utc::now();
-    let mut held = live.engine.catalog.rows(now);
+    let mut held = live.engine.rows(now);
     let phase_of = |r: &[Session], session: &str| {
         r.iter()
             .filter_map(|r| r.orchestration.as_ref())
@@ -420,7 +420,7 @@ fn a_running_orchestration_that_moves_on_comes_back_as_its_sessions_rows() {
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
         let path = live.rx.recv_timeout(left).expect("the rewrite's event");
-        let read = path == active;
+        let read = path == Change::Path(active.clone());
         assert!(live.engine.apply_changes_rows(vec![path], now).is_none());
         if read {
             break;

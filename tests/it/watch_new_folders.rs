@@ -4,12 +4,12 @@
 
 use crate::support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
-use greenroom::engine::Engine;
+use greenroom::engine::{Change, Engine};
 use greenroom::model::{Session, Source};
 use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 use serde_json::json;
@@ -19,7 +19,7 @@ const BURST: usize = 40;
 
 struct Live {
     engine: Engine,
-    rx: Receiver<PathBuf>,
+    rx: Receiver<Change>,
 }
 
 impl Live {
@@ -35,7 +35,7 @@ impl Live {
     fn until(&mut self, what: &str, check: impl Fn(&[Session]) -> bool) -> Vec<Session> {
         let deadline = Instant::now() + Duration::from_secs(10);
         loop {
-            let rows = self.engine.catalog.rows(Utc::now());
+            let rows = self.engine.rows(Utc::now());
             if check(&rows) {
                 return rows;
             }

@@ -2,12 +2,11 @@
 //! appears, again when a file in its top folders is saved, when the index
 //! or HEAD changes, and when its pane moves.
 
-use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
-use greenroom::engine::Engine;
+use greenroom::engine::{Change, Engine};
 use greenroom::model::Session;
 use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 
@@ -16,14 +15,14 @@ use crate::support::World;
 
 struct Live {
     engine: Engine,
-    rx: Receiver<PathBuf>,
+    rx: Receiver<Change>,
 }
 
 impl Live {
     fn until(&mut self, what: &str, check: impl Fn(&Session) -> bool) -> Session {
         let deadline = Instant::now() + Duration::from_secs(10);
         loop {
-            let rows = self.engine.catalog.rows(Utc::now());
+            let rows = self.engine.rows(Utc::now());
             if let Some(r) = rows.iter().find(|r| r.name == "api")
                 && check(r)
             {
@@ -101,7 +100,7 @@ fn a_folder_outside_git_has_no_changes() {
         .create(&Sidecar::new("api", &plain, "sleep 600", Utc::now()))
         .unwrap();
     let engine = Engine::start(&world.config(None, &[]), false, |_| {}).unwrap();
-    let rows = engine.catalog.rows(Utc::now());
+    let rows = engine.rows(Utc::now());
     assert!(rows.iter().all(|r| r.changes.is_none()));
     assert_eq!(engine.git_reads(), 0);
 }
@@ -132,7 +131,7 @@ fn a_broken_repository_is_a_problem() {
             .unwrap()
             .contains("not a git folder")
     );
-    let problems = live.engine.catalog.problems();
+    let problems = live.engine.problems();
     assert!(
         problems
             .iter()
