@@ -11,6 +11,7 @@ mod changes;
 mod foreign;
 mod maestro_state;
 mod order;
+mod probe;
 mod reach;
 mod registry;
 mod row_cache;
@@ -87,7 +88,7 @@ pub struct Catalog {
     /// The transcript each registry record's session id names.
     registry_transcripts: HashMap<PathBuf, PathBuf>,
     /// What each pane outside greenroom's sessions was found to run.
-    probes: HashMap<crate::tmux::PaneId, adopted::Probe>,
+    probes: HashMap<crate::tmux::PaneId, probe::Probe>,
     /// The programs discovery recognises as agents.
     known_programs: Vec<String>,
     /// Greenroom's own rows as last built, and how many the last build made anew.
@@ -168,7 +169,7 @@ impl Catalog {
             registry: BTreeMap::new(),
             registry_transcripts: HashMap::new(),
             probes: HashMap::new(),
-            known_programs: adopted::known_programs(config),
+            known_programs: probe::known_programs(config),
             row_cache: Default::default(),
             rows_built: Default::default(),
             ids_were_unique: Default::default(),
