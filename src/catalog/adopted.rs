@@ -3,7 +3,7 @@
 //! from the pane's program alone (discovery, no hooks). Rows here do no IO;
 //! the pane probes (`/proc`) run when the poll says a pane changed.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
@@ -19,13 +19,38 @@ use crate::tmux::{Pane, PaneId, ServerState};
 /// What a discovered row says about itself.
 pub const NO_HOOKS: &str = "no hooks: install them with `greenroom hooks install`";
 
+/// Agents in panes greenroom did not start: their hooks' records, and
+/// what each pane was found to run.
+#[derive(Debug)]
+pub(super) struct AdoptedPanes {
+    /// `<sidecar dir>/adopted/`: records of agents greenroom did not start.
+    pub(super) dir: PathBuf,
+    pub(super) records: BTreeMap<PathBuf, Sidecar>,
+    /// What each pane outside greenroom's sessions was found to run.
+    pub(super) probes: HashMap<PaneId, Probe>,
+    /// The programs discovery recognises as agents.
+    pub(super) known_programs: Vec<String>,
+}
+
+impl AdoptedPanes {
+    pub(super) fn new(config: &crate::config::Config) -> Self {
+        AdoptedPanes {
+            dir: records::adopted_dir(&config.sidecar_dir),
+            records: BTreeMap::new(),
+            probes: HashMap::new(),
+            known_programs: super::probe::known_programs(config),
+        }
+    }
+}
+
 impl Catalog {
     pub(super) fn load_adopted(&mut self) {
-        let (records, problems) = sidecar::SidecarStore::new(&self.adopted_dir).load_all();
+        let (records, problems) = sidecar::SidecarStore::new(&self.adopted.dir).load_all();
         self.add_problems(problems);
         for s in records {
             self.adopted
-                .insert(self.adopted_dir.join(format!("{}.json", s.id)), s);
+                .records
+                .insert(self.adopted.dir.join(format!("{}.json", s.id)), s);
         }
     }
 
@@ -33,8 +58,8 @@ impl Catalog {
     pub(super) fn apply_adopted(&mut self, path: &Path) -> bool {
         if std::fs::symlink_metadata(path).is_err() {
             let had_problem = self.problems.remove(path).is_some();
-            if let Some(s) = self.adopted.remove(path) {
-                self.transcript_paths.remove(&s.id);
+            if let Some(s) = self.adopted.records.remove(path) {
+                self.usage.paths.remove(&s.id);
                 return true;
             }
             return had_problem;
@@ -42,9 +67,9 @@ impl Catalog {
         match sidecar::read_sidecar_file(path) {
             Ok(s) => {
                 let had_problem = self.problems.remove(path).is_some();
-                let changed = self.adopted.get(path) != Some(&s);
-                let tracked = self.usage_on && self.track_transcript(&s);
-                self.adopted.insert(path.to_path_buf(), s);
+                let changed = self.adopted.records.get(path) != Some(&s);
+                let tracked = self.usage.on && self.track_transcript(&s);
+                self.adopted.records.insert(path.to_path_buf(), s);
                 changed || had_problem || tracked
             }
             Err(p) => self.problems.insert(p.path, p.error.clone()).as_ref() != Some(&p.error),
@@ -52,15 +77,21 @@ impl Catalog {
     }
 
     pub(super) fn adopted_records(&self) -> impl Iterator<Item = &Sidecar> {
-        self.adopted.values()
+        self.adopted.records.values()
     }
 
     /// Sessions whose panes belong to a row already (greenroom's own, AO's).
     fn claimed_sessions(&self) -> HashSet<&str> {
-        self.sidecars
+        self.own
+            .sidecars
             .values()
             .filter_map(|s| s.tmux_session.as_deref())
-            .chain(self.ao.values().filter_map(|a| a.tmux_name.as_deref()))
+            .chain(
+                self.ao
+                    .sessions
+                    .values()
+                    .filter_map(|a| a.tmux_name.as_deref()),
+            )
             .collect()
     }
 
@@ -69,16 +100,17 @@ impl Catalog {
     /// `/proc` read, and never for a pane of a claimed session.
     pub(super) fn probe_panes(&mut self, state: &ServerState) {
         let ServerState::Running(server) = state else {
-            self.probes.clear();
+            self.adopted.probes.clear();
             return;
         };
         let claimed = self.claimed_sessions();
-        let mut next: HashMap<PaneId, Probe> = HashMap::with_capacity(self.probes.len());
+        let mut next: HashMap<PaneId, Probe> = HashMap::with_capacity(self.adopted.probes.len());
         for pane in server.panes() {
             if claimed.contains(pane.session.as_str()) {
                 continue;
             }
             let kept = self
+                .adopted
                 .probes
                 .get(&pane.id)
                 .filter(|p| p.pid == pane.pid && p.command == pane.command)
@@ -86,11 +118,11 @@ impl Catalog {
             let p = kept.unwrap_or_else(|| Probe {
                 pid: pane.pid,
                 command: pane.command.clone(),
-                found: probe(pane, &self.known_programs),
+                found: probe(pane, &self.adopted.known_programs),
             });
             next.insert(pane.id.clone(), p);
         }
-        self.probes = next;
+        self.adopted.probes = next;
     }
 
     /// Records of this server's panes that are gone (start-up removes them:
@@ -102,6 +134,7 @@ impl Catalog {
             _ => return Vec::new(),
         };
         self.adopted
+            .records
             .iter()
             .filter(|(_, s)| self.on_this_server(s))
             .filter(|(_, s)| records::pane_of(s).is_none_or(|p| !live.contains(&p)))
@@ -138,7 +171,7 @@ impl Catalog {
             .collect();
         let mut out = Vec::new();
         let mut reported: HashSet<&PaneId> = HashSet::new();
-        for s in self.adopted.values() {
+        for s in self.adopted.records.values() {
             let Some(pane) = records::pane_of(s) else {
                 continue;
             };
@@ -165,7 +198,7 @@ impl Catalog {
             if reported.contains(id) {
                 continue;
             }
-            let found = self.probes.get(*id).and_then(|p| p.found.as_ref());
+            let found = self.adopted.probes.get(*id).and_then(|p| p.found.as_ref());
             // Claude Code's own record of the pane, when no hook reports.
             if let Some(e) = self.registry_of(pane).filter(|_| !at_a_shell(pane)) {
                 let agent = found.map(|f| f.agent.clone());

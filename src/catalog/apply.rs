@@ -49,20 +49,20 @@ impl Catalog {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        if parent == self.store.dir() && sidecar::is_sidecar_name(&name) {
+        if parent == self.own.store.dir() && sidecar::is_sidecar_name(&name) {
             return self.apply_sidecar(path, false);
         }
-        if parent == self.store.dir() && name == crate::sources::snooze::SNOOZE_FILE {
+        if parent == self.own.store.dir() && name == crate::sources::snooze::SNOOZE_FILE {
             return Applied::from(self.read_snoozes());
         }
-        if parent == self.store.archive_dir() && sidecar::is_sidecar_name(&name) {
-            return if self.sidecar_archive {
+        if parent == self.own.store.archive_dir() && sidecar::is_sidecar_name(&name) {
+            return if self.own.follow_archive {
                 self.apply_sidecar(path, true)
             } else {
                 Applied::Unchanged
             };
         }
-        if parent == self.adopted_dir && sidecar::is_sidecar_name(&name) {
+        if parent == self.adopted.dir && sidecar::is_sidecar_name(&name) {
             return Applied::from(self.apply_adopted(path));
         }
         if self.is_registry_path(path) {
@@ -73,7 +73,7 @@ impl Catalog {
             // before its watch was armed.
             return Applied::from(self.rescan_registry());
         }
-        if path == self.store.dir() {
+        if path == self.own.store.dir() {
             return Applied::from(self.rescan_sidecars());
         }
         if let Some(loc) = self.location_of(path) {
@@ -85,7 +85,7 @@ impl Catalog {
                 LocationChange::Other => Applied::Other,
             };
         }
-        if let Some(changed) = self.transcripts.apply(path) {
+        if let Some(changed) = self.usage.transcripts.apply(path) {
             return Applied::from(changed);
         }
         let hooks_dir = self.hooks_dirs().find(|d| path.starts_with(d)).cloned();
@@ -105,17 +105,17 @@ impl Catalog {
     /// (the writers' temp files) change nothing greenroom reads: reading the
     /// folder again for them would parse the state twice per write.
     fn location_of(&self, path: &Path) -> Option<StateLocation> {
-        if let Some(loc) = self.locations.get(path) {
+        if let Some(loc) = self.maestro.locations.get(path) {
             return Some(loc.clone());
         }
         let parent = path.parent()?;
         let name = path.file_name()?;
         if name == ACTIVE_SESSION_FILE || name == "archive" {
-            return self.locations.get(parent).cloned();
+            return self.maestro.locations.get(parent).cloned();
         }
         let in_archive = parent.file_name().is_some_and(|n| n == "archive");
         if in_archive && path.extension().is_some_and(|e| e == "md") {
-            return self.locations.get(parent.parent()?).cloned();
+            return self.maestro.locations.get(parent.parent()?).cloned();
         }
         None
     }
@@ -123,7 +123,7 @@ impl Catalog {
     /// Reads greenroom's snooze file again; a bad one is a problem and
     /// snoozes nothing.
     pub(super) fn read_snoozes(&mut self) -> bool {
-        let store = crate::sources::snooze::SnoozeStore::new(self.store.dir());
+        let store = crate::sources::snooze::SnoozeStore::new(self.own.store.dir());
         let path = store.path().to_path_buf();
         let snoozes = match store.load() {
             Ok(s) => {
@@ -135,27 +135,27 @@ impl Catalog {
                 Default::default()
             }
         };
-        let changed = snoozes != self.snoozes;
-        self.snoozes = snoozes;
+        let changed = snoozes != self.own.snoozes;
+        self.own.snoozes = snoozes;
         changed
     }
 
     fn apply_sidecar(&mut self, path: &Path, archived: bool) -> Applied {
         let map = if archived {
-            &mut self.archived_sidecars
+            &mut self.own.archived
         } else {
-            &mut self.sidecars
+            &mut self.own.sidecars
         };
         if std::fs::symlink_metadata(path).is_err() {
             let had_problem = self.problems.remove(path).is_some();
             let removed = map.remove(path);
             if let Some(s) = &removed
-                && let Some(main) = self.transcript_paths.remove(&s.id)
-                && !self.transcript_paths.values().any(|m| *m == main)
+                && let Some(main) = self.usage.paths.remove(&s.id)
+                && !self.usage.paths.values().any(|m| *m == main)
             {
                 // Dismissed or deleted, and no other session resumed the same
                 // conversation: its transcript is no longer followed.
-                self.transcripts.untrack(&main);
+                self.usage.transcripts.untrack(&main);
             }
             return Applied::from(removed.is_some() || had_problem);
         }
@@ -167,7 +167,7 @@ impl Catalog {
                 let agent_id = s.agent_session_id.clone();
                 let live = (!archived).then(|| s.clone());
                 map.insert(path.to_path_buf(), s);
-                let tracked = self.usage_on && live.is_some_and(|s| self.track_transcript(&s));
+                let tracked = self.usage.on && live.is_some_and(|s| self.track_transcript(&s));
                 let mut new_state = false;
                 for cwd in cwds {
                     new_state |= self.add_workspace(&cwd);
@@ -191,20 +191,20 @@ impl Catalog {
     }
 
     fn rescan_sidecars(&mut self) -> bool {
-        let (live, problems) = self.store.load_all();
-        let before = std::mem::take(&mut self.sidecars);
-        let dir = self.store.dir().to_path_buf();
+        let (live, problems) = self.own.store.load_all();
+        let before = std::mem::take(&mut self.own.sidecars);
+        let dir = self.own.store.dir().to_path_buf();
         self.problems
             .retain(|p, _| p.parent() != Some(dir.as_path()));
         self.add_problems(problems);
         for s in live {
-            let path = self.store.path_for(s.id);
+            let path = self.own.store.path_for(s.id);
             for cwd in sidecar_cwds(&s).map(ToOwned::to_owned).collect::<Vec<_>>() {
                 self.add_workspace(&cwd);
             }
-            self.sidecars.insert(path, s);
+            self.own.sidecars.insert(path, s);
         }
-        before != self.sidecars
+        before != self.own.sidecars
     }
 
     fn apply_hook_state(&mut self, hooks_dir: &Path, path: &Path) -> bool {
@@ -215,6 +215,7 @@ impl Catalog {
             // The hooks folder itself appeared or vanished: look again for
             // every session that has an agent id.
             let ids: Vec<String> = self
+                .own
                 .sidecars
                 .values()
                 .filter_map(|s| s.agent_session_id.clone())
@@ -227,6 +228,7 @@ impl Catalog {
         };
         let id = id.as_os_str().to_string_lossy().into_owned();
         let known = self
+            .own
             .sidecars
             .values()
             .any(|s| s.agent_session_id.as_deref() == Some(id.as_str()));
@@ -242,11 +244,11 @@ impl Catalog {
             Some(archived) => match ao::read_session_file(path, archived) {
                 None => {
                     let had_problem = self.problems.remove(path).is_some();
-                    self.ao.remove(path).is_some() || had_problem
+                    self.ao.sessions.remove(path).is_some() || had_problem
                 }
                 Some(Ok(s)) => {
                     let had_problem = self.problems.remove(path).is_some();
-                    self.ao.insert(path.to_path_buf(), s.clone()) != Some(s) || had_problem
+                    self.ao.sessions.insert(path.to_path_buf(), s.clone()) != Some(s) || had_problem
                 }
                 Some(Err(p)) => self.problems.insert(p.path, p.error.clone()) != Some(p.error),
             },
@@ -254,13 +256,13 @@ impl Catalog {
             // the AO tree is read again rather than tracked folder by folder.
             None if path.is_dir() || !path.exists() => {
                 let (sessions, problems) = ao::read_root(root, self.include_archive);
-                let before = std::mem::take(&mut self.ao);
+                let before = std::mem::take(&mut self.ao.sessions);
                 self.problems.retain(|p, _| !p.starts_with(root));
                 self.add_problems(problems);
                 for s in sessions {
-                    self.ao.insert(s.path.clone(), s);
+                    self.ao.sessions.insert(s.path.clone(), s);
                 }
-                before != self.ao
+                before != self.ao.sessions
             }
             None => false,
         }

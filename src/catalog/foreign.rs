@@ -55,6 +55,7 @@ impl Catalog {
         };
         let (health, why) = ao_health(a, inputs, &activity, now, t);
         let snoozed_until = self
+            .own
             .snoozes
             .get(&a.id)
             .filter(|z| attention::snooze_holds(z, health, a.last_transition_at, now))
@@ -141,6 +142,7 @@ impl Catalog {
             .clone()
             .unwrap_or_else(|| o.path.display().to_string());
         let snoozed_until = self
+            .own
             .snoozes
             .get(&id)
             .filter(|z| attention::snooze_holds(z, health, updated, now))

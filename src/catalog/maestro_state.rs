@@ -2,6 +2,7 @@
 //! state folders (read in parallel at start-up), and the agent Maestro's
 //! hooks name as working now.
 
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -9,15 +10,38 @@ use super::{ACTIVE_SESSION_FILE, Catalog};
 use crate::model::{Orchestration, Problem};
 use crate::sources::maestro::{self, StateLocation};
 
+/// What the catalog read of Maestro: the workspaces sessions run in, the
+/// state folders followed, the orchestrations they hold.
+#[derive(Debug, Default)]
+pub(super) struct MaestroState {
+    /// Workspace (a session's cwd or a --state-dir) -> its active state file.
+    pub(super) workspaces: HashMap<PathBuf, PathBuf>,
+    /// State folder -> its location; the keys are what the watcher watches.
+    pub(super) locations: BTreeMap<PathBuf, StateLocation>,
+    /// Hashed, not ordered: rows look these up for every session, often.
+    pub(super) states: HashMap<PathBuf, Arc<Orchestration>>,
+    /// State folder -> its newest archived state file: the orchestration its
+    /// session finished, shown until a new one starts.
+    pub(super) finished: HashMap<PathBuf, PathBuf>,
+    /// Workspaces the operator named (--state-dir): their orchestrations are
+    /// rows of their own when no session claims them. A workspace known
+    /// only as a session's folder goes with that session (dismissed, say).
+    pub(super) named: HashSet<PathBuf>,
+    /// State folder -> the state files and problems last read from it.
+    pub(super) folder_paths: HashMap<PathBuf, Vec<PathBuf>>,
+    /// Agent session id -> the agent Maestro's hooks say is working.
+    pub(super) active_agents: BTreeMap<String, String>,
+}
+
 impl Catalog {
     /// Registers a session folder; reads its Maestro state the first time.
     /// Returns whether anything new was read.
     pub(super) fn add_workspace(&mut self, cwd: &Path) -> bool {
-        if self.workspaces.contains_key(cwd) {
+        if self.maestro.workspaces.contains_key(cwd) {
             return false;
         }
         let loc = maestro::location_for_workspace(cwd, &self.config.maestro_state_dir);
-        self.workspaces.insert(
+        self.maestro.workspaces.insert(
             cwd.to_path_buf(),
             loc.state_folder.join(ACTIVE_SESSION_FILE),
         );
@@ -25,11 +49,11 @@ impl Catalog {
     }
 
     pub(super) fn add_location(&mut self, loc: StateLocation) -> bool {
-        if self.locations.contains_key(&loc.state_folder) {
+        if self.maestro.locations.contains_key(&loc.state_folder) {
             return false;
         }
         let changed = self.read_location(&loc);
-        self.locations.insert(loc.state_folder.clone(), loc);
+        self.maestro.locations.insert(loc.state_folder.clone(), loc);
         changed
     }
 
@@ -54,8 +78,13 @@ impl Catalog {
         let folder = loc.state_folder.clone();
         // Only this folder's entries are touched: the index says which they are.
         let mut before = Vec::new();
-        for path in self.folder_paths.remove(&folder).unwrap_or_default() {
-            let state = self.maestro.remove(&path);
+        for path in self
+            .maestro
+            .folder_paths
+            .remove(&folder)
+            .unwrap_or_default()
+        {
+            let state = self.maestro.states.remove(&path);
             let problem = self.problems.remove(&path);
             before.push((path, state, problem));
         }
@@ -72,7 +101,7 @@ impl Catalog {
                 .iter()
                 .find_map(|(p, was, _)| was.as_ref().filter(|w| *p == o.path && ***w == o));
             let state = same.cloned().unwrap_or_else(|| Arc::new(o));
-            self.maestro.insert(state.path.clone(), state);
+            self.maestro.states.insert(state.path.clone(), state);
         }
         paths.sort();
         paths.dedup();
@@ -81,16 +110,16 @@ impl Catalog {
             .map(|p| {
                 (
                     p.clone(),
-                    self.maestro.get(p).cloned(),
+                    self.maestro.states.get(p).cloned(),
                     self.problems.get(p).cloned(),
                 )
             })
             .collect();
         before.sort_by(|a, b| a.0.cmp(&b.0));
-        let previous = self.finished.get(&folder).cloned();
+        let previous = self.maestro.finished.get(&folder).cloned();
         let newest = paths
             .iter()
-            .filter_map(|p| self.maestro.get(p))
+            .filter_map(|p| self.maestro.states.get(p))
             .filter(|o| o.archived)
             .max_by(|a, b| {
                 maestro::updated_at(a)
@@ -100,10 +129,10 @@ impl Catalog {
             .map(|o| o.path.clone());
         let same_finished = newest == previous;
         match newest {
-            Some(path) => self.finished.insert(folder.clone(), path),
-            None => self.finished.remove(&folder),
+            Some(path) => self.maestro.finished.insert(folder.clone(), path),
+            None => self.maestro.finished.remove(&folder),
         };
-        self.folder_paths.insert(folder, paths);
+        self.maestro.folder_paths.insert(folder, paths);
         LocationChange::between(&before, &after, same_finished)
     }
 
@@ -125,11 +154,12 @@ impl Catalog {
             .find_map(|dir| maestro::read_active_agent(dir, agent_session_id));
         let before = match now {
             Some(agent) => self
+                .maestro
                 .active_agents
                 .insert(agent_session_id.to_owned(), agent.clone()),
-            None => self.active_agents.remove(agent_session_id),
+            None => self.maestro.active_agents.remove(agent_session_id),
         };
-        before != self.active_agents.get(agent_session_id).cloned()
+        before != self.maestro.active_agents.get(agent_session_id).cloned()
     }
 }
 

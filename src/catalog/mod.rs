@@ -6,11 +6,13 @@
 //! rows ([`Catalog::rows`]) does no IO.
 
 mod adopted;
+mod ao_sessions;
 mod apply;
 mod changes;
 mod foreign;
 mod maestro_state;
 mod order;
+mod own;
 mod probe;
 mod reach;
 mod registry;
@@ -20,9 +22,8 @@ mod status;
 mod targets;
 mod usage;
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
-use std::sync::Arc;
 
 pub use apply::Applied;
 use maestro_state::read_locations_parallel;
@@ -32,73 +33,31 @@ pub use targets::{WatchMode, WatchTarget};
 
 use crate::config::Config;
 use crate::health::TmuxFacts;
-use crate::model::{Orchestration, Problem};
-use crate::sources::ao::{self, AoSession};
-use crate::sources::maestro::{self, StateLocation};
+use crate::model::Problem;
+use crate::sources::ao;
+use crate::sources::maestro;
 use crate::sources::sidecar::{Sidecar, SidecarStore};
 use crate::tmux::ServerState;
 
 pub const ACTIVE_SESSION_FILE: &str = "active-session.md";
 
-/// What the catalog knows, file by file.
+/// What the catalog knows, source by source, file by file.
 #[derive(Debug)]
 pub struct Catalog {
     config: Config,
     include_archive: bool,
-    /// Archived sidecars are read and followed (with `include_archive`, or
-    /// after [`Catalog::follow_sidecar_archive`]).
-    sidecar_archive: bool,
-    store: SidecarStore,
-    sidecars: BTreeMap<PathBuf, Sidecar>,
-    archived_sidecars: BTreeMap<PathBuf, Sidecar>,
-    /// Workspace (a session's cwd or a --state-dir) -> its active state file.
-    workspaces: HashMap<PathBuf, PathBuf>,
-    /// State folder -> its location; the keys are what the watcher watches.
-    locations: BTreeMap<PathBuf, StateLocation>,
-    /// Hashed, not ordered: rows look these up for every session, often.
-    maestro: HashMap<PathBuf, Arc<Orchestration>>,
-    /// State folder -> its newest archived state file: the orchestration its
-    /// session finished, shown until a new one starts.
-    finished: HashMap<PathBuf, PathBuf>,
-    /// Workspaces the operator named (--state-dir): their orchestrations are
-    /// rows of their own when no session claims them. A workspace known
-    /// only as a session's folder goes with that session (dismissed, say).
-    named_workspaces: HashSet<PathBuf>,
-    ao: BTreeMap<PathBuf, AoSession>,
-    /// Agent session id -> the agent Maestro's hooks say is working.
-    active_agents: BTreeMap<String, String>,
+    /// Every source's unreadable files, by path.
     problems: HashMap<PathBuf, String>,
     tmux: Option<ServerState>,
-    /// State folder -> the state files and problems last read from it.
-    folder_paths: HashMap<PathBuf, Vec<PathBuf>>,
-    transcripts: usage::Transcripts,
-    /// Sidecar id -> its main transcript, found when the sidecar was read.
-    transcript_paths: HashMap<uuid::Uuid, PathBuf>,
-    /// Whether token usage is followed (see [`Catalog::load_usage`]).
-    usage_on: bool,
+    own: own::Own,
+    maestro: maestro_state::MaestroState,
+    ao: ao_sessions::AoSessions,
+    adopted: adopted::AdoptedPanes,
+    registry: registry::Registry,
+    usage: usage::UsageFiles,
     /// The git work trees sessions are in, and what git last said of them.
     git: changes::GitTrees,
-    /// Snoozes of the rows greenroom does not own (Maestro, AO), by row id.
-    snoozes: BTreeMap<String, crate::sources::snooze::Snooze>,
-    /// `<sidecar dir>/adopted/`: records of agents greenroom did not start.
-    adopted_dir: PathBuf,
-    adopted: BTreeMap<PathBuf, Sidecar>,
-    /// Claude Code's own session records, by path (`sessions/<pid>.json`).
-    registry: BTreeMap<PathBuf, crate::sources::claude_registry::RegistryEntry>,
-    /// The transcript each registry record's session id names.
-    registry_transcripts: HashMap<PathBuf, PathBuf>,
-    /// What each pane outside greenroom's sessions was found to run.
-    probes: HashMap<crate::tmux::PaneId, probe::Probe>,
-    /// The programs discovery recognises as agents.
-    known_programs: Vec<String>,
-    /// Greenroom's own rows as last built, and how many the last build made anew.
-    row_cache: row_cache::RowCache,
-    rows_built: std::sync::atomic::AtomicUsize,
-    /// Whether the last build's ids were all unique (none renamed).
-    ids_were_unique: std::sync::atomic::AtomicBool,
-    /// When the last build read the clock, and whether it holds rows the
-    /// clock may change at any time (see [`Catalog::clock_moves_rows`]).
-    last_build: std::sync::Mutex<Option<(chrono::DateTime<chrono::Utc>, bool)>>,
+    cache: row_cache::BuildCache,
 }
 
 impl Catalog {
@@ -108,10 +67,10 @@ impl Catalog {
         c.read_snoozes();
         c.load_adopted();
         c.load_registry();
-        let (live, problems) = c.store.load_all();
+        let (live, problems) = c.own.store.load_all();
         c.add_problems(problems);
         for s in live {
-            c.sidecars.insert(c.store.path_for(s.id), s);
+            c.own.sidecars.insert(c.own.store.path_for(s.id), s);
         }
         if include_archive {
             c.follow_sidecar_archive();
@@ -126,10 +85,11 @@ impl Catalog {
             let (sessions, problems) = ao::read_root(root, include_archive);
             c.add_problems(problems);
             for s in sessions {
-                c.ao.insert(s.path.clone(), s);
+                c.ao.sessions.insert(s.path.clone(), s);
             }
         }
         let ids: Vec<String> = c
+            .own
             .sidecars
             .values()
             .filter_map(|s| s.agent_session_id.clone())
@@ -145,35 +105,16 @@ impl Catalog {
         Catalog {
             config: config.clone(),
             include_archive,
-            sidecar_archive: false,
-            store: SidecarStore::new(&config.sidecar_dir),
-            sidecars: BTreeMap::new(),
-            archived_sidecars: BTreeMap::new(),
-            workspaces: HashMap::new(),
-            locations: BTreeMap::new(),
-            maestro: HashMap::new(),
-            finished: HashMap::new(),
-            named_workspaces: HashSet::new(),
-            ao: BTreeMap::new(),
-            active_agents: BTreeMap::new(),
             problems: HashMap::new(),
             tmux: None,
-            folder_paths: HashMap::new(),
-            transcripts: usage::Transcripts::default(),
-            transcript_paths: HashMap::new(),
-            usage_on: false,
+            own: own::Own::new(SidecarStore::new(&config.sidecar_dir)),
+            maestro: Default::default(),
+            ao: Default::default(),
+            adopted: adopted::AdoptedPanes::new(config),
+            registry: Default::default(),
+            usage: Default::default(),
             git: Default::default(),
-            snoozes: BTreeMap::new(),
-            adopted_dir: crate::sources::adopted::adopted_dir(&config.sidecar_dir),
-            adopted: BTreeMap::new(),
-            registry: BTreeMap::new(),
-            registry_transcripts: HashMap::new(),
-            probes: HashMap::new(),
-            known_programs: probe::known_programs(config),
-            row_cache: Default::default(),
-            rows_built: Default::default(),
-            ids_were_unique: Default::default(),
-            last_build: Default::default(),
+            cache: Default::default(),
         }
     }
 
@@ -184,10 +125,12 @@ impl Catalog {
         let state_file = |loc: &maestro::StateLocation| loc.state_folder.join(ACTIVE_SESSION_FILE);
         for dir in &self.config.state_dirs {
             let loc = maestro::resolve_state_dir(dir, &self.config.maestro_state_dir);
-            self.named_workspaces.insert(loc.workspace.clone());
-            self.workspaces
+            self.maestro.named.insert(loc.workspace.clone());
+            self.maestro
+                .workspaces
                 .insert(loc.workspace.clone(), state_file(&loc));
             if self
+                .maestro
                 .locations
                 .insert(loc.state_folder.clone(), loc.clone())
                 .is_none()
@@ -201,12 +144,13 @@ impl Catalog {
             .map(ToOwned::to_owned)
             .collect();
         for cwd in cwds {
-            if self.workspaces.contains_key(&cwd) {
+            if self.maestro.workspaces.contains_key(&cwd) {
                 continue;
             }
             let loc = maestro::location_for_workspace(&cwd, &self.config.maestro_state_dir);
-            self.workspaces.insert(cwd, state_file(&loc));
+            self.maestro.workspaces.insert(cwd, state_file(&loc));
             if self
+                .maestro
                 .locations
                 .insert(loc.state_folder.clone(), loc.clone())
                 .is_none()
@@ -221,22 +165,22 @@ impl Catalog {
     /// without the other sources' archives: the dashboard shows them on
     /// request (`A`). Returns whether any were read.
     pub fn follow_sidecar_archive(&mut self) -> bool {
-        if self.sidecar_archive {
+        if self.own.follow_archive {
             return false;
         }
-        self.sidecar_archive = true;
+        self.own.follow_archive = true;
         // Keyed by their real file, so a change to it (a restore moving
         // it back) reaches the right entry.
-        let (archived, problems) = self.store.load_archived_files();
+        let (archived, problems) = self.own.store.load_archived_files();
         let any = !archived.is_empty() || !problems.is_empty();
         self.add_problems(problems);
-        self.archived_sidecars.extend(archived);
+        self.own.archived.extend(archived);
         any
     }
 
     /// Where sessions were looked for, for the empty state.
     pub fn looked_in(&self) -> Vec<PathBuf> {
-        let mut out = vec![self.store.dir().to_path_buf()];
+        let mut out = vec![self.own.store.dir().to_path_buf()];
         out.extend(self.config.state_dirs.iter().cloned());
         out.extend(self.config.ao_dir.clone());
         out
@@ -247,8 +191,9 @@ impl Catalog {
     /// read the first time: the dashboard does it after its first frame, and
     /// commands that show no usage skip it.
     pub fn load_usage(&mut self) -> bool {
-        self.usage_on = true;
+        self.usage.on = true;
         let live: Vec<Sidecar> = self
+            .own
             .sidecars
             .values()
             .chain(self.adopted_records())
@@ -267,18 +212,17 @@ impl Catalog {
     }
 
     fn all_sidecars(&self) -> impl Iterator<Item = &Sidecar> {
-        self.sidecars
-            .values()
-            .chain(self.archived_sidecars.values())
+        self.own.sidecars.values().chain(self.own.archived.values())
     }
 
     /// Every file a row was read from: what start-up re-checks once the
     /// watches are armed, in case one was deleted in between.
     pub fn known_files(&self) -> Vec<PathBuf> {
-        self.sidecars
+        self.own
+            .sidecars
             .keys()
-            .chain(self.maestro.keys())
-            .chain(self.ao.keys())
+            .chain(self.maestro.states.keys())
+            .chain(self.ao.sessions.keys())
             .cloned()
             .collect()
     }
@@ -336,16 +280,16 @@ impl Catalog {
     }
 
     pub fn sidecars(&self) -> impl Iterator<Item = &Sidecar> {
-        self.sidecars.values()
+        self.own.sidecars.values()
     }
 
     /// Changes whenever the set of watched folders may have grown.
     pub fn watch_targets_len_hint(&self) -> usize {
-        self.locations.len() + self.transcripts.tracked() + self.git.len()
+        self.maestro.locations.len() + self.usage.transcripts.tracked() + self.git.len()
     }
 
     pub fn len(&self) -> usize {
-        self.sidecars.len() + self.maestro.len() + self.ao.len()
+        self.own.sidecars.len() + self.maestro.states.len() + self.ao.sessions.len()
     }
 
     pub fn is_empty(&self) -> bool {

@@ -22,7 +22,8 @@ impl Catalog {
     /// last build's rows and swaps these in by id; their order is its.
     pub fn rows_of(&self, paths: &[PathBuf], now: DateTime<Utc>) -> Option<Vec<Session>> {
         if !self
-            .ids_were_unique
+            .cache
+            .ids_unique
             .load(std::sync::atomic::Ordering::Relaxed)
             || self.clock_moves_rows(now)
         {
@@ -32,11 +33,11 @@ impl Catalog {
         paths
             .iter()
             .map(|path| {
-                let sidecar = self.sidecars.get(path)?;
+                let sidecar = self.own.sidecars.get(path)?;
                 let orchestration = self.orchestration_for(sidecar);
                 let inputs = self.inputs(sidecar, false, orchestration.as_ref(), facts, now);
                 let alone = |before: &Sidecar| same_row(before, sidecar);
-                let mut row = self.row_cache.replace(path, inputs, alone, || {
+                let mut row = self.cache.rows.replace(path, inputs, alone, || {
                     self.sidecar_row(path, sidecar, orchestration.clone(), false, &facts, now)
                 })?;
                 self.fresh_parts(&mut row, path, sidecar, false, now);
@@ -53,7 +54,7 @@ impl Catalog {
     /// it, and a running orchestration that moved on (the only change
     /// asked about) keeps its file.
     pub(super) fn shown_by(&self, before: &[Arc<Orchestration>]) -> Option<Vec<PathBuf>> {
-        self.row_cache.showing(before)
+        self.cache.rows.showing(before)
     }
 
     /// Whether the rows at `now` may differ from the last build's by the
@@ -62,13 +63,17 @@ impl Catalog {
     /// ones, a falling token rate) and was read at another time. When not,
     /// the dashboard's clock needs no rows built (its view states the ages).
     pub fn clock_moves_rows(&self, now: DateTime<Utc>) -> bool {
-        let last = *self.last_build.lock().unwrap_or_else(|p| p.into_inner());
+        let last = *self
+            .cache
+            .last_build
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
         match last {
             None => true,
             Some((at, timed)) => {
                 now < at
                     || (timed && now != at)
-                    || self.row_cache.earliest_until().is_some_and(|u| now >= u)
+                    || self.cache.rows.earliest_until().is_some_and(|u| now >= u)
             }
         }
     }

@@ -1,6 +1,7 @@
 //! Claude Code's own session registry in the catalog: which record speaks
 //! for which tmux pane, and the transcript its session id names.
 
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
@@ -11,6 +12,14 @@ use crate::model::{Activity, ActivitySource, Adopted, Session, Usage};
 use crate::sources::claude_registry::{self, RegistryEntry};
 use crate::sources::{read_text_file, transcript};
 use crate::tmux::Pane;
+
+/// Claude Code's own session records, by path (`sessions/<pid>.json`),
+/// and the transcript each one's session id names.
+#[derive(Debug, Default)]
+pub(super) struct Registry {
+    pub(super) entries: BTreeMap<PathBuf, RegistryEntry>,
+    pub(super) transcripts: HashMap<PathBuf, PathBuf>,
+}
 
 impl Catalog {
     /// The registry folder of the configured Claude Code folder, if any.
@@ -47,6 +56,7 @@ impl Catalog {
     pub(super) fn rescan_registry(&mut self) -> bool {
         let gone: Vec<PathBuf> = self
             .registry
+            .entries
             .keys()
             .filter(|p| std::fs::symlink_metadata(p).is_err())
             .cloned()
@@ -70,21 +80,21 @@ impl Catalog {
     pub(super) fn apply_registry(&mut self, path: &Path) -> bool {
         if std::fs::symlink_metadata(path).is_err() {
             let had_problem = self.problems.remove(path).is_some();
-            self.registry_transcripts.remove(path);
-            return self.registry.remove(path).is_some() || had_problem;
+            self.registry.transcripts.remove(path);
+            return self.registry.entries.remove(path).is_some() || had_problem;
         }
         let read = read_text_file(path).and_then(|t| claude_registry::parse_entry(&t, path));
         match read {
             Ok(mut entry) => {
                 entry.ancestry = crate::sources::procs::ancestry(entry.pid);
                 let had_problem = self.problems.remove(path).is_some();
-                let tracked = self.usage_on && self.track_registry_transcript(&entry);
-                let changed = self.registry.get(path) != Some(&entry);
-                self.registry.insert(path.to_path_buf(), entry);
+                let tracked = self.usage.on && self.track_registry_transcript(&entry);
+                let changed = self.registry.entries.get(path) != Some(&entry);
+                self.registry.entries.insert(path.to_path_buf(), entry);
                 changed || had_problem || tracked
             }
             Err(e) => {
-                self.registry.remove(path);
+                self.registry.entries.remove(path);
                 self.problems.insert(path.to_path_buf(), e.clone()).as_ref() != Some(&e)
             }
         }
@@ -98,17 +108,18 @@ impl Catalog {
         });
         match main {
             Some(main) => {
-                self.registry_transcripts
+                self.registry
+                    .transcripts
                     .insert(entry.path.clone(), main.clone());
-                self.transcripts.track(main)
+                self.usage.transcripts.track(main)
             }
-            None => self.registry_transcripts.remove(&entry.path).is_some(),
+            None => self.registry.transcripts.remove(&entry.path).is_some(),
         }
     }
 
     /// Starts following every record's transcript (see `load_usage`).
     pub(super) fn load_registry_usage(&mut self) -> bool {
-        let entries: Vec<RegistryEntry> = self.registry.values().cloned().collect();
+        let entries: Vec<RegistryEntry> = self.registry.entries.values().cloned().collect();
         let mut changed = false;
         for e in &entries {
             changed |= self.track_registry_transcript(e);
@@ -122,7 +133,7 @@ impl Catalog {
     /// that runs in that pane (a record naming the operator's own pane, or
     /// a stale one whose process is gone, speaks for nothing).
     pub(super) fn registry_of(&self, pane: &Pane) -> Option<&RegistryEntry> {
-        self.registry.values().find(|e| {
+        self.registry.entries.values().find(|e| {
             e.tmux_pane.as_deref() == Some(pane.id.as_str())
                 && e.tmux_session.as_deref() == Some(pane.session.as_str())
                 && e.ancestry.contains(&pane.pid)
@@ -131,7 +142,7 @@ impl Catalog {
 
     /// The usage a record's transcript holds, priced. No IO.
     pub(super) fn registry_usage(&self, e: &RegistryEntry, now: DateTime<Utc>) -> Option<Usage> {
-        let main = self.registry_transcripts.get(&e.path)?;
+        let main = self.registry.transcripts.get(&e.path)?;
         self.usage_at(main, now)
     }
 }

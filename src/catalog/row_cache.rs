@@ -13,6 +13,7 @@
 //! it is looked up again at each build (no IO either way).
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize};
 use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Utc};
@@ -20,6 +21,21 @@ use chrono::{DateTime, Utc};
 use crate::health::TmuxFacts;
 use crate::model::{Orchestration, Session};
 use crate::sources::sidecar::Sidecar;
+
+/// What the last build left for the next: the kept rows, how many it
+/// made anew, whether its ids were all unique, and its clock. Interior,
+/// because building rows reads the catalog (`&self`) and none of this is
+/// part of what it says.
+#[derive(Debug, Default)]
+pub(super) struct BuildCache {
+    pub(super) rows: RowCache,
+    pub(super) built: AtomicUsize,
+    /// Whether the last build's ids were all unique (none renamed).
+    pub(super) ids_unique: AtomicBool,
+    /// When the last build read the clock, and whether it holds rows the
+    /// clock may change at any time (see [`super::Catalog::clock_moves_rows`]).
+    pub(super) last_build: Mutex<Option<(DateTime<Utc>, bool)>>,
+}
 
 /// What one row was built from.
 #[derive(Debug)]

@@ -26,11 +26,12 @@ impl Catalog {
         let mut claimed = HashSet::new();
         let mut rows = Vec::with_capacity(self.len());
         let sidecars = self
+            .own
             .sidecars
             .iter()
             .map(|s| (s, false))
-            .chain(self.archived_sidecars.iter().map(|s| (s, true)));
-        let mut kept = self.row_cache.begin();
+            .chain(self.own.archived.iter().map(|s| (s, true)));
+        let mut kept = self.cache.rows.begin();
         for ((path, sidecar), archived) in sidecars {
             let orchestration = self.orchestration_for(sidecar);
             if let Some(o) = &orchestration {
@@ -43,16 +44,17 @@ impl Catalog {
             self.fresh_parts(&mut row, path, sidecar, archived, now);
             rows.push(row);
         }
-        self.rows_built
+        self.cache
+            .built
             .store(kept.finish(), std::sync::atomic::Ordering::Relaxed);
         let sidecar_rows = rows.len();
-        for o in self.maestro.values() {
+        for o in self.maestro.states.values() {
             if claimed.contains(&Arc::as_ptr(o)) {
                 continue;
             }
             // An orchestration found only through a session's folder goes
             // with that session: dismissed, it leaves no row behind.
-            let shown = if self.named_workspaces.contains(&o.workspace) {
+            let shown = if self.maestro.named.contains(&o.workspace) {
                 self.include_archive || !o.archived
             } else {
                 self.include_archive
@@ -61,7 +63,7 @@ impl Catalog {
                 rows.push(self.maestro_row(o, now));
             }
         }
-        for a in self.ao.values() {
+        for a in self.ao.sessions.values() {
             if self.include_archive || !a.archived {
                 rows.push(self.ao_row(a, &facts, now));
             }
@@ -76,10 +78,15 @@ impl Catalog {
             || rows
                 .iter()
                 .any(|r| r.usage.as_ref().is_some_and(|u| u.tokens_per_minute > 0.0));
-        *self.last_build.lock().unwrap_or_else(|p| p.into_inner()) = Some((now, timed));
+        *self
+            .cache
+            .last_build
+            .lock()
+            .unwrap_or_else(|p| p.into_inner()) = Some((now, timed));
         rows.extend(adopted);
         let unique = make_ids_unique(&mut rows);
-        self.ids_were_unique
+        self.cache
+            .ids_unique
             .store(unique, std::sync::atomic::Ordering::Relaxed);
         self.attach_changes(&mut rows);
         sort_by_last_focus(&mut rows);
@@ -87,7 +94,7 @@ impl Catalog {
     }
 
     fn active_state_file(&self, cwd: &Path) -> Option<&PathBuf> {
-        self.workspaces.get(cwd)
+        self.maestro.workspaces.get(cwd)
     }
 
     /// The session's running orchestration; else, while no new one has
@@ -96,14 +103,16 @@ impl Catalog {
         // Looked up again rather than collected: the first pass nearly
         // always finds it, and this runs for every row at every build.
         let files = || super::sidecar_cwds(s).filter_map(|cwd| self.active_state_file(cwd));
-        if let Some(o) = files().find_map(|file| self.maestro.get(file).filter(|o| !o.archived)) {
+        if let Some(o) =
+            files().find_map(|file| self.maestro.states.get(file).filter(|o| !o.archived))
+        {
             return Some(o.clone());
         }
         files()
             // An active file that cannot be read is a new orchestration too.
             .filter(|file| !self.problems.contains_key(*file))
-            .filter_map(|file| self.finished.get(file.parent()?))
-            .filter_map(|path| self.maestro.get(path))
+            .filter_map(|file| self.maestro.finished.get(file.parent()?))
+            .filter_map(|path| self.maestro.states.get(path))
             .find(|o| {
                 let finished = maestro::updated_at(o);
                 finished.is_none() || s.created_at.is_none() || finished >= s.created_at
@@ -114,12 +123,12 @@ impl Catalog {
     /// How many rows the last build made anew; the others were kept from
     /// the build before (for benchmarks and tests).
     pub fn rows_built(&self) -> usize {
-        self.rows_built.load(std::sync::atomic::Ordering::Relaxed)
+        self.cache.built.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     pub(super) fn active_agent_of(&self, s: &Sidecar) -> Option<&str> {
         let id = s.agent_session_id.as_ref()?;
-        self.active_agents.get(id).map(String::as_str)
+        self.maestro.active_agents.get(id).map(String::as_str)
     }
 
     /// What a row says that is looked up at every build rather than kept

@@ -22,7 +22,8 @@ impl Catalog {
         let Some(facts) = self.tmux_facts() else {
             return Vec::new();
         };
-        self.sidecars
+        self.own
+            .sidecars
             .values()
             .filter_map(|s| {
                 let live = s.tmux_session.as_deref().and_then(|n| facts.get(n));

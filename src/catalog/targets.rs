@@ -35,23 +35,24 @@ impl Catalog {
     /// yet (the watcher waits for missing ones to appear).
     pub fn watch_targets(&self) -> Vec<WatchTarget> {
         let mut out = vec![
-            WatchTarget::folder(self.store.dir()),
-            WatchTarget::folder(&self.adopted_dir),
+            WatchTarget::folder(self.own.store.dir()),
+            WatchTarget::folder(&self.adopted.dir),
         ];
         // Claude Code's own session records: what a Claude Code with no
         // hooks says of itself.
         out.extend(self.registry_dir().map(WatchTarget::folder));
-        if self.sidecar_archive {
-            out.push(WatchTarget::folder(self.store.archive_dir()));
+        if self.own.follow_archive {
+            out.push(WatchTarget::folder(self.own.store.archive_dir()));
         }
-        for folder in self.locations.keys() {
+        for folder in self.maestro.locations.keys() {
             out.push(WatchTarget::folder(folder));
             if self.include_archive {
                 out.push(WatchTarget::folder(folder.join("archive")));
             }
         }
         out.extend(
-            self.transcripts
+            self.usage
+                .transcripts
                 .folders()
                 .into_iter()
                 .map(WatchTarget::folder),

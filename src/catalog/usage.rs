@@ -2,7 +2,7 @@
 //! belong to which session, and their incremental readers (Claude Code
 //! transcripts, Gemini CLI session files).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use super::Catalog;
@@ -249,6 +249,17 @@ impl Transcripts {
     }
 }
 
+/// Token usage followed: the transcripts read, which session each is the
+/// main one of, and whether usage is followed at all.
+#[derive(Debug, Default)]
+pub(super) struct UsageFiles {
+    pub(super) transcripts: Transcripts,
+    /// Sidecar id -> its main transcript, found when the sidecar was read.
+    pub(super) paths: HashMap<uuid::Uuid, PathBuf>,
+    /// Whether token usage is followed (see [`Catalog::load_usage`]).
+    pub(super) on: bool,
+}
+
 impl Catalog {
     /// A session's main transcript: the hook's `transcript_path`, else the
     /// Claude folder's file for its agent session id.
@@ -269,10 +280,10 @@ impl Catalog {
     pub(super) fn track_transcript(&mut self, s: &Sidecar) -> bool {
         match self.transcript_of(s) {
             Some(main) => {
-                self.transcript_paths.insert(s.id, main.clone());
-                self.transcripts.track(main)
+                self.usage.paths.insert(s.id, main.clone());
+                self.usage.transcripts.track(main)
             }
-            None => self.transcript_paths.remove(&s.id).is_some(),
+            None => self.usage.paths.remove(&s.id).is_some(),
         }
     }
 
@@ -287,8 +298,8 @@ impl Catalog {
         if s.activity != Some(crate::model::Activity::Error) || !vague {
             return None;
         }
-        let main = self.transcript_paths.get(&s.id)?;
-        self.transcripts.last_api_error(main)
+        let main = self.usage.paths.get(&s.id)?;
+        self.usage.transcripts.last_api_error(main)
     }
 
     /// The usage a row shows, priced. No IO.
@@ -297,7 +308,7 @@ impl Catalog {
         s: &Sidecar,
         now: chrono::DateTime<chrono::Utc>,
     ) -> Option<Usage> {
-        let main = self.transcript_paths.get(&s.id)?;
+        let main = self.usage.paths.get(&s.id)?;
         self.usage_at(main, now)
     }
 
@@ -307,14 +318,14 @@ impl Catalog {
         main: &std::path::Path,
         now: chrono::DateTime<chrono::Utc>,
     ) -> Option<Usage> {
-        let by_model = self.transcripts.by_model(main)?;
+        let by_model = self.usage.transcripts.by_model(main)?;
         // Claude Code's own totals cover its subagents up to the record;
         // after it, only the main transcript's new messages are added.
-        let mut usage = match self.transcripts.agent_total(main) {
+        let mut usage = match self.usage.transcripts.agent_total(main) {
             Some((total, since)) => self.config.prices.usage_after(Some(total), since.clone()),
             None => self.config.prices.usage(by_model),
         };
-        usage.tokens_per_minute = self.transcripts.rate(main, now);
+        usage.tokens_per_minute = self.usage.transcripts.rate(main, now);
         Some(usage)
     }
 }
