@@ -5,7 +5,6 @@ use std::path::{Path, PathBuf};
 
 use super::maestro_state::LocationChange;
 use super::{ACTIVE_SESSION_FILE, Catalog, sidecar_cwds};
-use crate::sources::ao;
 use crate::sources::maestro::StateLocation;
 use crate::sources::sidecar;
 
@@ -92,10 +91,8 @@ impl Catalog {
         if let Some(dir) = hooks_dir {
             return Applied::from(self.apply_hook_state(&dir, path));
         }
-        if let Some(root) = self.config.ao_dir.clone()
-            && path.starts_with(&root)
-        {
-            return Applied::from(self.apply_ao(&root, path));
+        if self.ao.claims(path) {
+            return Applied::from(self.ao.apply(path, &mut self.problems));
         }
         Applied::Unchanged
     }
@@ -233,38 +230,5 @@ impl Catalog {
             .values()
             .any(|s| s.agent_session_id.as_deref() == Some(id.as_str()));
         known && self.refresh_active_agent(&id)
-    }
-
-    fn apply_ao(&mut self, root: &Path, path: &Path) -> bool {
-        // A folder where session files live (`sessions/archive`, which AO
-        // creates when it archives its first session) is not a session.
-        let kind = ao::session_file_kind(root, path).filter(|_| !path.is_dir());
-        match kind {
-            Some(archived) if archived && !self.include_archive => false,
-            Some(archived) => match ao::read_session_file(path, archived) {
-                None => {
-                    let had_problem = self.problems.remove(path).is_some();
-                    self.ao.sessions.remove(path).is_some() || had_problem
-                }
-                Some(Ok(s)) => {
-                    let had_problem = self.problems.remove(path).is_some();
-                    self.ao.sessions.insert(path.to_path_buf(), s.clone()) != Some(s) || had_problem
-                }
-                Some(Err(p)) => self.problems.insert(p.path, p.error.clone()) != Some(p.error),
-            },
-            // A folder appeared or vanished (a new project, say): rare, so
-            // the AO tree is read again rather than tracked folder by folder.
-            None if path.is_dir() || !path.exists() => {
-                let (sessions, problems) = ao::read_root(root, self.include_archive);
-                let before = std::mem::take(&mut self.ao.sessions);
-                self.problems.retain(|p, _| !p.starts_with(root));
-                self.add_problems(problems);
-                for s in sessions {
-                    self.ao.sessions.insert(s.path.clone(), s);
-                }
-                before != self.ao.sessions
-            }
-            None => false,
-        }
     }
 }

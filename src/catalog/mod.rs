@@ -34,20 +34,27 @@ pub use targets::{WatchMode, WatchTarget};
 use crate::config::Config;
 use crate::health::TmuxFacts;
 use crate::model::Problem;
-use crate::sources::ao;
 use crate::sources::maestro;
 use crate::sources::sidecar::{Sidecar, SidecarStore};
 use crate::tmux::ServerState;
 
 pub const ACTIVE_SESSION_FILE: &str = "active-session.md";
 
+/// Every source's unreadable files, by path, with why.
+type Problems = HashMap<PathBuf, String>;
+
+fn add_problems(to: &mut Problems, problems: Vec<Problem>) {
+    for p in problems {
+        to.insert(p.path, p.error);
+    }
+}
+
 /// What the catalog knows, source by source, file by file.
 #[derive(Debug)]
 pub struct Catalog {
     config: Config,
     include_archive: bool,
-    /// Every source's unreadable files, by path.
-    problems: HashMap<PathBuf, String>,
+    problems: Problems,
     tmux: Option<ServerState>,
     own: own::Own,
     maestro: maestro_state::MaestroState,
@@ -81,13 +88,7 @@ impl Catalog {
         for (loc, read) in read_locations_parallel(&pending, include_archive) {
             c.install_location(&loc, read);
         }
-        if let Some(root) = &config.ao_dir {
-            let (sessions, problems) = ao::read_root(root, include_archive);
-            c.add_problems(problems);
-            for s in sessions {
-                c.ao.sessions.insert(s.path.clone(), s);
-            }
-        }
+        c.ao.load(&mut c.problems);
         let ids: Vec<String> = c
             .own
             .sidecars
@@ -109,7 +110,7 @@ impl Catalog {
             tmux: None,
             own: own::Own::new(SidecarStore::new(&config.sidecar_dir)),
             maestro: Default::default(),
-            ao: Default::default(),
+            ao: ao_sessions::AoSessions::new(config.ao_dir.clone(), include_archive),
             adopted: adopted::AdoptedPanes::new(config),
             registry: Default::default(),
             usage: Default::default(),
@@ -233,9 +234,7 @@ impl Catalog {
     }
 
     fn add_problems(&mut self, problems: Vec<Problem>) {
-        for p in problems {
-            self.problems.insert(p.path, p.error);
-        }
+        add_problems(&mut self.problems, problems);
     }
 
     /// Replaces what tmux says. Returns whether it differs from the last poll.

@@ -19,6 +19,16 @@ use crate::sources::sidecar::{Sidecar, ToolCall};
 
 pub(super) type Facts<'a> = Option<&'a BTreeMap<String, TmuxFacts>>;
 
+/// What every source's rows are built with beside its own records.
+pub(super) struct RowContext<'a> {
+    pub(super) thresholds: &'a crate::config::Thresholds,
+    pub(super) facts: Facts<'a>,
+    pub(super) problems: &'a super::Problems,
+    /// The operator's snoozes of rows greenroom does not own, by row id.
+    pub(super) snoozes: &'a BTreeMap<String, crate::sources::snooze::Snooze>,
+    pub(super) now: DateTime<Utc>,
+}
+
 impl Catalog {
     /// The rows, in sidebar order (last focus, newest first).
     pub fn rows(&self, now: DateTime<Utc>) -> Vec<Session> {
@@ -63,11 +73,7 @@ impl Catalog {
                 rows.push(self.maestro_row(o, now));
             }
         }
-        for a in self.ao.sessions.values() {
-            if self.include_archive || !a.archived {
-                rows.push(self.ao_row(a, &facts, now));
-            }
-        }
+        rows.extend(self.ao.rows(&self.row_context(facts, now)));
         let adopted = self.adopted_rows(&rows, now);
 
         // Maestro's, AO's and adopted rows are built anew each time, and
@@ -91,6 +97,16 @@ impl Catalog {
         self.attach_changes(&mut rows);
         sort_by_last_focus(&mut rows);
         rows
+    }
+
+    fn row_context<'a>(&'a self, facts: Facts<'a>, now: DateTime<Utc>) -> RowContext<'a> {
+        RowContext {
+            thresholds: &self.config.thresholds,
+            facts,
+            problems: &self.problems,
+            snoozes: &self.own.snoozes,
+            now,
+        }
     }
 
     fn active_state_file(&self, cwd: &Path) -> Option<&PathBuf> {

@@ -5,7 +5,6 @@
 use std::path::PathBuf;
 
 use super::Catalog;
-use crate::sources::ao;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum WatchMode {
@@ -63,13 +62,7 @@ impl Catalog {
                 mode: WatchMode::Tree,
             });
         }
-        if let Some(root) = &self.config.ao_dir {
-            out.extend(
-                ao::session_folders(root)
-                    .into_iter()
-                    .map(WatchTarget::folder),
-            );
-        }
+        out.extend(self.ao.targets());
         out.extend(self.git_watch_targets());
         out.sort();
         out.dedup();
