@@ -9,7 +9,7 @@ mod adopted;
 mod ao_sessions;
 mod apply;
 mod changes;
-mod foreign;
+mod maestro_rows;
 mod maestro_state;
 mod order;
 mod own;
