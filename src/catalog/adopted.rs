@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
 
-use super::Catalog;
 use super::probe::{Found, Probe, at_a_shell, probe};
+use super::{Catalog, WatchTarget};
 use crate::health::{self, HealthInputs, Report};
 use crate::model::{Adopted, Health, Session, Source, Status};
 use crate::sources::adopted as records;
@@ -33,6 +33,17 @@ pub(super) struct AdoptedPanes {
 }
 
 impl AdoptedPanes {
+    /// Whether a changed path is a record of the adopted folder.
+    pub(super) fn claims(&self, path: &Path) -> bool {
+        let name = path.file_name().map(|n| n.to_string_lossy());
+        path.parent() == Some(self.dir.as_path())
+            && name.is_some_and(|n| sidecar::is_sidecar_name(&n))
+    }
+
+    pub(super) fn targets(&self) -> Vec<WatchTarget> {
+        vec![WatchTarget::folder(&self.dir)]
+    }
+
     pub(super) fn new(config: &crate::config::Config) -> Self {
         AdoptedPanes {
             dir: records::adopted_dir(&config.sidecar_dir),

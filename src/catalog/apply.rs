@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use super::maestro_state::LocationChange;
-use super::{ACTIVE_SESSION_FILE, Catalog, sidecar_cwds};
-use crate::sources::maestro::StateLocation;
+use super::own::OwnPath;
+use super::{Catalog, sidecar_cwds};
 use crate::sources::sidecar;
 
 /// How far one applied change reaches.
@@ -43,40 +43,26 @@ impl Catalog {
 
     /// [`Self::apply`], saying how far the change reaches.
     pub fn apply_path(&mut self, path: &Path) -> Applied {
-        let parent = path.parent().unwrap_or(Path::new(""));
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        if parent == self.own.store.dir() && sidecar::is_sidecar_name(&name) {
-            return self.apply_sidecar(path, false);
+        match self.own.claims(path) {
+            Some(OwnPath::Record { archived: false }) => return self.apply_sidecar(path, false),
+            Some(OwnPath::Snoozes) => return Applied::from(self.read_snoozes()),
+            Some(OwnPath::Record { archived: true }) if !self.own.follow_archive => {
+                return Applied::Unchanged;
+            }
+            Some(OwnPath::Record { archived: true }) => return self.apply_sidecar(path, true),
+            Some(OwnPath::Folder) | None => {}
         }
-        if parent == self.own.store.dir() && name == crate::sources::snooze::SNOOZE_FILE {
-            return Applied::from(self.read_snoozes());
-        }
-        if parent == self.own.store.archive_dir() && sidecar::is_sidecar_name(&name) {
-            return if self.own.follow_archive {
-                self.apply_sidecar(path, true)
-            } else {
-                Applied::Unchanged
-            };
-        }
-        if parent == self.adopted.dir && sidecar::is_sidecar_name(&name) {
+        if self.adopted.claims(path) {
             return Applied::from(self.apply_adopted(path));
         }
-        if self.is_registry_path(path) {
-            return Applied::from(self.apply_registry(path));
+        if self.registry.claims(path) {
+            return Applied::from(self.apply_registry_path(path));
         }
-        if self.registry_dir().as_deref() == Some(path) {
-            // The folder appeared (or went): what it holds was written
-            // before its watch was armed.
-            return Applied::from(self.rescan_registry());
-        }
-        if path == self.own.store.dir() {
+        if self.own.claims(path) == Some(OwnPath::Folder) {
             return Applied::from(self.rescan_sidecars());
         }
-        if let Some(loc) = self.location_of(path) {
-            return match self.reread_location(&loc) {
+        if let Some(loc) = self.maestro.location_of(path) {
+            return match self.maestro.reread_location(&loc, &mut self.problems) {
                 LocationChange::None => Applied::Unchanged,
                 LocationChange::Running(before) => self
                     .shown_by(&before)
@@ -87,34 +73,14 @@ impl Catalog {
         if let Some(changed) = self.usage.transcripts.apply(path) {
             return Applied::from(changed);
         }
-        let hooks_dir = self.hooks_dirs().find(|d| path.starts_with(d)).cloned();
-        if let Some(dir) = hooks_dir {
-            return Applied::from(self.apply_hook_state(&dir, path));
+        // What is left of Maestro's: its hooks' records.
+        if self.maestro.claims(path) {
+            return Applied::from(self.apply_hook_state(path));
         }
         if self.ao.claims(path) {
             return Applied::from(self.ao.apply(path, &mut self.problems));
         }
         Applied::Unchanged
-    }
-
-    /// The state folder a path belongs to: the folder itself, its active
-    /// file, its archive folder or an archived `*.md`. Other names there
-    /// (the writers' temp files) change nothing greenroom reads: reading the
-    /// folder again for them would parse the state twice per write.
-    fn location_of(&self, path: &Path) -> Option<StateLocation> {
-        if let Some(loc) = self.maestro.locations.get(path) {
-            return Some(loc.clone());
-        }
-        let parent = path.parent()?;
-        let name = path.file_name()?;
-        if name == ACTIVE_SESSION_FILE || name == "archive" {
-            return self.maestro.locations.get(parent).cloned();
-        }
-        let in_archive = parent.file_name().is_some_and(|n| n == "archive");
-        if in_archive && path.extension().is_some_and(|e| e == "md") {
-            return self.maestro.locations.get(parent.parent()?).cloned();
-        }
-        None
     }
 
     /// Reads greenroom's snooze file again; a bad one is a problem and
@@ -167,10 +133,10 @@ impl Catalog {
                 let tracked = self.usage.on && live.is_some_and(|s| self.track_transcript(&s));
                 let mut new_state = false;
                 for cwd in cwds {
-                    new_state |= self.add_workspace(&cwd);
+                    new_state |= self.maestro.add_workspace(&cwd, &mut self.problems);
                 }
                 if let Some(id) = agent_id {
-                    new_state |= self.refresh_active_agent(&id);
+                    new_state |= self.maestro.refresh_active_agent(&id);
                 }
                 if had_problem || new_state || tracked || (changed && archived) {
                     Applied::Other
@@ -197,15 +163,19 @@ impl Catalog {
         for s in live {
             let path = self.own.store.path_for(s.id);
             for cwd in sidecar_cwds(&s).map(ToOwned::to_owned).collect::<Vec<_>>() {
-                self.add_workspace(&cwd);
+                self.maestro.add_workspace(&cwd, &mut self.problems);
             }
             self.own.sidecars.insert(path, s);
         }
         before != self.own.sidecars
     }
 
-    fn apply_hook_state(&mut self, hooks_dir: &Path, path: &Path) -> bool {
-        let Ok(rel) = path.strip_prefix(hooks_dir) else {
+    fn apply_hook_state(&mut self, path: &Path) -> bool {
+        let Some(rel) = self
+            .maestro
+            .hooks_dirs()
+            .find_map(|d| path.strip_prefix(d).ok())
+        else {
             return false;
         };
         let Some(id) = rel.components().next() else {
@@ -219,7 +189,7 @@ impl Catalog {
                 .collect();
             let mut changed = false;
             for id in ids {
-                changed |= self.refresh_active_agent(&id);
+                changed |= self.maestro.refresh_active_agent(&id);
             }
             return changed;
         };
@@ -229,6 +199,6 @@ impl Catalog {
             .sidecars
             .values()
             .any(|s| s.agent_session_id.as_deref() == Some(id.as_str()));
-        known && self.refresh_active_agent(&id)
+        known && self.maestro.refresh_active_agent(&id)
     }
 }

@@ -24,6 +24,20 @@ impl GitTrees {
     pub(super) fn len(&self) -> usize {
         self.trees.len()
     }
+
+    /// Each work tree's git folder, and its top folder with its direct
+    /// subfolders.
+    pub(super) fn targets(&self) -> impl Iterator<Item = WatchTarget> + '_ {
+        self.trees.iter().flat_map(|(root, (repo, _))| {
+            [
+                WatchTarget::folder(&repo.git_dir),
+                WatchTarget {
+                    path: root.clone(),
+                    mode: WatchMode::Tree,
+                },
+            ]
+        })
+    }
 }
 
 impl Catalog {
@@ -86,18 +100,6 @@ impl Catalog {
         self.git.trees.iter().filter_map(|(root, (_, last))| {
             let p = last.as_ref()?.problem.as_ref()?;
             Some(crate::model::Problem::new(root, format!("git: {p}")))
-        })
-    }
-
-    pub(super) fn git_watch_targets(&self) -> impl Iterator<Item = WatchTarget> + '_ {
-        self.git.trees.iter().flat_map(|(root, (repo, _))| {
-            [
-                WatchTarget::folder(&repo.git_dir),
-                WatchTarget {
-                    path: root.clone(),
-                    mode: WatchMode::Tree,
-                },
-            ]
         })
     }
 

@@ -86,7 +86,7 @@ impl Catalog {
         // spread over the cores: parsing frontmatter is most of start-up.
         let pending = c.maestro_locations();
         for (loc, read) in read_locations_parallel(&pending, include_archive) {
-            c.install_location(&loc, read);
+            c.maestro.install_location(&loc, read, &mut c.problems);
         }
         c.ao.load(&mut c.problems);
         let ids: Vec<String> = c
@@ -96,7 +96,7 @@ impl Catalog {
             .filter_map(|s| s.agent_session_id.clone())
             .collect();
         for id in ids {
-            c.refresh_active_agent(&id);
+            c.maestro.refresh_active_agent(&id);
         }
         c
     }
@@ -109,10 +109,10 @@ impl Catalog {
             problems: HashMap::new(),
             tmux: None,
             own: own::Own::new(SidecarStore::new(&config.sidecar_dir)),
-            maestro: Default::default(),
+            maestro: maestro_state::MaestroState::new(config, include_archive),
             ao: ao_sessions::AoSessions::new(config.ao_dir.clone(), include_archive),
             adopted: adopted::AdoptedPanes::new(config),
-            registry: Default::default(),
+            registry: registry::Registry::new(config.claude_dir.as_deref()),
             usage: Default::default(),
             git: Default::default(),
             cache: Default::default(),

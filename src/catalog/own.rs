@@ -3,9 +3,10 @@
 //! set on rows greenroom does not own.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use crate::sources::sidecar::{Sidecar, SidecarStore};
+use super::WatchTarget;
+use crate::sources::sidecar::{self, Sidecar, SidecarStore};
 use crate::sources::snooze::Snooze;
 
 #[derive(Debug)]
@@ -22,7 +23,46 @@ pub(super) struct Own {
     pub(super) snoozes: BTreeMap<String, Snooze>,
 }
 
+/// Which of greenroom's own files a changed path is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum OwnPath {
+    /// A record, live or archived.
+    Record { archived: bool },
+    /// The snooze file.
+    Snoozes,
+    /// The records' folder itself (it appeared or went).
+    Folder,
+}
+
 impl Own {
+    /// Whether (and as what) a changed path is greenroom's own to read.
+    pub(super) fn claims(&self, path: &Path) -> Option<OwnPath> {
+        let parent = path.parent().unwrap_or(Path::new(""));
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default();
+        if parent == self.store.dir() && sidecar::is_sidecar_name(&name) {
+            return Some(OwnPath::Record { archived: false });
+        }
+        if parent == self.store.dir() && name == crate::sources::snooze::SNOOZE_FILE {
+            return Some(OwnPath::Snoozes);
+        }
+        if parent == self.store.archive_dir() && sidecar::is_sidecar_name(&name) {
+            return Some(OwnPath::Record { archived: true });
+        }
+        (path == self.store.dir()).then_some(OwnPath::Folder)
+    }
+
+    /// The records' folder, and the archive's once it is followed.
+    pub(super) fn targets(&self) -> Vec<WatchTarget> {
+        let mut out = vec![WatchTarget::folder(self.store.dir())];
+        if self.follow_archive {
+            out.push(WatchTarget::folder(self.store.archive_dir()));
+        }
+        out
+    }
+
     pub(super) fn new(store: SidecarStore) -> Self {
         Own {
             store,

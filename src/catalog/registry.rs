@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
 
-use super::Catalog;
+use super::{Catalog, WatchTarget};
 use crate::health::{self, Report};
 use crate::model::{Activity, ActivitySource, Adopted, Session, Usage};
 use crate::sources::claude_registry::{self, RegistryEntry};
@@ -17,23 +17,45 @@ use crate::tmux::Pane;
 /// and the transcript each one's session id names.
 #[derive(Debug, Default)]
 pub(super) struct Registry {
+    /// The registry folder of the configured Claude Code folder, if any.
+    dir: Option<PathBuf>,
     pub(super) entries: BTreeMap<PathBuf, RegistryEntry>,
     pub(super) transcripts: HashMap<PathBuf, PathBuf>,
 }
 
-impl Catalog {
-    /// The registry folder of the configured Claude Code folder, if any.
-    pub(super) fn registry_dir(&self) -> Option<PathBuf> {
-        self.config
-            .claude_dir
-            .as_deref()
-            .map(claude_registry::registry_dir)
+impl Registry {
+    pub(super) fn new(claude_dir: Option<&Path>) -> Self {
+        Registry {
+            dir: claude_dir.map(claude_registry::registry_dir),
+            ..Registry::default()
+        }
     }
 
+    /// Whether `path` is a record of the registry folder.
+    fn is_record(&self, path: &Path) -> bool {
+        self.dir
+            .as_ref()
+            .is_some_and(|dir| path.parent() == Some(dir.as_path()))
+            && claude_registry::registry_pid(path).is_some()
+    }
+
+    /// Whether a changed path is the registry's: a record, or the folder.
+    pub(super) fn claims(&self, path: &Path) -> bool {
+        self.is_record(path) || self.dir.as_deref() == Some(path)
+    }
+
+    /// Claude Code's own session records: what a Claude Code with no
+    /// hooks says of itself.
+    pub(super) fn targets(&self) -> Vec<WatchTarget> {
+        self.dir.iter().map(WatchTarget::folder).collect()
+    }
+}
+
+impl Catalog {
     /// Reads every record in the registry folder (a missing folder is no
     /// Claude Code running: nothing, no problem).
     pub(super) fn load_registry(&mut self) -> bool {
-        let Some(dir) = self.registry_dir() else {
+        let Some(dir) = self.registry.dir.clone() else {
             return false;
         };
         let Ok(entries) = std::fs::read_dir(&dir) else {
@@ -68,11 +90,15 @@ impl Catalog {
         changed | self.load_registry()
     }
 
-    /// Whether `path` is a record of the registry folder.
-    pub(super) fn is_registry_path(&self, path: &Path) -> bool {
-        self.registry_dir()
-            .is_some_and(|dir| path.parent() == Some(dir.as_path()))
-            && claude_registry::registry_pid(path).is_some()
+    /// A record of the registry folder changed, or the folder itself
+    /// appeared (or went): what it holds was written before its watch was
+    /// armed. Returns whether rows change.
+    pub(super) fn apply_registry_path(&mut self, path: &Path) -> bool {
+        if self.registry.is_record(path) {
+            self.apply_registry(path)
+        } else {
+            self.rescan_registry()
+        }
     }
 
     /// A record changed, appeared or went (Claude Code removes its own at

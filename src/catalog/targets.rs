@@ -33,37 +33,13 @@ impl Catalog {
     /// Every folder the catalog's files live in, whether or not it exists
     /// yet (the watcher waits for missing ones to appear).
     pub fn watch_targets(&self) -> Vec<WatchTarget> {
-        let mut out = vec![
-            WatchTarget::folder(self.own.store.dir()),
-            WatchTarget::folder(&self.adopted.dir),
-        ];
-        // Claude Code's own session records: what a Claude Code with no
-        // hooks says of itself.
-        out.extend(self.registry_dir().map(WatchTarget::folder));
-        if self.own.follow_archive {
-            out.push(WatchTarget::folder(self.own.store.archive_dir()));
-        }
-        for folder in self.maestro.locations.keys() {
-            out.push(WatchTarget::folder(folder));
-            if self.include_archive {
-                out.push(WatchTarget::folder(folder.join("archive")));
-            }
-        }
-        out.extend(
-            self.usage
-                .transcripts
-                .folders()
-                .into_iter()
-                .map(WatchTarget::folder),
-        );
-        for dir in self.hooks_dirs() {
-            out.push(WatchTarget {
-                path: dir.clone(),
-                mode: WatchMode::Tree,
-            });
-        }
+        let mut out = self.own.targets();
+        out.extend(self.adopted.targets());
+        out.extend(self.registry.targets());
+        out.extend(self.maestro.targets());
+        out.extend(self.usage.targets());
         out.extend(self.ao.targets());
-        out.extend(self.git_watch_targets());
+        out.extend(self.git.targets());
         out.sort();
         out.dedup();
         out

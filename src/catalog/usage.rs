@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-use super::Catalog;
+use super::{Catalog, WatchTarget};
 use crate::model::{ModelUsage, Usage};
 use crate::sources::gemini::{self, GeminiUsage};
 use crate::sources::sidecar::Sidecar;
@@ -258,6 +258,14 @@ pub(super) struct UsageFiles {
     pub(super) paths: HashMap<uuid::Uuid, PathBuf>,
     /// Whether token usage is followed (see [`Catalog::load_usage`]).
     pub(super) on: bool,
+}
+
+impl UsageFiles {
+    /// Each followed transcript's folder and its subagents folder.
+    pub(super) fn targets(&self) -> Vec<WatchTarget> {
+        let folders = self.transcripts.folders().into_iter();
+        folders.map(WatchTarget::folder).collect()
+    }
 }
 
 impl Catalog {
