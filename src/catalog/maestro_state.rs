@@ -19,7 +19,7 @@ pub(super) struct MaestroState {
     /// Where Maestro's hooks record the working agent: the configured (or
     /// per-user default) folder first, then Maestro 1.4.0's own default.
     hooks_dirs: Vec<PathBuf>,
-    include_archive: bool,
+    pub(super) include_archive: bool,
     /// Workspace (a session's cwd or a --state-dir) -> its active state file.
     pub(super) workspaces: HashMap<PathBuf, PathBuf>,
     /// State folder -> its location; the keys are what the watcher watches.

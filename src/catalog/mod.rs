@@ -53,7 +53,6 @@ fn add_problems(to: &mut Problems, problems: Vec<Problem>) {
 #[derive(Debug)]
 pub struct Catalog {
     config: Config,
-    include_archive: bool,
     problems: Problems,
     tmux: Option<ServerState>,
     own: own::Own,
@@ -105,7 +104,6 @@ impl Catalog {
     fn empty(config: &Config, include_archive: bool) -> Self {
         Catalog {
             config: config.clone(),
-            include_archive,
             problems: HashMap::new(),
             tmux: None,
             own: own::Own::new(SidecarStore::new(&config.sidecar_dir)),
@@ -273,8 +271,53 @@ impl Catalog {
             .iter()
             .map(|(path, error)| Problem::new(path, error.clone()))
             .collect();
-        out.extend(self.git_problems());
+        out.extend(self.git.problems());
         out.sort_by(|a, b| a.path.cmp(&b.path));
+        out
+    }
+
+    /// Looks for the work tree of every row's folder not looked at yet.
+    /// Returns the work trees found for the first time, to be read.
+    pub fn discover_work_trees(&mut self, rows: &[crate::model::Session]) -> Vec<crate::git::Repo> {
+        self.git.discover(rows)
+    }
+
+    /// The work tree a changed path belongs to: an entry of its git
+    /// folder, or a file in its top folders.
+    pub fn work_tree_of(&self, path: &std::path::Path) -> Option<&std::path::Path> {
+        self.git.tree_of(path)
+    }
+
+    /// The work tree of a session's folder, if it is in one.
+    pub fn work_tree_for(&self, cwd: &std::path::Path) -> Option<&std::path::Path> {
+        self.git.tree_for(cwd)
+    }
+
+    /// Records a read of a work tree. Returns whether what the rows show changed.
+    pub fn set_changes(&mut self, root: &std::path::Path, changes: crate::model::Changes) -> bool {
+        self.git.set_changes(root, changes)
+    }
+
+    /// Sidecars whose recorded status tmux contradicts (see
+    /// [`own::Own::status_updates`]). Empty until tmux has answered.
+    pub fn status_updates(&self) -> Vec<StatusUpdate> {
+        self.tmux_facts()
+            .map(|facts| self.own.status_updates(facts))
+            .unwrap_or_default()
+    }
+
+    /// Every folder the catalog's files live in, whether or not it exists
+    /// yet (the watcher waits for missing ones to appear).
+    pub fn watch_targets(&self) -> Vec<WatchTarget> {
+        let mut out = self.own.targets();
+        out.extend(self.adopted.targets());
+        out.extend(self.registry.targets());
+        out.extend(self.maestro.targets());
+        out.extend(self.usage.targets());
+        out.extend(self.ao.targets());
+        out.extend(self.git.targets());
+        out.sort();
+        out.dedup();
         out
     }
 

@@ -41,7 +41,7 @@ impl Catalog {
                     self.sidecar_row(path, sidecar, orchestration.clone(), false, &facts, now)
                 })?;
                 self.fresh_parts(&mut row, path, sidecar, false, now);
-                self.attach_changes(std::slice::from_mut(&mut row));
+                self.git.attach(std::slice::from_mut(&mut row));
                 Some(row)
             })
             .collect()

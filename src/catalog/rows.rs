@@ -58,22 +58,9 @@ impl Catalog {
             .built
             .store(kept.finish(), std::sync::atomic::Ordering::Relaxed);
         let sidecar_rows = rows.len();
-        for o in self.maestro.states.values() {
-            if claimed.contains(&Arc::as_ptr(o)) {
-                continue;
-            }
-            // An orchestration found only through a session's folder goes
-            // with that session: dismissed, it leaves no row behind.
-            let shown = if self.maestro.named.contains(&o.workspace) {
-                self.include_archive || !o.archived
-            } else {
-                self.include_archive
-            };
-            if shown {
-                rows.push(self.maestro_row(o, now));
-            }
-        }
-        rows.extend(self.ao.rows(&self.row_context(facts, now)));
+        let cx = self.row_context(facts, now);
+        rows.extend(self.maestro.rows(&claimed, &cx));
+        rows.extend(self.ao.rows(&cx));
         let adopted = self.adopted_rows(&rows, now);
 
         // Maestro's, AO's and adopted rows are built anew each time, and
@@ -94,7 +81,7 @@ impl Catalog {
         self.cache
             .ids_unique
             .store(unique, std::sync::atomic::Ordering::Relaxed);
-        self.attach_changes(&mut rows);
+        self.git.attach(&mut rows);
         sort_by_last_focus(&mut rows);
         rows
     }

@@ -4,8 +4,6 @@
 
 use std::path::PathBuf;
 
-use super::Catalog;
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum WatchMode {
     /// The folder's own entries.
@@ -26,22 +24,5 @@ impl WatchTarget {
             path: path.into(),
             mode: WatchMode::Folder,
         }
-    }
-}
-
-impl Catalog {
-    /// Every folder the catalog's files live in, whether or not it exists
-    /// yet (the watcher waits for missing ones to appear).
-    pub fn watch_targets(&self) -> Vec<WatchTarget> {
-        let mut out = self.own.targets();
-        out.extend(self.adopted.targets());
-        out.extend(self.registry.targets());
-        out.extend(self.maestro.targets());
-        out.extend(self.usage.targets());
-        out.extend(self.ao.targets());
-        out.extend(self.git.targets());
-        out.sort();
-        out.dedup();
-        out
     }
 }
