@@ -79,7 +79,7 @@ impl Catalog {
             Ok(s) => {
                 let had_problem = self.problems.remove(path).is_some();
                 let changed = self.adopted.records.get(path) != Some(&s);
-                let tracked = self.usage.on && self.track_transcript(&s);
+                let tracked = self.usage.on && self.usage.track(&s);
                 self.adopted.records.insert(path.to_path_buf(), s);
                 changed || had_problem || tracked
             }
@@ -228,7 +228,7 @@ impl Catalog {
         let facts = pane.facts();
         let report = s.activity.as_ref().map(|state| Report {
             state,
-            detail: self.error_words(s).or(s.activity_detail.as_deref()),
+            detail: self.usage.error_words(s).or(s.activity_detail.as_deref()),
             since: s.activity_since,
             reported_at: s.activity_reported_at,
         });
@@ -240,7 +240,7 @@ impl Catalog {
         let mut row = self.pane_row(pane, agent, cwd, activity, last_signal_at, now);
         row.created_at = s.created_at;
         row.agent_session_id = s.agent_session_id.clone();
-        row.usage = self.usage_of(s, now);
+        row.usage = self.usage.of(s, now);
         row.adopted = Some(Adopted {
             pane: pane.id.clone(),
             hooks: true,

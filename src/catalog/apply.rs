@@ -130,7 +130,7 @@ impl Catalog {
                 let agent_id = s.agent_session_id.clone();
                 let live = (!archived).then(|| s.clone());
                 map.insert(path.to_path_buf(), s);
-                let tracked = self.usage.on && live.is_some_and(|s| self.track_transcript(&s));
+                let tracked = self.usage.on && live.is_some_and(|s| self.usage.track(&s));
                 let mut new_state = false;
                 for cwd in cwds {
                     new_state |= self.maestro.add_workspace(&cwd, &mut self.problems);

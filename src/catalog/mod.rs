@@ -111,7 +111,7 @@ impl Catalog {
             ao: ao_sessions::AoSessions::new(config.ao_dir.clone(), include_archive),
             adopted: adopted::AdoptedPanes::new(config),
             registry: registry::Registry::new(config.claude_dir.as_deref()),
-            usage: Default::default(),
+            usage: usage::UsageFiles::new(config),
             git: Default::default(),
             cache: Default::default(),
         }
@@ -200,7 +200,7 @@ impl Catalog {
             .collect();
         let mut changed = false;
         for s in &live {
-            changed |= self.track_transcript(s);
+            changed |= self.usage.track(s);
         }
         changed |= self.load_registry_usage();
         changed

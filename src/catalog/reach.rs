@@ -8,7 +8,8 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 
 use super::Catalog;
-use super::rows::sidecar_signal_at;
+use super::row_cache::Inputs;
+use super::rows::{Facts, sidecar_signal_at};
 use crate::health::{self, TmuxFacts};
 use crate::model::{Orchestration, Session};
 use crate::sources::sidecar::Sidecar;
@@ -47,6 +48,32 @@ impl Catalog {
             .collect()
     }
 
+    /// What a record's row is built from, as the cache compares it.
+    pub(super) fn inputs<'a>(
+        &'a self,
+        sidecar: &'a Sidecar,
+        archived: bool,
+        orchestration: Option<&'a Arc<Orchestration>>,
+        facts: Facts<'a>,
+        now: DateTime<Utc>,
+    ) -> Inputs<'a> {
+        let tmux_session = sidecar.tmux_session.as_deref();
+        let live = facts
+            .and_then(|f| f.get(tmux_session?))
+            .filter(|_| !archived);
+        Inputs {
+            sidecar,
+            archived,
+            orchestration,
+            tmux_known: facts.is_some(),
+            live,
+            active_agent: self.active_agent_of(sidecar),
+            error_words: self.usage.error_words(sidecar),
+            now,
+            until: self.clock_moves(sidecar, live, orchestration.map(|o| &**o), now),
+        }
+    }
+
     /// The live records whose rows show these orchestrations, as the last
     /// build read them, when only such rows show them (see
     /// [`super::row_cache::RowCache::showing`]). Which record shows which
@@ -63,19 +90,7 @@ impl Catalog {
     /// ones, a falling token rate) and was read at another time. When not,
     /// the dashboard's clock needs no rows built (its view states the ages).
     pub fn clock_moves_rows(&self, now: DateTime<Utc>) -> bool {
-        let last = *self
-            .cache
-            .last_build
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
-        match last {
-            None => true,
-            Some((at, timed)) => {
-                now < at
-                    || (timed && now != at)
-                    || self.cache.rows.earliest_until().is_some_and(|u| now >= u)
-            }
-        }
+        self.cache.clock_moves(now)
     }
 
     /// The first instant after `now` the clock alone could change a

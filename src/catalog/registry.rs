@@ -169,7 +169,7 @@ impl Catalog {
     /// The usage a record's transcript holds, priced. No IO.
     pub(super) fn registry_usage(&self, e: &RegistryEntry, now: DateTime<Utc>) -> Option<Usage> {
         let main = self.registry.transcripts.get(&e.path)?;
-        self.usage_at(main, now)
+        self.usage.at(main, now)
     }
 }
 

@@ -148,7 +148,7 @@ impl Catalog {
         row.usage = if archived {
             None
         } else {
-            self.usage_of(s, now)
+            self.usage.of(s, now)
         };
     }
 
@@ -240,7 +240,7 @@ impl Catalog {
             .filter(|_| !archived)
             .map(|state| Report {
                 state,
-                detail: self.error_words(s).or(s.activity_detail.as_deref()),
+                detail: self.usage.error_words(s).or(s.activity_detail.as_deref()),
                 since: s.activity_since,
                 reported_at: s.activity_reported_at,
             });
