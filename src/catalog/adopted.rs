@@ -8,13 +8,18 @@ use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
 
+use super::ao_sessions::AoSessions;
+use super::own::Own;
 use super::probe::{Found, Probe, at_a_shell, probe};
-use super::{Catalog, WatchTarget};
+use super::registry::Registry;
+use super::rows::RowContext;
+use super::usage::UsageFiles;
+use super::{Problems, WatchTarget, add_problems};
 use crate::health::{self, HealthInputs, Report};
 use crate::model::{Adopted, Health, Session, Source, Status};
 use crate::sources::adopted as records;
 use crate::sources::sidecar::{self, Sidecar};
-use crate::tmux::{Pane, PaneId, ServerState};
+use crate::tmux::{Pane, PaneId, ServerState, Tmux};
 
 /// What a discovered row says about itself.
 pub const NO_HOOKS: &str = "no hooks: install them with `greenroom hooks install`";
@@ -30,6 +35,9 @@ pub(super) struct AdoptedPanes {
     pub(super) probes: HashMap<PaneId, Probe>,
     /// The programs discovery recognises as agents.
     pub(super) known_programs: Vec<String>,
+    /// The tmux server greenroom follows: a record is its only when it
+    /// names this one.
+    tmux: Tmux,
 }
 
 impl AdoptedPanes {
@@ -50,78 +58,63 @@ impl AdoptedPanes {
             records: BTreeMap::new(),
             probes: HashMap::new(),
             known_programs: super::probe::known_programs(config),
+            tmux: Tmux::new(config.tmux_socket.clone()),
         }
     }
 }
 
-impl Catalog {
-    pub(super) fn load_adopted(&mut self) {
-        let (records, problems) = sidecar::SidecarStore::new(&self.adopted.dir).load_all();
-        self.add_problems(problems);
+impl AdoptedPanes {
+    /// Reads every record in the adopted folder.
+    pub(super) fn load(&mut self, problems: &mut Problems) {
+        let (records, found) = sidecar::SidecarStore::new(&self.dir).load_all();
+        add_problems(problems, found);
         for s in records {
-            self.adopted
-                .records
-                .insert(self.adopted.dir.join(format!("{}.json", s.id)), s);
+            self.records
+                .insert(self.dir.join(format!("{}.json", s.id)), s);
         }
     }
 
     /// A record in the adopted folder changed. Returns whether rows change.
-    pub(super) fn apply_adopted(&mut self, path: &Path) -> bool {
+    pub(super) fn apply(
+        &mut self,
+        path: &Path,
+        problems: &mut Problems,
+        usage: &mut UsageFiles,
+    ) -> bool {
         if std::fs::symlink_metadata(path).is_err() {
-            let had_problem = self.problems.remove(path).is_some();
-            if let Some(s) = self.adopted.records.remove(path) {
-                self.usage.paths.remove(&s.id);
+            let had_problem = problems.remove(path).is_some();
+            if let Some(s) = self.records.remove(path) {
+                usage.paths.remove(&s.id);
                 return true;
             }
             return had_problem;
         }
         match sidecar::read_sidecar_file(path) {
             Ok(s) => {
-                let had_problem = self.problems.remove(path).is_some();
-                let changed = self.adopted.records.get(path) != Some(&s);
-                let tracked = self.usage.on && self.usage.track(&s);
-                self.adopted.records.insert(path.to_path_buf(), s);
+                let had_problem = problems.remove(path).is_some();
+                let changed = self.records.get(path) != Some(&s);
+                let tracked = usage.on && usage.track(&s);
+                self.records.insert(path.to_path_buf(), s);
                 changed || had_problem || tracked
             }
-            Err(p) => self.problems.insert(p.path, p.error.clone()).as_ref() != Some(&p.error),
+            Err(p) => problems.insert(p.path, p.error.clone()).as_ref() != Some(&p.error),
         }
-    }
-
-    pub(super) fn adopted_records(&self) -> impl Iterator<Item = &Sidecar> {
-        self.adopted.records.values()
-    }
-
-    /// Sessions whose panes belong to a row already (greenroom's own, AO's).
-    fn claimed_sessions(&self) -> HashSet<&str> {
-        self.own
-            .sidecars
-            .values()
-            .filter_map(|s| s.tmux_session.as_deref())
-            .chain(
-                self.ao
-                    .sessions
-                    .values()
-                    .filter_map(|a| a.tmux_name.as_deref()),
-            )
-            .collect()
     }
 
     /// Looks at the panes the poll says changed (a new pane, another
     /// program or process); forgets panes that are gone. Only then is
     /// `/proc` read, and never for a pane of a claimed session.
-    pub(super) fn probe_panes(&mut self, state: &ServerState) {
+    pub(super) fn probe_panes(&mut self, state: &ServerState, claimed: &HashSet<&str>) {
         let ServerState::Running(server) = state else {
-            self.adopted.probes.clear();
+            self.probes.clear();
             return;
         };
-        let claimed = self.claimed_sessions();
-        let mut next: HashMap<PaneId, Probe> = HashMap::with_capacity(self.adopted.probes.len());
+        let mut next: HashMap<PaneId, Probe> = HashMap::with_capacity(self.probes.len());
         for pane in server.panes() {
             if claimed.contains(pane.session.as_str()) {
                 continue;
             }
             let kept = self
-                .adopted
                 .probes
                 .get(&pane.id)
                 .filter(|p| p.pid == pane.pid && p.command == pane.command)
@@ -129,23 +122,22 @@ impl Catalog {
             let p = kept.unwrap_or_else(|| Probe {
                 pid: pane.pid,
                 command: pane.command.clone(),
-                found: probe(pane, &self.adopted.known_programs),
+                found: probe(pane, &self.known_programs),
             });
             next.insert(pane.id.clone(), p);
         }
-        self.adopted.probes = next;
+        self.probes = next;
     }
 
     /// Records of this server's panes that are gone (start-up removes them:
     /// a pane's record is worth nothing once its pane has closed).
-    pub fn stale_adopted(&self) -> Vec<PathBuf> {
-        let live: HashSet<&PaneId> = match &self.tmux {
+    pub(super) fn stale(&self, tmux: Option<&ServerState>) -> Vec<PathBuf> {
+        let live: HashSet<&PaneId> = match tmux {
             Some(ServerState::Running(server)) => server.panes().iter().map(|p| &p.id).collect(),
             Some(ServerState::NoServer) => HashSet::new(),
             _ => return Vec::new(),
         };
-        self.adopted
-            .records
+        self.records
             .iter()
             .filter(|(_, s)| self.on_this_server(s))
             .filter(|(_, s)| records::pane_of(s).is_none_or(|p| !live.contains(&p)))
@@ -155,15 +147,20 @@ impl Catalog {
 
     /// Whether an adopted record's server is the one greenroom follows.
     fn on_this_server(&self, s: &Sidecar) -> bool {
-        records::server_of(s).is_some_and(|server| {
-            crate::tmux::Tmux::new(self.config.tmux_socket.clone()).is_current_server(Some(server))
-        })
+        records::server_of(s).is_some_and(|server| self.tmux.is_current_server(Some(server)))
     }
 
     /// Rows for the agents in panes of sessions no other row has: the
     /// reported ones first, then those found by their program.
-    pub(super) fn adopted_rows(&self, others: &[Session], now: DateTime<Utc>) -> Vec<Session> {
-        let Some(ServerState::Running(server)) = &self.tmux else {
+    pub(super) fn rows(
+        &self,
+        tmux: Option<&ServerState>,
+        others: &[Session],
+        registry: &Registry,
+        usage: &UsageFiles,
+        cx: &RowContext<'_>,
+    ) -> Vec<Session> {
+        let Some(ServerState::Running(server)) = tmux else {
             return Vec::new();
         };
         if server.panes().is_empty() {
@@ -182,7 +179,7 @@ impl Catalog {
             .collect();
         let mut out = Vec::new();
         let mut reported: HashSet<&PaneId> = HashSet::new();
-        for s in self.adopted.records.values() {
+        for s in self.records.values() {
             let Some(pane) = records::pane_of(s) else {
                 continue;
             };
@@ -202,122 +199,129 @@ impl Catalog {
                 .filter(from_inside)
             {
                 reported.insert(&p.id);
-                out.push(self.reported_row(s, p, now));
+                out.push(reported_row(s, p, usage, cx));
             }
         }
         for (id, pane) in &panes {
             if reported.contains(id) {
                 continue;
             }
-            let found = self.adopted.probes.get(*id).and_then(|p| p.found.as_ref());
+            let found = self.probes.get(*id).and_then(|p| p.found.as_ref());
             // Claude Code's own record of the pane, when no hook reports.
-            if let Some(e) = self.registry_of(pane).filter(|_| !at_a_shell(pane)) {
+            if let Some(e) = registry.of(pane).filter(|_| !at_a_shell(pane)) {
                 let agent = found.map(|f| f.agent.clone());
-                out.push(self.registry_row(pane, e, agent, now));
+                out.push(registry.row(pane, e, agent, usage, cx));
                 continue;
             }
             if let Some(found) = found {
-                out.push(self.discovered_row(pane, found, now));
+                out.push(discovered_row(pane, found, cx));
             }
         }
         out
     }
+}
 
-    fn reported_row(&self, s: &Sidecar, pane: &Pane, now: DateTime<Utc>) -> Session {
-        let t = &self.config.thresholds;
-        let facts = pane.facts();
-        let report = s.activity.as_ref().map(|state| Report {
-            state,
-            detail: self.usage.error_words(s).or(s.activity_detail.as_deref()),
-            since: s.activity_since,
-            reported_at: s.activity_reported_at,
-        });
-        let activity = health::effective_activity(report, Some(&facts), now, t);
-        let last_signal_at =
-            health::last_signal_at([facts.window_activity, s.activity_reported_at]);
-        let agent = s.agent.clone().unwrap_or_else(|| s.display_name());
-        let cwd = s.current_cwd.clone().unwrap_or_else(|| s.cwd.clone());
-        let mut row = self.pane_row(pane, agent, cwd, activity, last_signal_at, now);
-        row.created_at = s.created_at;
-        row.agent_session_id = s.agent_session_id.clone();
-        row.usage = self.usage.of(s, now);
-        row.adopted = Some(Adopted {
-            pane: pane.id.clone(),
-            hooks: true,
-        });
-        row
-    }
+/// Sessions whose panes belong to a row already (greenroom's own, AO's).
+pub(super) fn claimed_sessions<'a>(own: &'a Own, ao: &'a AoSessions) -> HashSet<&'a str> {
+    own.sidecars
+        .values()
+        .filter_map(|s| s.tmux_session.as_deref())
+        .chain(ao.sessions.values().filter_map(|a| a.tmux_name.as_deref()))
+        .collect()
+}
 
-    fn discovered_row(&self, pane: &Pane, found: &Found, now: DateTime<Utc>) -> Session {
-        let facts = pane.facts();
-        let mut activity =
-            health::effective_activity(None, Some(&facts), now, &self.config.thresholds);
-        activity.detail.get_or_insert_with(|| NO_HOOKS.to_owned());
-        let cwd = found.cwd.clone().unwrap_or_default();
-        let mut row = self.pane_row(
-            pane,
-            found.agent.clone(),
-            cwd,
-            activity,
-            facts.window_activity,
-            now,
-        );
-        row.adopted = Some(Adopted {
-            pane: pane.id.clone(),
-            hooks: false,
-        });
-        row
-    }
+fn reported_row(s: &Sidecar, pane: &Pane, usage: &UsageFiles, cx: &RowContext<'_>) -> Session {
+    let (t, now) = (cx.thresholds, cx.now);
+    let facts = pane.facts();
+    let report = s.activity.as_ref().map(|state| Report {
+        state,
+        detail: usage.error_words(s).or(s.activity_detail.as_deref()),
+        since: s.activity_since,
+        reported_at: s.activity_reported_at,
+    });
+    let activity = health::effective_activity(report, Some(&facts), now, t);
+    let last_signal_at = health::last_signal_at([facts.window_activity, s.activity_reported_at]);
+    let agent = s.agent.clone().unwrap_or_else(|| s.display_name());
+    let cwd = s.current_cwd.clone().unwrap_or_else(|| s.cwd.clone());
+    let mut row = pane_row(pane, agent, cwd, activity, last_signal_at, cx);
+    row.created_at = s.created_at;
+    row.agent_session_id = s.agent_session_id.clone();
+    row.usage = usage.of(s, now);
+    row.adopted = Some(Adopted {
+        pane: pane.id.clone(),
+        hooks: true,
+    });
+    row
+}
 
-    pub(super) fn pane_row(
-        &self,
-        pane: &Pane,
-        agent: String,
-        cwd: PathBuf,
-        activity: crate::model::ActivityView,
-        last_signal_at: Option<DateTime<Utc>>,
-        now: DateTime<Utc>,
-    ) -> Session {
-        let status = Status::Running;
-        let inputs = HealthInputs {
-            status: &status,
-            exit_status: None,
-            activity: &activity.state,
-            orchestration: None,
-            last_signal_at,
-        };
-        let t = &self.config.thresholds;
-        let (health, rule): (Health, _) = health::decide(inputs, now, t);
-        let why = health::explain(rule, health, &inputs, &activity, t);
-        Session {
-            id: pane.id.to_string(),
-            name: format!("{agent}@{}", pane.session),
-            source: Source::Tmux,
-            status,
-            health,
-            cwd,
-            agent: Some(agent),
-            tmux_session: Some(pane.session.clone()),
-            created_at: None,
-            last_focused_at: pane.last_attached,
-            last_activity_at: last_signal_at,
-            agent_session_id: None,
-            activity,
-            orchestration: None,
-            active_agent: None,
-            usage: None,
-            branch: None,
-            agent_orchestrator: None,
-            archived: false,
-            problems: Vec::new(),
-            adopted: None,
-            changes: None,
-            own_worktree: None,
-            // Not greenroom's record: no snooze kept for it.
-            snoozed_until: None,
-            waiting_for: None,
-            why,
-            host: None,
-        }
+fn discovered_row(pane: &Pane, found: &Found, cx: &RowContext<'_>) -> Session {
+    let facts = pane.facts();
+    let mut activity = health::effective_activity(None, Some(&facts), cx.now, cx.thresholds);
+    activity.detail.get_or_insert_with(|| NO_HOOKS.to_owned());
+    let cwd = found.cwd.clone().unwrap_or_default();
+    let mut row = pane_row(
+        pane,
+        found.agent.clone(),
+        cwd,
+        activity,
+        facts.window_activity,
+        cx,
+    );
+    row.adopted = Some(Adopted {
+        pane: pane.id.clone(),
+        hooks: false,
+    });
+    row
+}
+
+pub(super) fn pane_row(
+    pane: &Pane,
+    agent: String,
+    cwd: PathBuf,
+    activity: crate::model::ActivityView,
+    last_signal_at: Option<DateTime<Utc>>,
+    cx: &RowContext<'_>,
+) -> Session {
+    let now = cx.now;
+    let status = Status::Running;
+    let inputs = HealthInputs {
+        status: &status,
+        exit_status: None,
+        activity: &activity.state,
+        orchestration: None,
+        last_signal_at,
+    };
+    let t = cx.thresholds;
+    let (health, rule): (Health, _) = health::decide(inputs, now, t);
+    let why = health::explain(rule, health, &inputs, &activity, t);
+    Session {
+        id: pane.id.to_string(),
+        name: format!("{agent}@{}", pane.session),
+        source: Source::Tmux,
+        status,
+        health,
+        cwd,
+        agent: Some(agent),
+        tmux_session: Some(pane.session.clone()),
+        created_at: None,
+        last_focused_at: pane.last_attached,
+        last_activity_at: last_signal_at,
+        agent_session_id: None,
+        activity,
+        orchestration: None,
+        active_agent: None,
+        usage: None,
+        branch: None,
+        agent_orchestrator: None,
+        archived: false,
+        problems: Vec::new(),
+        adopted: None,
+        changes: None,
+        own_worktree: None,
+        // Not greenroom's record: no snooze kept for it.
+        snoozed_until: None,
+        waiting_for: None,
+        why,
+        host: None,
     }
 }

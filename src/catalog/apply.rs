@@ -53,10 +53,16 @@ impl Catalog {
             Some(OwnPath::Folder) | None => {}
         }
         if self.adopted.claims(path) {
-            return Applied::from(self.apply_adopted(path));
+            let changed = self
+                .adopted
+                .apply(path, &mut self.problems, &mut self.usage);
+            return Applied::from(changed);
         }
         if self.registry.claims(path) {
-            return Applied::from(self.apply_registry_path(path));
+            let changed = self
+                .registry
+                .apply(path, &mut self.problems, &mut self.usage);
+            return Applied::from(changed);
         }
         if self.own.claims(path) == Some(OwnPath::Folder) {
             return Applied::from(self.rescan_sidecars());

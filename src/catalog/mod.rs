@@ -71,8 +71,8 @@ impl Catalog {
     pub fn load(config: &Config, include_archive: bool) -> Self {
         let mut c = Self::empty(config, include_archive);
         c.read_snoozes();
-        c.load_adopted();
-        c.load_registry();
+        c.adopted.load(&mut c.problems);
+        c.registry.load(&mut c.problems, &mut c.usage);
         let (live, problems) = c.own.store.load_all();
         c.add_problems(problems);
         for s in live {
@@ -195,14 +195,14 @@ impl Catalog {
             .own
             .sidecars
             .values()
-            .chain(self.adopted_records())
+            .chain(self.adopted.records.values())
             .cloned()
             .collect();
         let mut changed = false;
         for s in &live {
             changed |= self.usage.track(s);
         }
-        changed |= self.load_registry_usage();
+        changed |= self.registry.load_usage(&mut self.usage);
         changed
     }
 
@@ -244,7 +244,8 @@ impl Catalog {
         }
         let changed = self.tmux.as_ref() != Some(&state);
         if changed {
-            self.probe_panes(&state);
+            let claimed = adopted::claimed_sessions(&self.own, &self.ao);
+            self.adopted.probe_panes(&state, &claimed);
         }
         self.tmux = Some(state);
         changed
@@ -304,6 +305,12 @@ impl Catalog {
         self.tmux_facts()
             .map(|facts| self.own.status_updates(facts))
             .unwrap_or_default()
+    }
+
+    /// Records of this server's panes that are gone (start-up removes them:
+    /// a pane's record is worth nothing once its pane has closed).
+    pub fn stale_adopted(&self) -> Vec<PathBuf> {
+        self.adopted.stale(self.tmux.as_ref())
     }
 
     /// Every folder the catalog's files live in, whether or not it exists

@@ -61,7 +61,9 @@ impl Catalog {
         let cx = self.row_context(facts, now);
         rows.extend(self.maestro.rows(&claimed, &cx));
         rows.extend(self.ao.rows(&cx));
-        let adopted = self.adopted_rows(&rows, now);
+        let adopted =
+            self.adopted
+                .rows(self.tmux.as_ref(), &rows, &self.registry, &self.usage, &cx);
 
         // Maestro's, AO's and adopted rows are built anew each time, and
         // a rate of tokens per minute falls as the minutes pass: with any
