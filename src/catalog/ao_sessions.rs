@@ -168,15 +168,7 @@ fn row(a: &AoSession, cx: &RowContext<'_>) -> Session {
         active_agent: None,
         usage: None,
         branch: a.branch.clone(),
-        agent_orchestrator: Some(AoDetails {
-            status: a.state.clone(),
-            reason: a.reason.clone(),
-            activity: a.activity.clone(),
-            project: a.project.clone(),
-            issue: a.issue.clone(),
-            pr: a.pr.clone(),
-            summary: a.summary.clone(),
-        }),
+        agent_orchestrator: Some(details(a)),
         archived: a.archived,
         problems,
         adopted: None,
@@ -187,6 +179,19 @@ fn row(a: &AoSession, cx: &RowContext<'_>) -> Session {
         waiting_for: None,
         why,
         host: None,
+    }
+}
+
+/// What AO says of a session beside its health, for the detail pane.
+fn details(a: &AoSession) -> AoDetails {
+    AoDetails {
+        status: a.state.clone(),
+        reason: a.reason.clone(),
+        activity: a.activity.clone(),
+        project: a.project.clone(),
+        issue: a.issue.clone(),
+        pr: a.pr.clone(),
+        summary: a.summary.clone(),
     }
 }
 
