@@ -17,7 +17,7 @@ use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
-use greenroom::engine::{Engine, NewRows};
+use greenroom::engine::{Change, Engine, NewRows};
 use greenroom::model::PhaseId;
 use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 use greenroom::tui::action::Action;
@@ -88,19 +88,18 @@ fn main() {
     };
     // What the dashboard's loop does with a batch of file events. Whether
     // the rows changed, and whether only some came back.
-    let apply =
-        |engine: &mut Engine, state: &mut AppState, batch: Vec<greenroom::engine::Change>| {
-            let (action, some) = match engine.apply_changes_rows(batch, Utc::now()) {
-                Some(NewRows::All(rows)) => {
-                    let problems = engine.problems();
-                    (Action::Rows { rows, problems }, false)
-                }
-                Some(NewRows::Changed(rows)) => (Action::RowsChanged(rows), true),
-                None => return None,
-            };
-            update(state, action);
-            Some(some)
+    let apply = |engine: &mut Engine, state: &mut AppState, batch: Vec<Change>| {
+        let (action, some) = match engine.apply_changes_rows(batch, Utc::now()) {
+            Some(NewRows::All(rows)) => {
+                let problems = engine.problems();
+                (Action::Rows { rows, problems }, false)
+            }
+            Some(NewRows::Changed(rows)) => (Action::RowsChanged(rows), true),
+            None => return None,
         };
+        update(state, action);
+        Some(some)
+    };
     let settle = |engine: &mut Engine, state: &mut AppState| {
         while let Ok(p) = rx.recv_timeout(Duration::from_millis(50)) {
             apply(engine, state, vec![p]);
