@@ -11,7 +11,6 @@ use crate::health::{self, HealthInputs};
 use crate::model::{
     Activity, ActivitySource, ActivityView, Orchestration, Session, Source, Status,
 };
-use crate::sources::maestro;
 
 impl MaestroState {
     /// The rows of the orchestrations no greenroom record shows
@@ -47,7 +46,7 @@ fn row(o: &Arc<Orchestration>, cx: &RowContext<'_>) -> Session {
     } else {
         Activity::Idle
     };
-    let updated = maestro::updated_at(o);
+    let updated = o.updated_at;
     let status = Status::Unknown("Unknown".into());
     let inputs = HealthInputs {
         status: &status,
@@ -94,7 +93,7 @@ fn row(o: &Arc<Orchestration>, cx: &RowContext<'_>) -> Session {
         cwd: o.workspace.clone(),
         agent: None,
         tmux_session: None,
-        created_at: maestro::created_at(o),
+        created_at: o.created_at,
         last_focused_at: None,
         last_activity_at: updated,
         agent_session_id: None,

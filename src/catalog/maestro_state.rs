@@ -148,8 +148,8 @@ impl MaestroState {
             .filter_map(|p| self.states.get(p))
             .filter(|o| o.archived)
             .max_by(|a, b| {
-                maestro::updated_at(a)
-                    .cmp(&maestro::updated_at(b))
+                a.updated_at
+                    .cmp(&b.updated_at)
                     .then_with(|| a.path.cmp(&b.path))
             })
             .map(|o| o.path.clone());

@@ -14,7 +14,6 @@ use crate::health::{self, HealthInputs, Report, TmuxFacts};
 use crate::model::{
     ActivitySource, ActivityView, Health, Orchestration, Session, Source, Status, WaitingFor,
 };
-use crate::sources::maestro;
 use crate::sources::sidecar::{Sidecar, ToolCall};
 
 pub(super) type Facts<'a> = Option<&'a BTreeMap<String, TmuxFacts>>;
@@ -119,7 +118,7 @@ impl Catalog {
             .filter_map(|file| self.maestro.finished.get(file.parent()?))
             .filter_map(|path| self.maestro.states.get(path))
             .find(|o| {
-                let finished = maestro::updated_at(o);
+                let finished = o.updated_at;
                 finished.is_none() || s.created_at.is_none() || finished >= s.created_at
             })
             .cloned()
@@ -384,6 +383,6 @@ pub(super) fn sidecar_signal_at(
         live.and_then(|f| f.window_activity),
         s.activity_reported_at,
         s.last_activity_at,
-        orchestration.and_then(maestro::updated_at),
+        orchestration.and_then(|o| o.updated_at),
     ])
 }

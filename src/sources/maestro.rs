@@ -28,7 +28,7 @@ pub use location::{
     LEGACY_HOOKS_DIR, StateLocation, default_hooks_dir, location_for_workspace, read_active_agent,
     resolve_state_dir,
 };
-pub use time::{created_at, parse_time, updated_at};
+pub use time::parse_time;
 pub use write::{archive_state, render_state, write_active_agent, write_state};
 
 /// Where Maestro keeps its state under a workspace unless `MAESTRO_STATE_DIR` says otherwise.

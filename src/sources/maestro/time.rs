@@ -3,8 +3,6 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::model::Orchestration;
-
 /// Maestro writes timestamps with and without milliseconds, sometimes without a zone.
 pub fn parse_time(text: &str) -> Option<DateTime<Utc>> {
     let text = text.trim();
@@ -16,16 +14,6 @@ pub fn parse_time(text: &str) -> Option<DateTime<Utc>> {
                 .ok()
                 .map(|n| n.and_utc())
         })
-}
-
-/// When the orchestration last moved on (its `updated`).
-pub fn updated_at(o: &Orchestration) -> Option<DateTime<Utc>> {
-    o.updated.as_deref().and_then(parse_time)
-}
-
-/// When the orchestration started (its `created`).
-pub fn created_at(o: &Orchestration) -> Option<DateTime<Utc>> {
-    o.created.as_deref().and_then(parse_time)
 }
 
 #[cfg(test)]
