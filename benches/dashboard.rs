@@ -68,12 +68,12 @@ fn startup(n: usize, rows: &mut Vec<String>) {
         // writes follow the frame, off the loop (done untimed below).
         let mut engine = Engine::load(&config, false, |_| {}).unwrap();
         let (_, statuses) = engine.recover_deferred();
-        let mut state = AppState::new(Utc::now(), engine.catalog.looked_in());
+        let mut state = AppState::new(Utc::now(), engine.looked_in());
         update(
             &mut state,
             Action::Rows {
-                rows: engine.catalog.rows(Utc::now()),
-                problems: engine.catalog.problems(),
+                rows: engine.rows(Utc::now()),
+                problems: engine.problems(),
             },
         );
         let mut ui = Ui::new();
@@ -111,11 +111,11 @@ fn key_and_file_to_frame(rows: &mut Vec<String>) {
         let _ = tx.send(p);
     })
     .unwrap();
-    let mut state = AppState::new(Utc::now(), engine.catalog.looked_in());
+    let mut state = AppState::new(Utc::now(), engine.looked_in());
     update(
         &mut state,
         Action::Rows {
-            rows: engine.catalog.rows(Utc::now()),
+            rows: engine.rows(Utc::now()),
             problems: vec![],
         },
     );
@@ -168,7 +168,7 @@ fn key_and_file_to_frame(rows: &mut Vec<String>) {
         update(
             &mut state,
             Action::Rows {
-                rows: engine.catalog.rows(Utc::now()),
+                rows: engine.rows(Utc::now()),
                 problems: vec![],
             },
         );

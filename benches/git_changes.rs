@@ -207,17 +207,12 @@ fn save_to_screen(rows: &mut Vec<String>) {
         }
     };
     let settled = Instant::now() + Duration::from_secs(60);
-    while engine
-        .catalog
-        .rows(Utc::now())
-        .iter()
-        .any(|r| r.changes.is_none())
-    {
+    while engine.rows(Utc::now()).iter().any(|r| r.changes.is_none()) {
         drain(&mut engine, Duration::from_millis(100));
         assert!(Instant::now() < settled, "the work trees were not all read");
     }
     let mut state = AppState::new(Utc::now(), Vec::new());
-    state.rows = engine.catalog.rows(Utc::now());
+    state.rows = engine.rows(Utc::now());
     state.refresh_visible();
     let mut terminal = Terminal::new(TestBackend::new(160, 48)).unwrap();
     let (keymap, theme) = (Keymap::default(), Theme::dark());
@@ -241,7 +236,7 @@ fn save_to_screen(rows: &mut Vec<String>) {
         let want = i / 3 + 1;
         loop {
             if drain(&mut engine, Duration::from_secs(5)) {
-                state.rows = engine.catalog.rows(Utc::now());
+                state.rows = engine.rows(Utc::now());
                 state.refresh_visible();
                 let shown = state
                     .rows

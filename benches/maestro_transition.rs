@@ -17,7 +17,7 @@ use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
-use greenroom::engine::{Engine, NewRows};
+use greenroom::engine::{Change, Engine, NewRows};
 use greenroom::model::PhaseId;
 use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 use greenroom::tui::action::Action;
@@ -68,7 +68,7 @@ fn main() {
         let _ = tx.send(p);
     })
     .unwrap();
-    let mut state = AppState::new(Utc::now(), engine.catalog.looked_in());
+    let mut state = AppState::new(Utc::now(), engine.looked_in());
     let mut terminal = Terminal::new(TestBackend::new(160, 48)).unwrap();
     let (keymap, theme) = (Keymap::default(), Theme::dark());
 
@@ -88,10 +88,10 @@ fn main() {
     };
     // What the dashboard's loop does with a batch of file events. Whether
     // the rows changed, and whether only some came back.
-    let apply = |engine: &mut Engine, state: &mut AppState, batch: Vec<PathBuf>| {
+    let apply = |engine: &mut Engine, state: &mut AppState, batch: Vec<Change>| {
         let (action, some) = match engine.apply_changes_rows(batch, Utc::now()) {
             Some(NewRows::All(rows)) => {
-                let problems = engine.catalog.problems();
+                let problems = engine.problems();
                 (Action::Rows { rows, problems }, false)
             }
             Some(NewRows::Changed(rows)) => (Action::RowsChanged(rows), true),

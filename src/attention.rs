@@ -14,7 +14,14 @@ use crate::sources::snooze::Snooze;
 /// Whether a session is in the queue: it needs the operator, is not
 /// archived history and is not snoozed.
 pub fn in_queue(s: &Session) -> bool {
-    s.health.needs_operator() && !s.archived && s.snoozed_until.is_none()
+    s.health.needs_operator() && counted(s)
+}
+
+/// Whether a session counts in the tallies by health (the header's
+/// groups, `greenroom status`): archived history does not, nor does a
+/// session the operator snoozed ("not now").
+pub fn counted(s: &Session) -> bool {
+    !s.archived && s.snoozed_until.is_none()
 }
 
 /// Waiting first (an agent stands still until answered), then errored,

@@ -27,7 +27,7 @@ mod status;
 pub mod worktree;
 
 pub use diff::{DiffText, MAX_DIFF_BYTES, file_diff};
-pub use monitor::{Monitor, RESULTS_READY};
+pub use monitor::Monitor;
 pub use pr::{PrCache, gh_pr};
 pub use repo::{Repo, discover};
 pub use status::{MAX_FILES, read_changes};

@@ -7,7 +7,9 @@ use crate::config::Thresholds;
 use crate::model::{Activity, ActivitySource, ActivityView, Health, Orchestration, Status};
 
 mod explain;
+mod signal;
 pub use explain::{explain, provenance};
+pub use signal::last_signal_at;
 
 /// What tmux says about one session, from the one `list-panes -a` call per poll.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

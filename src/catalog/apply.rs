@@ -4,9 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use super::maestro_state::LocationChange;
-use super::{ACTIVE_SESSION_FILE, Catalog, sidecar_cwds};
-use crate::sources::ao;
-use crate::sources::maestro::StateLocation;
+use super::own::OwnPath;
+use super::{Catalog, sidecar_cwds};
 use crate::sources::sidecar;
 
 /// How far one applied change reaches.
@@ -44,40 +43,32 @@ impl Catalog {
 
     /// [`Self::apply`], saying how far the change reaches.
     pub fn apply_path(&mut self, path: &Path) -> Applied {
-        let parent = path.parent().unwrap_or(Path::new(""));
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        if parent == self.store.dir() && sidecar::is_sidecar_name(&name) {
-            return self.apply_sidecar(path, false);
+        match self.own.claims(path) {
+            Some(OwnPath::Record { archived: false }) => return self.apply_sidecar(path, false),
+            Some(OwnPath::Snoozes) => return Applied::from(self.read_snoozes()),
+            Some(OwnPath::Record { archived: true }) if !self.own.follow_archive => {
+                return Applied::Unchanged;
+            }
+            Some(OwnPath::Record { archived: true }) => return self.apply_sidecar(path, true),
+            Some(OwnPath::Folder) | None => {}
         }
-        if parent == self.store.dir() && name == crate::sources::snooze::SNOOZE_FILE {
-            return Applied::from(self.read_snoozes());
+        if self.adopted.claims(path) {
+            let changed = self
+                .adopted
+                .apply(path, &mut self.problems, &mut self.usage);
+            return Applied::from(changed);
         }
-        if parent == self.store.archive_dir() && sidecar::is_sidecar_name(&name) {
-            return if self.sidecar_archive {
-                self.apply_sidecar(path, true)
-            } else {
-                Applied::Unchanged
-            };
+        if self.registry.claims(path) {
+            let changed = self
+                .registry
+                .apply(path, &mut self.problems, &mut self.usage);
+            return Applied::from(changed);
         }
-        if parent == self.adopted_dir && sidecar::is_sidecar_name(&name) {
-            return Applied::from(self.apply_adopted(path));
-        }
-        if self.is_registry_path(path) {
-            return Applied::from(self.apply_registry(path));
-        }
-        if self.registry_dir().as_deref() == Some(path) {
-            // The folder appeared (or went): what it holds was written
-            // before its watch was armed.
-            return Applied::from(self.rescan_registry());
-        }
-        if path == self.store.dir() {
+        if self.own.claims(path) == Some(OwnPath::Folder) {
             return Applied::from(self.rescan_sidecars());
         }
-        if let Some(loc) = self.location_of(path) {
-            return match self.reread_location(&loc) {
+        if let Some(loc) = self.maestro.location_of(path) {
+            return match self.maestro.reread_location(&loc, &mut self.problems) {
                 LocationChange::None => Applied::Unchanged,
                 LocationChange::Running(before) => self
                     .shown_by(&before)
@@ -85,45 +76,23 @@ impl Catalog {
                 LocationChange::Other => Applied::Other,
             };
         }
-        if let Some(changed) = self.transcripts.apply(path) {
+        if let Some(changed) = self.usage.transcripts.apply(path) {
             return Applied::from(changed);
         }
-        let hooks_dir = self.hooks_dirs().find(|d| path.starts_with(d)).cloned();
-        if let Some(dir) = hooks_dir {
-            return Applied::from(self.apply_hook_state(&dir, path));
+        // What is left of Maestro's: its hooks' records.
+        if self.maestro.claims(path) {
+            return Applied::from(self.apply_hook_state(path));
         }
-        if let Some(root) = self.config.ao_dir.clone()
-            && path.starts_with(&root)
-        {
-            return Applied::from(self.apply_ao(&root, path));
+        if self.ao.claims(path) {
+            return Applied::from(self.ao.apply(path, &mut self.problems));
         }
         Applied::Unchanged
-    }
-
-    /// The state folder a path belongs to: the folder itself, its active
-    /// file, its archive folder or an archived `*.md`. Other names there
-    /// (the writers' temp files) change nothing greenroom reads: reading the
-    /// folder again for them would parse the state twice per write.
-    fn location_of(&self, path: &Path) -> Option<StateLocation> {
-        if let Some(loc) = self.locations.get(path) {
-            return Some(loc.clone());
-        }
-        let parent = path.parent()?;
-        let name = path.file_name()?;
-        if name == ACTIVE_SESSION_FILE || name == "archive" {
-            return self.locations.get(parent).cloned();
-        }
-        let in_archive = parent.file_name().is_some_and(|n| n == "archive");
-        if in_archive && path.extension().is_some_and(|e| e == "md") {
-            return self.locations.get(parent.parent()?).cloned();
-        }
-        None
     }
 
     /// Reads greenroom's snooze file again; a bad one is a problem and
     /// snoozes nothing.
     pub(super) fn read_snoozes(&mut self) -> bool {
-        let store = crate::sources::snooze::SnoozeStore::new(self.store.dir());
+        let store = crate::sources::snooze::SnoozeStore::new(self.own.store.dir());
         let path = store.path().to_path_buf();
         let snoozes = match store.load() {
             Ok(s) => {
@@ -135,27 +104,27 @@ impl Catalog {
                 Default::default()
             }
         };
-        let changed = snoozes != self.snoozes;
-        self.snoozes = snoozes;
+        let changed = snoozes != self.own.snoozes;
+        self.own.snoozes = snoozes;
         changed
     }
 
     fn apply_sidecar(&mut self, path: &Path, archived: bool) -> Applied {
         let map = if archived {
-            &mut self.archived_sidecars
+            &mut self.own.archived
         } else {
-            &mut self.sidecars
+            &mut self.own.sidecars
         };
         if std::fs::symlink_metadata(path).is_err() {
             let had_problem = self.problems.remove(path).is_some();
             let removed = map.remove(path);
             if let Some(s) = &removed
-                && let Some(main) = self.transcript_paths.remove(&s.id)
-                && !self.transcript_paths.values().any(|m| *m == main)
+                && let Some(main) = self.usage.paths.remove(&s.id)
+                && !self.usage.paths.values().any(|m| *m == main)
             {
                 // Dismissed or deleted, and no other session resumed the same
                 // conversation: its transcript is no longer followed.
-                self.transcripts.untrack(&main);
+                self.usage.transcripts.untrack(&main);
             }
             return Applied::from(removed.is_some() || had_problem);
         }
@@ -167,13 +136,13 @@ impl Catalog {
                 let agent_id = s.agent_session_id.clone();
                 let live = (!archived).then(|| s.clone());
                 map.insert(path.to_path_buf(), s);
-                let tracked = self.usage_on && live.is_some_and(|s| self.track_transcript(&s));
+                let tracked = self.usage.on && live.is_some_and(|s| self.usage.track(&s));
                 let mut new_state = false;
                 for cwd in cwds {
-                    new_state |= self.add_workspace(&cwd);
+                    new_state |= self.maestro.add_workspace(&cwd, &mut self.problems);
                 }
                 if let Some(id) = agent_id {
-                    new_state |= self.refresh_active_agent(&id);
+                    new_state |= self.maestro.refresh_active_agent(&id);
                 }
                 if had_problem || new_state || tracked || (changed && archived) {
                     Applied::Other
@@ -191,78 +160,51 @@ impl Catalog {
     }
 
     fn rescan_sidecars(&mut self) -> bool {
-        let (live, problems) = self.store.load_all();
-        let before = std::mem::take(&mut self.sidecars);
-        let dir = self.store.dir().to_path_buf();
+        let (live, problems) = self.own.store.load_all();
+        let before = std::mem::take(&mut self.own.sidecars);
+        let dir = self.own.store.dir().to_path_buf();
         self.problems
             .retain(|p, _| p.parent() != Some(dir.as_path()));
         self.add_problems(problems);
         for s in live {
-            let path = self.store.path_for(s.id);
+            let path = self.own.store.path_for(s.id);
             for cwd in sidecar_cwds(&s).map(ToOwned::to_owned).collect::<Vec<_>>() {
-                self.add_workspace(&cwd);
+                self.maestro.add_workspace(&cwd, &mut self.problems);
             }
-            self.sidecars.insert(path, s);
+            self.own.sidecars.insert(path, s);
         }
-        before != self.sidecars
+        before != self.own.sidecars
     }
 
-    fn apply_hook_state(&mut self, hooks_dir: &Path, path: &Path) -> bool {
-        let Ok(rel) = path.strip_prefix(hooks_dir) else {
+    fn apply_hook_state(&mut self, path: &Path) -> bool {
+        let Some(rel) = self
+            .maestro
+            .hooks_dirs()
+            .find_map(|d| path.strip_prefix(d).ok())
+        else {
             return false;
         };
         let Some(id) = rel.components().next() else {
             // The hooks folder itself appeared or vanished: look again for
             // every session that has an agent id.
             let ids: Vec<String> = self
+                .own
                 .sidecars
                 .values()
                 .filter_map(|s| s.agent_session_id.clone())
                 .collect();
             let mut changed = false;
             for id in ids {
-                changed |= self.refresh_active_agent(&id);
+                changed |= self.maestro.refresh_active_agent(&id);
             }
             return changed;
         };
         let id = id.as_os_str().to_string_lossy().into_owned();
         let known = self
+            .own
             .sidecars
             .values()
             .any(|s| s.agent_session_id.as_deref() == Some(id.as_str()));
-        known && self.refresh_active_agent(&id)
-    }
-
-    fn apply_ao(&mut self, root: &Path, path: &Path) -> bool {
-        // A folder where session files live (`sessions/archive`, which AO
-        // creates when it archives its first session) is not a session.
-        let kind = ao::session_file_kind(root, path).filter(|_| !path.is_dir());
-        match kind {
-            Some(archived) if archived && !self.include_archive => false,
-            Some(archived) => match ao::read_session_file(path, archived) {
-                None => {
-                    let had_problem = self.problems.remove(path).is_some();
-                    self.ao.remove(path).is_some() || had_problem
-                }
-                Some(Ok(s)) => {
-                    let had_problem = self.problems.remove(path).is_some();
-                    self.ao.insert(path.to_path_buf(), s.clone()) != Some(s) || had_problem
-                }
-                Some(Err(p)) => self.problems.insert(p.path, p.error.clone()) != Some(p.error),
-            },
-            // A folder appeared or vanished (a new project, say): rare, so
-            // the AO tree is read again rather than tracked folder by folder.
-            None if path.is_dir() || !path.exists() => {
-                let (sessions, problems) = ao::read_root(root, self.include_archive);
-                let before = std::mem::take(&mut self.ao);
-                self.problems.retain(|p, _| !p.starts_with(root));
-                self.add_problems(problems);
-                for s in sessions {
-                    self.ao.insert(s.path.clone(), s);
-                }
-                before != self.ao
-            }
-            None => false,
-        }
+        known && self.maestro.refresh_active_agent(&id)
     }
 }

@@ -2,67 +2,122 @@
 //! state folders (read in parallel at start-up), and the agent Maestro's
 //! hooks name as working now.
 
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::{ACTIVE_SESSION_FILE, Catalog, rows};
+use super::{ACTIVE_SESSION_FILE, Problems, WatchMode, WatchTarget};
 use crate::model::{Orchestration, Problem};
 use crate::sources::maestro::{self, StateLocation};
 
-impl Catalog {
+/// What the catalog read of Maestro: the workspaces sessions run in, the
+/// state folders followed, the orchestrations they hold.
+#[derive(Debug)]
+pub(super) struct MaestroState {
+    /// Where Maestro keeps a workspace's state (its `--state-dir` default).
+    state_dir: String,
+    /// Where Maestro's hooks record the working agent: the configured (or
+    /// per-user default) folder first, then Maestro 1.4.0's own default.
+    hooks_dirs: Vec<PathBuf>,
+    pub(super) include_archive: bool,
+    /// Workspace (a session's cwd or a --state-dir) -> its active state file.
+    pub(super) workspaces: HashMap<PathBuf, PathBuf>,
+    /// State folder -> its location; the keys are what the watcher watches.
+    pub(super) locations: BTreeMap<PathBuf, StateLocation>,
+    /// Hashed, not ordered: rows look these up for every session, often.
+    pub(super) states: HashMap<PathBuf, Arc<Orchestration>>,
+    /// State folder -> its newest archived state file: the orchestration its
+    /// session finished, shown until a new one starts.
+    pub(super) finished: HashMap<PathBuf, PathBuf>,
+    /// Workspaces the operator named (--state-dir): their orchestrations are
+    /// rows of their own when no session claims them. A workspace known
+    /// only as a session's folder goes with that session (dismissed, say).
+    pub(super) named: HashSet<PathBuf>,
+    /// State folder -> the state files and problems last read from it.
+    pub(super) folder_paths: HashMap<PathBuf, Vec<PathBuf>>,
+    /// Agent session id -> the agent Maestro's hooks say is working.
+    pub(super) active_agents: BTreeMap<String, String>,
+}
+
+impl MaestroState {
+    pub(super) fn new(config: &crate::config::Config, include_archive: bool) -> Self {
+        let main = config.maestro_hooks_dir.clone();
+        let legacy = config.maestro_hooks_legacy.iter().filter(|l| **l != main);
+        let hooks_dirs = std::iter::once(main.clone())
+            .chain(legacy.cloned())
+            .collect();
+        MaestroState {
+            state_dir: config.maestro_state_dir.clone(),
+            hooks_dirs,
+            include_archive,
+            workspaces: HashMap::new(),
+            locations: BTreeMap::new(),
+            states: HashMap::new(),
+            finished: HashMap::new(),
+            named: HashSet::new(),
+            folder_paths: HashMap::new(),
+            active_agents: BTreeMap::new(),
+        }
+    }
+
     /// Registers a session folder; reads its Maestro state the first time.
     /// Returns whether anything new was read.
-    pub(super) fn add_workspace(&mut self, cwd: &Path) -> bool {
+    pub(super) fn add_workspace(&mut self, cwd: &Path, problems: &mut Problems) -> bool {
         if self.workspaces.contains_key(cwd) {
             return false;
         }
-        let loc = maestro::location_for_workspace(cwd, &self.config.maestro_state_dir);
+        let loc = maestro::location_for_workspace(cwd, &self.state_dir);
         self.workspaces.insert(
             cwd.to_path_buf(),
             loc.state_folder.join(ACTIVE_SESSION_FILE),
         );
-        self.add_location(loc)
+        self.add_location(loc, problems)
     }
 
-    pub(super) fn add_location(&mut self, loc: StateLocation) -> bool {
+    pub(super) fn add_location(&mut self, loc: StateLocation, problems: &mut Problems) -> bool {
         if self.locations.contains_key(&loc.state_folder) {
             return false;
         }
-        let changed = self.read_location(&loc);
+        let changed = self.read_location(&loc, problems);
         self.locations.insert(loc.state_folder.clone(), loc);
         changed
     }
 
     /// (Re)reads one state folder: what it holds replaces what it held.
     /// Returns whether the states or problems there changed.
-    pub(super) fn read_location(&mut self, loc: &StateLocation) -> bool {
-        self.reread_location(loc) != LocationChange::None
+    pub(super) fn read_location(&mut self, loc: &StateLocation, problems: &mut Problems) -> bool {
+        self.reread_location(loc, problems) != LocationChange::None
     }
 
     /// [`Self::read_location`], saying what changed.
-    pub(super) fn reread_location(&mut self, loc: &StateLocation) -> LocationChange {
+    pub(super) fn reread_location(
+        &mut self,
+        loc: &StateLocation,
+        problems: &mut Problems,
+    ) -> LocationChange {
         let read = maestro::read_location(loc, self.include_archive);
-        self.install_location(loc, read)
+        self.install_location(loc, read, problems)
     }
 
     /// Puts what one state folder holds in place of what it held.
     pub(super) fn install_location(
         &mut self,
         loc: &StateLocation,
-        (states, problems): (Vec<Orchestration>, Vec<Problem>),
+        (states, found): (Vec<Orchestration>, Vec<Problem>),
+        problems: &mut Problems,
     ) -> LocationChange {
         let folder = loc.state_folder.clone();
         // Only this folder's entries are touched: the index says which they are.
         let mut before = Vec::new();
         for path in self.folder_paths.remove(&folder).unwrap_or_default() {
-            let state = self.maestro.remove(&path);
-            let problem = self.problems.remove(&path);
+            let state = self.states.remove(&path);
+            let problem = problems.remove(&path);
             before.push((path, state, problem));
         }
-        let mut paths: Vec<PathBuf> = Vec::with_capacity(states.len() + problems.len());
-        for p in problems {
+        let mut paths: Vec<PathBuf> = Vec::with_capacity(states.len() + found.len());
+        for p in found {
             paths.push(p.path.clone());
-            self.problems.insert(p.path, p.error);
+            problems.insert(p.path, p.error);
         }
         for o in states {
             paths.push(o.path.clone());
@@ -72,7 +127,7 @@ impl Catalog {
                 .iter()
                 .find_map(|(p, was, _)| was.as_ref().filter(|w| *p == o.path && ***w == o));
             let state = same.cloned().unwrap_or_else(|| Arc::new(o));
-            self.maestro.insert(state.path.clone(), state);
+            self.states.insert(state.path.clone(), state);
         }
         paths.sort();
         paths.dedup();
@@ -81,8 +136,8 @@ impl Catalog {
             .map(|p| {
                 (
                     p.clone(),
-                    self.maestro.get(p).cloned(),
-                    self.problems.get(p).cloned(),
+                    self.states.get(p).cloned(),
+                    problems.get(p).cloned(),
                 )
             })
             .collect();
@@ -90,12 +145,11 @@ impl Catalog {
         let previous = self.finished.get(&folder).cloned();
         let newest = paths
             .iter()
-            .filter_map(|p| self.maestro.get(p))
+            .filter_map(|p| self.states.get(p))
             .filter(|o| o.archived)
             .max_by(|a, b| {
-                let updated = |o: &Orchestration| o.updated.as_deref().and_then(rows::parse_time);
-                updated(a)
-                    .cmp(&updated(b))
+                a.updated_at
+                    .cmp(&b.updated_at)
                     .then_with(|| a.path.cmp(&b.path))
             })
             .map(|o| o.path.clone());
@@ -108,16 +162,54 @@ impl Catalog {
         LocationChange::between(&before, &after, same_finished)
     }
 
-    /// Where Maestro's hooks record the working agent: the configured (or
-    /// per-user default) folder first, then Maestro 1.4.0's own default.
+    /// The state folder a path belongs to: the folder itself, its active
+    /// file, its archive folder or an archived `*.md`. Other names there
+    /// (the writers' temp files) change nothing greenroom reads: reading the
+    /// folder again for them would parse the state twice per write.
+    pub(super) fn location_of(&self, path: &Path) -> Option<StateLocation> {
+        if let Some(loc) = self.locations.get(path) {
+            return Some(loc.clone());
+        }
+        let parent = path.parent()?;
+        let name = path.file_name()?;
+        if name == ACTIVE_SESSION_FILE || name == "archive" {
+            return self.locations.get(parent).cloned();
+        }
+        let in_archive = parent.file_name().is_some_and(|n| n == "archive");
+        if in_archive && path.extension().is_some_and(|e| e == "md") {
+            return self.locations.get(parent.parent()?).cloned();
+        }
+        None
+    }
+
+    /// Whether a changed path is Maestro's to read: a state folder's, or
+    /// one of its hooks' records.
+    pub(super) fn claims(&self, path: &Path) -> bool {
+        self.location_of(path).is_some() || self.hooks_dirs().any(|d| path.starts_with(d))
+    }
+
+    /// The state folders (and their archives, when shown) and the hooks'
+    /// folders, whether or not they exist yet.
+    pub(super) fn targets(&self) -> Vec<WatchTarget> {
+        let mut out = Vec::new();
+        for folder in self.locations.keys() {
+            out.push(WatchTarget::folder(folder));
+            if self.include_archive {
+                out.push(WatchTarget::folder(folder.join("archive")));
+            }
+        }
+        for dir in self.hooks_dirs() {
+            out.push(WatchTarget {
+                path: dir.clone(),
+                mode: WatchMode::Tree,
+            });
+        }
+        out
+    }
+
+    /// Where Maestro's hooks record the working agent, main folder first.
     pub(super) fn hooks_dirs(&self) -> impl Iterator<Item = &PathBuf> {
-        let main = &self.config.maestro_hooks_dir;
-        std::iter::once(main).chain(
-            self.config
-                .maestro_hooks_legacy
-                .iter()
-                .filter(move |l| *l != main),
-        )
+        self.hooks_dirs.iter()
     }
 
     pub(super) fn refresh_active_agent(&mut self, agent_session_id: &str) -> bool {

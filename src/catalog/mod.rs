@@ -6,11 +6,14 @@
 //! rows ([`Catalog::rows`]) does no IO.
 
 mod adopted;
+mod ao_sessions;
 mod apply;
 mod changes;
-mod foreign;
+mod maestro_rows;
 mod maestro_state;
 mod order;
+mod own;
+mod probe;
 mod reach;
 mod registry;
 mod row_cache;
@@ -19,9 +22,8 @@ mod status;
 mod targets;
 mod usage;
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
-use std::sync::Arc;
 
 pub use apply::Applied;
 use maestro_state::read_locations_parallel;
@@ -31,73 +33,37 @@ pub use targets::{WatchMode, WatchTarget};
 
 use crate::config::Config;
 use crate::health::TmuxFacts;
-use crate::model::{Orchestration, Problem};
-use crate::sources::ao::{self, AoSession};
-use crate::sources::maestro::{self, StateLocation};
+use crate::model::Problem;
+use crate::sources::maestro;
 use crate::sources::sidecar::{Sidecar, SidecarStore};
 use crate::tmux::ServerState;
 
 pub const ACTIVE_SESSION_FILE: &str = "active-session.md";
 
-/// What the catalog knows, file by file.
+/// Every source's unreadable files, by path, with why.
+type Problems = HashMap<PathBuf, String>;
+
+fn add_problems(to: &mut Problems, problems: Vec<Problem>) {
+    for p in problems {
+        to.insert(p.path, p.error);
+    }
+}
+
+/// What the catalog knows, source by source, file by file.
 #[derive(Debug)]
 pub struct Catalog {
     config: Config,
-    include_archive: bool,
-    /// Archived sidecars are read and followed (with `include_archive`, or
-    /// after [`Catalog::follow_sidecar_archive`]).
-    sidecar_archive: bool,
-    store: SidecarStore,
-    sidecars: BTreeMap<PathBuf, Sidecar>,
-    archived_sidecars: BTreeMap<PathBuf, Sidecar>,
-    /// Workspace (a session's cwd or a --state-dir) -> its active state file.
-    workspaces: HashMap<PathBuf, PathBuf>,
-    /// State folder -> its location; the keys are what the watcher watches.
-    locations: BTreeMap<PathBuf, StateLocation>,
-    /// Hashed, not ordered: rows look these up for every session, often.
-    maestro: HashMap<PathBuf, Arc<Orchestration>>,
-    /// State folder -> its newest archived state file: the orchestration its
-    /// session finished, shown until a new one starts.
-    finished: HashMap<PathBuf, PathBuf>,
-    /// Workspaces the operator named (--state-dir): their orchestrations are
-    /// rows of their own when no session claims them. A workspace known
-    /// only as a session's folder goes with that session (dismissed, say).
-    named_workspaces: HashSet<PathBuf>,
-    ao: BTreeMap<PathBuf, AoSession>,
-    /// Agent session id -> the agent Maestro's hooks say is working.
-    active_agents: BTreeMap<String, String>,
-    problems: HashMap<PathBuf, String>,
+    problems: Problems,
     tmux: Option<ServerState>,
-    /// State folder -> the state files and problems last read from it.
-    folder_paths: HashMap<PathBuf, Vec<PathBuf>>,
-    transcripts: usage::Transcripts,
-    /// Sidecar id -> its main transcript, found when the sidecar was read.
-    transcript_paths: HashMap<uuid::Uuid, PathBuf>,
-    /// Whether token usage is followed (see [`Catalog::load_usage`]).
-    usage_on: bool,
+    own: own::Own,
+    maestro: maestro_state::MaestroState,
+    ao: ao_sessions::AoSessions,
+    adopted: adopted::AdoptedPanes,
+    registry: registry::Registry,
+    usage: usage::UsageFiles,
     /// The git work trees sessions are in, and what git last said of them.
     git: changes::GitTrees,
-    /// Snoozes of the rows greenroom does not own (Maestro, AO), by row id.
-    snoozes: BTreeMap<String, crate::sources::snooze::Snooze>,
-    /// `<sidecar dir>/adopted/`: records of agents greenroom did not start.
-    adopted_dir: PathBuf,
-    adopted: BTreeMap<PathBuf, Sidecar>,
-    /// Claude Code's own session records, by path (`sessions/<pid>.json`).
-    registry: BTreeMap<PathBuf, crate::sources::claude_registry::RegistryEntry>,
-    /// The transcript each registry record's session id names.
-    registry_transcripts: HashMap<PathBuf, PathBuf>,
-    /// What each pane outside greenroom's sessions was found to run.
-    probes: HashMap<crate::tmux::PaneId, adopted::Probe>,
-    /// The programs discovery recognises as agents.
-    known_programs: Vec<String>,
-    /// Greenroom's own rows as last built, and how many the last build made anew.
-    row_cache: row_cache::RowCache,
-    rows_built: std::sync::atomic::AtomicUsize,
-    /// Whether the last build's ids were all unique (none renamed).
-    ids_were_unique: std::sync::atomic::AtomicBool,
-    /// When the last build read the clock, and whether it holds rows the
-    /// clock may change at any time (see [`Catalog::clock_moves_rows`]).
-    last_build: std::sync::Mutex<Option<(chrono::DateTime<chrono::Utc>, bool)>>,
+    cache: row_cache::BuildCache,
 }
 
 impl Catalog {
@@ -105,12 +71,12 @@ impl Catalog {
     pub fn load(config: &Config, include_archive: bool) -> Self {
         let mut c = Self::empty(config, include_archive);
         c.read_snoozes();
-        c.load_adopted();
-        c.load_registry();
-        let (live, problems) = c.store.load_all();
+        c.adopted.load(&mut c.problems);
+        c.registry.load(&mut c.problems, &mut c.usage);
+        let (live, problems) = c.own.store.load_all();
         c.add_problems(problems);
         for s in live {
-            c.sidecars.insert(c.store.path_for(s.id), s);
+            c.own.sidecars.insert(c.own.store.path_for(s.id), s);
         }
         if include_archive {
             c.follow_sidecar_archive();
@@ -119,22 +85,17 @@ impl Catalog {
         // spread over the cores: parsing frontmatter is most of start-up.
         let pending = c.maestro_locations();
         for (loc, read) in read_locations_parallel(&pending, include_archive) {
-            c.install_location(&loc, read);
+            c.maestro.install_location(&loc, read, &mut c.problems);
         }
-        if let Some(root) = &config.ao_dir {
-            let (sessions, problems) = ao::read_root(root, include_archive);
-            c.add_problems(problems);
-            for s in sessions {
-                c.ao.insert(s.path.clone(), s);
-            }
-        }
+        c.ao.load(&mut c.problems);
         let ids: Vec<String> = c
+            .own
             .sidecars
             .values()
             .filter_map(|s| s.agent_session_id.clone())
             .collect();
         for id in ids {
-            c.refresh_active_agent(&id);
+            c.maestro.refresh_active_agent(&id);
         }
         c
     }
@@ -143,36 +104,16 @@ impl Catalog {
     fn empty(config: &Config, include_archive: bool) -> Self {
         Catalog {
             config: config.clone(),
-            include_archive,
-            sidecar_archive: false,
-            store: SidecarStore::new(&config.sidecar_dir),
-            sidecars: BTreeMap::new(),
-            archived_sidecars: BTreeMap::new(),
-            workspaces: HashMap::new(),
-            locations: BTreeMap::new(),
-            maestro: HashMap::new(),
-            finished: HashMap::new(),
-            named_workspaces: HashSet::new(),
-            ao: BTreeMap::new(),
-            active_agents: BTreeMap::new(),
             problems: HashMap::new(),
             tmux: None,
-            folder_paths: HashMap::new(),
-            transcripts: usage::Transcripts::default(),
-            transcript_paths: HashMap::new(),
-            usage_on: false,
+            own: own::Own::new(SidecarStore::new(&config.sidecar_dir)),
+            maestro: maestro_state::MaestroState::new(config, include_archive),
+            ao: ao_sessions::AoSessions::new(config.ao_dir.clone(), include_archive),
+            adopted: adopted::AdoptedPanes::new(config),
+            registry: registry::Registry::new(config.claude_dir.as_deref()),
+            usage: usage::UsageFiles::new(config),
             git: Default::default(),
-            snoozes: BTreeMap::new(),
-            adopted_dir: crate::sources::adopted::adopted_dir(&config.sidecar_dir),
-            adopted: BTreeMap::new(),
-            registry: BTreeMap::new(),
-            registry_transcripts: HashMap::new(),
-            probes: HashMap::new(),
-            known_programs: adopted::known_programs(config),
-            row_cache: Default::default(),
-            rows_built: Default::default(),
-            ids_were_unique: Default::default(),
-            last_build: Default::default(),
+            cache: Default::default(),
         }
     }
 
@@ -183,10 +124,12 @@ impl Catalog {
         let state_file = |loc: &maestro::StateLocation| loc.state_folder.join(ACTIVE_SESSION_FILE);
         for dir in &self.config.state_dirs {
             let loc = maestro::resolve_state_dir(dir, &self.config.maestro_state_dir);
-            self.named_workspaces.insert(loc.workspace.clone());
-            self.workspaces
+            self.maestro.named.insert(loc.workspace.clone());
+            self.maestro
+                .workspaces
                 .insert(loc.workspace.clone(), state_file(&loc));
             if self
+                .maestro
                 .locations
                 .insert(loc.state_folder.clone(), loc.clone())
                 .is_none()
@@ -200,12 +143,13 @@ impl Catalog {
             .map(ToOwned::to_owned)
             .collect();
         for cwd in cwds {
-            if self.workspaces.contains_key(&cwd) {
+            if self.maestro.workspaces.contains_key(&cwd) {
                 continue;
             }
             let loc = maestro::location_for_workspace(&cwd, &self.config.maestro_state_dir);
-            self.workspaces.insert(cwd, state_file(&loc));
+            self.maestro.workspaces.insert(cwd, state_file(&loc));
             if self
+                .maestro
                 .locations
                 .insert(loc.state_folder.clone(), loc.clone())
                 .is_none()
@@ -220,22 +164,22 @@ impl Catalog {
     /// without the other sources' archives: the dashboard shows them on
     /// request (`A`). Returns whether any were read.
     pub fn follow_sidecar_archive(&mut self) -> bool {
-        if self.sidecar_archive {
+        if self.own.follow_archive {
             return false;
         }
-        self.sidecar_archive = true;
+        self.own.follow_archive = true;
         // Keyed by their real file, so a change to it (a restore moving
         // it back) reaches the right entry.
-        let (archived, problems) = self.store.load_archived_files();
+        let (archived, problems) = self.own.store.load_archived_files();
         let any = !archived.is_empty() || !problems.is_empty();
         self.add_problems(problems);
-        self.archived_sidecars.extend(archived);
+        self.own.archived.extend(archived);
         any
     }
 
     /// Where sessions were looked for, for the empty state.
     pub fn looked_in(&self) -> Vec<PathBuf> {
-        let mut out = vec![self.store.dir().to_path_buf()];
+        let mut out = vec![self.own.store.dir().to_path_buf()];
         out.extend(self.config.state_dirs.iter().cloned());
         out.extend(self.config.ao_dir.clone());
         out
@@ -246,18 +190,19 @@ impl Catalog {
     /// read the first time: the dashboard does it after its first frame, and
     /// commands that show no usage skip it.
     pub fn load_usage(&mut self) -> bool {
-        self.usage_on = true;
+        self.usage.on = true;
         let live: Vec<Sidecar> = self
+            .own
             .sidecars
             .values()
-            .chain(self.adopted_records())
+            .chain(self.adopted.records.values())
             .cloned()
             .collect();
         let mut changed = false;
         for s in &live {
-            changed |= self.track_transcript(s);
+            changed |= self.usage.track(s);
         }
-        changed |= self.load_registry_usage();
+        changed |= self.registry.load_usage(&mut self.usage);
         changed
     }
 
@@ -266,18 +211,17 @@ impl Catalog {
     }
 
     fn all_sidecars(&self) -> impl Iterator<Item = &Sidecar> {
-        self.sidecars
-            .values()
-            .chain(self.archived_sidecars.values())
+        self.own.sidecars.values().chain(self.own.archived.values())
     }
 
     /// Every file a row was read from: what start-up re-checks once the
     /// watches are armed, in case one was deleted in between.
     pub fn known_files(&self) -> Vec<PathBuf> {
-        self.sidecars
+        self.own
+            .sidecars
             .keys()
-            .chain(self.maestro.keys())
-            .chain(self.ao.keys())
+            .chain(self.maestro.states.keys())
+            .chain(self.ao.sessions.keys())
             .cloned()
             .collect()
     }
@@ -288,9 +232,7 @@ impl Catalog {
     }
 
     fn add_problems(&mut self, problems: Vec<Problem>) {
-        for p in problems {
-            self.problems.insert(p.path, p.error);
-        }
+        add_problems(&mut self.problems, problems);
     }
 
     /// Replaces what tmux says. Returns whether it differs from the last poll.
@@ -302,7 +244,8 @@ impl Catalog {
         }
         let changed = self.tmux.as_ref() != Some(&state);
         if changed {
-            self.probe_panes(&state);
+            let claimed = adopted::claimed_sessions(&self.own, &self.ao);
+            self.adopted.probe_panes(&state, &claimed);
         }
         self.tmux = Some(state);
         changed
@@ -329,22 +272,73 @@ impl Catalog {
             .iter()
             .map(|(path, error)| Problem::new(path, error.clone()))
             .collect();
-        out.extend(self.git_problems());
+        out.extend(self.git.problems());
         out.sort_by(|a, b| a.path.cmp(&b.path));
         out
     }
 
+    /// Looks for the work tree of every row's folder not looked at yet.
+    /// Returns the work trees found for the first time, to be read.
+    pub fn discover_work_trees(&mut self, rows: &[crate::model::Session]) -> Vec<crate::git::Repo> {
+        self.git.discover(rows)
+    }
+
+    /// The work tree a changed path belongs to: an entry of its git
+    /// folder, or a file in its top folders.
+    pub fn work_tree_of(&self, path: &std::path::Path) -> Option<&std::path::Path> {
+        self.git.tree_of(path)
+    }
+
+    /// The work tree of a session's folder, if it is in one.
+    pub fn work_tree_for(&self, cwd: &std::path::Path) -> Option<&std::path::Path> {
+        self.git.tree_for(cwd)
+    }
+
+    /// Records a read of a work tree. Returns whether what the rows show changed.
+    pub fn set_changes(&mut self, root: &std::path::Path, changes: crate::model::Changes) -> bool {
+        self.git.set_changes(root, changes)
+    }
+
+    /// Sidecars whose recorded status tmux contradicts (see
+    /// [`own::Own::status_updates`]). Empty until tmux has answered.
+    pub fn status_updates(&self) -> Vec<StatusUpdate> {
+        self.tmux_facts()
+            .map(|facts| self.own.status_updates(facts))
+            .unwrap_or_default()
+    }
+
+    /// Records of this server's panes that are gone (start-up removes them:
+    /// a pane's record is worth nothing once its pane has closed).
+    pub fn stale_adopted(&self) -> Vec<PathBuf> {
+        self.adopted.stale(self.tmux.as_ref())
+    }
+
+    /// Every folder the catalog's files live in, whether or not it exists
+    /// yet (the watcher waits for missing ones to appear).
+    pub fn watch_targets(&self) -> Vec<WatchTarget> {
+        let mut out = self.own.targets();
+        out.extend(self.adopted.targets());
+        out.extend(self.registry.targets());
+        out.extend(self.maestro.targets());
+        out.extend(self.usage.targets());
+        out.extend(self.ao.targets());
+        out.extend(self.git.targets());
+        out.sort();
+        out.dedup();
+        out
+    }
+
     pub fn sidecars(&self) -> impl Iterator<Item = &Sidecar> {
-        self.sidecars.values()
+        self.own.sidecars.values()
     }
 
     /// Changes whenever the set of watched folders may have grown.
     pub fn watch_targets_len_hint(&self) -> usize {
-        self.locations.len() + self.transcripts.tracked() + self.git.len()
+        self.maestro.locations.len() + self.usage.transcripts.tracked() + self.git.len()
     }
 
     pub fn len(&self) -> usize {
-        self.sidecars.len() + self.maestro.len() + self.ao.len()
+        self.own.sidecars.len() + self.maestro.states.len() + self.ao.sessions.len()
     }
 
     pub fn is_empty(&self) -> bool {

@@ -8,7 +8,8 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 
 use super::Catalog;
-use super::rows::orchestration_updated;
+use super::row_cache::Inputs;
+use super::rows::{Facts, sidecar_signal_at};
 use crate::health::{self, TmuxFacts};
 use crate::model::{Orchestration, Session};
 use crate::sources::sidecar::Sidecar;
@@ -22,7 +23,8 @@ impl Catalog {
     /// last build's rows and swaps these in by id; their order is its.
     pub fn rows_of(&self, paths: &[PathBuf], now: DateTime<Utc>) -> Option<Vec<Session>> {
         if !self
-            .ids_were_unique
+            .cache
+            .ids_unique
             .load(std::sync::atomic::Ordering::Relaxed)
             || self.clock_moves_rows(now)
         {
@@ -32,18 +34,44 @@ impl Catalog {
         paths
             .iter()
             .map(|path| {
-                let sidecar = self.sidecars.get(path)?;
+                let sidecar = self.own.sidecars.get(path)?;
                 let orchestration = self.orchestration_for(sidecar);
                 let inputs = self.inputs(sidecar, false, orchestration.as_ref(), facts, now);
                 let alone = |before: &Sidecar| same_row(before, sidecar);
-                let mut row = self.row_cache.replace(path, inputs, alone, || {
+                let mut row = self.cache.rows.replace(path, inputs, alone, || {
                     self.sidecar_row(path, sidecar, orchestration.clone(), false, &facts, now)
                 })?;
                 self.fresh_parts(&mut row, path, sidecar, false, now);
-                self.attach_changes(std::slice::from_mut(&mut row));
+                self.git.attach(std::slice::from_mut(&mut row));
                 Some(row)
             })
             .collect()
+    }
+
+    /// What a record's row is built from, as the cache compares it.
+    pub(super) fn inputs<'a>(
+        &'a self,
+        sidecar: &'a Sidecar,
+        archived: bool,
+        orchestration: Option<&'a Arc<Orchestration>>,
+        facts: Facts<'a>,
+        now: DateTime<Utc>,
+    ) -> Inputs<'a> {
+        let tmux_session = sidecar.tmux_session.as_deref();
+        let live = facts
+            .and_then(|f| f.get(tmux_session?))
+            .filter(|_| !archived);
+        Inputs {
+            sidecar,
+            archived,
+            orchestration,
+            tmux_known: facts.is_some(),
+            live,
+            active_agent: self.active_agent_of(sidecar),
+            error_words: self.usage.error_words(sidecar),
+            now,
+            until: self.clock_moves(sidecar, live, orchestration.map(|o| &**o), now),
+        }
     }
 
     /// The live records whose rows show these orchestrations, as the last
@@ -53,7 +81,7 @@ impl Catalog {
     /// it, and a running orchestration that moved on (the only change
     /// asked about) keeps its file.
     pub(super) fn shown_by(&self, before: &[Arc<Orchestration>]) -> Option<Vec<PathBuf>> {
-        self.row_cache.showing(before)
+        self.cache.rows.showing(before)
     }
 
     /// Whether the rows at `now` may differ from the last build's by the
@@ -62,15 +90,7 @@ impl Catalog {
     /// ones, a falling token rate) and was read at another time. When not,
     /// the dashboard's clock needs no rows built (its view states the ages).
     pub fn clock_moves_rows(&self, now: DateTime<Utc>) -> bool {
-        let last = *self.last_build.lock().unwrap_or_else(|p| p.into_inner());
-        match last {
-            None => true,
-            Some((at, timed)) => {
-                now < at
-                    || (timed && now != at)
-                    || self.row_cache.earliest_until().is_some_and(|u| now >= u)
-            }
-        }
+        self.cache.clock_moves(now)
     }
 
     /// The first instant after `now` the clock alone could change a
@@ -86,7 +106,7 @@ impl Catalog {
         let rules = health::clock_moves_after(
             live,
             s.activity_reported_at,
-            last_signal_at(live, s, orchestration),
+            sidecar_signal_at(live, s, orchestration),
             now,
             t,
         );
@@ -105,21 +125,4 @@ fn same_row(before: &Sidecar, after: &Sidecar) -> bool {
         && before.tmux_session == after.tmux_session
         && before.agent_session_id == after.agent_session_id
         && super::sidecar_cwds(before).eq(super::sidecar_cwds(after))
-}
-
-/// The newest sign of life: pane output, a report, Maestro's update.
-pub(super) fn last_signal_at(
-    live: Option<&TmuxFacts>,
-    s: &Sidecar,
-    orchestration: Option<&Orchestration>,
-) -> Option<DateTime<Utc>> {
-    [
-        live.and_then(|f| f.window_activity),
-        s.activity_reported_at,
-        s.last_activity_at,
-        orchestration.and_then(orchestration_updated),
-    ]
-    .into_iter()
-    .flatten()
-    .max()
 }

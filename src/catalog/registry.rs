@@ -1,30 +1,67 @@
 //! Claude Code's own session registry in the catalog: which record speaks
 //! for which tmux pane, and the transcript its session id names.
 
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
 
-use super::Catalog;
+use super::adopted::pane_row;
+use super::rows::RowContext;
+use super::usage::UsageFiles;
+use super::{Problems, WatchTarget};
 use crate::health::{self, Report};
 use crate::model::{Activity, ActivitySource, Adopted, Session, Usage};
 use crate::sources::claude_registry::{self, RegistryEntry};
 use crate::sources::{read_text_file, transcript};
 use crate::tmux::Pane;
 
-impl Catalog {
+/// Claude Code's own session records, by path (`sessions/<pid>.json`),
+/// and the transcript each one's session id names.
+#[derive(Debug, Default)]
+pub(super) struct Registry {
     /// The registry folder of the configured Claude Code folder, if any.
-    pub(super) fn registry_dir(&self) -> Option<PathBuf> {
-        self.config
-            .claude_dir
-            .as_deref()
-            .map(claude_registry::registry_dir)
+    dir: Option<PathBuf>,
+    /// Claude Code's folder, where a record's transcript is looked for.
+    claude_dir: Option<PathBuf>,
+    pub(super) entries: BTreeMap<PathBuf, RegistryEntry>,
+    pub(super) transcripts: HashMap<PathBuf, PathBuf>,
+}
+
+impl Registry {
+    pub(super) fn new(claude_dir: Option<&Path>) -> Self {
+        Registry {
+            dir: claude_dir.map(claude_registry::registry_dir),
+            claude_dir: claude_dir.map(Path::to_path_buf),
+            ..Registry::default()
+        }
     }
 
+    /// Whether `path` is a record of the registry folder.
+    fn is_record(&self, path: &Path) -> bool {
+        self.dir
+            .as_ref()
+            .is_some_and(|dir| path.parent() == Some(dir.as_path()))
+            && claude_registry::registry_pid(path).is_some()
+    }
+
+    /// Whether a changed path is the registry's: a record, or the folder.
+    pub(super) fn claims(&self, path: &Path) -> bool {
+        self.is_record(path) || self.dir.as_deref() == Some(path)
+    }
+
+    /// Claude Code's own session records: what a Claude Code with no
+    /// hooks says of itself.
+    pub(super) fn targets(&self) -> Vec<WatchTarget> {
+        self.dir.iter().map(WatchTarget::folder).collect()
+    }
+}
+
+impl Registry {
     /// Reads every record in the registry folder (a missing folder is no
     /// Claude Code running: nothing, no problem).
-    pub(super) fn load_registry(&mut self) -> bool {
-        let Some(dir) = self.registry_dir() else {
+    pub(super) fn load(&mut self, problems: &mut Problems, usage: &mut UsageFiles) -> bool {
+        let Some(dir) = self.dir.clone() else {
             return false;
         };
         let Ok(entries) = std::fs::read_dir(&dir) else {
@@ -37,81 +74,94 @@ impl Catalog {
             .collect();
         let mut changed = false;
         for path in paths {
-            changed |= self.apply_registry(&path);
+            changed |= self.apply_record(&path, problems, usage);
         }
         changed
     }
 
     /// Reads the registry folder again: the records gone are dropped, the
     /// rest read. Returns whether rows change.
-    pub(super) fn rescan_registry(&mut self) -> bool {
+    fn rescan(&mut self, problems: &mut Problems, usage: &mut UsageFiles) -> bool {
         let gone: Vec<PathBuf> = self
-            .registry
+            .entries
             .keys()
             .filter(|p| std::fs::symlink_metadata(p).is_err())
             .cloned()
             .collect();
         let mut changed = false;
         for path in gone {
-            changed |= self.apply_registry(&path);
+            changed |= self.apply_record(&path, problems, usage);
         }
-        changed | self.load_registry()
+        changed | self.load(problems, usage)
     }
 
-    /// Whether `path` is a record of the registry folder.
-    pub(super) fn is_registry_path(&self, path: &Path) -> bool {
-        self.registry_dir()
-            .is_some_and(|dir| path.parent() == Some(dir.as_path()))
-            && claude_registry::registry_pid(path).is_some()
+    /// A record of the registry folder changed, or the folder itself
+    /// appeared (or went): what it holds was written before its watch was
+    /// armed. Returns whether rows change.
+    pub(super) fn apply(
+        &mut self,
+        path: &Path,
+        problems: &mut Problems,
+        usage: &mut UsageFiles,
+    ) -> bool {
+        if self.is_record(path) {
+            self.apply_record(path, problems, usage)
+        } else {
+            self.rescan(problems, usage)
+        }
     }
 
     /// A record changed, appeared or went (Claude Code removes its own at
     /// exit). Returns whether rows change.
-    pub(super) fn apply_registry(&mut self, path: &Path) -> bool {
+    fn apply_record(
+        &mut self,
+        path: &Path,
+        problems: &mut Problems,
+        usage: &mut UsageFiles,
+    ) -> bool {
         if std::fs::symlink_metadata(path).is_err() {
-            let had_problem = self.problems.remove(path).is_some();
-            self.registry_transcripts.remove(path);
-            return self.registry.remove(path).is_some() || had_problem;
+            let had_problem = problems.remove(path).is_some();
+            self.transcripts.remove(path);
+            return self.entries.remove(path).is_some() || had_problem;
         }
         let read = read_text_file(path).and_then(|t| claude_registry::parse_entry(&t, path));
         match read {
             Ok(mut entry) => {
                 entry.ancestry = crate::sources::procs::ancestry(entry.pid);
-                let had_problem = self.problems.remove(path).is_some();
-                let tracked = self.usage_on && self.track_registry_transcript(&entry);
-                let changed = self.registry.get(path) != Some(&entry);
-                self.registry.insert(path.to_path_buf(), entry);
+                let had_problem = problems.remove(path).is_some();
+                let tracked = usage.on && self.track(&entry, usage);
+                let changed = self.entries.get(path) != Some(&entry);
+                self.entries.insert(path.to_path_buf(), entry);
                 changed || had_problem || tracked
             }
             Err(e) => {
-                self.registry.remove(path);
-                self.problems.insert(path.to_path_buf(), e.clone()).as_ref() != Some(&e)
+                self.entries.remove(path);
+                problems.insert(path.to_path_buf(), e.clone()).as_ref() != Some(&e)
             }
         }
     }
 
     /// Follows the transcript a record's session id names.
-    pub(super) fn track_registry_transcript(&mut self, entry: &RegistryEntry) -> bool {
-        let main = self.config.claude_dir.as_deref().and_then(|claude| {
+    fn track(&mut self, entry: &RegistryEntry, usage: &mut UsageFiles) -> bool {
+        let main = self.claude_dir.as_deref().and_then(|claude| {
             let cwd = entry.cwd.as_deref()?;
             transcript::locate(claude, cwd, &entry.session_id)
         });
         match main {
             Some(main) => {
-                self.registry_transcripts
-                    .insert(entry.path.clone(), main.clone());
-                self.transcripts.track(main)
+                self.transcripts.insert(entry.path.clone(), main.clone());
+                usage.transcripts.track(main)
             }
-            None => self.registry_transcripts.remove(&entry.path).is_some(),
+            None => self.transcripts.remove(&entry.path).is_some(),
         }
     }
 
     /// Starts following every record's transcript (see `load_usage`).
-    pub(super) fn load_registry_usage(&mut self) -> bool {
-        let entries: Vec<RegistryEntry> = self.registry.values().cloned().collect();
+    pub(super) fn load_usage(&mut self, usage: &mut UsageFiles) -> bool {
+        let entries: Vec<RegistryEntry> = self.entries.values().cloned().collect();
         let mut changed = false;
         for e in &entries {
-            changed |= self.track_registry_transcript(e);
+            changed |= self.track(e, usage);
         }
         changed
     }
@@ -121,8 +171,8 @@ impl Catalog {
     /// pane ids start again at `%0` on a new server), written by a process
     /// that runs in that pane (a record naming the operator's own pane, or
     /// a stale one whose process is gone, speaks for nothing).
-    pub(super) fn registry_of(&self, pane: &Pane) -> Option<&RegistryEntry> {
-        self.registry.values().find(|e| {
+    pub(super) fn of(&self, pane: &Pane) -> Option<&RegistryEntry> {
+        self.entries.values().find(|e| {
             e.tmux_pane.as_deref() == Some(pane.id.as_str())
                 && e.tmux_session.as_deref() == Some(pane.session.as_str())
                 && e.ancestry.contains(&pane.pid)
@@ -130,9 +180,9 @@ impl Catalog {
     }
 
     /// The usage a record's transcript holds, priced. No IO.
-    pub(super) fn registry_usage(&self, e: &RegistryEntry, now: DateTime<Utc>) -> Option<Usage> {
-        let main = self.registry_transcripts.get(&e.path)?;
-        self.usage_at(main, now)
+    fn usage(&self, e: &RegistryEntry, usage: &UsageFiles, now: DateTime<Utc>) -> Option<Usage> {
+        let main = self.transcripts.get(&e.path)?;
+        usage.at(main, now)
     }
 }
 
@@ -147,17 +197,18 @@ pub(super) fn registry_report<'a>(e: &'a RegistryEntry, state: &'a Activity) -> 
     }
 }
 
-impl Catalog {
+impl Registry {
     /// A Claude Code with no greenroom hooks, by its own record: its
     /// status (busy, waiting, idle), session id and usage.
-    pub(super) fn registry_row(
+    pub(super) fn row(
         &self,
         pane: &Pane,
         e: &RegistryEntry,
         agent: Option<String>,
-        now: DateTime<Utc>,
+        usage: &UsageFiles,
+        cx: &RowContext<'_>,
     ) -> Session {
-        let t = &self.config.thresholds;
+        let (t, now) = (cx.thresholds, cx.now);
         let facts = pane.facts();
         let state = e.activity();
         let mut activity =
@@ -165,15 +216,12 @@ impl Catalog {
         if activity.source == ActivitySource::Hook {
             activity.source = ActivitySource::ClaudeRegistry;
         }
-        let last_signal_at = [facts.window_activity, e.status_at]
-            .into_iter()
-            .flatten()
-            .max();
+        let last_signal_at = health::last_signal_at([facts.window_activity, e.status_at]);
         let agent = agent.unwrap_or_else(|| "claude".to_owned());
         let cwd = e.cwd.clone().unwrap_or_default();
-        let mut row = self.pane_row(pane, agent, cwd, activity, last_signal_at, now);
+        let mut row = pane_row(pane, agent, cwd, activity, last_signal_at, cx);
         row.agent_session_id = Some(e.session_id.clone());
-        row.usage = self.registry_usage(e, now);
+        row.usage = self.usage(e, usage, now);
         row.adopted = Some(Adopted {
             pane: pane.id.clone(),
             hooks: false,

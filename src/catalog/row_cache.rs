@@ -13,6 +13,7 @@
 //! it is looked up again at each build (no IO either way).
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize};
 use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Utc};
@@ -20,6 +21,37 @@ use chrono::{DateTime, Utc};
 use crate::health::TmuxFacts;
 use crate::model::{Orchestration, Session};
 use crate::sources::sidecar::Sidecar;
+
+/// What the last build left for the next: the kept rows, how many it
+/// made anew, whether its ids were all unique, and its clock. Interior,
+/// because building rows reads the catalog (`&self`) and none of this is
+/// part of what it says.
+#[derive(Debug, Default)]
+pub(super) struct BuildCache {
+    pub(super) rows: RowCache,
+    pub(super) built: AtomicUsize,
+    /// Whether the last build's ids were all unique (none renamed).
+    pub(super) ids_unique: AtomicBool,
+    /// When the last build read the clock, and whether it holds rows the
+    /// clock may change at any time (see [`super::Catalog::clock_moves_rows`]).
+    pub(super) last_build: Mutex<Option<(DateTime<Utc>, bool)>>,
+}
+
+impl BuildCache {
+    /// Whether the rows at `now` may differ from the last build's by the
+    /// clock alone (see [`super::Catalog::clock_moves_rows`]).
+    pub(super) fn clock_moves(&self, now: DateTime<Utc>) -> bool {
+        let last = *self.last_build.lock().unwrap_or_else(|p| p.into_inner());
+        match last {
+            None => true,
+            Some((at, timed)) => {
+                now < at
+                    || (timed && now != at)
+                    || self.rows.earliest_until().is_some_and(|u| now >= u)
+            }
+        }
+    }
+}
 
 /// What one row was built from.
 #[derive(Debug)]
@@ -35,34 +67,6 @@ pub(super) struct Inputs<'a> {
     pub now: DateTime<Utc>,
     /// The first instant after `now` the clock could change the row.
     pub until: Option<DateTime<Utc>>,
-}
-
-impl super::Catalog {
-    /// What a record's row is built from, as the cache compares it.
-    pub(super) fn inputs<'a>(
-        &'a self,
-        sidecar: &'a Sidecar,
-        archived: bool,
-        orchestration: Option<&'a Arc<Orchestration>>,
-        facts: super::rows::Facts<'a>,
-        now: DateTime<Utc>,
-    ) -> Inputs<'a> {
-        let tmux_session = sidecar.tmux_session.as_deref();
-        let live = facts
-            .and_then(|f| f.get(tmux_session?))
-            .filter(|_| !archived);
-        Inputs {
-            sidecar,
-            archived,
-            orchestration,
-            tmux_known: facts.is_some(),
-            live,
-            active_agent: self.active_agent_of(sidecar),
-            error_words: self.error_words(sidecar),
-            now,
-            until: self.clock_moves(sidecar, live, orchestration.map(|o| &**o), now),
-        }
-    }
 }
 
 /// [`Inputs`], owned, as kept beside the row.

@@ -9,7 +9,6 @@ use chrono::{DateTime, Utc};
 
 use super::Catalog;
 use super::order::sort_by_last_focus;
-use super::reach::last_signal_at;
 use crate::attention;
 use crate::health::{self, HealthInputs, Report, TmuxFacts};
 use crate::model::{
@@ -19,6 +18,16 @@ use crate::sources::sidecar::{Sidecar, ToolCall};
 
 pub(super) type Facts<'a> = Option<&'a BTreeMap<String, TmuxFacts>>;
 
+/// What every source's rows are built with beside its own records.
+pub(super) struct RowContext<'a> {
+    pub(super) thresholds: &'a crate::config::Thresholds,
+    pub(super) facts: Facts<'a>,
+    pub(super) problems: &'a super::Problems,
+    /// The operator's snoozes of rows greenroom does not own, by row id.
+    pub(super) snoozes: &'a BTreeMap<String, crate::sources::snooze::Snooze>,
+    pub(super) now: DateTime<Utc>,
+}
+
 impl Catalog {
     /// The rows, in sidebar order (last focus, newest first).
     pub fn rows(&self, now: DateTime<Utc>) -> Vec<Session> {
@@ -26,11 +35,12 @@ impl Catalog {
         let mut claimed = HashSet::new();
         let mut rows = Vec::with_capacity(self.len());
         let sidecars = self
+            .own
             .sidecars
             .iter()
             .map(|s| (s, false))
-            .chain(self.archived_sidecars.iter().map(|s| (s, true)));
-        let mut kept = self.row_cache.begin();
+            .chain(self.own.archived.iter().map(|s| (s, true)));
+        let mut kept = self.cache.rows.begin();
         for ((path, sidecar), archived) in sidecars {
             let orchestration = self.orchestration_for(sidecar);
             if let Some(o) = &orchestration {
@@ -43,30 +53,16 @@ impl Catalog {
             self.fresh_parts(&mut row, path, sidecar, archived, now);
             rows.push(row);
         }
-        self.rows_built
+        self.cache
+            .built
             .store(kept.finish(), std::sync::atomic::Ordering::Relaxed);
         let sidecar_rows = rows.len();
-        for o in self.maestro.values() {
-            if claimed.contains(&Arc::as_ptr(o)) {
-                continue;
-            }
-            // An orchestration found only through a session's folder goes
-            // with that session: dismissed, it leaves no row behind.
-            let shown = if self.named_workspaces.contains(&o.workspace) {
-                self.include_archive || !o.archived
-            } else {
-                self.include_archive
-            };
-            if shown {
-                rows.push(self.maestro_row(o, now));
-            }
-        }
-        for a in self.ao.values() {
-            if self.include_archive || !a.archived {
-                rows.push(self.ao_row(a, &facts, now));
-            }
-        }
-        let adopted = self.adopted_rows(&rows, now);
+        let cx = self.row_context(facts, now);
+        rows.extend(self.maestro.rows(&claimed, &cx));
+        rows.extend(self.ao.rows(&cx));
+        let adopted =
+            self.adopted
+                .rows(self.tmux.as_ref(), &rows, &self.registry, &self.usage, &cx);
 
         // Maestro's, AO's and adopted rows are built anew each time, and
         // a rate of tokens per minute falls as the minutes pass: with any
@@ -76,18 +72,33 @@ impl Catalog {
             || rows
                 .iter()
                 .any(|r| r.usage.as_ref().is_some_and(|u| u.tokens_per_minute > 0.0));
-        *self.last_build.lock().unwrap_or_else(|p| p.into_inner()) = Some((now, timed));
+        *self
+            .cache
+            .last_build
+            .lock()
+            .unwrap_or_else(|p| p.into_inner()) = Some((now, timed));
         rows.extend(adopted);
         let unique = make_ids_unique(&mut rows);
-        self.ids_were_unique
+        self.cache
+            .ids_unique
             .store(unique, std::sync::atomic::Ordering::Relaxed);
-        self.attach_changes(&mut rows);
+        self.git.attach(&mut rows);
         sort_by_last_focus(&mut rows);
         rows
     }
 
+    fn row_context<'a>(&'a self, facts: Facts<'a>, now: DateTime<Utc>) -> RowContext<'a> {
+        RowContext {
+            thresholds: &self.config.thresholds,
+            facts,
+            problems: &self.problems,
+            snoozes: &self.own.snoozes,
+            now,
+        }
+    }
+
     fn active_state_file(&self, cwd: &Path) -> Option<&PathBuf> {
-        self.workspaces.get(cwd)
+        self.maestro.workspaces.get(cwd)
     }
 
     /// The session's running orchestration; else, while no new one has
@@ -96,16 +107,18 @@ impl Catalog {
         // Looked up again rather than collected: the first pass nearly
         // always finds it, and this runs for every row at every build.
         let files = || super::sidecar_cwds(s).filter_map(|cwd| self.active_state_file(cwd));
-        if let Some(o) = files().find_map(|file| self.maestro.get(file).filter(|o| !o.archived)) {
+        if let Some(o) =
+            files().find_map(|file| self.maestro.states.get(file).filter(|o| !o.archived))
+        {
             return Some(o.clone());
         }
         files()
             // An active file that cannot be read is a new orchestration too.
             .filter(|file| !self.problems.contains_key(*file))
-            .filter_map(|file| self.finished.get(file.parent()?))
-            .filter_map(|path| self.maestro.get(path))
+            .filter_map(|file| self.maestro.finished.get(file.parent()?))
+            .filter_map(|path| self.maestro.states.get(path))
             .find(|o| {
-                let finished = orchestration_updated(o);
+                let finished = o.updated_at;
                 finished.is_none() || s.created_at.is_none() || finished >= s.created_at
             })
             .cloned()
@@ -114,12 +127,12 @@ impl Catalog {
     /// How many rows the last build made anew; the others were kept from
     /// the build before (for benchmarks and tests).
     pub fn rows_built(&self) -> usize {
-        self.rows_built.load(std::sync::atomic::Ordering::Relaxed)
+        self.cache.built.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     pub(super) fn active_agent_of(&self, s: &Sidecar) -> Option<&str> {
         let id = s.agent_session_id.as_ref()?;
-        self.active_agents.get(id).map(String::as_str)
+        self.maestro.active_agents.get(id).map(String::as_str)
     }
 
     /// What a row says that is looked up at every build rather than kept
@@ -136,7 +149,7 @@ impl Catalog {
         row.usage = if archived {
             None
         } else {
-            self.usage_of(s, now)
+            self.usage.of(s, now)
         };
     }
 
@@ -156,7 +169,7 @@ impl Catalog {
         let (status, live, exit_status) =
             sidecar_status(s, archived, facts, tmux_session.as_deref());
         let activity = self.sidecar_activity(s, &status, exit_status, live.as_ref(), archived, now);
-        let last_signal_at = last_signal_at(live.as_ref(), s, orchestration.as_deref());
+        let last_signal_at = sidecar_signal_at(live.as_ref(), s, orchestration.as_deref());
         let inputs = HealthInputs {
             status: &status,
             exit_status,
@@ -228,7 +241,7 @@ impl Catalog {
             .filter(|_| !archived)
             .map(|state| Report {
                 state,
-                detail: self.error_words(s).or(s.activity_detail.as_deref()),
+                detail: self.usage.error_words(s).or(s.activity_detail.as_deref()),
                 since: s.activity_since,
                 reported_at: s.activity_reported_at,
             });
@@ -360,19 +373,16 @@ pub(super) fn live_status(
     }
 }
 
-/// Maestro writes timestamps with and without milliseconds, sometimes without a zone.
-pub(crate) fn parse_time(text: &str) -> Option<DateTime<Utc>> {
-    let text = text.trim();
-    DateTime::parse_from_rfc3339(text)
-        .map(|d| d.with_timezone(&Utc))
-        .ok()
-        .or_else(|| {
-            chrono::NaiveDateTime::parse_from_str(text, "%Y-%m-%dT%H:%M:%S%.f")
-                .ok()
-                .map(|n| n.and_utc())
-        })
-}
-
-pub(super) fn orchestration_updated(o: &Orchestration) -> Option<DateTime<Utc>> {
-    o.updated.as_deref().and_then(parse_time)
+/// A record's newest sign of life: pane output, a report, Maestro's update.
+pub(super) fn sidecar_signal_at(
+    live: Option<&TmuxFacts>,
+    s: &Sidecar,
+    orchestration: Option<&Orchestration>,
+) -> Option<DateTime<Utc>> {
+    health::last_signal_at([
+        live.and_then(|f| f.window_activity),
+        s.activity_reported_at,
+        s.last_activity_at,
+        orchestration.and_then(|o| o.updated_at),
+    ])
 }

@@ -1,6 +1,9 @@
 //! What tmux says against what the sidecars record.
 
-use super::Catalog;
+use std::collections::BTreeMap;
+
+use super::own::Own;
+use crate::health::TmuxFacts;
 
 /// A status the sidecar should record because tmux says otherwise.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -13,15 +16,12 @@ pub struct StatusUpdate {
     pub was: crate::model::Status,
 }
 
-impl Catalog {
-    /// Sidecars whose recorded status tmux contradicts: a session that
-    /// vanished is Dormant, one whose pane died is Exited with its status,
-    /// one that is live is Running. Empty until tmux has answered.
-    pub fn status_updates(&self) -> Vec<StatusUpdate> {
+impl Own {
+    /// Records whose recorded status tmux (`facts`, once it answered)
+    /// contradicts: a session that vanished is Dormant, one whose pane
+    /// died is Exited with its status, one that is live is Running.
+    pub(super) fn status_updates(&self, facts: &BTreeMap<String, TmuxFacts>) -> Vec<StatusUpdate> {
         use crate::model::Status;
-        let Some(facts) = self.tmux_facts() else {
-            return Vec::new();
-        };
         self.sidecars
             .values()
             .filter_map(|s| {

@@ -2,12 +2,13 @@
 //! belong to which session, and their incremental readers (Claude Code
 //! transcripts, Gemini CLI session files).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-use super::Catalog;
+use super::WatchTarget;
 use crate::model::{ModelUsage, Usage};
 use crate::sources::gemini::{self, GeminiUsage};
+use crate::sources::prices::Prices;
 use crate::sources::sidecar::Sidecar;
 use crate::sources::transcript::{self, TranscriptUsage};
 
@@ -249,7 +250,39 @@ impl Transcripts {
     }
 }
 
-impl Catalog {
+/// Token usage followed: the transcripts read, which session each is the
+/// main one of, and whether usage is followed at all.
+#[derive(Debug)]
+pub(super) struct UsageFiles {
+    /// Claude Code's folder, where a session's transcript is looked for.
+    claude_dir: Option<PathBuf>,
+    prices: Prices,
+    pub(super) transcripts: Transcripts,
+    /// Sidecar id -> its main transcript, found when the sidecar was read.
+    pub(super) paths: HashMap<uuid::Uuid, PathBuf>,
+    /// Whether token usage is followed (see [`Catalog::load_usage`]).
+    pub(super) on: bool,
+}
+
+impl UsageFiles {
+    pub(super) fn new(config: &crate::config::Config) -> Self {
+        UsageFiles {
+            claude_dir: config.claude_dir.clone(),
+            prices: config.prices.clone(),
+            transcripts: Transcripts::default(),
+            paths: HashMap::new(),
+            on: false,
+        }
+    }
+
+    /// Each followed transcript's folder and its subagents folder.
+    pub(super) fn targets(&self) -> Vec<WatchTarget> {
+        let folders = self.transcripts.folders().into_iter();
+        folders.map(WatchTarget::folder).collect()
+    }
+}
+
+impl UsageFiles {
     /// A session's main transcript: the hook's `transcript_path`, else the
     /// Claude folder's file for its agent session id.
     pub(super) fn transcript_of(&self, s: &Sidecar) -> Option<PathBuf> {
@@ -257,7 +290,7 @@ impl Catalog {
             return Some(p.clone());
         }
         let id = s.agent_session_id.as_deref()?;
-        let claude = self.config.claude_dir.as_deref()?;
+        let claude = self.claude_dir.as_deref()?;
         std::iter::once(&s.cwd)
             .chain(s.current_cwd.as_ref())
             .filter_map(|cwd| transcript::locate(claude, cwd, id))
@@ -266,13 +299,13 @@ impl Catalog {
     }
 
     /// Finds (once per change of the sidecar) and follows its transcript.
-    pub(super) fn track_transcript(&mut self, s: &Sidecar) -> bool {
+    pub(super) fn track(&mut self, s: &Sidecar) -> bool {
         match self.transcript_of(s) {
             Some(main) => {
-                self.transcript_paths.insert(s.id, main.clone());
+                self.paths.insert(s.id, main.clone());
                 self.transcripts.track(main)
             }
-            None => self.transcript_paths.remove(&s.id).is_some(),
+            None => self.paths.remove(&s.id).is_some(),
         }
     }
 
@@ -287,22 +320,18 @@ impl Catalog {
         if s.activity != Some(crate::model::Activity::Error) || !vague {
             return None;
         }
-        let main = self.transcript_paths.get(&s.id)?;
+        let main = self.paths.get(&s.id)?;
         self.transcripts.last_api_error(main)
     }
 
     /// The usage a row shows, priced. No IO.
-    pub(super) fn usage_of(
-        &self,
-        s: &Sidecar,
-        now: chrono::DateTime<chrono::Utc>,
-    ) -> Option<Usage> {
-        let main = self.transcript_paths.get(&s.id)?;
-        self.usage_at(main, now)
+    pub(super) fn of(&self, s: &Sidecar, now: chrono::DateTime<chrono::Utc>) -> Option<Usage> {
+        let main = self.paths.get(&s.id)?;
+        self.at(main, now)
     }
 
     /// The usage one main transcript holds, priced. No IO.
-    pub(super) fn usage_at(
+    pub(super) fn at(
         &self,
         main: &std::path::Path,
         now: chrono::DateTime<chrono::Utc>,
@@ -311,8 +340,8 @@ impl Catalog {
         // Claude Code's own totals cover its subagents up to the record;
         // after it, only the main transcript's new messages are added.
         let mut usage = match self.transcripts.agent_total(main) {
-            Some((total, since)) => self.config.prices.usage_after(Some(total), since.clone()),
-            None => self.config.prices.usage(by_model),
+            Some((total, since)) => self.prices.usage_after(Some(total), since.clone()),
+            None => self.prices.usage(by_model),
         };
         usage.tokens_per_minute = self.transcripts.rate(main, now);
         Some(usage)

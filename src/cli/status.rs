@@ -35,10 +35,7 @@ fn tmux_colour(h: Health) -> Option<&'static str> {
 /// waiting, stuck or active.
 pub fn line(sessions: &[Session], tmux: bool, now: DateTime<Utc>) -> String {
     let mut counts: HashMap<Health, usize> = HashMap::new();
-    for s in sessions
-        .iter()
-        .filter(|s| !s.archived && s.snoozed_until.is_none())
-    {
+    for s in sessions.iter().filter(|s| attention::counted(s)) {
         *counts.entry(s.health).or_insert(0) += 1;
     }
     let parts: Vec<String> = Health::ALL

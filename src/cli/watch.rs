@@ -47,7 +47,7 @@ pub struct WatchArgs {
 }
 
 enum Signal {
-    File(std::path::PathBuf),
+    File(crate::engine::Change),
     Tmux(Event),
 }
 
@@ -80,7 +80,7 @@ pub fn run(args: &WatchArgs, config: &Config) -> Result<(), String> {
         let _ = files.send(Signal::File(p));
     })
     .map_err(|e| format!("cannot watch files: {e}"))?;
-    engine.catalog.load_usage();
+    engine.load_usage();
     engine.poll_tmux();
     let mut stream = Stream::new(host, std::io::stdout());
     let mut events = Events::new(
@@ -90,8 +90,8 @@ pub fn run(args: &WatchArgs, config: &Config) -> Result<(), String> {
             .unwrap_or(chrono::Duration::MAX),
     );
     events.connect(&engine, &tx);
-    let rows = engine.catalog.rows(Utc::now());
-    if stream.snapshot(&rows, &engine.catalog.problems()).is_err() {
+    let rows = engine.rows(Utc::now());
+    if stream.snapshot(&rows, &engine.problems()).is_err() {
         return Ok(());
     }
     let heartbeat = Duration::from_secs(args.heartbeat);
@@ -134,8 +134,8 @@ pub fn run(args: &WatchArgs, config: &Config) -> Result<(), String> {
         }
         // Health depends on the clock too (stuck after a while): the rows
         // are rebuilt on every wake, and only what differs is written.
-        let rows = engine.catalog.rows(Utc::now());
-        let mut written = stream.changes(&rows, &engine.catalog.problems());
+        let rows = engine.rows(Utc::now());
+        let mut written = stream.changes(&rows, &engine.problems());
         if Instant::now() >= next_beat {
             written = written.and_then(|()| stream.heartbeat());
             next_beat = Instant::now() + heartbeat;
@@ -208,10 +208,10 @@ impl Events {
         let Some(control) = self.control() else {
             return;
         };
-        let Some(crate::tmux::ServerState::Running(server)) = engine.catalog.tmux_state() else {
+        let Some(crate::tmux::ServerState::Running(server)) = engine.tmux_state() else {
             return;
         };
-        let rows = engine.catalog.rows(Utc::now());
+        let rows = engine.rows(Utc::now());
         let (targets, asked): (Vec<String>, usize) =
             match crate::freshness::plan(&rows, None, Utc::now(), self.active_window) {
                 crate::freshness::Read::Nothing => return,
@@ -245,7 +245,7 @@ impl Events {
         // The control client would start a tmux server where none runs:
         // listen only to a running one, and look again at the next poll.
         let running = matches!(
-            engine.catalog.tmux_state(),
+            engine.tmux_state(),
             Some(crate::tmux::ServerState::Running(_))
         );
         if !running {

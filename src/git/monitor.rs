@@ -1,8 +1,8 @@
 //! Reading work trees off the event loop. The engine marks a work tree
 //! dirty (its git folder changed, a file in its top folders changed, its
 //! session's pane moved); one worker thread reads dirty trees, each at most
-//! once per [`MIN_INTERVAL`], and hands the results back through the same
-//! channel as file changes ([`RESULTS_READY`]). Nothing dirty, nothing
+//! once per [`MIN_INTERVAL`], and says the results are ready through the
+//! engine's channel (`engine::Change::GitResults`). Nothing dirty, nothing
 //! runs: the worker sleeps on a condition variable with no timeout.
 
 use std::collections::HashMap;
@@ -15,10 +15,6 @@ use crate::model::Changes;
 
 /// A work tree is read at most once per this long.
 pub const MIN_INTERVAL: Duration = Duration::from_secs(1);
-
-/// The "path" the worker sends when results are waiting: it holds a NUL,
-/// so no file event can ever carry it.
-pub const RESULTS_READY: &str = "\0greenroom: git results are ready";
 
 #[derive(Debug)]
 struct Tree {

@@ -99,6 +99,13 @@ pub struct Orchestration {
     pub archived: bool,
     pub created: Option<String>,
     pub updated: Option<String>,
+    /// `created` and `updated` as times, parsed once where the file is read
+    /// (`sources::maestro`). Not on the wire: a host's rows come with their
+    /// health decided.
+    #[serde(skip)]
+    pub created_at: Option<chrono::DateTime<chrono::Utc>>,
+    #[serde(skip)]
+    pub updated_at: Option<chrono::DateTime<chrono::Utc>>,
     pub phases: Vec<Phase>,
     pub token_usage: Option<TokenUsage>,
     /// Places where the file disagrees with itself; shown, never resolved by guessing.

@@ -11,6 +11,7 @@ mod checks;
 mod frontmatter;
 mod location;
 mod mapping;
+mod time;
 mod values;
 mod write;
 
@@ -27,6 +28,7 @@ pub use location::{
     LEGACY_HOOKS_DIR, StateLocation, default_hooks_dir, location_for_workspace, read_active_agent,
     resolve_state_dir,
 };
+pub use time::parse_time;
 pub use write::{archive_state, render_state, write_active_agent, write_state};
 
 /// Where Maestro keeps its state under a workspace unless `MAESTRO_STATE_DIR` says otherwise.

@@ -66,10 +66,7 @@ pub(super) fn note_turns(state: &mut AppState, rows: &[Session]) -> Vec<Effect> 
         let before = state.last_health.get(&r.id).copied();
         // Archived rows are finished business: they never call for the operator.
         // A snoozed one neither: the operator said "not now".
-        let turned = r.health.needs_operator()
-            && !r.archived
-            && r.snoozed_until.is_none()
-            && before != Some(r.health);
+        let turned = attention::in_queue(r) && before != Some(r.health);
         if turned && !first_load {
             if state.selected.as_deref() != Some(r.id.as_str()) {
                 state.attention.insert(r.id.clone());

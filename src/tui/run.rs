@@ -92,13 +92,13 @@ fn start_state(
     let (recovery, statuses) = engine.recover_deferred();
     // greenroom's own archived records too (after recovery, which may have
     // just archived some); the sidebar shows them under `A`.
-    engine.catalog.follow_sidecar_archive();
+    engine.follow_sidecar_archive();
     tracing::info!(
         ?recovery,
         folders = engine.watched_folders(),
         "dashboard started"
     );
-    let mut state = AppState::new(Utc::now(), engine.catalog.looked_in());
+    let mut state = AppState::new(Utc::now(), engine.looked_in());
     state.alerts = config.alerts;
     let hosts: Vec<String> = config.hosts.iter().map(|h| h.name.clone()).collect();
     state.hosts = super::hosts::initial(&hosts, Utc::now());
@@ -112,7 +112,7 @@ fn start_state(
         state.events = super::state::TmuxEvents::Disabled;
     }
     let mut start = Vec::new();
-    if let Some(server) = engine.catalog.tmux_state().cloned() {
+    if let Some(server) = engine.tmux_state().cloned() {
         // Already in the catalog: the reducer only learns what tmux said.
         start.push(Action::Polled {
             server,
@@ -120,8 +120,8 @@ fn start_state(
         });
     }
     start.push(Action::Rows {
-        rows: engine.catalog.rows(Utc::now()),
-        problems: engine.catalog.problems(),
+        rows: engine.rows(Utc::now()),
+        problems: engine.problems(),
     });
     // Connects to the hosts at once rather than at the first tick.
     start.push(Action::Tick(Utc::now()));
@@ -139,7 +139,7 @@ async fn event_loop(
     state: &mut AppState,
     start: Vec<Action>,
     config: &Config,
-    file_rx: &mut mpsc::UnboundedReceiver<std::path::PathBuf>,
+    file_rx: &mut mpsc::UnboundedReceiver<crate::engine::Change>,
 ) -> Result<()> {
     let mut tick = tokio::time::interval(Duration::from_secs(1));
     let mut poll = tokio::time::interval(config.poll_interval);

@@ -5,7 +5,6 @@
 //! reducer's; the runner only does it, throttling pane captures and keeping
 //! one status write in flight.
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
@@ -20,7 +19,7 @@ use super::op::{HostRow, On, Op, Verb};
 use super::state::AppState;
 use super::terminal::Screen;
 use super::view::{self, theme::Theme};
-use crate::engine::{Engine, NewRows};
+use crate::engine::{Change, Engine, NewRows};
 use crate::model::{HostName, Session};
 use crate::tmux::{Event, EventClient};
 
@@ -147,25 +146,22 @@ impl Runner {
     /// ages agree with the sidebar's, which the view reads at the same time).
     pub fn rows(&self, now: chrono::DateTime<Utc>) -> Action {
         Action::Rows {
-            rows: self.engine.catalog.rows(now),
-            problems: self.engine.catalog.problems(),
+            rows: self.engine.rows(now),
+            problems: self.engine.problems(),
         }
     }
 
     /// The rows at the clock's tick, when the clock changes any (a health
     /// rule's window ran out, say); the ages the view states need none.
     pub fn rows_at_tick(&self, now: chrono::DateTime<Utc>) -> Option<Action> {
-        self.engine
-            .catalog
-            .clock_moves_rows(now)
-            .then(|| self.rows(now))
+        self.engine.clock_moves_rows(now).then(|| self.rows(now))
     }
 
     /// A burst of file changes, read at once.
     pub fn files(
         &mut self,
-        first: PathBuf,
-        rx: &mut mpsc::UnboundedReceiver<PathBuf>,
+        first: Change,
+        rx: &mut mpsc::UnboundedReceiver<Change>,
         now: chrono::DateTime<Utc>,
     ) -> Vec<Action> {
         let mut batch = vec![first];
@@ -175,7 +171,7 @@ impl Runner {
         match self.engine.apply_changes_rows(batch, now) {
             Some(NewRows::All(rows)) => vec![Action::Rows {
                 rows,
-                problems: self.engine.catalog.problems(),
+                problems: self.engine.problems(),
             }],
             Some(NewRows::Changed(rows)) => vec![Action::RowsChanged(rows)],
             None => Vec::new(),

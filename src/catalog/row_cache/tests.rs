@@ -50,7 +50,7 @@ fn catalog() -> Catalog {
         s.activity = Some(Activity::Active);
         s.activity_since = Some(t0() - Duration::seconds(20));
         s.activity_reported_at = s.activity_since;
-        c.sidecars.insert(c.store.path_for(s.id), s);
+        c.own.sidecars.insert(c.own.store.path_for(s.id), s);
     }
     c.set_tmux(facts(&[]));
     c
@@ -58,14 +58,14 @@ fn catalog() -> Catalog {
 
 /// What a build with nothing kept says at `now`.
 fn fresh(c: &Catalog, now: DateTime<Utc>) -> Vec<Session> {
-    let kept = std::mem::take(&mut *c.row_cache.kept.lock().unwrap());
+    let kept = std::mem::take(&mut *c.cache.rows.kept.lock().unwrap());
     let rows = c.rows(now);
-    *c.row_cache.kept.lock().unwrap() = kept;
+    *c.cache.rows.kept.lock().unwrap() = kept;
     rows
 }
 
 fn path_of(c: &Catalog, name: &str) -> std::path::PathBuf {
-    let (path, _) = c.sidecars.iter().find(|(_, s)| s.name == name).unwrap();
+    let (path, _) = c.own.sidecars.iter().find(|(_, s)| s.name == name).unwrap();
     path.clone()
 }
 
@@ -84,7 +84,7 @@ fn a_changed_record_rebuilds_its_row_only() {
     let mut c = catalog();
     let _ = c.rows(t0());
     let path = path_of(&c, "agent-1");
-    c.sidecars.get_mut(&path).unwrap().name = "renamed".into();
+    c.own.sidecars.get_mut(&path).unwrap().name = "renamed".into();
     let rows = c.rows(t0());
     assert_eq!(c.rows_built(), 1);
     assert!(rows.iter().any(|r| r.name == "renamed"));
@@ -92,7 +92,7 @@ fn a_changed_record_rebuilds_its_row_only() {
     assert_eq!(rows, fresh(&c, t0()));
 
     // A field that only decides the health: the report turns waiting.
-    c.sidecars.get_mut(&path).unwrap().activity = Some(Activity::AwaitingInput);
+    c.own.sidecars.get_mut(&path).unwrap().activity = Some(Activity::AwaitingInput);
     let rows = c.rows(t0());
     assert_eq!(c.rows_built(), 1);
     let row = rows.iter().find(|r| r.name == "renamed").unwrap();
@@ -181,14 +181,14 @@ fn kept_rows_equal_a_fresh_build_at_every_second() {
     // rule), agent-1: waiting and snoozed for 2 minutes, agent-2: no
     // report (tmux's inference; stuck rules never apply).
     c.set_tmux(facts(&[]));
-    let s1 = c.sidecars.get_mut(&paths[1]).unwrap();
+    let s1 = c.own.sidecars.get_mut(&paths[1]).unwrap();
     s1.activity = Some(Activity::AwaitingInput);
     s1.snooze = Some(crate::attention::snooze_for(
         Health::Waiting,
         std::time::Duration::from_secs(120),
         t0(),
     ));
-    let s2 = c.sidecars.get_mut(&paths[2]).unwrap();
+    let s2 = c.own.sidecars.get_mut(&paths[2]).unwrap();
     s2.activity = None;
     s2.activity_reported_at = None;
     let mut moved = facts(&[]);
@@ -233,9 +233,9 @@ fn problems_are_looked_up_at_every_build_and_gone_records_leave() {
     let row = rows.iter().find(|r| r.name == "agent-0").unwrap();
     assert_eq!(row.problems.len(), 1, "{:?}", row.problems);
 
-    c.sidecars.remove(&path);
+    c.own.sidecars.remove(&path);
     assert_eq!(c.rows(t0()).len(), 2);
-    assert_eq!(c.row_cache.kept.lock().unwrap().len(), 2);
+    assert_eq!(c.cache.rows.kept.lock().unwrap().len(), 2);
 }
 
 #[test]
@@ -243,7 +243,7 @@ fn a_record_changed_alone_is_rebuilt_alone_as_a_full_build_would() {
     let mut c = catalog();
     let _ = c.rows(t0());
     let path = path_of(&c, "agent-1");
-    c.sidecars.get_mut(&path).unwrap().name = "renamed".into();
+    c.own.sidecars.get_mut(&path).unwrap().name = "renamed".into();
     let one = c.rows_of(std::slice::from_ref(&path), t0()).unwrap();
     assert_eq!(one.len(), 1);
     assert_eq!(one[0].name, "renamed");
@@ -260,23 +260,23 @@ fn a_change_that_reaches_other_rows_or_another_clock_builds_them_all() {
     let _ = c.rows(t0());
     let path = path_of(&c, "agent-1");
     // Another clock: the other rows' ages and health may have moved.
-    c.sidecars.get_mut(&path).unwrap().name = "renamed".into();
+    c.own.sidecars.get_mut(&path).unwrap().name = "renamed".into();
     assert!(
         c.rows_of(std::slice::from_ref(&path), t0() + Duration::seconds(1))
             .is_none()
     );
     // Another tmux session: which panes are adopted may change.
-    c.sidecars.get_mut(&path).unwrap().tmux_session = Some("s0".into());
+    c.own.sidecars.get_mut(&path).unwrap().tmux_session = Some("s0".into());
     assert!(c.rows_of(std::slice::from_ref(&path), t0()).is_none());
-    c.sidecars.get_mut(&path).unwrap().tmux_session = Some("s1".into());
+    c.own.sidecars.get_mut(&path).unwrap().tmux_session = Some("s1".into());
     // Another folder: orchestrations and work trees are found by it.
-    c.sidecars.get_mut(&path).unwrap().cwd = "/elsewhere".into();
+    c.own.sidecars.get_mut(&path).unwrap().cwd = "/elsewhere".into();
     assert!(c.rows_of(std::slice::from_ref(&path), t0()).is_none());
     // A record the last build did not have.
     let mut s = Sidecar::new("new", std::path::Path::new("/nowhere"), "sleep 1", t0());
     s.tmux_session = Some("s9".into());
-    let new = c.store.path_for(s.id);
-    c.sidecars.insert(new.clone(), s);
+    let new = c.own.store.path_for(s.id);
+    c.own.sidecars.insert(new.clone(), s);
     assert!(c.rows_of(&[new], t0()).is_none());
 }
 
@@ -285,9 +285,9 @@ fn ids_made_unique_build_them_all() {
     let mut c = catalog();
     let first = path_of(&c, "agent-0");
     let twin = path_of(&c, "agent-1");
-    let id = c.sidecars[&first].id;
-    c.sidecars.get_mut(&twin).unwrap().id = id;
+    let id = c.own.sidecars[&first].id;
+    c.own.sidecars.get_mut(&twin).unwrap().id = id;
     let _ = c.rows(t0());
-    c.sidecars.get_mut(&twin).unwrap().name = "renamed".into();
+    c.own.sidecars.get_mut(&twin).unwrap().name = "renamed".into();
     assert!(c.rows_of(&[twin], t0()).is_none());
 }

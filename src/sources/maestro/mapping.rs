@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
+use super::time::parse_time;
 use super::values::{Reader, short};
 use crate::model::{
     Orchestration, Phase, PhaseError, PhaseId, PhaseStatus, TokenCounts, TokenUsage,
@@ -34,6 +35,8 @@ pub(super) fn orchestration(map: &Object) -> (Orchestration, usize) {
         token_usage: token_usage(&mut r, map.get("token_usage")),
         ..Orchestration::default()
     };
+    orch.created_at = orch.created.as_deref().and_then(parse_time);
+    orch.updated_at = orch.updated.as_deref().and_then(parse_time);
     let (phases, listed) = phases(&mut r, map.get("phases"));
     orch.phases = phases;
     if r.backslash_quoted {

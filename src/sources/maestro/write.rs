@@ -203,6 +203,14 @@ mod tests {
             super::super::parse_state(&render_state(&o), path, Path::new("/ws"), false).unwrap();
         assert_eq!(read.contradictions, Vec::<String>::new());
         let mut expected = o;
+        expected.created_at = expected
+            .created
+            .as_deref()
+            .and_then(super::super::parse_time);
+        expected.updated_at = expected
+            .updated
+            .as_deref()
+            .and_then(super::super::parse_time);
         expected.path = path.to_path_buf();
         expected.workspace = "/ws".into();
         assert_eq!(read, expected);

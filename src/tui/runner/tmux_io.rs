@@ -57,7 +57,7 @@ impl Runner {
 
     /// The rows' sessions by id, read through the control client.
     pub(super) fn refresh(&mut self, targets: &[crate::tmux::TmuxTarget], generation: u64) {
-        let ids: Vec<String> = match self.engine.catalog.tmux_state() {
+        let ids: Vec<String> = match self.engine.tmux_state() {
             Some(ServerState::Running(server)) => targets
                 .iter()
                 .filter_map(|t| server.refresh_target(t))

@@ -45,11 +45,7 @@ struct Left {
 /// Snoozed sessions are left out of the counts, like archived ones.
 fn groups(state: &AppState) -> Vec<(Health, usize)> {
     let mut counts: HashMap<Health, usize> = HashMap::new();
-    for r in state
-        .rows
-        .iter()
-        .filter(|r| !r.archived && r.snoozed_until.is_none())
-    {
+    for r in state.rows.iter().filter(|r| attention::counted(r)) {
         *counts.entry(r.health).or_insert(0) += 1;
     }
     Health::ALL

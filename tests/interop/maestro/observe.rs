@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use greenroom::config::Config;
-use greenroom::engine::Engine;
+use greenroom::engine::{Change, Engine};
 use serde_json::Value;
 
 use crate::it_support::{TmuxServer, World};
@@ -17,7 +17,7 @@ use crate::it_support::{TmuxServer, World};
 /// The live catalog, fed by the real watcher, as the dashboard runs it.
 pub struct Live {
     pub engine: Engine,
-    rx: Receiver<PathBuf>,
+    rx: Receiver<Change>,
 }
 
 impl Live {
@@ -34,8 +34,8 @@ impl Live {
 
     /// The rows as `ls --json` would print them.
     pub fn json(&self) -> Value {
-        let rows = self.engine.catalog.rows(Utc::now());
-        let text = greenroom::cli::ls::to_json(&rows, &self.engine.catalog.problems()).unwrap();
+        let rows = self.engine.rows(Utc::now());
+        let text = greenroom::cli::ls::to_json(&rows, &self.engine.problems()).unwrap();
         serde_json::from_str(&text).unwrap()
     }
 

@@ -47,14 +47,14 @@ fn dismiss_takes_the_orchestration_with_it() {
     })
     .unwrap();
     engine.poll_tmux();
-    let rows = engine.catalog.rows(Utc::now());
+    let rows = engine.rows(Utc::now());
     assert_eq!(rows.len(), 1, "{rows:#?}");
     assert_eq!(rows[0].source, Source::Greenroom);
     assert!(rows[0].orchestration.is_some());
 
     let to = greenroom::ops::dismiss(engine.tmux(), engine.store(), &rows[0]).unwrap();
     engine.apply_changes(vec![store.path_for(s.id), to]);
-    let rows = engine.catalog.rows(Utc::now());
+    let rows = engine.rows(Utc::now());
     assert!(rows.is_empty(), "nothing left behind: {rows:#?}");
     // `ls` and a fresh start agree; `--all` shows it with its session.
     assert!(
@@ -206,7 +206,7 @@ fn both_default_hook_folders_are_read_when_none_is_named() {
     support::wait_for(10, "the agent from the 1.4.0 folder", || {
         let batch: Vec<_> = rx.try_iter().collect();
         engine.apply_changes(batch);
-        let rows = engine.catalog.rows(Utc::now());
+        let rows = engine.rows(Utc::now());
         (rows[0].active_agent.as_deref() == Some("tester")).then_some(())
     });
 }

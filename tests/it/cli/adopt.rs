@@ -401,7 +401,7 @@ fn start_up_removes_the_records_of_closed_panes_only() {
     let mut engine = greenroom::engine::Engine::load(&config, false, |_| {}).unwrap();
     engine.recover();
     assert_eq!(s.adopted_files(), 1);
-    let rows = engine.catalog.rows(chrono::Utc::now());
+    let rows = engine.rows(chrono::Utc::now());
     let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
     assert_eq!(ids, [kept.as_str()]);
 }

@@ -233,9 +233,9 @@ fn the_dashboard_follows_an_archived_record_back_out_of_the_archive() {
     let config = world.config(Some(&tmux), &[]);
     let mut engine = greenroom::engine::Engine::load(&config, false, |_| {}).unwrap();
     engine.poll_tmux();
-    assert!(engine.catalog.rows(chrono::Utc::now()).is_empty());
-    assert!(engine.catalog.follow_sidecar_archive());
-    let rows = engine.catalog.rows(chrono::Utc::now());
+    assert!(engine.rows(chrono::Utc::now()).is_empty());
+    assert!(engine.follow_sidecar_archive());
+    let rows = engine.rows(chrono::Utc::now());
     assert_eq!(rows.len(), 1);
     assert_eq!(
         (rows[0].status.as_str(), rows[0].archived),
@@ -246,7 +246,7 @@ fn the_dashboard_follows_an_archived_record_back_out_of_the_archive() {
     greenroom::ops::restore(&t, &config, &rows[0]).unwrap();
     engine.apply_changes(vec![archived.clone(), store.path_for(s.id)]);
     engine.poll_tmux();
-    let rows = engine.catalog.rows(chrono::Utc::now());
+    let rows = engine.rows(chrono::Utc::now());
     let seen: Vec<(&str, bool)> = rows
         .iter()
         .map(|r| (r.status.as_str(), r.archived))

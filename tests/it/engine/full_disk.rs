@@ -183,7 +183,6 @@ fn a_session_killed_on_a_full_disk_is_recorded_killed_once_there_is_room() {
     let mut engine = Engine::load(&config, false, |_| {}).unwrap();
     engine.poll_tmux();
     let row = engine
-        .catalog
         .rows(Utc::now())
         .into_iter()
         .find(|r| r.name == "full-kill")

@@ -63,7 +63,7 @@ fn recovery_adopts_live_sessions_marks_the_rest_dormant_and_archives_the_homeles
     );
     assert_eq!(store.load_archived().0.len(), 1);
 
-    let rows = engine.catalog.rows(Utc::now());
+    let rows = engine.rows(Utc::now());
     assert_eq!(rows.len(), 2);
     assert_eq!(row(&rows, "live").status, Status::Running);
     assert_eq!(row(&rows, "orphan").status, Status::Dormant);
@@ -83,7 +83,7 @@ fn killing_the_server_makes_every_session_dormant_in_one_poll() {
     tmux.spawn("gr-b", &["sleep", "600"]);
     let mut engine = engine(&world, &tmux);
     engine.poll_tmux();
-    let rows = engine.catalog.rows(Utc::now());
+    let rows = engine.rows(Utc::now());
     assert!(
         rows.iter().all(|r| r.status == Status::Running),
         "{rows:#?}"
@@ -99,7 +99,7 @@ fn killing_the_server_makes_every_session_dormant_in_one_poll() {
         engine.poll_tmux(),
         "the first poll after must report a change"
     );
-    let rows = engine.catalog.rows(Utc::now());
+    let rows = engine.rows(Utc::now());
     for r in &rows {
         assert_eq!(r.status, Status::Dormant, "{}", r.name);
         assert_eq!(r.health, Health::Dormant, "{}", r.name);
@@ -134,7 +134,7 @@ fn a_pane_that_exits_with_status_three_is_exited_and_errored() {
     let mut engine = engine(&world, &tmux);
     engine.poll_tmux();
     assert_eq!(
-        row(&engine.catalog.rows(Utc::now()), "failing").status,
+        row(&engine.rows(Utc::now()), "failing").status,
         Status::Running
     );
 
@@ -143,7 +143,7 @@ fn a_pane_that_exits_with_status_three_is_exited_and_errored() {
     // status, so wait for both.
     let rows = wait_for(10, "the pane to die with its status", || {
         engine.poll_tmux();
-        let rows = engine.catalog.rows(Utc::now());
+        let rows = engine.rows(Utc::now());
         let r = row(&rows, "failing");
         (r.status == Status::Exited && r.health == Health::Errored).then_some(rows)
     });
@@ -165,10 +165,10 @@ fn tmux_not_installed_or_no_server_are_normal_states() {
     let mut engine = Engine::start(&world.config(None, &[]), false, |_| {}).unwrap();
     engine.poll_tmux();
     assert_eq!(
-        engine.catalog.tmux_state(),
+        engine.tmux_state(),
         Some(&greenroom::tmux::ServerState::NoServer)
     );
-    assert_eq!(engine.catalog.rows(Utc::now())[0].status, Status::Dormant);
+    assert_eq!(engine.rows(Utc::now())[0].status, Status::Dormant);
 }
 
 #[test]
@@ -182,7 +182,7 @@ fn attached_time_from_tmux_counts_as_focus() {
     tmux.spawn("gr-one", &["sleep", "600"]);
     let mut engine = engine(&world, &tmux);
     engine.poll_tmux();
-    let rows = engine.catalog.rows(Utc::now());
+    let rows = engine.rows(Utc::now());
     // Never attached: tmux reports 0, which is no focus at all.
     assert_eq!(row(&rows, "one").last_focused_at, None);
 }

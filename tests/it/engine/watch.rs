@@ -10,7 +10,7 @@ use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
-use greenroom::engine::Engine;
+use greenroom::engine::{Change, Engine};
 use greenroom::model::{Session, Source};
 use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 use support::World;
@@ -191,7 +191,7 @@ fn a_burst_of_a_thousand_sidecars_ends_in_the_right_state() {
         std::fs::remove_file(store.path_for(*id)).unwrap();
     }
     live.until("900 rows", |r| r.len() == 900);
-    assert!(live.engine.catalog.problems().is_empty());
+    assert!(live.engine.problems().is_empty());
 }
 
 #[test]
@@ -240,14 +240,14 @@ fn changes_between_loading_and_watching_are_caught_up() {
         let _ = tx.send(p);
     })
     .unwrap();
-    assert_eq!(names(&engine.catalog.rows(Utc::now())), ["gone"]);
+    assert_eq!(names(&engine.rows(Utc::now())), ["gone"]);
     // While the first frame is drawn: one session deleted, one created.
     std::fs::remove_file(store.path_for(gone.id)).unwrap();
     store
         .create(&Sidecar::new("new", &world.path("w"), "sh", Utc::now()))
         .unwrap();
     assert!(engine.watch(), "arming the watches catches up");
-    assert_eq!(names(&engine.catalog.rows(Utc::now())), ["new"]);
+    assert_eq!(names(&engine.rows(Utc::now())), ["new"]);
 }
 
 /// Feeds events to the engine at one clock (`now`), swapping what each
@@ -291,7 +291,7 @@ fn feed_until(
 
 /// The rows held equal a full build's, in any order.
 fn assert_held_is_full(live: &Live, held: &[Session], now: chrono::DateTime<Utc>) {
-    let mut full = live.engine.catalog.rows(now);
+    let mut full = live.engine.rows(now);
     let mut held = held.to_vec();
     held.sort_by(|x, y| x.id.cmp(&y.id));
     full.sort_by(|x, y| x.id.cmp(&y.id));
@@ -313,7 +313,7 @@ fn a_rewritten_sidecar_comes_back_as_its_row_alone() {
     store.create(&b).unwrap();
     live.until("both", |r| names(r) == ["a", "b"]);
     let now = Utc::now();
-    let mut held = live.engine.catalog.rows(now);
+    let mut held = live.engine.rows(now);
     let named = |name: &'static str| move |r: &[Session]| r.iter().any(|r| r.name == name);
 
     let wait = Duration::from_secs(5);
@@ -368,7 +368,7 @@ fn a_running_orchestration_that_moves_on_comes_back_as_its_sessions_rows() {
         r.len() == 3
     });
     let now = Utc::now();
-    let mut held = live.engine.catalog.rows(now);
+    let mut held = live.engine.rows(now);
     let phase_of = |r: &[Session], session: &str| {
         r.iter()
             .filter_map(|r| r.orchestration.as_ref())
@@ -384,7 +384,7 @@ fn a_running_orchestration_that_moves_on_comes_back_as_its_sessions_rows() {
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
         let path = live.rx.recv_timeout(left).expect("the rewrite's event");
-        let read = path == active;
+        let read = path == Change::Path(active.clone());
         assert!(live.engine.apply_changes_rows(vec![path], now).is_none());
         if read {
             break;

@@ -3,12 +3,12 @@
 //! at its top only (and its git folder), greenroom says so once, and a
 //! change to the index still reaches the row.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
 use chrono::Utc;
-use greenroom::engine::Engine;
+use greenroom::engine::{Change, Engine};
 use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 use greenroom::watch::MAX_TREE_CHILDREN;
 
@@ -17,7 +17,7 @@ use crate::support::git::{git_in, repo_with};
 use crate::support::live::{Live, row_until};
 
 /// Applies whatever the watcher has sent until it has been quiet a moment.
-fn drain(engine: &mut Engine, rx: &Receiver<PathBuf>) {
+fn drain(engine: &mut Engine, rx: &Receiver<Change>) {
     while let Ok(first) = rx.recv_timeout(Duration::from_millis(300)) {
         let mut batch = vec![first];
         batch.extend(rx.try_iter());
@@ -27,7 +27,6 @@ fn drain(engine: &mut Engine, rx: &Receiver<PathBuf>) {
 
 fn notes_about(engine: &Engine, root: &Path) -> usize {
     engine
-        .catalog
         .problems()
         .iter()
         .filter(|p| p.path == root && p.error.contains("subfolders"))
@@ -59,12 +58,7 @@ fn a_work_tree_with_more_subfolders_than_the_cap_is_watched_at_its_top_and_says_
         watches <= MAX_TREE_CHILDREN,
         "{watches} watches in the tree"
     );
-    assert_eq!(
-        notes_about(&engine, &root),
-        1,
-        "{:#?}",
-        engine.catalog.problems()
-    );
+    assert_eq!(notes_about(&engine, &root), 1, "{:#?}", engine.problems());
 
     // More folders come: still no watch for them, and nothing said again.
     subfolders(&root, MAX_TREE_CHILDREN + 50, MAX_TREE_CHILDREN + 80);
@@ -74,12 +68,7 @@ fn a_work_tree_with_more_subfolders_than_the_cap_is_watched_at_its_top_and_says_
         watches <= MAX_TREE_CHILDREN,
         "{watches} watches in the tree"
     );
-    assert_eq!(
-        notes_about(&engine, &root),
-        1,
-        "{:#?}",
-        engine.catalog.problems()
-    );
+    assert_eq!(notes_about(&engine, &root), 1, "{:#?}", engine.problems());
 
     // The index is still followed: staging reaches the row.
     std::fs::write(root.join("new.rs"), "fn b() {}\n").unwrap();
@@ -113,12 +102,7 @@ fn a_work_tree_that_grows_past_the_cap_gives_its_watches_back() {
         watches <= MAX_TREE_CHILDREN,
         "{watches} watches in the tree"
     );
-    assert_eq!(
-        notes_about(&engine, &root),
-        1,
-        "{:#?}",
-        engine.catalog.problems()
-    );
+    assert_eq!(notes_about(&engine, &root), 1, "{:#?}", engine.problems());
 
     std::fs::write(root.join("src/lib.rs"), "fn b() {}\n").unwrap();
     git_in(&root, &["add", "src/lib.rs"]);

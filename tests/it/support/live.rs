@@ -1,19 +1,19 @@
 //! The engine with its real watcher, fed the paths the watcher sends until
 //! the rows show what a test waits for (never a fixed sleep).
 
-use std::path::PathBuf;
+
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use greenroom::config::Config;
-use greenroom::engine::Engine;
+use greenroom::engine::{Change, Engine};
 use greenroom::model::Session;
 
 /// An engine started on real folders and what its watcher has sent.
 pub struct Live {
     pub engine: Engine,
-    pub rx: Receiver<PathBuf>,
+    pub rx: Receiver<Change>,
 }
 
 impl Live {
@@ -41,14 +41,14 @@ impl Live {
 /// holds on the rows; fails after `secs` showing them.
 pub fn rows_until(
     engine: &mut Engine,
-    rx: &Receiver<PathBuf>,
+    rx: &Receiver<Change>,
     secs: u64,
     what: &str,
     check: impl Fn(&[Session]) -> bool,
 ) -> Vec<Session> {
     let deadline = Instant::now() + Duration::from_secs(secs);
     loop {
-        let rows = engine.catalog.rows(Utc::now());
+        let rows = engine.rows(Utc::now());
         if check(&rows) {
             return rows;
         }
@@ -68,7 +68,7 @@ pub fn rows_until(
 /// `rows_until` the row named `name` satisfies `check`; that row.
 pub fn row_until(
     engine: &mut Engine,
-    rx: &Receiver<PathBuf>,
+    rx: &Receiver<Change>,
     secs: u64,
     name: &str,
     what: &str,

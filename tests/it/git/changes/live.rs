@@ -68,7 +68,7 @@ fn a_folder_outside_git_has_no_changes() {
         .create(&Sidecar::new("api", &plain, "sleep 600", Utc::now()))
         .unwrap();
     let engine = Engine::start(&world.config(None, &[]), false, |_| {}).unwrap();
-    let rows = engine.catalog.rows(Utc::now());
+    let rows = engine.rows(Utc::now());
     assert!(rows.iter().all(|r| r.changes.is_none()));
     assert_eq!(engine.git_reads(), 0);
 }
@@ -94,7 +94,7 @@ fn a_broken_repository_is_a_problem() {
             .unwrap()
             .contains("not a git folder")
     );
-    let problems = live.engine.catalog.problems();
+    let problems = live.engine.problems();
     assert!(
         problems
             .iter()

@@ -1,0 +1,75 @@
+//! Greenroom's own records: the sidecars it wrote for the sessions it
+//! started, the archived ones once asked for, and the snoozes the operator
+//! set on rows greenroom does not own.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::WatchTarget;
+use crate::sources::sidecar::{self, Sidecar, SidecarStore};
+use crate::sources::snooze::Snooze;
+
+#[derive(Debug)]
+pub(super) struct Own {
+    pub(super) store: SidecarStore,
+    /// Live records, by file.
+    pub(super) sidecars: BTreeMap<PathBuf, Sidecar>,
+    /// Archived records, by their real file.
+    pub(super) archived: BTreeMap<PathBuf, Sidecar>,
+    /// Archived sidecars are read and followed (with `include_archive`, or
+    /// after [`super::Catalog::follow_sidecar_archive`]).
+    pub(super) follow_archive: bool,
+    /// Snoozes of the rows greenroom does not own (Maestro, AO), by row id.
+    pub(super) snoozes: BTreeMap<String, Snooze>,
+}
+
+/// Which of greenroom's own files a changed path is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum OwnPath {
+    /// A record, live or archived.
+    Record { archived: bool },
+    /// The snooze file.
+    Snoozes,
+    /// The records' folder itself (it appeared or went).
+    Folder,
+}
+
+impl Own {
+    /// Whether (and as what) a changed path is greenroom's own to read.
+    pub(super) fn claims(&self, path: &Path) -> Option<OwnPath> {
+        let parent = path.parent().unwrap_or(Path::new(""));
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default();
+        if parent == self.store.dir() && sidecar::is_sidecar_name(&name) {
+            return Some(OwnPath::Record { archived: false });
+        }
+        if parent == self.store.dir() && name == crate::sources::snooze::SNOOZE_FILE {
+            return Some(OwnPath::Snoozes);
+        }
+        if parent == self.store.archive_dir() && sidecar::is_sidecar_name(&name) {
+            return Some(OwnPath::Record { archived: true });
+        }
+        (path == self.store.dir()).then_some(OwnPath::Folder)
+    }
+
+    /// The records' folder, and the archive's once it is followed.
+    pub(super) fn targets(&self) -> Vec<WatchTarget> {
+        let mut out = vec![WatchTarget::folder(self.store.dir())];
+        if self.follow_archive {
+            out.push(WatchTarget::folder(self.store.archive_dir()));
+        }
+        out
+    }
+
+    pub(super) fn new(store: SidecarStore) -> Self {
+        Own {
+            store,
+            sidecars: BTreeMap::new(),
+            archived: BTreeMap::new(),
+            follow_archive: false,
+            snoozes: BTreeMap::new(),
+        }
+    }
+}
