@@ -9,10 +9,9 @@ use serde::Deserialize;
 
 use crate::sources::{maestro, read_linked_text_file};
 
-mod environ;
 mod wording;
 
-pub use environ::Environ;
+pub use crate::environ::{Env, Environ};
 
 const DEFAULTS: &str = include_str!("../assets/default-config.toml");
 
@@ -184,11 +183,6 @@ pub struct Overrides {
     pub ao_dir: Option<PathBuf>,
     pub claude_dir: Option<PathBuf>,
     pub tmux_socket: Option<String>,
-}
-
-/// The process environment greenroom consults, passed in so tests stay pure.
-pub trait Env {
-    fn var(&self, key: &str) -> Option<String>;
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -439,6 +433,6 @@ fn default_sidecar_dir(env: &dyn Env) -> PathBuf {
         .var("XDG_STATE_HOME")
         .map(PathBuf::from)
         .or_else(|| home(env).map(|h| h.join(".local").join("state")))
-        .unwrap_or_else(std::env::temp_dir);
+        .unwrap_or_else(|| crate::environ::temp_dir(env));
     state.join("greenroom").join("sessions")
 }

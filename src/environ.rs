@@ -2,22 +2,39 @@
 //! [`Environ::from_process`] before anything else and passes it down (as the
 //! [`Env`] the settings are resolved from, and on `Config::environ`), so no
 //! other code reads the environment, and tests hand in their own.
+//!
+//! This is the only file that reads `std::env` (the layering test holds
+//! it); it imports nothing from greenroom.
 
 use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
 use std::path::PathBuf;
 
-use super::Env;
+/// The process environment greenroom consults, passed in so tests stay pure.
+pub trait Env {
+    fn var(&self, key: &str) -> Option<String>;
+
+    /// The snapshot itself, when this is one (it also knows the folder
+    /// and binary); a test's own `Env` is not.
+    fn snapshot(&self) -> Option<&Environ> {
+        None
+    }
+}
 
 /// A snapshot of the environment. Empty values count as unset.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Environ {
     vars: BTreeMap<OsString, OsString>,
+    /// The folder greenroom was started in (a folder named by nothing else
+    /// defaults to it).
+    current_dir: Option<PathBuf>,
+    /// greenroom's own binary, for the copies of itself it starts.
+    current_exe: Option<PathBuf>,
 }
 
 /// The variables `Config::environ` keeps for the parts that run after
 /// the settings are resolved (the dashboard, the actions).
-const KEPT: [&str; 8] = [
+const KEPT: [&str; 16] = [
     "TMUX",
     "TMUX_PANE",
     "HOME",
@@ -27,12 +44,26 @@ const KEPT: [&str; 8] = [
     "TMPDIR",
     // Where the ssh connections' control sockets live (hosts).
     "XDG_RUNTIME_DIR",
+    // This machine's name, when /proc and /etc do not say (`watch --json`).
+    "HOSTNAME",
+    // What tmux's control client is started with (tmux events).
+    "TMUX_TMPDIR",
+    "USER",
+    "LOGNAME",
+    "TERM",
+    "LANG",
+    "LC_ALL",
+    "LC_CTYPE",
 ];
 
 impl Environ {
     /// The one read of the process environment.
     pub fn from_process() -> Self {
-        Self::from_vars(std::env::vars_os())
+        Self {
+            current_dir: std::env::current_dir().ok(),
+            current_exe: std::env::current_exe().ok(),
+            ..Self::from_vars(std::env::vars_os())
+        }
     }
 
     /// An environment made of these variables (tests, and `greenroom demo`'s
@@ -46,12 +77,51 @@ impl Environ {
                 .map(|(k, v)| (k.into(), v.into()))
                 .filter(|(_, v)| !v.is_empty())
                 .collect(),
+            current_dir: None,
+            current_exe: None,
         }
     }
 
-    /// The variables the settings keep, taken from any [`Env`].
+    /// The variables the settings keep, taken from any [`Env`], and a
+    /// snapshot's folder and binary.
     pub fn kept_from(env: &dyn Env) -> Self {
-        Self::from_vars(KEPT.iter().filter_map(|k| Some((*k, env.var(k)?))))
+        let vars = Self::from_vars(KEPT.iter().filter_map(|k| Some((*k, env.var(k)?))));
+        match env.snapshot() {
+            Some(s) => vars.with_process_paths(s.current_dir.clone(), s.current_exe.clone()),
+            None => vars,
+        }
+    }
+
+    /// The folder greenroom was started in (`None` in a hand-built one).
+    pub fn current_dir(&self) -> Option<&std::path::Path> {
+        self.current_dir.as_deref()
+    }
+
+    /// greenroom's own binary (`None` in a hand-built one).
+    pub fn current_exe(&self) -> Option<&std::path::Path> {
+        self.current_exe.as_deref()
+    }
+
+    /// A snapshot that also knows the folder and binary, for tests.
+    pub fn with_process_paths(mut self, dir: Option<PathBuf>, exe: Option<PathBuf>) -> Self {
+        self.current_dir = dir;
+        self.current_exe = exe;
+        self
+    }
+
+    /// The variables among `keys` that are set, for a child that is given
+    /// only those (tmux's control client).
+    pub fn only<'a>(&'a self, keys: &'a [&str]) -> impl Iterator<Item = (&'a OsStr, &'a OsStr)> {
+        self.vars
+            .iter()
+            .filter(|(k, _)| k.to_str().is_some_and(|k| keys.contains(&k)))
+            .map(|(k, v)| (k.as_os_str(), v.as_os_str()))
+    }
+
+    /// The folder for temporary files: `$TMPDIR`, else `/tmp` (as the
+    /// standard library would say).
+    pub fn temp_dir(&self) -> PathBuf {
+        temp_dir(self)
     }
 
     pub fn os(&self, key: &str) -> Option<&OsStr> {
@@ -91,9 +161,19 @@ impl Environ {
     }
 }
 
+/// `$TMPDIR`, else `/tmp`, from any [`Env`].
+pub fn temp_dir(env: &dyn Env) -> PathBuf {
+    env.var("TMPDIR")
+        .map_or_else(|| PathBuf::from("/tmp"), PathBuf::from)
+}
+
 impl Env for Environ {
     fn var(&self, key: &str) -> Option<String> {
         self.os(key).and_then(OsStr::to_str).map(str::to_owned)
+    }
+
+    fn snapshot(&self) -> Option<&Environ> {
+        Some(self)
     }
 }
 
@@ -110,5 +190,21 @@ mod tests {
         let kept = Environ::kept_from(&env);
         assert_eq!(kept.tmux(), Some("/tmp/s,1,0"));
         assert_eq!(kept.var("OTHER"), None);
+        assert_eq!(kept.temp_dir(), PathBuf::from("/tmp"));
+    }
+
+    #[test]
+    fn a_test_builds_the_snapshot_by_hand() {
+        let env = Environ::from_vars([("TMPDIR", "/var/t"), ("LANG", "C"), ("X", "y")])
+            .with_process_paths(Some("/w".into()), Some("/bin/greenroom".into()));
+        let kept = Environ::kept_from(&env);
+        assert_eq!(kept.current_dir(), Some(std::path::Path::new("/w")));
+        assert_eq!(
+            kept.current_exe(),
+            Some(std::path::Path::new("/bin/greenroom"))
+        );
+        assert_eq!(kept.temp_dir(), PathBuf::from("/var/t"));
+        let only: Vec<_> = kept.only(&["LANG", "X"]).collect();
+        assert_eq!(only, [(OsStr::new("LANG"), OsStr::new("C"))]);
     }
 }

@@ -7,7 +7,8 @@ use color_eyre::eyre::{Result, WrapErr};
 use greenroom::catalog::Catalog;
 use greenroom::cli::tmux_install::{self, TmuxCommand};
 use greenroom::cli::{Cli, CliCommand, HooksArgs, HooksCommand, ls};
-use greenroom::config::{Config, ConfigError, Env, Environ};
+use greenroom::config::{Config, ConfigError};
+use greenroom::environ::{Env, Environ};
 use greenroom::hook::{install, report};
 use greenroom::tmux::Tmux;
 
@@ -58,13 +59,14 @@ fn run() -> Result<()> {
             };
             let config = load_config(&cli, &environ);
             refuse_on_error(
-                std::env::current_exe()
-                    .map_err(|e| e.to_string())
+                environ
+                    .current_exe()
+                    .ok_or_else(|| "cannot find the greenroom binary".to_owned())
                     .and_then(|exe| {
                         tmux_install::run(
                             args,
                             installing,
-                            &exe,
+                            exe,
                             &environ,
                             &Tmux::new(config.tmux_socket.clone()),
                         )
@@ -176,8 +178,7 @@ fn run_hooks(args: &HooksArgs, installing: bool, env: &Environ) -> std::result::
         .map(PathBuf::from)
         .ok_or("HOME is not set; cannot find the agent's settings")?;
     let claude_dir = env.var("CLAUDE_CONFIG_DIR").map(PathBuf::from);
-    let project =
-        std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))?;
+    let project = env.current_dir().ok_or("cannot read the current folder")?;
     let path = install::settings_path(
         args.agent,
         args.scope,
@@ -186,14 +187,10 @@ fn run_hooks(args: &HooksArgs, installing: bool, env: &Environ) -> std::result::
         &project,
     );
     let outcome = if installing {
-        let exe = std::env::current_exe()
-            .map_err(|e| format!("cannot find the greenroom binary: {e}"))?;
-        install::install(
-            &path,
-            args.agent,
-            &install::hook_command(&exe),
-            args.dry_run,
-        )
+        let exe = env
+            .current_exe()
+            .ok_or("cannot find the greenroom binary")?;
+        install::install(&path, args.agent, &install::hook_command(exe), args.dry_run)
     } else {
         install::uninstall(&path, args.agent, args.dry_run)
     }?;

@@ -422,7 +422,7 @@ mod tests {
     #[test]
     fn presets_add_their_programs() {
         struct NoEnv;
-        impl crate::config::Env for NoEnv {
+        impl crate::environ::Env for NoEnv {
             fn var(&self, _: &str) -> Option<String> {
                 None
             }

@@ -309,8 +309,11 @@ fn rows_with(config: &Config, tmux: &Tmux, all: bool) -> Vec<Session> {
 fn spawn(a: &SpawnArgs, config: &Config, tmux: &Tmux) -> Result<(), Refusal> {
     let cwd = match &a.cwd {
         Some(dir) => dir.clone(),
-        None => std::env::current_dir()
-            .map_err(|e| Refusal::Other(format!("cannot read the current folder: {e}")))?,
+        None => config
+            .environ
+            .current_dir()
+            .map(ToOwned::to_owned)
+            .ok_or_else(|| Refusal::Other("cannot read the current folder".into()))?,
     };
     let launch = match (&a.agent, a.command.is_empty()) {
         (Some(p), _) => Launch::Preset(p.clone()),

@@ -31,7 +31,8 @@ use agents::{AGENTS, start_agent, start_server};
 use clap::Args;
 use color_eyre::eyre::{Result, WrapErr, eyre};
 
-use crate::config::{AgentPreset, Config, Environ, Overrides};
+use crate::config::{AgentPreset, Config, Overrides};
+use crate::environ::Environ;
 use crate::sources::maestro;
 use crate::tmux::{ServerState, Tmux, TmuxError, shell_quote};
 

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
 
-use crate::config::Env;
+use crate::environ::Env;
 use crate::sources::{read_text_file, tmux_conf, user_file};
 use crate::tmux::Tmux;
 
@@ -138,7 +138,7 @@ pub fn run(
         } else {
             tmux_conf::undo_commands(&replaced)
         };
-        apply(tmux, &commands)?;
+        apply(tmux, &commands, &crate::environ::temp_dir(env))?;
         println!("applied to the running tmux server");
         if !installing {
             for line in replaced.iter().filter(|l| !l.starts_with("unbind-key")) {
@@ -198,11 +198,11 @@ fn say_what_is_replaced(apply: bool, replaced: &[String], text: &str, shown: &st
 
 /// Sources only greenroom's commands (never the user's whole file again,
 /// which may not be safe to run twice), from a private temporary file.
-fn apply(tmux: &Tmux, commands: &str) -> Result<(), String> {
+fn apply(tmux: &Tmux, commands: &str, temp_dir: &Path) -> Result<(), String> {
     use std::io::Write;
     use std::os::unix::fs::OpenOptionsExt;
     let stamp = chrono::Utc::now().timestamp_nanos_opt().unwrap_or_default();
-    let file = std::env::temp_dir().join(format!(
+    let file = temp_dir.join(format!(
         "greenroom-tmux-{}-{stamp}.conf",
         std::process::id()
     ));

@@ -12,7 +12,7 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 use uuid::Uuid;
 
-use crate::config::Env;
+use crate::environ::Env;
 use crate::model::{Activity, Status};
 use crate::sources::MAX_FILE_BYTES;
 use crate::sources::sidecar::{Sidecar, SidecarError, SidecarStore};

@@ -16,7 +16,7 @@ use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
 
 use super::HostConfig;
-use crate::config::Env;
+use crate::environ::Env;
 use crate::ops::shell_quote;
 
 /// How long ssh may take to connect before the host counts as unreachable.

@@ -39,7 +39,7 @@ impl Context {
             .unwrap_or_default();
         let cwd = selected_cwd
             .filter(|p| p.is_dir())
-            .or_else(|| std::env::current_dir().ok())
+            .or_else(|| self.config.environ.current_dir().map(ToOwned::to_owned))
             .map(|p| p.display().to_string())
             .unwrap_or_default();
         let mut agents: Vec<String> = self.config.agents.keys().cloned().collect();

@@ -10,7 +10,7 @@ use crate::sources::sidecar::Sidecar;
 use crate::tmux::{Server, ServerState};
 
 struct NoEnv;
-impl crate::config::Env for NoEnv {
+impl crate::environ::Env for NoEnv {
     fn var(&self, _: &str) -> Option<String> {
         None
     }

@@ -10,7 +10,7 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use crate::config::Env;
+use crate::environ::Env;
 use crate::sources::sidecar::Sidecar;
 
 /// Set in the copy: the time of the report it carries.
