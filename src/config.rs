@@ -11,7 +11,12 @@ use crate::sources::{maestro, read_linked_text_file};
 
 mod wording;
 
+// The types config holds, owned by the layers that read them: config only
+// builds them. Named here too so a caller holding a `Config` needs one import.
 pub use crate::environ::{Env, Environ};
+pub use crate::health::Thresholds;
+pub use crate::model::AgentPreset;
+pub use crate::tmux::TmuxSocket;
 
 const DEFAULTS: &str = include_str!("../assets/default-config.toml");
 
@@ -62,66 +67,6 @@ impl From<EventsSetting> for crate::tmux::Listening {
             EventsSetting::Flag(true) => Self::Always,
             EventsSetting::Flag(false) => Self::Never,
             EventsSetting::Word(AutoWord::Auto) => Self::Auto,
-        }
-    }
-}
-
-/// How to start, and resume, one kind of agent.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AgentPreset {
-    /// The command tmux runs for a new session (run by tmux through your shell).
-    pub launch: String,
-    /// The command that resumes the agent's own conversation;
-    /// `{agent_session_id}` is replaced by the (validated, quoted) id.
-    #[serde(default)]
-    pub resume: Option<String>,
-    /// The command for a new session with a first prompt; `{prompt}` is
-    /// replaced by the quoted prompt. Without it the prompt is typed in.
-    #[serde(default)]
-    pub launch_with_prompt: Option<String>,
-}
-
-/// How greenroom selects the tmux server.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum TmuxSocket {
-    /// The user's default server, so a plain `tmux attach` reaches it.
-    Default,
-    /// `tmux -L NAME`
-    Name(String),
-    /// `tmux -S PATH`
-    Path(PathBuf),
-}
-
-impl TmuxSocket {
-    pub fn parse(text: &str) -> Self {
-        let text = text.trim();
-        if text.is_empty() {
-            TmuxSocket::Default
-        } else if text.contains('/') {
-            TmuxSocket::Path(PathBuf::from(text))
-        } else {
-            TmuxSocket::Name(text.to_owned())
-        }
-    }
-}
-
-/// Thresholds for activity inference and health: how long a hook's report
-/// wins over tmux, how recent tmux output counts as active, and how long
-/// an active session may show no sign of life before it is stuck.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Thresholds {
-    pub report_ttl: Duration,
-    pub active_window: Duration,
-    pub stuck_after: Duration,
-}
-
-impl Default for Thresholds {
-    fn default() -> Self {
-        Self {
-            report_ttl: Duration::from_secs(300),
-            active_window: Duration::from_secs(30),
-            stuck_after: Duration::from_secs(600),
         }
     }
 }
@@ -421,11 +366,7 @@ fn home(env: &dyn Env) -> Option<PathBuf> {
 }
 
 fn expand_home(text: &str, env: &dyn Env) -> PathBuf {
-    match (text.strip_prefix("~/"), home(env)) {
-        (Some(rest), Some(home)) => home.join(rest),
-        _ if text == "~" => home(env).unwrap_or_else(|| PathBuf::from(text)),
-        _ => PathBuf::from(text),
-    }
+    crate::environ::expand_home(text, home(env).as_deref())
 }
 
 fn default_sidecar_dir(env: &dyn Env) -> PathBuf {

@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The process environment greenroom consults, passed in so tests stay pure.
 pub trait Env {
@@ -161,6 +161,16 @@ impl Environ {
     }
 }
 
+/// `~` and `~/rest` under `home` (as the shell reads a word's start);
+/// anything else, or without a home, as written.
+pub fn expand_home(text: &str, home: Option<&Path>) -> PathBuf {
+    match (text.strip_prefix("~/"), home) {
+        (Some(rest), Some(home)) => home.join(rest),
+        (None, Some(home)) if text == "~" => home.to_path_buf(),
+        _ => PathBuf::from(text),
+    }
+}
+
 /// `$TMPDIR`, else `/tmp`, from any [`Env`].
 pub fn temp_dir(env: &dyn Env) -> PathBuf {
     env.var("TMPDIR")
@@ -191,6 +201,16 @@ mod tests {
         assert_eq!(kept.tmux(), Some("/tmp/s,1,0"));
         assert_eq!(kept.var("OTHER"), None);
         assert_eq!(kept.temp_dir(), PathBuf::from("/tmp"));
+    }
+
+    #[test]
+    fn the_home_folder_is_expanded_at_a_word_start_only() {
+        let home = Some(Path::new("/h"));
+        assert_eq!(expand_home("~", home), PathBuf::from("/h"));
+        assert_eq!(expand_home("~/a/b", home), PathBuf::from("/h/a/b"));
+        assert_eq!(expand_home("~x/a", home), PathBuf::from("~x/a"));
+        assert_eq!(expand_home("/a/~/b", home), PathBuf::from("/a/~/b"));
+        assert_eq!(expand_home("~/a", None), PathBuf::from("~/a"));
     }
 
     #[test]

@@ -65,12 +65,14 @@ macro_rules! open_enum {
 
 // After the macro, so the submodules can declare open enums too.
 mod orchestration;
+mod preset;
 mod session;
 mod why;
 
 pub use orchestration::{
     Orchestration, Phase, PhaseError, PhaseId, PhaseStatus, TokenCounts, TokenUsage,
 };
+pub use preset::{AgentPreset, program_of};
 pub use session::{
     ActivitySource, ActivityView, Adopted, AoDetails, HostName, HostPlace, ModelUsage, Session,
     Usage, WaitingFor,

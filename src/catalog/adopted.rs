@@ -120,7 +120,7 @@ fn probe(pane: &Pane, known: &[String]) -> Option<Found> {
 pub(super) fn known_programs(config: &crate::config::Config) -> Vec<String> {
     let mut out: Vec<String> = KNOWN_AGENTS.iter().map(|s| (*s).to_owned()).collect();
     for preset in config.agents.values() {
-        if let Some(program) = crate::ops::program_of(&preset.launch) {
+        if let Some(program) = preset.program() {
             let name = program_name(program);
             let shell = ["sh", "bash", "zsh", "fish", "dash"].contains(&name);
             if !name.is_empty() && !shell && !RUNNERS.contains(&name) {
@@ -429,7 +429,7 @@ mod tests {
         }
         let mut config =
             crate::config::Config::load(&crate::config::Overrides::default(), &NoEnv).unwrap();
-        let preset = |launch: &str| crate::config::AgentPreset {
+        let preset = |launch: &str| crate::model::AgentPreset {
             launch: launch.to_owned(),
             resume: None,
             launch_with_prompt: None,

@@ -308,7 +308,7 @@ mod tests {
         let link = dir.path().join(".tmux.conf");
         std::os::unix::fs::symlink(&target, &link).unwrap();
         let home = Home(dir.path().to_path_buf());
-        let tmux = Tmux::new(crate::config::TmuxSocket::Name("unused".into()));
+        let tmux = Tmux::new(crate::tmux::TmuxSocket::Name("unused".into()));
         let exe = Path::new("/usr/local/bin/greenroom");
         run(&args(), true, exe, &home, &tmux).unwrap();
         assert!(

@@ -30,7 +30,7 @@ use crate::tmux::{Tmux, TmuxError};
 
 /// Quoting lives with tmux, which runs the commands; callers of ops use it too.
 pub use crate::tmux::shell_quote;
-pub use command::{program_of, valid_agent_session_id};
+pub use command::{installed, valid_agent_session_id};
 pub use comment::{comment_text, send_comment};
 pub use manage::{dismiss, kill};
 pub use resolve::{MIN_PREFIX, dismissable, resolve};

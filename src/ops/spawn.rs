@@ -198,8 +198,9 @@ fn command_for(
     };
     let (command, in_command) = command::launch(preset, prompt);
     // A missing agent would die at once and look like a calm dormant row.
-    if let Some(program) = command::program_of(&command)
-        && !command::on_path(program, config.environ.path())
+    let home = config.environ.home();
+    if let Some(program) = crate::model::program_of(&command)
+        && !command::installed(program, config.environ.path(), home.as_deref())
     {
         return Err(OpsError::ProgramMissing {
             preset: preset_name.to_owned(),

@@ -44,7 +44,10 @@ pub fn hand_over(
     at: DateTime<Utc>,
     env: &dyn Env,
 ) -> Result<(), String> {
-    let exe = std::env::current_exe().map_err(|e| format!("cannot defer the report: {e}"))?;
+    let exe = env
+        .snapshot()
+        .and_then(|s| s.current_exe())
+        .ok_or("cannot defer the report: cannot find the greenroom binary")?;
     let mut child = Command::new(exe)
         .arg("report")
         .args(state_arg)
