@@ -9,6 +9,7 @@ use serde::Deserialize;
 
 use crate::sources::{maestro, read_linked_text_file};
 
+mod builds;
 mod wording;
 
 // The types config holds, owned by the layers that read them: config only

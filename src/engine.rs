@@ -9,7 +9,6 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use crate::catalog::{Applied, Catalog, StatusUpdate};
-use crate::config::Config;
 use crate::model::Status;
 use crate::sources::sidecar::{SidecarError, SidecarStore};
 use crate::tmux::{ServerState, Tmux};
@@ -115,15 +114,24 @@ const STATUS_WRITE_WAIT: Duration = Duration::from_millis(500);
 /// New folders found while reading new folders: a bound, not a limit met in practice.
 const MAX_NEW_FOLDER_ROUNDS: usize = 8;
 
+/// What the engine reads from the settings: the catalog's, and `$PATH`
+/// (where git's helpers are found). `config` builds it.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub catalog: crate::catalog::Settings,
+    pub path: Option<std::ffi::OsString>,
+}
+
 impl Engine {
     /// Loads every source and starts watching; `send` receives file changes
-    /// from the notification thread.
+    /// from the notification thread. `settings` is what `config` builds
+    /// (`&Config` will do).
     pub fn start(
-        config: &Config,
+        settings: impl Into<Settings>,
         include_archive: bool,
         send: impl Fn(FileChange) + Send + 'static,
     ) -> notify::Result<Self> {
-        let mut engine = Self::load(config, include_archive, send)?;
+        let mut engine = Self::load(settings, include_archive, send)?;
         engine.watch();
         Ok(engine)
     }
@@ -131,11 +139,12 @@ impl Engine {
     /// Loads every source without watching yet, so a first frame can be
     /// drawn before the (slower) watches are armed with [`Self::watch`].
     pub fn load(
-        config: &Config,
+        settings: impl Into<Settings>,
         include_archive: bool,
         send: impl Fn(FileChange) + Send + 'static,
     ) -> notify::Result<Self> {
-        let store = SidecarStore::new(&config.sidecar_dir);
+        let Settings { catalog, path } = settings.into();
+        let store = SidecarStore::new(&catalog.sidecar_dir);
         // Watched from the start, so the first session spawned is seen.
         if let Err(e) = store.ensure_dir() {
             tracing::warn!(error = %e, "cannot create the sidecar folder");
@@ -148,8 +157,8 @@ impl Engine {
         let watcher =
             Watcher::new(move |change| (send.lock().unwrap_or_else(|p| p.into_inner()))(change))?;
         let loaded_at = std::time::SystemTime::now();
-        let catalog = Catalog::load(config, include_archive);
-        let path = config.environ.path().map(ToOwned::to_owned);
+        let tmux = Tmux::new(catalog.tmux_socket.clone());
+        let catalog = Catalog::load(catalog, include_archive);
         let git = crate::git::Monitor::start(crate::git::Git::new(), path, move || {
             (wake.lock().unwrap_or_else(|p| p.into_inner()))(PathBuf::from(
                 crate::git::RESULTS_READY,
@@ -158,7 +167,7 @@ impl Engine {
         let mut engine = Self {
             catalog,
             watcher,
-            tmux: Tmux::new(config.tmux_socket.clone()),
+            tmux,
             store,
             loaded_at,
             watching: false,

@@ -117,7 +117,7 @@ fn probe(pane: &Pane, known: &[String]) -> Option<Found> {
 }
 
 /// The known agents plus the programs the `[agents.*]` presets run.
-pub(super) fn known_programs(config: &crate::config::Config) -> Vec<String> {
+pub(super) fn known_programs(config: &super::Settings) -> Vec<String> {
     let mut out: Vec<String> = KNOWN_AGENTS.iter().map(|s| (*s).to_owned()).collect();
     for preset in config.agents.values() {
         if let Some(program) = preset.program() {
@@ -421,14 +421,7 @@ mod tests {
 
     #[test]
     fn presets_add_their_programs() {
-        struct NoEnv;
-        impl crate::environ::Env for NoEnv {
-            fn var(&self, _: &str) -> Option<String> {
-                None
-            }
-        }
-        let mut config =
-            crate::config::Config::load(&crate::config::Overrides::default(), &NoEnv).unwrap();
+        let mut config = super::super::Settings::bare("/nowhere".into());
         let preset = |launch: &str| crate::model::AgentPreset {
             launch: launch.to_owned(),
             resume: None,

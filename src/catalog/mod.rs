@@ -15,6 +15,7 @@ mod reach;
 mod registry;
 mod row_cache;
 mod rows;
+mod settings;
 mod status;
 mod targets;
 mod usage;
@@ -26,10 +27,10 @@ use std::sync::Arc;
 pub use apply::Applied;
 use maestro_state::read_locations_parallel;
 pub use order::{focus_order, sort_by_last_focus, sort_for_triage, triage_order};
+pub use settings::Settings;
 pub use status::StatusUpdate;
 pub use targets::{WatchMode, WatchTarget};
 
-use crate::config::Config;
 use crate::health::TmuxFacts;
 use crate::model::{Orchestration, Problem};
 use crate::sources::ao::{self, AoSession};
@@ -42,7 +43,7 @@ pub const ACTIVE_SESSION_FILE: &str = "active-session.md";
 /// What the catalog knows, file by file.
 #[derive(Debug)]
 pub struct Catalog {
-    config: Config,
+    config: Settings,
     include_archive: bool,
     /// Archived sidecars are read and followed (with `include_archive`, or
     /// after [`Catalog::follow_sidecar_archive`]).
@@ -102,7 +103,9 @@ pub struct Catalog {
 
 impl Catalog {
     /// Reads every source once. Never fails: unreadable files become problems.
-    pub fn load(config: &Config, include_archive: bool) -> Self {
+    /// `settings` is what `config` builds (`&Config` will do).
+    pub fn load(settings: impl Into<Settings>, include_archive: bool) -> Self {
+        let config = &settings.into();
         let mut c = Self::empty(config, include_archive);
         c.read_snoozes();
         c.load_adopted();
@@ -140,7 +143,7 @@ impl Catalog {
     }
 
     /// A catalog that has read nothing yet.
-    fn empty(config: &Config, include_archive: bool) -> Self {
+    fn empty(config: &Settings, include_archive: bool) -> Self {
         Catalog {
             config: config.clone(),
             include_archive,
@@ -261,7 +264,7 @@ impl Catalog {
         changed
     }
 
-    pub fn config(&self) -> &Config {
+    pub fn settings(&self) -> &Settings {
         &self.config
     }
 

@@ -9,8 +9,7 @@ use std::path::PathBuf;
 
 use chrono::Utc;
 
-use super::{OpsError, command, send, start_session, tmux_name, worktree};
-use crate::config::Config;
+use super::{Launching, OpsError, command, send, start_session, tmux_name, worktree};
 use crate::model::validate_name;
 use crate::sources::sidecar::{Sidecar, SidecarStore};
 use crate::tmux::Tmux;
@@ -70,8 +69,14 @@ pub fn default_name(tmux: &Tmux, store: &SidecarStore, prefix: &str) -> Result<S
 }
 
 /// Starts a session: its record first, then its tmux session (the server
-/// is started if none runs).
-pub fn spawn(tmux: &Tmux, config: &Config, req: &SpawnRequest) -> Result<Spawned, OpsError> {
+/// is started if none runs). `settings` is what `config` builds (`&Config`
+/// will do).
+pub fn spawn(
+    tmux: &Tmux,
+    settings: impl Into<Launching>,
+    req: &SpawnRequest,
+) -> Result<Spawned, OpsError> {
+    let config = &settings.into();
     let store = SidecarStore::new(&config.sidecar_dir);
     let name = match &req.name {
         Some(name) => {
@@ -172,7 +177,7 @@ fn clear_dismissed(
 
 /// The preset (if any), the command line, and whether the prompt is in it.
 fn command_for(
-    config: &Config,
+    config: &Launching,
     launch: &Launch,
     prompt: Option<command::PromptArg<'_>>,
 ) -> Result<(Option<String>, String, bool), OpsError> {
@@ -198,9 +203,8 @@ fn command_for(
     };
     let (command, in_command) = command::launch(preset, prompt);
     // A missing agent would die at once and look like a calm dormant row.
-    let home = config.environ.home();
     if let Some(program) = crate::model::program_of(&command)
-        && !command::installed(program, config.environ.path(), home.as_deref())
+        && !command::installed(program, config.path.as_deref(), config.home.as_deref())
     {
         return Err(OpsError::ProgramMissing {
             preset: preset_name.to_owned(),
