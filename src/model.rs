@@ -72,7 +72,7 @@ mod why;
 pub use orchestration::{
     Orchestration, Phase, PhaseError, PhaseId, PhaseStatus, TokenCounts, TokenUsage,
 };
-pub use preset::{AgentPreset, program_of};
+pub use preset::{AgentPreset, program_of, valid_agent_session_id};
 pub use session::{
     ActivitySource, ActivityView, Adopted, AoDetails, HostName, HostPlace, ModelUsage, Session,
     Usage, WaitingFor,

@@ -65,7 +65,7 @@ fn document(local: &[Session], problems: &[Problem], answers: &[HostList]) -> Va
     let mut sessions: Vec<Value> = local
         .iter()
         .map(|s| {
-            let mut v = super::ls::session_value(s, chrono::Utc::now());
+            let mut v = crate::sources::wire::session_value(s, chrono::Utc::now());
             if let Some(map) = v.as_object_mut() {
                 map.insert("host".into(), Value::Null);
             }

@@ -23,9 +23,6 @@ use crate::tmux::{Event, EventClient};
 mod stream;
 use stream::Stream;
 
-/// The version of the line format: a reader refuses a stream of another one.
-pub const PROTOCOL: u64 = 1;
-
 const RECONCILE: Duration = Duration::from_secs(30);
 const RETRY_MAX: Duration = Duration::from_secs(60);
 

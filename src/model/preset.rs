@@ -27,6 +27,15 @@ impl AgentPreset {
     }
 }
 
+/// Whether an agent's own session id is safe and plausible:
+/// `[A-Za-z0-9._:-]{1,128}`. Anything else is ignored, never run.
+pub fn valid_agent_session_id(id: &str) -> bool {
+    (1..=128).contains(&id.len())
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | ':' | '-'))
+}
+
 /// The program a command line starts, when it can be told without a
 /// shell: the first word after `env`, `exec`, `command` and `NAME=value`
 /// assignments (`~/` at its start stands for the home folder). `None` for

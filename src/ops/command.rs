@@ -7,17 +7,8 @@
 use std::path::Path;
 
 use crate::environ::expand_home;
-use crate::model::AgentPreset;
+use crate::model::{AgentPreset, valid_agent_session_id};
 use crate::tmux::shell_quote;
-
-/// Whether an agent's own session id is safe and plausible:
-/// `[A-Za-z0-9._:-]{1,128}`. Anything else is ignored, never run.
-pub fn valid_agent_session_id(id: &str) -> bool {
-    (1..=128).contains(&id.len())
-        && id
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | ':' | '-'))
-}
 
 /// Replaces every `{key}` in `template` with `value` quoted; a template
 /// without the placeholder gets the quoted value appended.

@@ -29,9 +29,10 @@ use crate::model::{Session, Source};
 use crate::sources::sidecar::{SidecarError, SidecarStore};
 use crate::tmux::{Tmux, TmuxError};
 
+pub use crate::model::valid_agent_session_id;
 /// Quoting lives with tmux, which runs the commands; callers of ops use it too.
 pub use crate::tmux::shell_quote;
-pub use command::{installed, valid_agent_session_id};
+pub use command::installed;
 pub use comment::{comment_text, send_comment};
 pub use manage::{dismiss, kill};
 pub use resolve::{MIN_PREFIX, dismissable, resolve};

@@ -18,7 +18,7 @@ pub mod snooze;
 pub mod tmux_conf;
 pub mod transcript;
 pub mod user_file;
-pub mod watch_stream;
+pub mod wire;
 
 use std::fs;
 use std::io::Read;
