@@ -33,6 +33,7 @@ mod hooks_install;
 mod hosts_config;
 mod hosts_hostile;
 mod hosts_ls;
+mod layering;
 mod live_tmux;
 mod live_watch;
 mod ls_cli;
