@@ -67,6 +67,7 @@ macro_rules! open_enum {
 mod orchestration;
 mod preset;
 mod session;
+mod snooze;
 mod why;
 
 pub use orchestration::{
@@ -77,6 +78,7 @@ pub use session::{
     ActivitySource, ActivityView, Adopted, AoDetails, HostName, HostPlace, ModelUsage, Session,
     Usage, WaitingFor,
 };
+pub use snooze::Snooze;
 pub use why::Why;
 
 open_enum! {

@@ -24,12 +24,12 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::Arc;
 
+pub use crate::watch::{WatchMode, WatchTarget};
 pub use apply::Applied;
 use maestro_state::read_locations_parallel;
 pub use order::{focus_order, sort_by_last_focus, sort_for_triage, triage_order};
 pub use settings::Settings;
 pub use status::StatusUpdate;
-pub use targets::{WatchMode, WatchTarget};
 
 use crate::health::TmuxFacts;
 use crate::model::{Orchestration, Problem};

@@ -2,33 +2,8 @@
 //! when it changes: the folders, not the files, because atomic writers
 //! replace files by rename.
 
-use std::path::PathBuf;
-
-use super::Catalog;
+use super::{Catalog, WatchMode, WatchTarget};
 use crate::sources::ao;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum WatchMode {
-    /// The folder's own entries.
-    Folder,
-    /// The folder and its direct subfolders (never through a symlink).
-    Tree,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct WatchTarget {
-    pub path: PathBuf,
-    pub mode: WatchMode,
-}
-
-impl WatchTarget {
-    pub fn folder(path: impl Into<PathBuf>) -> Self {
-        Self {
-            path: path.into(),
-            mode: WatchMode::Folder,
-        }
-    }
-}
 
 impl Catalog {
     /// Every folder the catalog's files live in, whether or not it exists

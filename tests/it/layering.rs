@@ -23,7 +23,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("sources", &["display", "environ", "model", "tmux"]),
     ("logging", &["environ", "sources"]),
     ("attention", &["health", "model", "sources"]),
-    ("watch", &["catalog"]),
+    ("watch", &[]),
     (
         "catalog",
         &[
