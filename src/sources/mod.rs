@@ -4,6 +4,7 @@
 
 pub mod adopted;
 pub mod ao;
+pub mod atomic;
 pub mod claude_registry;
 pub mod gemini;
 pub mod json_spans;

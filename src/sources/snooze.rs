@@ -11,8 +11,9 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+use super::atomic::write_atomic;
 use super::read_text_file;
-use super::sidecar::{SidecarError, write_atomic};
+use super::sidecar::SidecarError;
 
 /// The state file's name in the sidecar folder.
 pub const SNOOZE_FILE: &str = ".snoozes.json";
@@ -85,7 +86,7 @@ impl SnoozeStore {
                 source: e,
             })?;
         }
-        write_atomic(&self.path, &bytes)
+        Ok(write_atomic(&self.path, &bytes)?)
     }
 }
 
