@@ -14,9 +14,7 @@ use crate::sources::sidecar::SidecarStore;
 use crate::tmux::Tmux;
 
 mod args;
-pub use args::{
-    ConfirmArgs, DismissArgs, IdArg, SendArgs, SessionCommand, SnoozeArgs, SpawnArgs,
-};
+pub use args::{ConfirmArgs, DismissArgs, IdArg, SendArgs, SessionCommand, SnoozeArgs, SpawnArgs};
 
 /// Runs one action; the error is the one-line message for stderr.
 pub fn run(command: &SessionCommand, config: &Config) -> Result<(), String> {
