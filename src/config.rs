@@ -5,12 +5,17 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use serde::Deserialize;
-
 use crate::sources::{maestro, read_linked_text_file};
 
 mod builds;
+mod file;
+mod locate;
 mod wording;
+
+use file::{ConfigFile, parse_layer};
+use locate::{
+    default_sidecar_dir, expand_home, home, maestro_hooks, maestro_workspace, tmux_socket,
+};
 
 // The types config holds, owned by the layers that read them: config only
 // builds them. Named here too so a caller holding a `Config` needs one import.
@@ -20,57 +25,6 @@ pub use crate::model::AgentPreset;
 pub use crate::tmux::TmuxSocket;
 
 const DEFAULTS: &str = include_str!("../assets/default-config.toml");
-
-/// The config file as written; every key optional so a user file may hold one line.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ConfigFile {
-    sidecar_dir: Option<String>,
-    state_dirs: Option<Vec<PathBuf>>,
-    maestro_state_dir: Option<String>,
-    maestro_hooks_dir: Option<String>,
-    ao_dir: Option<String>,
-    claude_dir: Option<String>,
-    tmux_socket: Option<String>,
-    report_ttl_seconds: Option<u64>,
-    active_window_seconds: Option<u64>,
-    stuck_after_seconds: Option<u64>,
-    poll_interval_ms: Option<u64>,
-    alerts: Option<bool>,
-    sidebar_cost: Option<bool>,
-    snooze_minutes: Option<u64>,
-    pin_attention: Option<bool>,
-    tmux_events: Option<EventsSetting>,
-    keys: Option<BTreeMap<String, Vec<String>>>,
-    name_prefix: Option<String>,
-    agents: Option<BTreeMap<String, AgentPreset>>,
-    prices: Option<BTreeMap<String, crate::sources::prices::Price>>,
-    hosts: Option<Vec<crate::hosts::HostConfig>>,
-}
-
-/// `tmux_events` as written: `true`, `false` or `"auto"`.
-#[derive(Debug, Clone, Copy, Deserialize)]
-#[serde(untagged, expecting = "true, false or \"auto\"")]
-enum EventsSetting {
-    Flag(bool),
-    Word(AutoWord),
-}
-
-#[derive(Debug, Clone, Copy, Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum AutoWord {
-    Auto,
-}
-
-impl From<EventsSetting> for crate::tmux::Listening {
-    fn from(setting: EventsSetting) -> Self {
-        match setting {
-            EventsSetting::Flag(true) => Self::Always,
-            EventsSetting::Flag(false) => Self::Never,
-            EventsSetting::Word(AutoWord::Auto) => Self::Auto,
-        }
-    }
-}
 
 /// The settings every part of greenroom reads, fully resolved.
 #[derive(Debug, Clone, PartialEq)]
@@ -278,103 +232,4 @@ impl Config {
             hosts: file.hosts.unwrap_or_default(),
         }
     }
-}
-
-impl ConfigFile {
-    /// Later layers win key by key.
-    fn merge(&mut self, other: ConfigFile) {
-        macro_rules! take {
-            ($($field:ident),*) => { $(if other.$field.is_some() { self.$field = other.$field; })* };
-        }
-        take!(
-            sidecar_dir,
-            state_dirs,
-            maestro_state_dir,
-            maestro_hooks_dir,
-            ao_dir,
-            claude_dir,
-            tmux_socket,
-            report_ttl_seconds,
-            active_window_seconds,
-            stuck_after_seconds,
-            poll_interval_ms,
-            alerts,
-            sidebar_cost,
-            snooze_minutes,
-            pin_attention,
-            tmux_events,
-            name_prefix,
-            hosts
-        );
-        if let Some(prices) = other.prices {
-            self.prices.get_or_insert_with(BTreeMap::new).extend(prices);
-        }
-        if let Some(agents) = other.agents {
-            self.agents.get_or_insert_with(BTreeMap::new).extend(agents);
-        }
-        if let Some(keys) = other.keys {
-            self.keys.get_or_insert_with(BTreeMap::new).extend(keys);
-        }
-    }
-}
-
-fn parse_layer(text: &str, path: &Path) -> Result<ConfigFile, ConfigError> {
-    toml::from_str(text).map_err(|e| ConfigError::Invalid {
-        path: path.to_path_buf(),
-        reason: wording::describe(text, &e),
-    })
-}
-
-/// The tmux server: the flag's or file's socket; inside tmux, "the
-/// default server" is the one this client is on, pinned so attaching from
-/// here and polling reach the same server.
-fn tmux_socket(named: Option<String>, env: &dyn Env) -> TmuxSocket {
-    match (
-        TmuxSocket::parse(&named.unwrap_or_default()),
-        env.var("TMUX"),
-    ) {
-        (TmuxSocket::Default, Some(t)) => t
-            .split(',')
-            .next()
-            .filter(|p| !p.is_empty())
-            .map_or(TmuxSocket::Default, |p| TmuxSocket::Path(PathBuf::from(p))),
-        (socket, _) => socket,
-    }
-}
-
-/// Maestro's server keeps its state in MAESTRO_WORKSPACE_PATH when set
-/// (an unexpanded `${...}` template does not count, as for Maestro).
-fn maestro_workspace(env: &dyn Env) -> Option<PathBuf> {
-    env.var("MAESTRO_WORKSPACE_PATH")
-        .filter(|w| !w.contains("${") && Path::new(w).is_absolute())
-        .map(PathBuf::from)
-}
-
-/// Maestro's hooks folder (the file's, else MAESTRO_HOOKS_DIR or the
-/// per-user default), and Maestro 1.4.0's fixed one when neither the file
-/// nor the environment names a folder.
-fn maestro_hooks(from_file: Option<String>, env: &dyn Env) -> (PathBuf, Option<PathBuf>) {
-    let legacy = (from_file.is_none() && env.var("MAESTRO_HOOKS_DIR").is_none())
-        .then(|| PathBuf::from(maestro::LEGACY_HOOKS_DIR));
-    let dir = from_file
-        .map(|s| expand_home(&s, env))
-        .unwrap_or_else(|| maestro::default_hooks_dir(env));
-    (dir, legacy)
-}
-
-fn home(env: &dyn Env) -> Option<PathBuf> {
-    env.var("HOME").map(PathBuf::from)
-}
-
-fn expand_home(text: &str, env: &dyn Env) -> PathBuf {
-    crate::environ::expand_home(text, home(env).as_deref())
-}
-
-fn default_sidecar_dir(env: &dyn Env) -> PathBuf {
-    let state = env
-        .var("XDG_STATE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| home(env).map(|h| h.join(".local").join("state")))
-        .unwrap_or_else(|| crate::environ::temp_dir(env));
-    state.join("greenroom").join("sessions")
 }
