@@ -85,6 +85,22 @@ pub struct Overrides {
     pub tmux_socket: Option<String>,
 }
 
+impl Overrides {
+    /// Sessions record absolute folders; relative flags are made absolute
+    /// so a workspace named on the command line matches them.
+    fn absolute(&self) -> Self {
+        let absolute = |p: &PathBuf| std::path::absolute(p).unwrap_or_else(|_| p.clone());
+        Self {
+            config: self.config.clone(),
+            sidecar_dir: self.sidecar_dir.as_ref().map(absolute),
+            state_dirs: self.state_dirs.iter().map(absolute).collect(),
+            ao_dir: self.ao_dir.as_ref().map(absolute),
+            claude_dir: self.claude_dir.as_ref().map(absolute),
+            tmux_socket: self.tmux_socket.clone(),
+        }
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     #[error("cannot read config file {path}: {reason}")]
@@ -156,17 +172,7 @@ impl Config {
         config_path: Option<PathBuf>,
     ) -> Self {
         let nonempty = |v: Option<String>| v.filter(|s| !s.trim().is_empty());
-        // Sessions record absolute folders; relative flags are made absolute
-        // so a workspace named on the command line matches them.
-        let absolute = |p: &PathBuf| std::path::absolute(p).unwrap_or_else(|_| p.clone());
-        let overrides = &Overrides {
-            config: overrides.config.clone(),
-            sidecar_dir: overrides.sidecar_dir.as_ref().map(absolute),
-            state_dirs: overrides.state_dirs.iter().map(absolute).collect(),
-            ao_dir: overrides.ao_dir.as_ref().map(absolute),
-            claude_dir: overrides.claude_dir.as_ref().map(absolute),
-            tmux_socket: overrides.tmux_socket.clone(),
-        };
+        let overrides = &overrides.absolute();
         let sidecar_dir = overrides
             .sidecar_dir
             .clone()

@@ -26,126 +26,153 @@ fn run_with(command: &SessionCommand, config: &Config, tmux: &Tmux) -> Result<()
     let store = SidecarStore::new(&config.sidecar_dir);
     match command {
         SessionCommand::Spawn(a) => spawn(a, config, tmux),
-        SessionCommand::Attach(a) => {
-            let rows = rows(config, tmux);
-            let session = ops::resolve(&rows, &a.id)?;
-            ops::ensure_live(session)?;
-            let tmux_env = config.environ.tmux();
-            if !tmux.is_current_server(tmux_env) && !std::io::stdin().is_terminal() {
-                return Err(Refusal::Other(format!(
-                    "cannot attach to {}: stdin is not a terminal",
-                    session.name
-                )));
-            }
-            ops::attach(tmux, &store, session, tmux_env)?;
-            Ok(())
-        }
-        SessionCommand::Kill(a) => {
-            let rows = rows(config, tmux);
-            let session = ops::resolve(&rows, &a.id)?;
-            ops::ensure_killable(session)?;
-            let question = match &session.adopted {
-                // Not greenroom's session: say that only the agent's pane goes.
-                Some(adopted) => format!(
-                    "Kill pane {} ({}; its session's other panes and windows stay)?",
-                    adopted.pane,
-                    crate::display::safe(&session.name)
-                ),
-                None => format!("Kill {}?", session.name),
-            };
-            confirm(&question, a.yes, "kill", session)?;
-            ops::kill(tmux, &store, session)?;
-            println!("killed {}", session.name);
-            Ok(())
-        }
-        SessionCommand::Restore(a) => {
-            // A live record first; else an archived one (dismissed, or
-            // archived at start-up because its folder was gone).
-            let rows = rows_with(config, tmux, true);
-            let (live, archived): (Vec<Session>, Vec<Session>) =
-                rows.into_iter().partition(|s| !s.archived);
-            let session = match ops::resolve(&live, &a.id) {
-                Err(OpsError::UnknownId(_)) => ops::resolve(&archived, &a.id)?,
-                other => other?,
-            };
-            let r = ops::restore(tmux, config, session)?;
-            let how = if r.resumed { "resumed" } else { "restarted" };
-            println!("{how} {}: {}", session.name, r.command);
-            if session.archived {
-                println!("its record is back from the archive");
-            }
-            if r.worktree_recreated {
-                println!("its worktree was gone and was made again from its branch");
-            }
-            Ok(())
-        }
+        SessionCommand::Attach(a) => attach(a, config, tmux, &store),
+        SessionCommand::Kill(a) => kill(a, config, tmux, &store),
+        SessionCommand::Restore(a) => restore(a, config, tmux),
         SessionCommand::Dismiss(a) if a.all_dormant => dismiss_all(config, tmux, &store, a.yes),
         SessionCommand::Dismiss(a) if a.remove_worktree => {
             let rows = rows(config, tmux);
             let session = ops::resolve(&rows, a.id.as_deref().unwrap_or_default())?;
             dismiss_with_worktree(a, tmux, &store, session)
         }
-        SessionCommand::Dismiss(a) => {
-            let rows = rows(config, tmux);
-            let id = a.id.as_deref().unwrap_or_default();
-            let session = ops::resolve(&rows, id)?;
-            ops::ensure_dismissable(session)?;
-            confirm(
-                &format!("Dismiss {}?", session.name),
-                a.yes,
-                "dismiss",
-                session,
-            )?;
-            let to = ops::dismiss(tmux, &store, session)?;
-            println!(
-                "dismissed {} (its record is now {})",
-                session.name,
-                to.display()
-            );
-            Ok(())
-        }
-        SessionCommand::Send(a) => {
-            let rows = rows(config, tmux);
-            let session = ops::resolve(&rows, &a.id)?;
-            match a.key {
-                Some(key) => {
-                    ops::send_key(tmux, &store, session, key)?;
-                    match key
-                        .state_after()
-                        .filter(|_| session.health == Health::Waiting)
-                    {
-                        Some(after) => println!(
-                            "sent {key} to {} (it was waiting; now {})",
-                            session.name,
-                            after.contract_name()
-                        ),
-                        None => println!("sent {key} to {}", session.name),
-                    }
-                }
-                None => ops::send(tmux, session, &a.text.join(" "))?,
-            }
-            Ok(())
-        }
-        SessionCommand::Snooze(a) => {
-            let rows = rows(config, tmux);
-            let session = ops::resolve(&rows, &a.id)?;
-            let now = chrono::Utc::now();
-            if a.wake {
-                ops::wake(&store, session, now)?;
-                println!("woke {}", session.name);
-            } else {
-                let length = a.length.unwrap_or(config.snooze);
-                let until = ops::snooze(&store, session, length, now)?;
-                let mark = crate::attention::snooze_mark(until, now);
-                println!(
-                    "snoozed {} until {} ({mark}); any new state change wakes it",
-                    session.name,
-                    until.with_timezone(&chrono::Local).format("%H:%M")
-                );
-            }
-            Ok(())
-        }
+        SessionCommand::Dismiss(a) => dismiss(a, config, tmux, &store),
+        SessionCommand::Send(a) => send(a, config, tmux, &store),
+        SessionCommand::Snooze(a) => snooze(a, config, tmux, &store),
     }
+}
+
+fn attach(a: &IdArg, config: &Config, tmux: &Tmux, store: &SidecarStore) -> Result<(), Refusal> {
+    let rows = rows(config, tmux);
+    let session = ops::resolve(&rows, &a.id)?;
+    ops::ensure_live(session)?;
+    let tmux_env = config.environ.tmux();
+    if !tmux.is_current_server(tmux_env) && !std::io::stdin().is_terminal() {
+        return Err(Refusal::Other(format!(
+            "cannot attach to {}: stdin is not a terminal",
+            session.name
+        )));
+    }
+    ops::attach(tmux, store, session, tmux_env)?;
+    Ok(())
+}
+
+fn kill(
+    a: &ConfirmArgs,
+    config: &Config,
+    tmux: &Tmux,
+    store: &SidecarStore,
+) -> Result<(), Refusal> {
+    let rows = rows(config, tmux);
+    let session = ops::resolve(&rows, &a.id)?;
+    ops::ensure_killable(session)?;
+    let question = match &session.adopted {
+        // Not greenroom's session: say that only the agent's pane goes.
+        Some(adopted) => format!(
+            "Kill pane {} ({}; its session's other panes and windows stay)?",
+            adopted.pane,
+            crate::display::safe(&session.name)
+        ),
+        None => format!("Kill {}?", session.name),
+    };
+    confirm(&question, a.yes, "kill", session)?;
+    ops::kill(tmux, store, session)?;
+    println!("killed {}", session.name);
+    Ok(())
+}
+
+fn restore(a: &IdArg, config: &Config, tmux: &Tmux) -> Result<(), Refusal> {
+    // A live record first; else an archived one (dismissed, or
+    // archived at start-up because its folder was gone).
+    let rows = rows_with(config, tmux, true);
+    let (live, archived): (Vec<Session>, Vec<Session>) =
+        rows.into_iter().partition(|s| !s.archived);
+    let session = match ops::resolve(&live, &a.id) {
+        Err(OpsError::UnknownId(_)) => ops::resolve(&archived, &a.id)?,
+        other => other?,
+    };
+    let r = ops::restore(tmux, config, session)?;
+    let how = if r.resumed { "resumed" } else { "restarted" };
+    println!("{how} {}: {}", session.name, r.command);
+    if session.archived {
+        println!("its record is back from the archive");
+    }
+    if r.worktree_recreated {
+        println!("its worktree was gone and was made again from its branch");
+    }
+    Ok(())
+}
+
+fn dismiss(
+    a: &DismissArgs,
+    config: &Config,
+    tmux: &Tmux,
+    store: &SidecarStore,
+) -> Result<(), Refusal> {
+    let rows = rows(config, tmux);
+    let id = a.id.as_deref().unwrap_or_default();
+    let session = ops::resolve(&rows, id)?;
+    ops::ensure_dismissable(session)?;
+    confirm(
+        &format!("Dismiss {}?", session.name),
+        a.yes,
+        "dismiss",
+        session,
+    )?;
+    let to = ops::dismiss(tmux, store, session)?;
+    println!(
+        "dismissed {} (its record is now {})",
+        session.name,
+        to.display()
+    );
+    Ok(())
+}
+
+fn send(a: &SendArgs, config: &Config, tmux: &Tmux, store: &SidecarStore) -> Result<(), Refusal> {
+    let rows = rows(config, tmux);
+    let session = ops::resolve(&rows, &a.id)?;
+    match a.key {
+        Some(key) => {
+            ops::send_key(tmux, store, session, key)?;
+            match key
+                .state_after()
+                .filter(|_| session.health == Health::Waiting)
+            {
+                Some(after) => println!(
+                    "sent {key} to {} (it was waiting; now {})",
+                    session.name,
+                    after.contract_name()
+                ),
+                None => println!("sent {key} to {}", session.name),
+            }
+        }
+        None => ops::send(tmux, session, &a.text.join(" "))?,
+    }
+    Ok(())
+}
+
+fn snooze(
+    a: &SnoozeArgs,
+    config: &Config,
+    tmux: &Tmux,
+    store: &SidecarStore,
+) -> Result<(), Refusal> {
+    let rows = rows(config, tmux);
+    let session = ops::resolve(&rows, &a.id)?;
+    let now = chrono::Utc::now();
+    if a.wake {
+        ops::wake(store, session, now)?;
+        println!("woke {}", session.name);
+    } else {
+        let length = a.length.unwrap_or(config.snooze);
+        let until = ops::snooze(store, session, length, now)?;
+        let mark = crate::attention::snooze_mark(until, now);
+        println!(
+            "snoozed {} until {} ({mark}); any new state change wakes it",
+            session.name,
+            until.with_timezone(&chrono::Local).format("%H:%M")
+        );
+    }
+    Ok(())
 }
 
 /// An action's failure: an ops error or a refusal of the CLI's own.

@@ -98,16 +98,7 @@ pub fn run(
         say_what_is_replaced(args.apply, &replaced, text, &shown.to_string());
     }
     if args.dry_run {
-        let sign = if installing { "+" } else { "-" };
-        for line in &lines {
-            println!("{sign} {line}");
-        }
-        let what = match (changed, installing) {
-            (false, _) => "it is already up to date",
-            (true, true) => "the lines above would be added at its end",
-            (true, false) => "the lines above would be removed",
-        };
-        super::output::stderr_line(format_args!("(dry run: {shown} was not changed; {what})"));
+        print_dry_run(&lines, changed, installing, &shown.to_string());
         return Ok(());
     }
     let mut backup = None;
@@ -115,20 +106,7 @@ pub fn run(
         backup =
             write(&target, current.is_some(), &new_text).map_err(|e| format!("{shown}: {e}"))?;
     }
-    match (changed, installing) {
-        (false, _) => println!("{shown} already up to date"),
-        (true, true) => {
-            println!("greenroom's tmux block added to {shown}:");
-            for (key, what) in tmux_conf::KEYS {
-                println!("  prefix {key}  {what}");
-            }
-            println!("  and the counts of sessions that need you in status-right");
-        }
-        (true, false) => println!("greenroom's tmux block removed from {shown}"),
-    }
-    for line in &found.kept {
-        println!("kept your line that was inside greenroom's block, where the block was: {line}");
-    }
+    say_done(changed, installing, &shown.to_string(), &found.kept);
     if let Some(backup) = backup {
         println!("the file as it was is kept in {}", backup.display());
     }
@@ -193,6 +171,38 @@ fn say_what_is_replaced(apply: bool, replaced: &[String], text: &str, shown: &st
                 "prefix {key} is bound at {shown} line {n} (`{line}`); greenroom's block, read after it, replaces it until `greenroom tmux uninstall`"
             );
         }
+    }
+}
+
+/// What `--dry-run` shows: the lines that would be added or removed.
+fn print_dry_run(lines: &[String], changed: bool, installing: bool, shown: &str) {
+    let sign = if installing { "+" } else { "-" };
+    for line in lines {
+        println!("{sign} {line}");
+    }
+    let what = match (changed, installing) {
+        (false, _) => "it is already up to date",
+        (true, true) => "the lines above would be added at its end",
+        (true, false) => "the lines above would be removed",
+    };
+    super::output::stderr_line(format_args!("(dry run: {shown} was not changed; {what})"));
+}
+
+/// What was done to the file, and the operator's lines that were kept.
+fn say_done(changed: bool, installing: bool, shown: &str, kept: &[String]) {
+    match (changed, installing) {
+        (false, _) => println!("{shown} already up to date"),
+        (true, true) => {
+            println!("greenroom's tmux block added to {shown}:");
+            for (key, what) in tmux_conf::KEYS {
+                println!("  prefix {key}  {what}");
+            }
+            println!("  and the counts of sessions that need you in status-right");
+        }
+        (true, false) => println!("greenroom's tmux block removed from {shown}"),
+    }
+    for line in kept {
+        println!("kept your line that was inside greenroom's block, where the block was: {line}");
     }
 }
 
