@@ -5,127 +5,26 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use serde::Deserialize;
-
 use crate::sources::{maestro, read_linked_text_file};
 
-mod environ;
+mod builds;
+mod file;
+mod locate;
 mod wording;
 
-pub use environ::Environ;
+use file::{ConfigFile, parse_layer};
+use locate::{
+    default_sidecar_dir, expand_home, home, maestro_hooks, maestro_workspace, tmux_socket,
+};
+
+// The types config holds, owned by the layers that read them: config only
+// builds them. Named here too so a caller holding a `Config` needs one import.
+pub use crate::environ::{Env, Environ};
+pub use crate::health::Thresholds;
+pub use crate::model::AgentPreset;
+pub use crate::tmux::TmuxSocket;
 
 const DEFAULTS: &str = include_str!("../assets/default-config.toml");
-
-/// The config file as written; every key optional so a user file may hold one line.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ConfigFile {
-    sidecar_dir: Option<String>,
-    state_dirs: Option<Vec<PathBuf>>,
-    maestro_state_dir: Option<String>,
-    maestro_hooks_dir: Option<String>,
-    ao_dir: Option<String>,
-    claude_dir: Option<String>,
-    tmux_socket: Option<String>,
-    report_ttl_seconds: Option<u64>,
-    active_window_seconds: Option<u64>,
-    stuck_after_seconds: Option<u64>,
-    poll_interval_ms: Option<u64>,
-    alerts: Option<bool>,
-    sidebar_cost: Option<bool>,
-    snooze_minutes: Option<u64>,
-    pin_attention: Option<bool>,
-    tmux_events: Option<EventsSetting>,
-    keys: Option<BTreeMap<String, Vec<String>>>,
-    name_prefix: Option<String>,
-    agents: Option<BTreeMap<String, AgentPreset>>,
-    prices: Option<BTreeMap<String, crate::sources::prices::Price>>,
-    hosts: Option<Vec<crate::hosts::HostConfig>>,
-}
-
-/// `tmux_events` as written: `true`, `false` or `"auto"`.
-#[derive(Debug, Clone, Copy, Deserialize)]
-#[serde(untagged, expecting = "true, false or \"auto\"")]
-enum EventsSetting {
-    Flag(bool),
-    Word(AutoWord),
-}
-
-#[derive(Debug, Clone, Copy, Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum AutoWord {
-    Auto,
-}
-
-impl From<EventsSetting> for crate::tmux::Listening {
-    fn from(setting: EventsSetting) -> Self {
-        match setting {
-            EventsSetting::Flag(true) => Self::Always,
-            EventsSetting::Flag(false) => Self::Never,
-            EventsSetting::Word(AutoWord::Auto) => Self::Auto,
-        }
-    }
-}
-
-/// How to start, and resume, one kind of agent.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AgentPreset {
-    /// The command tmux runs for a new session (run by tmux through your shell).
-    pub launch: String,
-    /// The command that resumes the agent's own conversation;
-    /// `{agent_session_id}` is replaced by the (validated, quoted) id.
-    #[serde(default)]
-    pub resume: Option<String>,
-    /// The command for a new session with a first prompt; `{prompt}` is
-    /// replaced by the quoted prompt. Without it the prompt is typed in.
-    #[serde(default)]
-    pub launch_with_prompt: Option<String>,
-}
-
-/// How greenroom selects the tmux server.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum TmuxSocket {
-    /// The user's default server, so a plain `tmux attach` reaches it.
-    Default,
-    /// `tmux -L NAME`
-    Name(String),
-    /// `tmux -S PATH`
-    Path(PathBuf),
-}
-
-impl TmuxSocket {
-    pub fn parse(text: &str) -> Self {
-        let text = text.trim();
-        if text.is_empty() {
-            TmuxSocket::Default
-        } else if text.contains('/') {
-            TmuxSocket::Path(PathBuf::from(text))
-        } else {
-            TmuxSocket::Name(text.to_owned())
-        }
-    }
-}
-
-/// Thresholds for activity inference and health: how long a hook's report
-/// wins over tmux, how recent tmux output counts as active, and how long
-/// an active session may show no sign of life before it is stuck.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Thresholds {
-    pub report_ttl: Duration,
-    pub active_window: Duration,
-    pub stuck_after: Duration,
-}
-
-impl Default for Thresholds {
-    fn default() -> Self {
-        Self {
-            report_ttl: Duration::from_secs(300),
-            active_window: Duration::from_secs(30),
-            stuck_after: Duration::from_secs(600),
-        }
-    }
-}
 
 /// The settings every part of greenroom reads, fully resolved.
 #[derive(Debug, Clone, PartialEq)]
@@ -186,9 +85,20 @@ pub struct Overrides {
     pub tmux_socket: Option<String>,
 }
 
-/// The process environment greenroom consults, passed in so tests stay pure.
-pub trait Env {
-    fn var(&self, key: &str) -> Option<String>;
+impl Overrides {
+    /// Sessions record absolute folders; relative flags are made absolute
+    /// so a workspace named on the command line matches them.
+    fn absolute(&self) -> Self {
+        let absolute = |p: &PathBuf| std::path::absolute(p).unwrap_or_else(|_| p.clone());
+        Self {
+            config: self.config.clone(),
+            sidecar_dir: self.sidecar_dir.as_ref().map(absolute),
+            state_dirs: self.state_dirs.iter().map(absolute).collect(),
+            ao_dir: self.ao_dir.as_ref().map(absolute),
+            claude_dir: self.claude_dir.as_ref().map(absolute),
+            tmux_socket: self.tmux_socket.clone(),
+        }
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -262,17 +172,7 @@ impl Config {
         config_path: Option<PathBuf>,
     ) -> Self {
         let nonempty = |v: Option<String>| v.filter(|s| !s.trim().is_empty());
-        // Sessions record absolute folders; relative flags are made absolute
-        // so a workspace named on the command line matches them.
-        let absolute = |p: &PathBuf| std::path::absolute(p).unwrap_or_else(|_| p.clone());
-        let overrides = &Overrides {
-            config: overrides.config.clone(),
-            sidecar_dir: overrides.sidecar_dir.as_ref().map(absolute),
-            state_dirs: overrides.state_dirs.iter().map(absolute).collect(),
-            ao_dir: overrides.ao_dir.as_ref().map(absolute),
-            claude_dir: overrides.claude_dir.as_ref().map(absolute),
-            tmux_socket: overrides.tmux_socket.clone(),
-        };
+        let overrides = &overrides.absolute();
         let sidecar_dir = overrides
             .sidecar_dir
             .clone()
@@ -338,107 +238,4 @@ impl Config {
             hosts: file.hosts.unwrap_or_default(),
         }
     }
-}
-
-impl ConfigFile {
-    /// Later layers win key by key.
-    fn merge(&mut self, other: ConfigFile) {
-        macro_rules! take {
-            ($($field:ident),*) => { $(if other.$field.is_some() { self.$field = other.$field; })* };
-        }
-        take!(
-            sidecar_dir,
-            state_dirs,
-            maestro_state_dir,
-            maestro_hooks_dir,
-            ao_dir,
-            claude_dir,
-            tmux_socket,
-            report_ttl_seconds,
-            active_window_seconds,
-            stuck_after_seconds,
-            poll_interval_ms,
-            alerts,
-            sidebar_cost,
-            snooze_minutes,
-            pin_attention,
-            tmux_events,
-            name_prefix,
-            hosts
-        );
-        if let Some(prices) = other.prices {
-            self.prices.get_or_insert_with(BTreeMap::new).extend(prices);
-        }
-        if let Some(agents) = other.agents {
-            self.agents.get_or_insert_with(BTreeMap::new).extend(agents);
-        }
-        if let Some(keys) = other.keys {
-            self.keys.get_or_insert_with(BTreeMap::new).extend(keys);
-        }
-    }
-}
-
-fn parse_layer(text: &str, path: &Path) -> Result<ConfigFile, ConfigError> {
-    toml::from_str(text).map_err(|e| ConfigError::Invalid {
-        path: path.to_path_buf(),
-        reason: wording::describe(text, &e),
-    })
-}
-
-/// The tmux server: the flag's or file's socket; inside tmux, "the
-/// default server" is the one this client is on, pinned so attaching from
-/// here and polling reach the same server.
-fn tmux_socket(named: Option<String>, env: &dyn Env) -> TmuxSocket {
-    match (
-        TmuxSocket::parse(&named.unwrap_or_default()),
-        env.var("TMUX"),
-    ) {
-        (TmuxSocket::Default, Some(t)) => t
-            .split(',')
-            .next()
-            .filter(|p| !p.is_empty())
-            .map_or(TmuxSocket::Default, |p| TmuxSocket::Path(PathBuf::from(p))),
-        (socket, _) => socket,
-    }
-}
-
-/// Maestro's server keeps its state in MAESTRO_WORKSPACE_PATH when set
-/// (an unexpanded `${...}` template does not count, as for Maestro).
-fn maestro_workspace(env: &dyn Env) -> Option<PathBuf> {
-    env.var("MAESTRO_WORKSPACE_PATH")
-        .filter(|w| !w.contains("${") && Path::new(w).is_absolute())
-        .map(PathBuf::from)
-}
-
-/// Maestro's hooks folder (the file's, else MAESTRO_HOOKS_DIR or the
-/// per-user default), and Maestro 1.4.0's fixed one when neither the file
-/// nor the environment names a folder.
-fn maestro_hooks(from_file: Option<String>, env: &dyn Env) -> (PathBuf, Option<PathBuf>) {
-    let legacy = (from_file.is_none() && env.var("MAESTRO_HOOKS_DIR").is_none())
-        .then(|| PathBuf::from(maestro::LEGACY_HOOKS_DIR));
-    let dir = from_file
-        .map(|s| expand_home(&s, env))
-        .unwrap_or_else(|| maestro::default_hooks_dir(env));
-    (dir, legacy)
-}
-
-fn home(env: &dyn Env) -> Option<PathBuf> {
-    env.var("HOME").map(PathBuf::from)
-}
-
-fn expand_home(text: &str, env: &dyn Env) -> PathBuf {
-    match (text.strip_prefix("~/"), home(env)) {
-        (Some(rest), Some(home)) => home.join(rest),
-        _ if text == "~" => home(env).unwrap_or_else(|| PathBuf::from(text)),
-        _ => PathBuf::from(text),
-    }
-}
-
-fn default_sidecar_dir(env: &dyn Env) -> PathBuf {
-    let state = env
-        .var("XDG_STATE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| home(env).map(|h| h.join(".local").join("state")))
-        .unwrap_or_else(std::env::temp_dir);
-    state.join("greenroom").join("sessions")
 }

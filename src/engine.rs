@@ -7,7 +7,6 @@
 use std::path::PathBuf;
 
 use crate::catalog::Catalog;
-use crate::config::Config;
 use crate::model::{Problem, Session};
 use crate::sources::sidecar::SidecarStore;
 use crate::tmux::{ServerState, Tmux};
@@ -49,15 +48,24 @@ pub struct Engine {
     pane_activity: std::collections::HashMap<String, Option<chrono::DateTime<chrono::Utc>>>,
 }
 
+/// What the engine reads from the settings: the catalog's, and `$PATH`
+/// (where git's helpers are found). `config` builds it.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub catalog: crate::catalog::Settings,
+    pub path: Option<std::ffi::OsString>,
+}
+
 impl Engine {
     /// Loads every source and starts watching; `send` receives file changes
     /// from the notification thread and git's "results ready" from its reader.
+    /// `settings` is what `config` builds (`&Config` will do).
     pub fn start(
-        config: &Config,
+        settings: impl Into<Settings>,
         include_archive: bool,
         send: impl Fn(Change) + Send + 'static,
     ) -> notify::Result<Self> {
-        let mut engine = Self::load(config, include_archive, send)?;
+        let mut engine = Self::load(settings, include_archive, send)?;
         engine.watch();
         Ok(engine)
     }
@@ -65,11 +73,12 @@ impl Engine {
     /// Loads every source without watching yet, so a first frame can be
     /// drawn before the (slower) watches are armed with [`Self::watch`].
     pub fn load(
-        config: &Config,
+        settings: impl Into<Settings>,
         include_archive: bool,
         send: impl Fn(Change) + Send + 'static,
     ) -> notify::Result<Self> {
-        let store = SidecarStore::new(&config.sidecar_dir);
+        let Settings { catalog, path } = settings.into();
+        let store = SidecarStore::new(&catalog.sidecar_dir);
         // Watched from the start, so the first session spawned is seen.
         if let Err(e) = store.ensure_dir() {
             tracing::warn!(error = %e, "cannot create the sidecar folder");
@@ -83,15 +92,15 @@ impl Engine {
             (send.lock().unwrap_or_else(|p| p.into_inner()))(Change::Path(path))
         })?;
         let loaded_at = std::time::SystemTime::now();
-        let catalog = Catalog::load(config, include_archive);
-        let path = config.environ.path().map(ToOwned::to_owned);
+        let tmux = Tmux::new(catalog.tmux_socket.clone());
+        let catalog = Catalog::load(catalog, include_archive);
         let git = crate::git::Monitor::start(crate::git::Git::new(), path, move || {
             (wake.lock().unwrap_or_else(|p| p.into_inner()))(Change::GitResults)
         });
         let mut engine = Self {
             catalog,
             watcher,
-            tmux: Tmux::new(config.tmux_socket.clone()),
+            tmux,
             store,
             loaded_at,
             watching: false,

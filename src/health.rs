@@ -1,15 +1,36 @@
 //! Activity and health: which activity a session shows, and how
 //! urgently the operator should look at it. Pure: the clock is passed in.
 
+use std::time::Duration;
+
 use chrono::{DateTime, Utc};
 
-use crate::config::Thresholds;
 use crate::model::{Activity, ActivitySource, ActivityView, Health, Orchestration, Status};
 
 mod explain;
 mod signal;
 pub use explain::{explain, provenance};
 pub use signal::last_signal_at;
+
+/// Thresholds for activity inference and health: how long a hook's report
+/// wins over tmux, how recent tmux output counts as active, and how long
+/// an active session may show no sign of life before it is stuck.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Thresholds {
+    pub report_ttl: Duration,
+    pub active_window: Duration,
+    pub stuck_after: Duration,
+}
+
+impl Default for Thresholds {
+    fn default() -> Self {
+        Self {
+            report_ttl: Duration::from_secs(300),
+            active_window: Duration::from_secs(30),
+            stuck_after: Duration::from_secs(600),
+        }
+    }
+}
 
 /// What tmux says about one session, from the one `list-panes -a` call per poll.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -9,6 +9,7 @@ pub mod cli;
 pub mod config;
 pub mod display;
 pub mod engine;
+pub mod environ;
 pub mod freshness;
 pub mod git;
 pub mod health;

@@ -9,7 +9,7 @@ use std::io::{self, Write};
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
-use crate::config::Env;
+use crate::environ::Env;
 use crate::sources::{O_NOFOLLOW, O_NONBLOCK};
 
 /// Past this size the log is moved to `<name>.1` (replacing the one before)

@@ -7,7 +7,8 @@ use color_eyre::eyre::{Result, WrapErr};
 use greenroom::catalog::Catalog;
 use greenroom::cli::tmux_install::{self, TmuxCommand};
 use greenroom::cli::{Cli, CliCommand, HooksArgs, HooksCommand, ls};
-use greenroom::config::{Config, ConfigError, Env, Environ};
+use greenroom::config::{Config, ConfigError};
+use greenroom::environ::{Env, Environ};
 use greenroom::hook::{install, report};
 use greenroom::tmux::Tmux;
 
@@ -44,40 +45,26 @@ fn run() -> Result<()> {
     if !matches!(cli.command, Some(CliCommand::Demo(_))) {
         greenroom::logging::init(greenroom::logging::log_path(&environ), &environ);
     }
+    dispatch(&cli, &environ)
+}
+
+/// Runs the command the line named (the dashboard when none).
+fn dispatch(cli: &Cli, environ: &Environ) -> Result<()> {
     match &cli.command {
         Some(CliCommand::Hooks(HooksCommand::Install(a))) => {
-            refuse_on_error(run_hooks(a, true, &environ))
+            refuse_on_error(run_hooks(a, true, environ))
         }
         Some(CliCommand::Hooks(HooksCommand::Uninstall(a))) => {
-            refuse_on_error(run_hooks(a, false, &environ))
+            refuse_on_error(run_hooks(a, false, environ))
         }
-        Some(CliCommand::Tmux(c)) => {
-            let (args, installing) = match c {
-                TmuxCommand::Install(a) => (a, true),
-                TmuxCommand::Uninstall(a) => (a, false),
-            };
-            let config = load_config(&cli, &environ);
-            refuse_on_error(
-                std::env::current_exe()
-                    .map_err(|e| e.to_string())
-                    .and_then(|exe| {
-                        tmux_install::run(
-                            args,
-                            installing,
-                            &exe,
-                            &environ,
-                            &Tmux::new(config.tmux_socket.clone()),
-                        )
-                    }),
-            )
-        }
+        Some(CliCommand::Tmux(c)) => refuse_on_error(run_tmux_install(c, cli, environ)),
         Some(CliCommand::Report { state }) => {
-            run_report(state.as_deref(), &environ);
+            run_report(state.as_deref(), environ);
             Ok(())
         }
-        Some(CliCommand::Ls(a)) => run_ls(&load_config(&cli, &environ), a),
+        Some(CliCommand::Ls(a)) => run_ls(&load_config(cli, environ), a),
         Some(CliCommand::Status(a)) => {
-            let (_, sessions) = live_rows(&load_config(&cli, &environ), false);
+            let (_, sessions) = live_rows(&load_config(cli, environ), false);
             println!(
                 "{}",
                 greenroom::cli::status::line(&sessions, a.tmux, chrono::Utc::now())
@@ -85,19 +72,18 @@ fn run() -> Result<()> {
             Ok(())
         }
         Some(CliCommand::Watch(a)) => {
-            refuse_on_error(greenroom::cli::watch::run(a, &load_config(&cli, &environ)))
+            refuse_on_error(greenroom::cli::watch::run(a, &load_config(cli, environ)))
         }
         Some(CliCommand::Capture { session }) => refuse_on_error(greenroom::cli::capture::run(
-            &load_config(&cli, &environ),
+            &load_config(cli, environ),
             session,
         )),
-        Some(CliCommand::Next) => refuse_on_error(run_next(&load_config(&cli, &environ))),
-        Some(CliCommand::Actions(a)) => refuse_on_error(greenroom::cli::actions::run(
-            a,
-            &load_config(&cli, &environ),
-        )),
-        Some(CliCommand::Demo(a)) => greenroom::cli::demo::run(a, &environ),
-        Some(CliCommand::DemoAgent(a)) => greenroom::cli::demo::agent::run(a, &environ),
+        Some(CliCommand::Next) => refuse_on_error(run_next(&load_config(cli, environ))),
+        Some(CliCommand::Actions(a)) => {
+            refuse_on_error(greenroom::cli::actions::run(a, &load_config(cli, environ)))
+        }
+        Some(CliCommand::Demo(a)) => greenroom::cli::demo::run(a, environ),
+        Some(CliCommand::DemoAgent(a)) => greenroom::cli::demo::agent::run(a, environ),
         Some(CliCommand::Completions { shell }) => {
             // Generated into memory: clap_complete panics when it cannot
             // write, and a reader that stops early (`| head`) is normal.
@@ -105,18 +91,39 @@ fn run() -> Result<()> {
             let script = greenroom::cli::completions::script(*shell, command);
             greenroom::cli::output::write_stdout(&script).wrap_err("cannot write the script")
         }
-        None => {
-            let mut config = load_config(&cli, &environ);
-            if let Some(client) = &cli.popup {
-                match greenroom::tmux::ClientName::parse(client) {
-                    Ok(client) => config.popup_client = Some(client),
-                    Err(e) => return refuse_on_error(Err(e)),
-                }
-            }
-            refuse_on_error(greenroom::cli::ensure_terminal("the dashboard"))?;
-            greenroom::tui::launch(config)
+        None => run_dashboard(cli, environ),
+    }
+}
+
+/// `greenroom tmux install|uninstall`.
+fn run_tmux_install(
+    command: &TmuxCommand,
+    cli: &Cli,
+    environ: &Environ,
+) -> std::result::Result<(), String> {
+    let (args, installing) = match command {
+        TmuxCommand::Install(a) => (a, true),
+        TmuxCommand::Uninstall(a) => (a, false),
+    };
+    let config = load_config(cli, environ);
+    let exe = environ
+        .current_exe()
+        .ok_or_else(|| "cannot find the greenroom binary".to_owned())?;
+    let tmux = Tmux::new(config.tmux_socket.clone());
+    tmux_install::run(args, installing, exe, environ, &tmux)
+}
+
+/// The dashboard, in this terminal or the `--popup` client's popup.
+fn run_dashboard(cli: &Cli, environ: &Environ) -> Result<()> {
+    let mut config = load_config(cli, environ);
+    if let Some(client) = &cli.popup {
+        match greenroom::tmux::ClientName::parse(client) {
+            Ok(client) => config.popup_client = Some(client),
+            Err(e) => return refuse_on_error(Err(e)),
         }
     }
+    refuse_on_error(greenroom::cli::ensure_terminal("the dashboard"))?;
+    greenroom::tui::launch(config)
 }
 
 /// The settings, checked whole (`[keys]` included) whatever the command
@@ -176,24 +183,19 @@ fn run_hooks(args: &HooksArgs, installing: bool, env: &Environ) -> std::result::
         .map(PathBuf::from)
         .ok_or("HOME is not set; cannot find the agent's settings")?;
     let claude_dir = env.var("CLAUDE_CONFIG_DIR").map(PathBuf::from);
-    let project =
-        std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))?;
+    let project = env.current_dir().ok_or("cannot read the current folder")?;
     let path = install::settings_path(
         args.agent,
         args.scope,
         &home,
         claude_dir.as_deref(),
-        &project,
+        project,
     );
     let outcome = if installing {
-        let exe = std::env::current_exe()
-            .map_err(|e| format!("cannot find the greenroom binary: {e}"))?;
-        install::install(
-            &path,
-            args.agent,
-            &install::hook_command(&exe),
-            args.dry_run,
-        )
+        let exe = env
+            .current_exe()
+            .ok_or("cannot find the greenroom binary")?;
+        install::install(&path, args.agent, &install::hook_command(exe), args.dry_run)
     } else {
         install::uninstall(&path, args.agent, args.dry_run)
     }?;

@@ -65,16 +65,20 @@ macro_rules! open_enum {
 
 // After the macro, so the submodules can declare open enums too.
 mod orchestration;
+mod preset;
 mod session;
+mod snooze;
 mod why;
 
 pub use orchestration::{
     Orchestration, Phase, PhaseError, PhaseId, PhaseStatus, TokenCounts, TokenUsage,
 };
+pub use preset::{AgentPreset, program_of, valid_agent_session_id};
 pub use session::{
     ActivitySource, ActivityView, Adopted, AoDetails, HostName, HostPlace, ModelUsage, Session,
     Usage, WaitingFor,
 };
+pub use snooze::Snooze;
 pub use why::Why;
 
 open_enum! {

@@ -15,7 +15,7 @@
 use std::ffi::OsStr;
 use std::io;
 
-use crate::config::TmuxSocket;
+use socket::TmuxSocket;
 use crate::process::{Limits, Overflow, ProcessError, Spec};
 
 mod beside;
@@ -28,6 +28,7 @@ mod pane;
 mod poll;
 mod poll_parse;
 mod shell;
+mod socket;
 mod target;
 mod window;
 pub use beside::{Beside, host_from_env};
@@ -42,6 +43,7 @@ pub use pane::{ClientName, Pane, PaneId, Server, TmuxTarget};
 pub use poll::Refresh;
 pub use poll_parse::parse_server;
 pub use shell::shell_quote;
+pub use socket::TmuxSocket;
 pub use target::{MAX_SESSION_NAME, check_session_name, escape_format, exact};
 
 /// Field separator in `-F` formats: a control character tmux prints as is

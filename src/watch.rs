@@ -22,10 +22,11 @@ use std::path::{Path, PathBuf};
 use notify::event::{EventKind, ModifyKind};
 use notify::{RecommendedWatcher, RecursiveMode, Watcher as _};
 
-use crate::catalog::{WatchMode, WatchTarget};
-
 /// One path that changed (a file, or a folder that appeared or vanished).
 pub type FileChange = PathBuf;
+
+mod target;
+pub use target::{WatchMode, WatchTarget};
 
 /// A folder that grows deeper while it is being armed is looked at again;
 /// this bounds that in case something creates and deletes it endlessly.

@@ -52,7 +52,7 @@ impl AdoptedPanes {
         vec![WatchTarget::folder(&self.dir)]
     }
 
-    pub(super) fn new(config: &crate::config::Config) -> Self {
+    pub(super) fn new(config: &super::Settings) -> Self {
         AdoptedPanes {
             dir: records::adopted_dir(&config.sidecar_dir),
             records: BTreeMap::new(),

@@ -202,7 +202,7 @@ fn ao_health(
     inputs: HealthInputs,
     activity: &ActivityView,
     now: DateTime<Utc>,
-    t: &crate::config::Thresholds,
+    t: &crate::health::Thresholds,
 ) -> (Health, crate::model::Why) {
     let ao_health = a
         .state

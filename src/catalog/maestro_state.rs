@@ -40,7 +40,7 @@ pub(super) struct MaestroState {
 }
 
 impl MaestroState {
-    pub(super) fn new(config: &crate::config::Config, include_archive: bool) -> Self {
+    pub(super) fn new(config: &super::Settings, include_archive: bool) -> Self {
         let main = config.maestro_hooks_dir.clone();
         let legacy = config.maestro_hooks_legacy.iter().filter(|l| **l != main);
         let hooks_dirs = std::iter::once(main.clone())

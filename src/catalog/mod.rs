@@ -18,20 +18,20 @@ mod reach;
 mod registry;
 mod row_cache;
 mod rows;
+mod settings;
 mod status;
-mod targets;
 mod usage;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
+pub use crate::watch::{WatchMode, WatchTarget};
 pub use apply::Applied;
 use maestro_state::read_locations_parallel;
 pub use order::{focus_order, sort_by_last_focus, sort_for_triage, triage_order};
+pub use settings::Settings;
 pub use status::StatusUpdate;
-pub use targets::{WatchMode, WatchTarget};
 
-use crate::config::Config;
 use crate::health::TmuxFacts;
 use crate::model::Problem;
 use crate::sources::maestro;
@@ -52,7 +52,7 @@ fn add_problems(to: &mut Problems, problems: Vec<Problem>) {
 /// What the catalog knows, source by source, file by file.
 #[derive(Debug)]
 pub struct Catalog {
-    config: Config,
+    config: Settings,
     problems: Problems,
     tmux: Option<ServerState>,
     own: own::Own,
@@ -68,7 +68,9 @@ pub struct Catalog {
 
 impl Catalog {
     /// Reads every source once. Never fails: unreadable files become problems.
-    pub fn load(config: &Config, include_archive: bool) -> Self {
+    /// `settings` is what `config` builds (`&Config` will do).
+    pub fn load(settings: impl Into<Settings>, include_archive: bool) -> Self {
+        let config = &settings.into();
         let mut c = Self::empty(config, include_archive);
         c.read_snoozes();
         c.adopted.load(&mut c.problems);
@@ -101,7 +103,7 @@ impl Catalog {
     }
 
     /// A catalog that has read nothing yet.
-    fn empty(config: &Config, include_archive: bool) -> Self {
+    fn empty(config: &Settings, include_archive: bool) -> Self {
         Catalog {
             config: config.clone(),
             problems: HashMap::new(),
@@ -206,7 +208,7 @@ impl Catalog {
         changed
     }
 
-    pub fn config(&self) -> &Config {
+    pub fn settings(&self) -> &Settings {
         &self.config
     }
 

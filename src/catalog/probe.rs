@@ -106,10 +106,10 @@ pub(super) fn probe(pane: &Pane, known: &[String]) -> Option<Found> {
 }
 
 /// The known agents plus the programs the `[agents.*]` presets run.
-pub(super) fn known_programs(config: &crate::config::Config) -> Vec<String> {
+pub(super) fn known_programs(config: &super::Settings) -> Vec<String> {
     let mut out: Vec<String> = KNOWN_AGENTS.iter().map(|s| (*s).to_owned()).collect();
     for preset in config.agents.values() {
-        if let Some(program) = crate::ops::program_of(&preset.launch) {
+        if let Some(program) = preset.program() {
             let name = program_name(program);
             let shell = ["sh", "bash", "zsh", "fish", "dash"].contains(&name);
             if !name.is_empty() && !shell && !RUNNERS.contains(&name) {
@@ -149,15 +149,8 @@ mod tests {
 
     #[test]
     fn presets_add_their_programs() {
-        struct NoEnv;
-        impl crate::config::Env for NoEnv {
-            fn var(&self, _: &str) -> Option<String> {
-                None
-            }
-        }
-        let mut config =
-            crate::config::Config::load(&crate::config::Overrides::default(), &NoEnv).unwrap();
-        let preset = |launch: &str| crate::config::AgentPreset {
+        let mut config = super::super::Settings::bare("/nowhere".into());
+        let preset = |launch: &str| crate::model::AgentPreset {
             launch: launch.to_owned(),
             resume: None,
             launch_with_prompt: None,

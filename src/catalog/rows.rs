@@ -20,7 +20,7 @@ pub(super) type Facts<'a> = Option<&'a BTreeMap<String, TmuxFacts>>;
 
 /// What every source's rows are built with beside its own records.
 pub(super) struct RowContext<'a> {
-    pub(super) thresholds: &'a crate::config::Thresholds,
+    pub(super) thresholds: &'a crate::health::Thresholds,
     pub(super) facts: Facts<'a>,
     pub(super) problems: &'a super::Problems,
     /// The operator's snoozes of rows greenroom does not own, by row id.

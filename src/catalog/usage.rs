@@ -265,7 +265,7 @@ pub(super) struct UsageFiles {
 }
 
 impl UsageFiles {
-    pub(super) fn new(config: &crate::config::Config) -> Self {
+    pub(super) fn new(config: &super::Settings) -> Self {
         UsageFiles {
             claude_dir: config.claude_dir.clone(),
             prices: config.prices.clone(),

@@ -4,7 +4,6 @@
 //! the command still succeeds.
 
 use std::io::Write;
-use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
@@ -30,7 +29,7 @@ pub fn print(
             .map_err(std::io::Error::other)?;
         return writeln!(out, "{text}");
     }
-    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let home = config.environ.home();
     let mut rows: Vec<(&str, &Session)> = local.iter().map(|s| ("local", s)).collect();
     for a in &answers {
         if let Ok((remote, _)) = &a.answer {
@@ -66,7 +65,7 @@ fn document(local: &[Session], problems: &[Problem], answers: &[HostList]) -> Va
     let mut sessions: Vec<Value> = local
         .iter()
         .map(|s| {
-            let mut v = super::ls::session_value(s, chrono::Utc::now());
+            let mut v = crate::sources::wire::session_value(s, chrono::Utc::now());
             if let Some(map) = v.as_object_mut() {
                 map.insert("host".into(), Value::Null);
             }

@@ -31,7 +31,9 @@ use agents::{AGENTS, start_agent, start_server};
 use clap::Args;
 use color_eyre::eyre::{Result, WrapErr, eyre};
 
-use crate::config::{AgentPreset, Config, Environ, Overrides};
+use crate::config::{Config, Overrides};
+use crate::environ::Environ;
+use crate::model::AgentPreset;
 use crate::sources::maestro;
 use crate::tmux::{ServerState, Tmux, TmuxError, shell_quote};
 
@@ -76,7 +78,7 @@ struct Place {
 
 impl Place {
     fn tmux(&self) -> Tmux {
-        Tmux::new(crate::config::TmuxSocket::Name(self.socket.clone()))
+        Tmux::new(crate::tmux::TmuxSocket::Name(self.socket.clone()))
     }
 
     /// Kills the demo's tmux server (and with it every agent), then removes
@@ -127,9 +129,7 @@ impl Drop for Guard<'_> {
 /// Runs the demo and returns when the operator quits the dashboard.
 pub fn run(args: &DemoArgs, environ: &Environ) -> Result<()> {
     super::ensure_terminal("greenroom demo").map_err(|e| eyre!(e))?;
-    let probe = Tmux::new(crate::config::TmuxSocket::Name(
-        "greenroom-demo-probe".into(),
-    ));
+    let probe = Tmux::new(crate::tmux::TmuxSocket::Name("greenroom-demo-probe".into()));
     if probe.poll() == ServerState::NotInstalled {
         return Err(eyre!(
             "greenroom demo needs tmux; install it with your package manager \
@@ -281,7 +281,7 @@ pub fn socket_name(root: &Path) -> String {
 }
 
 fn server_answers(socket: &str) -> bool {
-    let tmux = Tmux::new(crate::config::TmuxSocket::Name(socket.to_owned()));
+    let tmux = Tmux::new(crate::tmux::TmuxSocket::Name(socket.to_owned()));
     !matches!(
         tmux.run(["list-sessions"]),
         Err(TmuxError::NoServer | TmuxError::NotInstalled)

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
 
-use crate::config::Env;
+use crate::environ::Env;
 use crate::sources::{read_text_file, tmux_conf, user_file};
 use crate::tmux::Tmux;
 
@@ -98,16 +98,7 @@ pub fn run(
         say_what_is_replaced(args.apply, &replaced, text, &shown.to_string());
     }
     if args.dry_run {
-        let sign = if installing { "+" } else { "-" };
-        for line in &lines {
-            println!("{sign} {line}");
-        }
-        let what = match (changed, installing) {
-            (false, _) => "it is already up to date",
-            (true, true) => "the lines above would be added at its end",
-            (true, false) => "the lines above would be removed",
-        };
-        super::output::stderr_line(format_args!("(dry run: {shown} was not changed; {what})"));
+        print_dry_run(&lines, changed, installing, &shown.to_string());
         return Ok(());
     }
     let mut backup = None;
@@ -115,20 +106,7 @@ pub fn run(
         backup =
             write(&target, current.is_some(), &new_text).map_err(|e| format!("{shown}: {e}"))?;
     }
-    match (changed, installing) {
-        (false, _) => println!("{shown} already up to date"),
-        (true, true) => {
-            println!("greenroom's tmux block added to {shown}:");
-            for (key, what) in tmux_conf::KEYS {
-                println!("  prefix {key}  {what}");
-            }
-            println!("  and the counts of sessions that need you in status-right");
-        }
-        (true, false) => println!("greenroom's tmux block removed from {shown}"),
-    }
-    for line in &found.kept {
-        println!("kept your line that was inside greenroom's block, where the block was: {line}");
-    }
+    say_done(changed, installing, &shown.to_string(), &found.kept);
     if let Some(backup) = backup {
         println!("the file as it was is kept in {}", backup.display());
     }
@@ -138,7 +116,7 @@ pub fn run(
         } else {
             tmux_conf::undo_commands(&replaced)
         };
-        apply(tmux, &commands)?;
+        apply(tmux, &commands, &crate::environ::temp_dir(env))?;
         println!("applied to the running tmux server");
         if !installing {
             for line in replaced.iter().filter(|l| !l.starts_with("unbind-key")) {
@@ -196,13 +174,45 @@ fn say_what_is_replaced(apply: bool, replaced: &[String], text: &str, shown: &st
     }
 }
 
+/// What `--dry-run` shows: the lines that would be added or removed.
+fn print_dry_run(lines: &[String], changed: bool, installing: bool, shown: &str) {
+    let sign = if installing { "+" } else { "-" };
+    for line in lines {
+        println!("{sign} {line}");
+    }
+    let what = match (changed, installing) {
+        (false, _) => "it is already up to date",
+        (true, true) => "the lines above would be added at its end",
+        (true, false) => "the lines above would be removed",
+    };
+    super::output::stderr_line(format_args!("(dry run: {shown} was not changed; {what})"));
+}
+
+/// What was done to the file, and the operator's lines that were kept.
+fn say_done(changed: bool, installing: bool, shown: &str, kept: &[String]) {
+    match (changed, installing) {
+        (false, _) => println!("{shown} already up to date"),
+        (true, true) => {
+            println!("greenroom's tmux block added to {shown}:");
+            for (key, what) in tmux_conf::KEYS {
+                println!("  prefix {key}  {what}");
+            }
+            println!("  and the counts of sessions that need you in status-right");
+        }
+        (true, false) => println!("greenroom's tmux block removed from {shown}"),
+    }
+    for line in kept {
+        println!("kept your line that was inside greenroom's block, where the block was: {line}");
+    }
+}
+
 /// Sources only greenroom's commands (never the user's whole file again,
 /// which may not be safe to run twice), from a private temporary file.
-fn apply(tmux: &Tmux, commands: &str) -> Result<(), String> {
+fn apply(tmux: &Tmux, commands: &str, temp_dir: &Path) -> Result<(), String> {
     use std::io::Write;
     use std::os::unix::fs::OpenOptionsExt;
     let stamp = chrono::Utc::now().timestamp_nanos_opt().unwrap_or_default();
-    let file = std::env::temp_dir().join(format!(
+    let file = temp_dir.join(format!(
         "greenroom-tmux-{}-{stamp}.conf",
         std::process::id()
     ));
@@ -308,7 +318,7 @@ mod tests {
         let link = dir.path().join(".tmux.conf");
         std::os::unix::fs::symlink(&target, &link).unwrap();
         let home = Home(dir.path().to_path_buf());
-        let tmux = Tmux::new(crate::config::TmuxSocket::Name("unused".into()));
+        let tmux = Tmux::new(crate::tmux::TmuxSocket::Name("unused".into()));
         let exe = Path::new("/usr/local/bin/greenroom");
         run(&args(), true, exe, &home, &tmux).unwrap();
         assert!(

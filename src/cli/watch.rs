@@ -23,9 +23,6 @@ use crate::tmux::{Event, EventClient};
 mod stream;
 use stream::Stream;
 
-/// The version of the line format: a reader refuses a stream of another one.
-pub const PROTOCOL: u64 = 1;
-
 const RECONCILE: Duration = Duration::from_secs(30);
 const RETRY_MAX: Duration = Duration::from_secs(60);
 
@@ -52,11 +49,11 @@ enum Signal {
 }
 
 /// This machine's name, as `uname -n` says it; bounded and printable.
-pub fn host_name() -> String {
+pub fn host_name(env: &dyn crate::environ::Env) -> String {
     let read = |p: &str| std::fs::read_to_string(p).ok();
     let name = read("/proc/sys/kernel/hostname")
         .or_else(|| read("/etc/hostname"))
-        .or_else(|| std::env::var("HOSTNAME").ok())
+        .or_else(|| env.var("HOSTNAME"))
         .unwrap_or_default();
     let name: String = name
         .trim()
@@ -73,7 +70,10 @@ pub fn host_name() -> String {
 
 /// Runs until stdout closes (the reader left: exit 0) or writing fails.
 pub fn run(args: &WatchArgs, config: &Config) -> Result<(), String> {
-    let host = args.host.clone().unwrap_or_else(host_name);
+    let host = args
+        .host
+        .clone()
+        .unwrap_or_else(|| host_name(&config.environ));
     let (tx, rx) = channel::<Signal>();
     let files = tx.clone();
     let mut engine = Engine::start(config, args.all, move |p| {

@@ -4,8 +4,7 @@
 
 use chrono::{DateTime, Utc};
 
-use super::{HealthInputs, Rule, SILENT_DETAIL};
-use crate::config::Thresholds;
+use super::{HealthInputs, Rule, SILENT_DETAIL, Thresholds};
 use crate::display::age;
 use crate::model::{Activity, ActivitySource, ActivityView, Health, Session, Source, Why};
 

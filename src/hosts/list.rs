@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::HostConfig;
-use crate::sources::watch_stream::{RemoteRow, parse_ls};
+use crate::sources::wire::{RemoteRow, parse_ls};
 
 /// How long one host may take, connecting included.
 pub const HOST_LIMIT: Duration = Duration::from_secs(15);

@@ -1,7 +1,7 @@
 //! Other machines whose sessions greenroom shows: `[[hosts]]` in
 //! config.toml, and the ssh connection to each (`ssh.rs`, the only code
 //! that runs ssh). What a host sends back is parsed in
-//! `sources/watch_stream.rs`.
+//! `sources/wire/read.rs`.
 
 pub mod list;
 pub mod ssh;
@@ -67,12 +67,7 @@ pub fn check(hosts: &[HostConfig]) -> Result<(), String> {
     Ok(())
 }
 
-/// Whether a session id from a host may go on an ssh command line: what
-/// greenroom's own ids look like (uuids, Maestro and AO ids),
-/// `[A-Za-z0-9._:-]{1,128}`, not starting with '-'.
-pub fn valid_remote_id(id: &str) -> bool {
-    crate::ops::valid_agent_session_id(id) && !id.starts_with('-')
-}
+pub use crate::sources::wire::valid_remote_id;
 
 #[cfg(test)]
 mod tests {

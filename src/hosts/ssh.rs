@@ -15,7 +15,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use super::HostConfig;
-use crate::config::Env;
+use crate::environ::Env;
 use crate::ops::shell_quote;
 use crate::process::{Limits, Overflow, ProcessError, Spec};
 

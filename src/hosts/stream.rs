@@ -18,7 +18,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use super::HostConfig;
-use crate::sources::watch_stream::{Line, MAX_LINE, parse_line};
+use crate::sources::wire::{Line, MAX_LINE, parse_line};
 
 /// What a connection says: a parsed line, or its end.
 #[derive(Debug, Clone, PartialEq)]

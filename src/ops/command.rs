@@ -4,17 +4,11 @@
 //! purpose; what greenroom puts into it (a prompt, an agent's session id)
 //! is always single-quoted, so it stays one literal argument.
 
-use crate::config::AgentPreset;
-use crate::tmux::shell_quote;
+use std::path::Path;
 
-/// Whether an agent's own session id is safe and plausible:
-/// `[A-Za-z0-9._:-]{1,128}`. Anything else is ignored, never run.
-pub fn valid_agent_session_id(id: &str) -> bool {
-    (1..=128).contains(&id.len())
-        && id
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | ':' | '-'))
-}
+use crate::environ::expand_home;
+use crate::model::{AgentPreset, valid_agent_session_id};
+use crate::tmux::shell_quote;
 
 /// Replaces every `{key}` in `template` with `value` quoted; a template
 /// without the placeholder gets the quoted value appended.
@@ -58,38 +52,16 @@ pub fn launch(preset: &AgentPreset, prompt: Option<PromptArg<'_>>) -> (String, b
     }
 }
 
-/// The program a preset's command line starts, when it can be told without
-/// a shell: the first word after `env`, `exec` and `NAME=value`
-/// assignments. `None` for a line with quoting, expansions or operators
-/// (the shell decides those).
-pub fn program_of(line: &str) -> Option<&str> {
-    const SHELL: &[char] = &[
-        '$', '`', '\'', '"', '\\', '(', ')', ';', '|', '&', '<', '>', '*', '?', '[', '~', '{',
-    ];
-    line.split_whitespace()
-        .find(|w| !matches!(*w, "env" | "exec") && !is_assignment(w))
-        // An option (`env -u CI ...`) hides which word is the program:
-        // better no check than a wrong refusal.
-        .filter(|w| !w.contains(SHELL) && !w.starts_with('-'))
-}
-
-fn is_assignment(word: &str) -> bool {
-    word.split_once('=').is_some_and(|(name, _)| {
-        !name.is_empty()
-            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-            && !name.starts_with(|c: char| c.is_ascii_digit())
-    })
-}
-
-/// Whether `program` can be run: an executable file at that path when it
-/// names one (holds a `/`), else in a folder of `path` (`$PATH`).
-pub fn on_path(program: &str, path: Option<&std::ffi::OsStr>) -> bool {
+/// Whether `program` (as [`crate::model::program_of`] found it) can be
+/// run: an executable file at that path when it names one (holds a `/`;
+/// `~/` is `home`), else in a folder of `path` (`$PATH`).
+pub fn installed(program: &str, path: Option<&std::ffi::OsStr>, home: Option<&Path>) -> bool {
     use std::os::unix::fs::PermissionsExt;
-    let runnable = |p: &std::path::Path| {
+    let runnable = |p: &Path| {
         std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
     };
     if program.contains('/') {
-        return runnable(std::path::Path::new(program));
+        return runnable(&expand_home(program, home));
     }
     path.is_some_and(|path| std::env::split_paths(path).any(|dir| runnable(&dir.join(program))))
 }
@@ -130,22 +102,15 @@ mod tests {
     }
 
     #[test]
-    fn programs_are_found_without_a_shell() {
-        assert_eq!(program_of("claude"), Some("claude"));
-        assert_eq!(program_of("  aider --model x"), Some("aider"));
-        assert_eq!(program_of("env FOO=1 BAR_2=x exec codex"), Some("codex"));
-        assert_eq!(program_of("/opt/bin/gemini -y"), Some("/opt/bin/gemini"));
-        assert_eq!(program_of("$SHELL"), None);
-        assert_eq!(program_of("env -u CI node gemini.js"), None);
-        assert_eq!(program_of("\"my agent\""), None);
-        assert_eq!(program_of("~/bin/agent"), None);
-        assert_eq!(program_of(""), None);
+    fn programs_are_found_on_path_or_by_path() {
         let path = std::ffi::OsStr::new("/usr/bin:/bin");
-        assert!(on_path("sh", Some(path)));
-        assert!(!on_path("greenroom-no-such-program", Some(path)));
-        assert!(!on_path("sh", None));
-        assert!(on_path("/bin/sh", None));
-        assert!(!on_path("/etc/passwd", None));
+        assert!(installed("sh", Some(path), None));
+        assert!(!installed("greenroom-no-such-program", Some(path), None));
+        assert!(!installed("sh", None, None));
+        assert!(installed("/bin/sh", None, None));
+        assert!(!installed("/etc/passwd", None, None));
+        assert!(installed("~/sh", None, Some(Path::new("/bin"))));
+        assert!(!installed("~/sh", None, None));
     }
 
     #[test]

@@ -12,6 +12,7 @@ mod manage;
 mod resolve;
 mod restore;
 mod send;
+mod settings;
 mod snooze;
 mod spawn;
 mod start_folder;
@@ -28,14 +29,16 @@ use crate::model::{Session, Source};
 use crate::sources::sidecar::{SidecarError, SidecarStore};
 use crate::tmux::{Tmux, TmuxError};
 
+pub use crate::model::valid_agent_session_id;
 /// Quoting lives with tmux, which runs the commands; callers of ops use it too.
 pub use crate::tmux::shell_quote;
-pub use command::{program_of, valid_agent_session_id};
+pub use command::installed;
 pub use comment::{comment_text, send_comment};
 pub use manage::{dismiss, kill};
 pub use resolve::{MIN_PREFIX, dismissable, resolve};
 pub use restore::{Restored, restore};
 pub use send::{AnswerKey, clean_text, send, send_key};
+pub use settings::Launching;
 pub use snooze::{snooze, wake};
 pub use spawn::{Launch, SpawnRequest, Spawned, default_name, spawn};
 pub use worktree::worktree_path;

@@ -4,8 +4,7 @@
 
 use chrono::Utc;
 
-use super::{LOCK_WAIT, OpsError, command, own_id, start_session, tmux_name, worktree};
-use crate::config::Config;
+use super::{LOCK_WAIT, Launching, OpsError, command, own_id, start_session, tmux_name, worktree};
 use crate::model::{Session, Status, validate_name};
 use crate::sources::sidecar::{Sidecar, SidecarStore, Worktree};
 use crate::tmux::Tmux;
@@ -32,7 +31,14 @@ pub struct Restored {
 /// cleared first. An archived session (dismissed, or archived at start-up
 /// because its folder was gone) is moved back from the archive once its
 /// folder is there again (a recorded worktree is made again).
-pub fn restore(tmux: &Tmux, config: &Config, session: &Session) -> Result<Restored, OpsError> {
+///
+/// `settings` is what `config` builds (`&Config` will do).
+pub fn restore(
+    tmux: &Tmux,
+    settings: impl Into<Launching>,
+    session: &Session,
+) -> Result<Restored, OpsError> {
+    let config = &settings.into();
     super::ensure_restorable(session)?;
     let id = own_id(session, "restore")?;
     let store = SidecarStore::new(&config.sidecar_dir);

@@ -8,9 +8,10 @@ use uuid::Uuid;
 
 use super::{LOCK_WAIT, OpsError};
 use crate::attention;
+use crate::model::Snooze;
 use crate::model::{Session, Source};
 use crate::sources::sidecar::SidecarStore;
-use crate::sources::snooze::{Snooze, SnoozeStore};
+use crate::sources::snooze::SnoozeStore;
 
 /// Snoozes a session for `length`; returns until when. Only a session
 /// that needs the operator can be snoozed: nothing else is in the queue.

@@ -9,8 +9,7 @@ use std::path::PathBuf;
 
 use chrono::Utc;
 
-use super::{OpsError, command, send, start_session, tmux_name, worktree};
-use crate::config::Config;
+use super::{Launching, OpsError, command, send, start_session, tmux_name, worktree};
 use crate::model::validate_name;
 use crate::sources::sidecar::{Sidecar, SidecarStore};
 use crate::tmux::Tmux;
@@ -70,30 +69,119 @@ pub fn default_name(tmux: &Tmux, store: &SidecarStore, prefix: &str) -> Result<S
 }
 
 /// Starts a session: its record first, then its tmux session (the server
-/// is started if none runs).
-pub fn spawn(tmux: &Tmux, config: &Config, req: &SpawnRequest) -> Result<Spawned, OpsError> {
+/// is started if none runs). `settings` is what `config` builds (`&Config`
+/// will do).
+pub fn spawn(
+    tmux: &Tmux,
+    settings: impl Into<Launching>,
+    req: &SpawnRequest,
+) -> Result<Spawned, OpsError> {
+    let config = &settings.into();
     let store = SidecarStore::new(&config.sidecar_dir);
-    let name = match &req.name {
-        Some(name) => {
-            validate_name(name).map_err(OpsError::InvalidName)?;
-            name.clone()
-        }
-        None => default_name(tmux, &store, &config.name_prefix)?,
-    };
-    if store.load_all().0.iter().any(|s| s.name == name) {
-        return Err(OpsError::NameTaken(name));
-    }
-    let tmux_session = tmux_name(&name);
-    if tmux.has_session(&tmux_session)? && !clear_dismissed(tmux, &store, &tmux_session)? {
-        return Err(OpsError::TmuxSessionTaken(tmux_session));
-    }
+    let (name, tmux_session) = free_name(tmux, &store, config, req)?;
     let cwd = std::path::absolute(&req.cwd).unwrap_or_else(|_| req.cwd.clone());
     if let Some(e) = super::folder_problem(&cwd) {
         return Err(e);
     }
     let prompt = req.prompt.as_deref().filter(|p| !p.is_empty());
-    // tmux refuses a command over about 16 KB: a long prompt goes through
-    // a private file the command reads, or is typed in.
+    let launch = launch_line(&store, config, &req.launch, prompt)?;
+    let worktree = match req.worktree.as_ref().map(|b| worktree::create(&cwd, b)) {
+        Some(Err(e)) => {
+            launch.undo();
+            return Err(e);
+        }
+        made => made.transpose()?,
+    };
+    let undo_worktree = || {
+        if let Some(w) = &worktree {
+            worktree::undo_create(w);
+        }
+    };
+    let run_in = worktree.as_ref().map_or(cwd.clone(), |w| w.path.clone());
+    let mut sidecar = Sidecar::new(&name, &run_in, &launch.command, Utc::now());
+    sidecar.agent = launch.agent.clone();
+    sidecar.tmux_session = Some(tmux_session.clone());
+    sidecar.worktree = worktree.clone();
+    if let Err(e) = store.create(&sidecar) {
+        launch.undo();
+        undo_worktree();
+        return Err(e.into());
+    }
+    let started = start_session(
+        tmux,
+        &store,
+        sidecar.id,
+        &tmux_session,
+        &run_in,
+        &launch.command,
+    );
+    if let Err(e) = started {
+        remove_sidecar(&store, sidecar.id);
+        launch.undo();
+        undo_worktree();
+        return Err(e);
+    }
+    let warning = match prompt {
+        Some(p) if !launch.prompt_in_command => send::type_first_prompt(tmux, &tmux_session, p)
+            .err()
+            .map(|e| format!("{name} started, but its first prompt could not be typed in: {e}")),
+        _ => None,
+    };
+    Ok(Spawned { sidecar, warning })
+}
+
+/// The session's name (asked for, else the first free default) and its
+/// tmux session's, when neither is taken.
+fn free_name(
+    tmux: &Tmux,
+    store: &SidecarStore,
+    config: &Launching,
+    req: &SpawnRequest,
+) -> Result<(String, String), OpsError> {
+    let name = match &req.name {
+        Some(name) => {
+            validate_name(name).map_err(OpsError::InvalidName)?;
+            name.clone()
+        }
+        None => default_name(tmux, store, &config.name_prefix)?,
+    };
+    if store.load_all().0.iter().any(|s| s.name == name) {
+        return Err(OpsError::NameTaken(name));
+    }
+    let tmux_session = tmux_name(&name);
+    if tmux.has_session(&tmux_session)? && !clear_dismissed(tmux, store, &tmux_session)? {
+        return Err(OpsError::TmuxSessionTaken(tmux_session));
+    }
+    Ok((name, tmux_session))
+}
+
+/// The command line a new session runs, and the private file its first
+/// prompt went into, if one did.
+struct LaunchLine {
+    agent: Option<String>,
+    command: String,
+    prompt_in_command: bool,
+    prompt_file: Option<PathBuf>,
+}
+
+impl LaunchLine {
+    /// Removes the prompt's file when the session is not started after all.
+    fn undo(&self) {
+        if let Some(file) = &self.prompt_file {
+            let _ = std::fs::remove_file(file);
+        }
+    }
+}
+
+/// The command for `launch` with the first prompt in it where the preset
+/// takes one. tmux refuses a command over about 16 KB: a long prompt goes
+/// through a private file the command reads, or is typed in.
+fn launch_line(
+    store: &SidecarStore,
+    config: &Launching,
+    launch: &Launch,
+    prompt: Option<&str>,
+) -> Result<LaunchLine, OpsError> {
     let long = prompt.is_some_and(|p| p.len() > send::PROMPT_IN_COMMAND_MAX);
     let prompt_file = long.then(|| {
         store
@@ -105,53 +193,18 @@ pub fn spawn(tmux: &Tmux, config: &Config, req: &SpawnRequest) -> Result<Spawned
         (None, Some(p)) => Some(command::PromptArg::Text(p)),
         (None, None) => None,
     };
-    let (agent, command, prompt_in_command) = command_for(config, &req.launch, arg)?;
+    let (agent, command, prompt_in_command) = command_for(config, launch, arg)?;
     let prompt_file = prompt_file.filter(|_| prompt_in_command);
     if let (Some(file), Some(p)) = (&prompt_file, prompt) {
         store.ensure_dir()?;
         write_private(file, p)?;
     }
-    let undo_prompt = || {
-        if let Some(file) = &prompt_file {
-            let _ = std::fs::remove_file(file);
-        }
-    };
-
-    let worktree = match req.worktree.as_ref().map(|b| worktree::create(&cwd, b)) {
-        Some(Err(e)) => {
-            undo_prompt();
-            return Err(e);
-        }
-        made => made.transpose()?,
-    };
-    let undo_worktree = || {
-        if let Some(w) = &worktree {
-            worktree::undo_create(w);
-        }
-    };
-    let run_in = worktree.as_ref().map_or(cwd.clone(), |w| w.path.clone());
-    let mut sidecar = Sidecar::new(&name, &run_in, &command, Utc::now());
-    sidecar.agent = agent;
-    sidecar.tmux_session = Some(tmux_session.clone());
-    sidecar.worktree = worktree.clone();
-    if let Err(e) = store.create(&sidecar) {
-        undo_prompt();
-        undo_worktree();
-        return Err(e.into());
-    }
-    if let Err(e) = start_session(tmux, &store, sidecar.id, &tmux_session, &run_in, &command) {
-        remove_sidecar(&store, sidecar.id);
-        undo_prompt();
-        undo_worktree();
-        return Err(e);
-    }
-    let warning = match prompt {
-        Some(p) if !prompt_in_command => send::type_first_prompt(tmux, &tmux_session, p)
-            .err()
-            .map(|e| format!("{name} started, but its first prompt could not be typed in: {e}")),
-        _ => None,
-    };
-    Ok(Spawned { sidecar, warning })
+    Ok(LaunchLine {
+        agent,
+        command,
+        prompt_in_command,
+        prompt_file,
+    })
 }
 
 /// Clears a tmux session of only dead panes that a dismissed record of
@@ -172,7 +225,7 @@ fn clear_dismissed(
 
 /// The preset (if any), the command line, and whether the prompt is in it.
 fn command_for(
-    config: &Config,
+    config: &Launching,
     launch: &Launch,
     prompt: Option<command::PromptArg<'_>>,
 ) -> Result<(Option<String>, String, bool), OpsError> {
@@ -198,8 +251,8 @@ fn command_for(
     };
     let (command, in_command) = command::launch(preset, prompt);
     // A missing agent would die at once and look like a calm dormant row.
-    if let Some(program) = command::program_of(&command)
-        && !command::on_path(program, config.environ.path())
+    if let Some(program) = crate::model::program_of(&command)
+        && !command::installed(program, config.path.as_deref(), config.home.as_deref())
     {
         return Err(OpsError::ProgramMissing {
             preset: preset_name.to_owned(),

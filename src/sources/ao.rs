@@ -120,7 +120,7 @@ impl AoSession {
 }
 
 /// The default root: `~/.agent-orchestrator` (None without a HOME).
-pub fn default_root(env: &dyn crate::config::Env) -> Option<PathBuf> {
+pub fn default_root(env: &dyn crate::environ::Env) -> Option<PathBuf> {
     let home = env.var("HOME")?;
     Some(PathBuf::from(home).join(".agent-orchestrator"))
 }

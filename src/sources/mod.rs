@@ -4,6 +4,7 @@
 
 pub mod adopted;
 pub mod ao;
+pub mod atomic;
 pub mod claude_registry;
 pub mod gemini;
 pub mod json_spans;
@@ -18,7 +19,7 @@ pub mod snooze;
 pub mod tmux_conf;
 pub mod transcript;
 pub mod user_file;
-pub mod watch_stream;
+pub mod wire;
 
 use std::fs;
 use std::io::Read;

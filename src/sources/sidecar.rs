@@ -16,11 +16,10 @@ use chrono::Utc;
 use uuid::Uuid;
 
 mod archive;
-mod atomic;
 mod record;
 
-use atomic::{lock_within, replace_atomic, sync_dir};
-pub use atomic::{remove_stale_temps, write_atomic, write_atomic_mode};
+use super::atomic::{WriteError, lock_within, replace_atomic, sync_dir};
+pub use super::atomic::{remove_stale_temps, write_atomic, write_atomic_mode};
 pub use record::{Sidecar, ToolCall, Worktree};
 
 use super::{NOT_REGULAR, O_NOFOLLOW, O_NONBLOCK, read_text_file};
@@ -47,6 +46,15 @@ pub enum SidecarError {
         #[source]
         source: io::Error,
     },
+}
+
+impl From<WriteError> for SidecarError {
+    fn from(e: WriteError) -> Self {
+        SidecarError::Io {
+            context: e.context,
+            source: e.source,
+        }
+    }
 }
 
 fn io_err(context: impl Into<String>) -> impl FnOnce(io::Error) -> SidecarError {
@@ -238,7 +246,7 @@ impl SidecarStore {
             source: io::Error::other(e),
         })?;
         bytes.push(b'\n');
-        replace_atomic(&self.path_for(sidecar.id), &bytes)
+        Ok(replace_atomic(&self.path_for(sidecar.id), &bytes)?)
     }
 }
 

@@ -11,25 +11,16 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+use super::atomic::write_atomic;
 use super::read_text_file;
-use super::sidecar::{SidecarError, write_atomic};
-use crate::model::Health;
+use super::sidecar::SidecarError;
 
 /// The state file's name in the sidecar folder.
 pub const SNOOZE_FILE: &str = ".snoozes.json";
 /// More than this many snoozes in the file is not greenroom's writing.
 const MAX_SNOOZES: usize = 10_000;
 
-/// One snooze: until when, and the state it was set on, so that any new
-/// state change (another health class, a newer report) wakes it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Snooze {
-    pub until: DateTime<Utc>,
-    /// When the operator snoozed it.
-    pub at: DateTime<Utc>,
-    /// The health it had then.
-    pub health: Health,
-}
+pub use crate::model::Snooze;
 
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct File {
@@ -95,7 +86,7 @@ impl SnoozeStore {
                 source: e,
             })?;
         }
-        write_atomic(&self.path, &bytes)
+        Ok(write_atomic(&self.path, &bytes)?)
     }
 }
 
@@ -111,6 +102,7 @@ fn parse(text: &str) -> Result<BTreeMap<String, Snooze>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Health;
 
     #[test]
     fn set_and_clear_round_trip() {

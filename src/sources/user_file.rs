@@ -10,7 +10,7 @@ use std::io::{ErrorKind, Write};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
-use super::sidecar::{SidecarError, write_atomic_mode};
+use super::atomic::write_atomic_mode;
 
 /// Refuses a file the user protected from writing (its owner's write bit
 /// off), or one this user cannot write; the reason is one line, and says
@@ -54,10 +54,7 @@ pub fn replace(path: &Path, bytes: &[u8], new_mode: u32) -> Result<(), String> {
             .map_err(|e| format!("cannot be written (it has {} names): {e}", meta.nlink()));
     }
     let mode = meta.map_or(new_mode, |m| m.permissions().mode() & 0o7777);
-    write_atomic_mode(path, bytes, mode).map_err(|e| match e {
-        SidecarError::Io { source, .. } => format!("cannot be written: {source}"),
-        other => other.to_string(),
-    })
+    write_atomic_mode(path, bytes, mode).map_err(|e| format!("cannot be written: {}", e.source))
 }
 
 /// A failed write's reason, with where the file as it was is kept (a write

@@ -3,8 +3,8 @@
 //! windows and layout are never touched; moving that client is all follow
 //! mode does.
 
+use super::TmuxSocket;
 use super::{Tmux, TmuxError, TmuxTarget};
-use crate::config::TmuxSocket;
 
 /// The pane beside, as tmux names it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -39,7 +39,7 @@ impl Context {
             .unwrap_or_default();
         let cwd = selected_cwd
             .filter(|p| p.is_dir())
-            .or_else(|| std::env::current_dir().ok())
+            .or_else(|| self.config.environ.current_dir().map(ToOwned::to_owned))
             .map(|p| p.display().to_string())
             .unwrap_or_default();
         let mut agents: Vec<String> = self.config.agents.keys().cloned().collect();
@@ -52,7 +52,9 @@ impl Context {
             .agents
             .iter()
             .filter(|(_, preset)| {
-                program(&preset.launch).is_some_and(|p| !installed(p, path, home.as_deref()))
+                preset
+                    .program()
+                    .is_some_and(|p| !installed(p, path, home.as_deref()))
             })
             .map(|(name, _)| name.clone())
             .collect();
@@ -266,35 +268,11 @@ fn each(
     (ok, failed)
 }
 
-/// The program a preset's launch line runs: its first word after `exec`,
-/// `env` and variable assignments. `None` when the shell decides it
-/// (`$SHELL`, quotes): greenroom cannot tell, so it marks nothing.
-pub fn program(launch: &str) -> Option<&str> {
-    let word = launch
-        .split_whitespace()
-        .find(|w| !matches!(*w, "exec" | "env" | "command") && !w.contains('='))?;
-    let shell_decides = word.contains(['$', '\'', '"', '`', '(', '\\']);
-    (!shell_decides).then_some(word)
-}
-
-/// Is `program` an executable file, by path or on `path` (`$PATH`)?
-pub fn installed(program: &str, path: Option<&std::ffi::OsStr>, home: Option<&Path>) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    let runnable = |p: &Path| {
-        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-    };
-    if program.contains('/') {
-        return runnable(&expand_home(program, home));
-    }
-    path.is_some_and(|path| std::env::split_paths(path).any(|dir| runnable(&dir.join(program))))
-}
-
-fn expand_home(text: &str, home: Option<&Path>) -> PathBuf {
-    match (text.strip_prefix("~/"), home) {
-        (Some(rest), Some(home)) => Path::new(&home).join(rest),
-        _ => PathBuf::from(text),
-    }
-}
+// The one rule for a launch line's program and whether it is installed;
+// named here for the form's callers.
+pub use crate::environ::expand_home;
+pub use crate::model::program_of as program;
+pub use crate::ops::installed;
 
 /// Completes a folder path: the longest common continuation of the
 /// folders that start with what was typed, and those folders when there

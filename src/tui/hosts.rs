@@ -17,7 +17,7 @@ use chrono::{DateTime, Duration, Utc};
 use super::action::{Action, Effect};
 use super::state::AppState;
 use crate::model::Session;
-use crate::sources::watch_stream::{Line, RemoteRow};
+use crate::sources::wire::{Line, RemoteRow};
 
 /// Longest wait between two tries.
 const BACKOFF_MAX: i64 = 60;

@@ -107,9 +107,9 @@ pub fn attach_in_window(
     control: Result<PathBuf, String>,
     id: &str,
     name: String,
+    tmux_env: Option<&str>,
 ) -> Option<Action> {
-    let tmux_env = std::env::var("TMUX").ok();
-    let here = crate::tmux::host_from_env(tmux_env.as_deref())?;
+    let here = crate::tmux::host_from_env(tmux_env)?;
     let (Some(host), Ok(control)) = (host, control) else {
         return Some(Action::Finished(Finished::Failed(format!(
             "{name}: cannot reach its host"

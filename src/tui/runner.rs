@@ -339,9 +339,10 @@ impl Runner {
                 let Some(r) = rows.into_iter().next() else {
                     return Ok(Step::Then(Vec::new()));
                 };
-                if std::env::var_os("TMUX").is_some() {
-                    self.off_loop(move |_| {
-                        super::remote::attach_in_window(config, control, &r.id, r.name)
+                if self.ctx.config.environ.inside_tmux() {
+                    self.off_loop(move |c| {
+                        let tmux_env = c.config.environ.tmux();
+                        super::remote::attach_in_window(config, control, &r.id, r.name, tmux_env)
                             .unwrap_or(Action::Status(String::new()))
                     });
                     return Ok(Step::Then(Vec::new()));

@@ -292,7 +292,7 @@ impl AppState {
             hosts: Default::default(),
             sorts: 0,
             active_window: chrono::Duration::from_std(
-                crate::config::Thresholds::default().active_window,
+                crate::health::Thresholds::default().active_window,
             )
             .unwrap_or(chrono::Duration::MAX),
         }

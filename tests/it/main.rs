@@ -12,6 +12,7 @@ mod e2e;
 mod engine;
 mod git;
 mod hosts;
+mod layering;
 mod readme;
 mod sources;
 mod support;

@@ -9,13 +9,6 @@ use crate::model::{Activity, Health, Session, Status};
 use crate::sources::sidecar::Sidecar;
 use crate::tmux::{Server, ServerState};
 
-struct NoEnv;
-impl crate::config::Env for NoEnv {
-    fn var(&self, _: &str) -> Option<String> {
-        None
-    }
-}
-
 fn t0() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 12, 1, 12, 0, 0).unwrap()
 }
@@ -37,7 +30,7 @@ fn facts(dead: &[usize]) -> ServerState {
 
 /// Three live sessions, each working on a report 20 s old.
 fn catalog() -> Catalog {
-    let config = crate::config::Config::load(&crate::config::Overrides::default(), &NoEnv).unwrap();
+    let config = super::super::Settings::bare("/tmp/greenroom/sessions".into());
     let mut c = Catalog::empty(&config, false);
     for i in 0..3 {
         let mut s = Sidecar::new(

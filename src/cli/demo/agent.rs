@@ -21,7 +21,7 @@ pub use operator::{Operator, Terminal};
 use roles::Role;
 pub use steps::Stop;
 
-use crate::config::Env;
+use crate::environ::Env;
 
 #[derive(Debug, Clone, Args)]
 pub struct AgentArgs {
@@ -147,7 +147,10 @@ pub fn play(
 
 /// `greenroom demo-agent`: plays in this terminal, for ever.
 pub fn run(args: &AgentArgs, env: &dyn Env) -> color_eyre::eyre::Result<()> {
-    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let cwd = env
+        .snapshot()
+        .and_then(|s| s.current_dir())
+        .map_or_else(|| PathBuf::from("."), ToOwned::to_owned);
     let setup = Setup {
         cwd,
         transcripts: transcripts_dir(&args.root),

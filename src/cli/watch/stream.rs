@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 use std::io::Write;
 
 use chrono::Utc;
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use super::PROTOCOL;
+use crate::sources::wire;
 
 /// The lines written so far: what the reader knows.
 pub(super) struct Stream<W: Write> {
@@ -31,7 +31,7 @@ impl<W: Write> Stream<W> {
     /// moves every second, and would make every row news every second
     /// (`activity.since` says the same thing once).
     fn row(&self, s: &crate::model::Session) -> Value {
-        let mut v = crate::cli::ls::session_value(s, chrono::Utc::now());
+        let mut v = wire::session_value(s, chrono::Utc::now());
         if let Some(activity) = v.get_mut("activity").and_then(Value::as_object_mut) {
             activity.remove("age_seconds");
         }
@@ -53,17 +53,9 @@ impl<W: Write> Stream<W> {
         problems: &[crate::model::Problem],
     ) -> std::io::Result<()> {
         self.rows = rows.iter().map(|s| (s.id.clone(), self.row(s))).collect();
-        self.problems = crate::cli::ls::problems_value(problems);
+        self.problems = wire::problems_value(problems);
         let sessions: Vec<&Value> = rows.iter().filter_map(|s| self.rows.get(&s.id)).collect();
-        let line = json!({
-            "type": "snapshot",
-            "greenroom": env!("CARGO_PKG_VERSION"),
-            "protocol": PROTOCOL,
-            "host": self.host,
-            "at": Utc::now(),
-            "sessions": sessions,
-            "problems": self.problems,
-        });
+        let line = wire::snapshot_line(&self.host, Utc::now(), &sessions, &self.problems);
         self.line(&line)
     }
 
@@ -76,10 +68,8 @@ impl<W: Write> Stream<W> {
         for s in rows {
             let v = self.row(s);
             match self.rows.get(&s.id) {
-                None => self.line(&json!({"type": "added", "session": v}))?,
-                Some(old) if !same_but_ages(old, &v) => {
-                    self.line(&json!({"type": "changed", "session": v}))?
-                }
+                None => self.line(&wire::row_line(true, &v))?,
+                Some(old) if !same_but_ages(old, &v) => self.line(&wire::row_line(false, &v))?,
                 Some(_) => {}
             }
             seen.insert(s.id.clone(), v);
@@ -91,19 +81,19 @@ impl<W: Write> Stream<W> {
             .cloned()
             .collect();
         for id in gone {
-            self.line(&json!({"type": "removed", "id": id}))?;
+            self.line(&wire::removed_line(&id))?;
         }
         self.rows = seen;
-        let problems = crate::cli::ls::problems_value(problems);
+        let problems = wire::problems_value(problems);
         if problems != self.problems {
-            self.line(&json!({"type": "problems", "problems": problems}))?;
+            self.line(&wire::problems_line(&problems))?;
             self.problems = problems;
         }
         Ok(())
     }
 
     pub(super) fn heartbeat(&mut self) -> std::io::Result<()> {
-        let line = json!({"type": "heartbeat", "at": Utc::now(), "sessions": self.rows.len()});
+        let line = wire::heartbeat_line(Utc::now(), self.rows.len());
         self.line(&line)
     }
 }
@@ -132,6 +122,7 @@ fn same_but_ages(a: &Value, b: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn a_why_whose_ages_alone_moved_is_no_news() {

@@ -6,7 +6,8 @@
 use chrono::{DateTime, Utc};
 
 use super::{Change, PayloadIds, apply};
-use crate::config::{Config, Env, Overrides};
+use crate::config::{Config, Overrides};
+use crate::environ::Env;
 use crate::model::Status;
 use crate::sources::adopted::{self, PANE_KEY, REPORTER_KEY, SERVER_KEY};
 use crate::sources::procs;

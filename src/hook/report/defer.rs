@@ -10,7 +10,7 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use crate::config::Env;
+use crate::environ::Env;
 use crate::sources::sidecar::Sidecar;
 
 /// Set in the copy: the time of the report it carries.
@@ -44,7 +44,10 @@ pub fn hand_over(
     at: DateTime<Utc>,
     env: &dyn Env,
 ) -> Result<(), String> {
-    let exe = std::env::current_exe().map_err(|e| format!("cannot defer the report: {e}"))?;
+    let exe = env
+        .snapshot()
+        .and_then(|s| s.current_exe())
+        .ok_or("cannot defer the report: cannot find the greenroom binary")?;
     let mut child = Command::new(exe)
         .arg("report")
         .args(state_arg)

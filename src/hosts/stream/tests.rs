@@ -159,7 +159,7 @@ fn a_snapshot_keeps_one_row_past_those_shown() {
         .collect();
     let text = format!(
         r#"{{"type":"snapshot","greenroom":"x","protocol":{},"sessions":[{}],"problems":[]}}"#,
-        crate::cli::watch::PROTOCOL,
+        crate::sources::wire::PROTOCOL,
         rows.join(",")
     );
     let mut line = parse_line(text.as_bytes(), "h").unwrap();

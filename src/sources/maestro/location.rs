@@ -5,7 +5,7 @@ use std::fs;
 use std::path::{Component, Path, PathBuf};
 
 use super::{ACTIVE_AGENT_FILE, ACTIVE_FILE, DEFAULT_STATE_DIR};
-use crate::config::Env;
+use crate::environ::Env;
 use crate::sources::read_text_file;
 
 /// Where Maestro kept its state before `docs/maestro` became the default.

@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use super::{MAX_DETAIL_CHARS, SIDECAR_VERSION};
+use crate::model::Snooze;
 use crate::model::{Activity, Status};
-use crate::sources::snooze::Snooze;
 
 /// A tool call as a hook payload named it; both parts cleaned and bounded
 /// by the report that wrote them.

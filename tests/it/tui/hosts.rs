@@ -6,7 +6,7 @@
 use chrono::Duration;
 use greenroom::model::{HostName, HostPlace};
 use greenroom::ops::AnswerKey;
-use greenroom::sources::watch_stream::{Line, parse_line};
+use greenroom::sources::wire::{Line, parse_line};
 use greenroom::tui::action::{Action, Command, Effect};
 use greenroom::tui::hosts::{HostNews, HostSaid, Link, gather, greyed, initial};
 use greenroom::tui::op::{HostRow, On, Op, Verb, decide};

@@ -336,7 +336,7 @@ impl<'a> Player<'a> {
 /// A hook payload for this agent, handed to `greenroom report`'s code as a
 /// hook would pipe it.
 fn report_hook(
-    env: &dyn crate::config::Env,
+    env: &dyn crate::environ::Env,
     sid: &str,
     cwd: &Path,
     transcript: &Path,

@@ -1,9 +1,8 @@
-//! What the watcher must watch so that every file the catalog reads is seen
-//! when it changes: the folders, not the files, because atomic writers
-//! replace files by rename.
+//! What the watcher is asked to watch: a folder, and how deep.
 
 use std::path::PathBuf;
 
+/// How much of a folder is watched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum WatchMode {
     /// The folder's own entries.
@@ -12,6 +11,7 @@ pub enum WatchMode {
     Tree,
 }
 
+/// A folder to watch, as the catalog asks for it.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct WatchTarget {
     pub path: PathBuf,

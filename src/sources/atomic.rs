@@ -1,6 +1,7 @@
-//! How sidecar files change on disk: atomic replacement (temp file, fsync,
-//! rename), a lock wait with a deadline, and the clean-up of temporaries a
-//! killed writer left behind.
+//! How greenroom's files change on disk (sidecars, the snooze file,
+//! Maestro's state, the user's files): atomic replacement (temp file,
+//! fsync, rename), a lock wait with a deadline, and the clean-up of
+//! temporaries a killed writer left behind. The one writer of them all.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
@@ -10,8 +11,23 @@ use std::time::{Duration, SystemTime};
 
 use uuid::Uuid;
 
-use super::{SidecarError, io_err};
-use crate::sources::O_NOFOLLOW;
+use super::O_NOFOLLOW;
+
+/// A write that failed: what was being done, and the system's reason.
+#[derive(Debug, thiserror::Error)]
+#[error("{context}: {source}")]
+pub struct WriteError {
+    pub context: String,
+    #[source]
+    pub source: io::Error,
+}
+
+fn io_err(context: impl Into<String>) -> impl FnOnce(io::Error) -> WriteError {
+    move |source| WriteError {
+        context: context.into(),
+        source,
+    }
+}
 
 /// Blocks for the lock on a helper thread, so the wait has a deadline.
 /// The thread locks a clone of the same open file (flock locks belong to
@@ -21,7 +37,7 @@ pub(super) fn lock_within(file: File, wait: Duration) -> io::Result<Option<File>
     let waiter = file.try_clone()?;
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::Builder::new()
-        .name("sidecar-lock".into())
+        .name("file-lock".into())
         .spawn(move || {
             let result = waiter.lock();
             let _ = tx.send(result);
@@ -35,13 +51,13 @@ pub(super) fn lock_within(file: File, wait: Duration) -> io::Result<Option<File>
 
 /// Writes `bytes` to `path` atomically: a temp file in the same folder,
 /// fsync, rename over, fsync the folder. Mode 0600.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), SidecarError> {
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
     write_atomic_mode(path, bytes, 0o600)
 }
 
 /// [`write_atomic`] with the file's mode: set on the temporary before the
 /// rename, so the file never has another one, even when a step fails.
-pub fn write_atomic_mode(path: &Path, bytes: &[u8], mode: u32) -> Result<(), SidecarError> {
+pub fn write_atomic_mode(path: &Path, bytes: &[u8], mode: u32) -> Result<(), WriteError> {
     replace_atomic_mode(path, bytes, mode)?;
     sync_dir(folder_of(path)).map_err(io_err(format!("cannot write {}", path.display())))
 }
@@ -61,11 +77,11 @@ pub(super) fn sync_dir(dir: &Path) -> io::Result<()> {
 
 /// [`write_atomic`] without the folder's fsync: after it returns, every
 /// reader sees the new file.
-pub(super) fn replace_atomic(path: &Path, bytes: &[u8]) -> Result<(), SidecarError> {
+pub(super) fn replace_atomic(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
     replace_atomic_mode(path, bytes, 0o600)
 }
 
-fn replace_atomic_mode(path: &Path, bytes: &[u8], mode: u32) -> Result<(), SidecarError> {
+fn replace_atomic_mode(path: &Path, bytes: &[u8], mode: u32) -> Result<(), WriteError> {
     let dir = folder_of(path);
     let name = path
         .file_name()

@@ -1,5 +1,5 @@
-//! What another host's greenroom sends: the `ls --json` document and the
-//! `watch --json` lines. Untrusted input: lines are bounded, fields beyond
+//! The reading half of the wire format: what another host's greenroom
+//! sends, the `ls --json` document and the `watch --json` lines. Untrusted input: lines are bounded, fields beyond
 //! the known ones are ignored, strings are bounded, an id that could not go
 //! safely on a command line drops its row (with a problem), and a stream of
 //! another protocol is refused with both versions named.
@@ -40,6 +40,13 @@ pub enum Line {
     Heartbeat,
     /// A type this greenroom does not know: ignored.
     Other,
+}
+
+/// Whether a session id from a host may go on an ssh command line: what
+/// greenroom's own ids look like (uuids, Maestro and AO ids),
+/// `[A-Za-z0-9._:-]{1,128}`, not starting with '-'.
+pub fn valid_remote_id(id: &str) -> bool {
+    crate::model::valid_agent_session_id(id) && !id.starts_with('-')
 }
 
 #[derive(Deserialize)]
@@ -122,7 +129,7 @@ fn activity(text: Option<&str>) -> Activity {
 /// One row object from a host, tagged with the host's configured name.
 pub fn parse_row(mut v: Value, host: &str) -> Result<RemoteRow, String> {
     let row: RowIn = serde_json::from_value(v.clone()).map_err(|e| format!("a bad row: {e}"))?;
-    if !crate::hosts::valid_remote_id(&row.id) {
+    if !valid_remote_id(&row.id) {
         return Err(format!(
             "a row with id {:?} was ignored (not a session id)",
             crate::display::fit(&row.id, 80)
@@ -233,12 +240,12 @@ pub fn parse_line(bytes: &[u8], host: &str) -> Result<Line, String> {
             let version = v["greenroom"].as_str().unwrap_or("?");
             let version = crate::display::fit(version, 40);
             let protocol = v["protocol"].as_u64();
-            if protocol != Some(crate::cli::watch::PROTOCOL) {
+            if protocol != Some(super::PROTOCOL) {
                 return Err(format!(
                     "it runs greenroom {version} (stream protocol {}), this is {} (protocol {}): update one of them",
                     protocol.map_or("?".into(), |p| p.to_string()),
                     env!("CARGO_PKG_VERSION"),
-                    crate::cli::watch::PROTOCOL
+                    super::PROTOCOL
                 ));
             }
             let mut problems = parse_problems(v.get("problems"));
@@ -261,7 +268,7 @@ pub fn parse_line(bytes: &[u8], host: &str) -> Result<Line, String> {
             }
         }
         "removed" => match v.get("id").and_then(Value::as_str) {
-            Some(id) if crate::hosts::valid_remote_id(id) => Line::Removed(id.to_owned()),
+            Some(id) if valid_remote_id(id) => Line::Removed(id.to_owned()),
             _ => return Err("a `removed` line without a valid id".into()),
         },
         "problems" => Line::Problems(parse_problems(v.get("problems"))),
