@@ -4,6 +4,8 @@ use std::path::Path;
 
 use chrono::{DateTime, Utc};
 
+use crate::model::Session;
+
 /// A compact age: `12s`, `4m`, `3h`, `2d`; `-` when unknown.
 pub fn age(now: DateTime<Utc>, at: Option<DateTime<Utc>>) -> String {
     let Some(at) = at else {
@@ -113,5 +115,15 @@ mod tests {
         let home = Path::new("/home/u");
         assert_eq!(tilde(Path::new("/home/u/p"), Some(home)), "~/p");
         assert_eq!(tilde(Path::new("/srv"), Some(home)), "/srv");
+    }
+}
+
+/// A row's name as the screen shows it: `HOST:NAME` for a host's row
+/// (drawn from its typed host), else its own name. Shown only, never
+/// read back.
+pub fn row_name(s: &Session) -> std::borrow::Cow<'_, str> {
+    match &s.host {
+        Some(place) => format!("{}:{}", place.name, s.name).into(),
+        None => s.name.as_str().into(),
     }
 }

@@ -64,16 +64,17 @@ macro_rules! open_enum {
 }
 
 // After the macro, so the submodules can declare open enums too.
+mod ids;
 mod orchestration;
 mod session;
 mod why;
 
+pub use ids::{HostName, HostPlace, RowKey};
 pub use orchestration::{
     Orchestration, Phase, PhaseError, PhaseId, PhaseStatus, TokenCounts, TokenUsage,
 };
 pub use session::{
-    ActivitySource, ActivityView, Adopted, AoDetails, HostName, HostPlace, ModelUsage, Session,
-    Usage, WaitingFor,
+    ActivitySource, ActivityView, Adopted, AoDetails, ModelUsage, Session, Usage, WaitingFor,
 };
 pub use why::Why;
 

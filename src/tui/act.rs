@@ -6,15 +6,17 @@
 use super::action::{Effect, Finished};
 use super::dialog::{Bulk, Dialog};
 use super::state::{AppState, BesidePane, Mode};
+use crate::display::row_name;
+use crate::model::{RowKey, Session};
 
 /// Words what an effect on sessions did for the status line.
 pub(super) fn finished(state: &mut AppState, done: Finished) {
-    if let Finished::Returned { name } = &done
-        && let Some(s) = state.rows.iter().find(|r| &r.name == name)
+    if let Finished::Returned { row, .. } = &done
+        && let Some(s) = state.rows.iter().find(|r| r.is(row))
     {
         // Back from it: handled, until its state changes.
-        state.attention.remove(&s.id);
-        state.handled.insert(s.id.clone(), s.health);
+        state.attention.remove(row);
+        state.handled.insert(row.clone(), s.health);
     }
     let text = match done {
         Finished::Killed { ok, failed } => each("killed", &ok, &failed),
@@ -45,7 +47,7 @@ pub(super) fn finished(state: &mut AppState, done: Finished) {
         ),
         Finished::Woke { name } => format!("woke {name}"),
         Finished::Switched { name } => format!("switched to {name}"),
-        Finished::Returned { name } => format!("back from {name}"),
+        Finished::Returned { name, .. } => format!("back from {name}"),
         Finished::Failed(why) => why,
     };
     if !text.is_empty() {
@@ -57,7 +59,7 @@ pub(super) fn finished(state: &mut AppState, done: Finished) {
 /// status line says it instead when another dialog is open meanwhile.
 fn ask_again(
     state: &mut AppState,
-    id: String,
+    id: RowKey,
     name: String,
     path: std::path::PathBuf,
     work: Vec<String>,
@@ -97,7 +99,7 @@ pub(super) fn spawned(state: &mut AppState, result: Result<String, String>) -> V
             }
             state.say("session started");
             // Its row arrives with the sidecar's file event: select it then.
-            state.select_when_seen = Some(id);
+            state.select_when_seen = Some(RowKey::here(id));
             Vec::new()
         }
         Err(e) => {
@@ -112,20 +114,22 @@ pub(super) fn spawned(state: &mut AppState, result: Result<String, String>) -> V
     }
 }
 
-/// The sessions an action applies to: the marked ones, else the selected one.
-fn targets(state: &AppState) -> Vec<(String, String)> {
-    let marked: Vec<(String, String)> = state
+/// The sessions an action applies to: the marked ones, else the selected
+/// one; each with its name as the screen shows it.
+fn targets(state: &AppState) -> Vec<(RowKey, String)> {
+    let named = |r: &Session| (r.key(), row_name(r).into_owned());
+    let marked: Vec<(RowKey, String)> = state
         .rows
         .iter()
-        .filter(|r| state.marked.contains(&r.id))
-        .map(|r| (r.id.clone(), r.name.clone()))
+        .filter(|r| state.marked.contains(&r.key()))
+        .map(named)
         .collect();
     if !marked.is_empty() {
         return marked;
     }
     state
         .selected_session()
-        .map(|s| vec![(s.id.clone(), s.name.clone())])
+        .map(|s| vec![named(s)])
         .unwrap_or_default()
 }
 
@@ -137,10 +141,10 @@ pub(super) fn confirm(state: &mut AppState, action: Bulk) -> Vec<Effect> {
     }
     // Refuse up front what the action would refuse, so the dialog only
     // lists what will really happen.
-    let mut ok: Vec<(String, String)> = Vec::new();
+    let mut ok: Vec<(RowKey, String)> = Vec::new();
     let mut refused = Vec::new();
     for (id, name) in targets {
-        let Some(s) = state.rows.iter().find(|r| r.id == id) else {
+        let Some(s) = state.rows.iter().find(|r| r.is(&id)) else {
             continue;
         };
         let check = match action {
@@ -163,7 +167,7 @@ pub(super) fn confirm(state: &mut AppState, action: Bulk) -> Vec<Effect> {
     }
     // One session whose worktree greenroom made: offer to remove it too.
     if let (Bulk::Dismiss, [(id, name)]) = (action, ok.as_slice())
-        && let Some(s) = state.rows.iter().find(|r| &r.id == id)
+        && let Some(s) = state.rows.iter().find(|r| r.is(id))
         && let Some(path) = &s.own_worktree
     {
         // Not known to be clean counts as changed: a second `w` is needed.
@@ -178,13 +182,10 @@ pub(super) fn confirm(state: &mut AppState, action: Bulk) -> Vec<Effect> {
         });
         return Vec::new();
     }
-    let (ids, names): (Vec<String>, Vec<String>) = ok.into_iter().unzip();
-    let panes_only = ids.iter().all(|id| {
-        state
-            .rows
-            .iter()
-            .any(|r| &r.id == id && r.adopted.is_some())
-    });
+    let (ids, names): (Vec<RowKey>, Vec<String>) = ok.into_iter().unzip();
+    let panes_only = ids
+        .iter()
+        .all(|id| state.rows.iter().any(|r| r.is(id) && r.adopted.is_some()));
     state.mode = Mode::Dialog(Dialog::Confirm {
         action,
         ids,

@@ -169,7 +169,7 @@ pub enum Action {
     Tick(DateTime<Utc>),
     /// A pane capture for the preview.
     Preview {
-        id: String,
+        id: crate::model::RowKey,
         text: String,
     },
     /// A character typed into the mode's input (the filter, a dialog's field).
@@ -248,7 +248,7 @@ pub enum Finished {
     /// untracked or ignored files, named in `work`): the dismiss dialog
     /// comes back at its second confirmation, showing them.
     WorktreeHasWork {
-        id: String,
+        id: crate::model::RowKey,
         name: String,
         path: std::path::PathBuf,
         work: Vec<String>,
@@ -279,8 +279,10 @@ pub enum Finished {
     Switched {
         name: String,
     },
-    /// The operator detached and is back in the dashboard.
+    /// The operator detached and is back in the dashboard: from which
+    /// row, and its name as shown.
     Returned {
+        row: crate::model::RowKey,
         name: String,
     },
     /// The effect failed: why, in one line.

@@ -232,8 +232,8 @@ fn clear_filter(state: &mut AppState) -> Vec<Effect> {
 fn open_send(state: &mut AppState) -> Vec<Effect> {
     let dialog = match state.selected_session() {
         Some(s) => live_check(s).map(|()| Dialog::Send {
-            id: s.id.clone(),
-            name: s.name.clone(),
+            id: s.key(),
+            name: crate::display::row_name(s).into_owned(),
             text: String::new(),
         }),
         None => Err("no session selected".into()),

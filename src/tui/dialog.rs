@@ -4,6 +4,7 @@
 
 use super::action::{Command, Completion, Effect, NewSession, SpawnDefaults};
 use super::op::Verb;
+use crate::model::RowKey;
 
 /// Actions that apply to one or several sessions after a confirmation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,14 +129,14 @@ impl SpawnForm {
 pub enum Dialog {
     Confirm {
         action: Bulk,
-        ids: Vec<String>,
+        ids: Vec<RowKey>,
         names: Vec<String>,
         /// Every target is an agent greenroom did not start: a kill closes
         /// only its pane, and there is no record to restore it from.
         panes_only: bool,
     },
     Send {
-        id: String,
+        id: RowKey,
         name: String,
         text: String,
     },
@@ -146,7 +147,7 @@ pub enum Dialog {
     /// not count), the removal is refused and the dialog comes back at its
     /// second `w`, naming that work.
     DismissWorktree {
-        id: String,
+        id: RowKey,
         name: String,
         path: std::path::PathBuf,
         /// The Changes tab's last read saw changes (or none was made).
@@ -166,7 +167,7 @@ pub enum Outcome {
     /// Close and run these effects.
     Done(Vec<Effect>),
     /// Close and do this to these rows (`op::decide` says where).
-    Do(Verb, Vec<String>),
+    Do(Verb, Vec<RowKey>),
 }
 
 /// What a command of the dialog's keymap layer does to it.

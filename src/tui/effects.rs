@@ -118,7 +118,7 @@ impl Context {
                     listed.push(format!("and {more} more"));
                 }
                 return Action::Finished(Finished::WorktreeHasWork {
-                    id: s.id.clone(),
+                    id: s.key(),
                     name: s.name.clone(),
                     path,
                     work: listed,

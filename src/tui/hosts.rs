@@ -4,10 +4,9 @@
 //! the operator does to a host's row to that host. No IO.
 //!
 //! A host's row carries its place, typed (`Session.host`): what the
-//! operator does to it goes to that host (`op::decide`). Its id in the list
-//! is made from the host's name and its own id ([`list_id`]), so rows of
-//! two hosts, or of a host and this machine, never collide; it is never
-//! read back: the host and its own id are the row's typed `host`. While its host
+//! operator does to it goes to that host (`op::decide`). Its id is the
+//! host's own; the list names it by its `RowKey` (host and id), so rows of
+//! two hosts, or of a host and this machine, never collide. While its host
 //! is down a row stays, greyed, saying why.
 
 use std::collections::{BTreeMap, HashMap};
@@ -17,7 +16,7 @@ use chrono::{DateTime, Duration, Utc};
 use super::action::{Action, Effect};
 use super::state::AppState;
 use crate::model::Session;
-use crate::sources::watch_stream::{Line, RemoteRow};
+use crate::sources::watch_stream::Line;
 
 /// Longest wait between two tries.
 const BACKOFF_MAX: i64 = 60;
@@ -51,7 +50,7 @@ pub enum Link {
 /// One host as the dashboard knows it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HostView {
-    /// Rows with ids already `HOST/ID`; names as the host wrote them.
+    /// Rows with ids and names as the host wrote them.
     pub rows: Vec<Session>,
     pub link: Link,
     /// Problems the host reported, as lines.
@@ -126,12 +125,6 @@ pub fn initial(names: &[String], now: DateTime<Utc>) -> BTreeMap<String, HostVie
         .collect()
 }
 
-/// A host's row's id in the list: made from the host's configured name
-/// and the row's own id.
-pub fn list_id(host: &str, own: &str) -> String {
-    format!("{host}/{own}")
-}
-
 /// Whether the row's host is down (its row is shown greyed).
 pub fn greyed(state: &AppState, row: &Session) -> bool {
     row.host
@@ -163,7 +156,7 @@ pub fn header_part(state: &AppState) -> Option<(String, String)> {
 pub fn merge(state: &AppState, mut local: Vec<Session>) -> Vec<Session> {
     for (host, view) in &state.hosts {
         let fault = fault_of(host, view);
-        local.extend(view.rows.iter().map(|r| shown(host, r, fault.as_deref())));
+        local.extend(view.rows.iter().map(|r| shown(r, fault.as_deref())));
     }
     local
 }
@@ -183,11 +176,10 @@ fn fault_of(host: &str, view: &HostView) -> Option<String> {
     }
 }
 
-/// A host's row as the list shows it: named after its host, and saying
-/// its host's fault, if any.
-fn shown(host: &str, r: &Session, fault: Option<&str>) -> Session {
+/// A host's row as the list shows it: saying its host's fault, if any
+/// (the screen names it after its host, from its typed `host`).
+fn shown(r: &Session, fault: Option<&str>) -> Session {
     let mut r = r.clone();
-    r.name = format!("{host}:{}", r.name);
     if let Some(f) = fault {
         r.activity.detail = Some(f.to_owned());
     }
@@ -201,12 +193,6 @@ fn local_rows(state: &AppState) -> Vec<Session> {
         .filter(|r| r.host.is_none())
         .cloned()
         .collect()
-}
-
-fn prefixed(host: &str, row: RemoteRow) -> Session {
-    let mut s = row.session;
-    s.id = list_id(host, &s.id);
-    s
 }
 
 /// What one line did to the list.
@@ -288,11 +274,7 @@ fn news_one(state: &mut AppState, host: &str, attempt: u64, news: HostNews) -> T
     let touched = match news {
         HostNews::Line(Line::Snapshot { rows, problems, .. }) => {
             let total = rows.len();
-            view.rows = rows
-                .into_iter()
-                .take(MAX_ROWS)
-                .map(|r| prefixed(host, r))
-                .collect();
+            view.rows = rows.into_iter().take(MAX_ROWS).map(|r| r.session).collect();
             view.index_rows();
             view.over_cap = total > MAX_ROWS;
             view.set_problems(host, problems);
@@ -309,11 +291,11 @@ fn news_one(state: &mut AppState, host: &str, attempt: u64, news: HostNews) -> T
             Touched::All
         }
         HostNews::Line(Line::Added(r) | Line::Changed(r)) => {
-            let s = prefixed(host, *r);
+            let s = r.session;
             match view.index.get(&s.id).copied() {
                 Some(i) if live => {
                     view.rows[i] = s;
-                    Touched::Row(Box::new(shown(host, &view.rows[i], None)))
+                    Touched::Row(Box::new(shown(&view.rows[i], None)))
                 }
                 Some(i) => {
                     view.rows[i] = s;
@@ -331,25 +313,22 @@ fn news_one(state: &mut AppState, host: &str, attempt: u64, news: HostNews) -> T
                 None => {
                     view.index.insert(s.id.clone(), view.rows.len());
                     let fault = fault_of(host, view);
-                    let look = shown(host, &s, fault.as_deref());
+                    let look = shown(&s, fault.as_deref());
                     view.rows.push(s);
                     Touched::New(Box::new(look))
                 }
             }
         }
-        HostNews::Line(Line::Removed(id)) => {
-            let id = list_id(host, &id);
-            match view.index.remove(&id) {
-                Some(i) => {
-                    view.rows.swap_remove(i);
-                    if let Some(moved) = view.rows.get(i) {
-                        view.index.insert(moved.id.clone(), i);
-                    }
-                    Touched::All
+        HostNews::Line(Line::Removed(id)) => match view.index.remove(&id) {
+            Some(i) => {
+                view.rows.swap_remove(i);
+                if let Some(moved) = view.rows.get(i) {
+                    view.index.insert(moved.id.clone(), i);
                 }
-                None => Touched::Nothing,
+                Touched::All
             }
-        }
+            None => Touched::Nothing,
+        },
         HostNews::Line(Line::Problems(p)) => {
             view.set_problems(host, p);
             Touched::Nothing

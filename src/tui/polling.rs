@@ -62,7 +62,7 @@ fn refresh(state: &mut AppState) -> Vec<Effect> {
     // row costs tmux as much as a working one's).
     let selected = state
         .selected_session()
-        .filter(|_| state.tab == super::state::DetailTab::Preview)
+        .filter(|s| state.tab == super::state::DetailTab::Preview && s.host.is_none())
         .map(|s| s.id.as_str());
     let local = state.rows.iter().filter(|r| r.host.is_none());
     let targets = match crate::freshness::plan(local, selected, state.now, state.active_window) {

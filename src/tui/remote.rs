@@ -8,6 +8,7 @@ use std::time::Duration;
 use super::action::{Action, Finished};
 use super::op::{HostRow, Verb, host_args};
 use crate::hosts::HostConfig;
+use crate::model::RowKey;
 
 /// How long an action on a host may take.
 const ACT_LIMIT: Duration = Duration::from_secs(20);
@@ -76,7 +77,7 @@ pub fn capture(
     host: Option<HostConfig>,
     control: Result<PathBuf, String>,
     id: &str,
-    row: String,
+    row: RowKey,
 ) -> Action {
     let text = match (host, control) {
         (Some(host), Ok(control)) => {
@@ -105,9 +106,9 @@ pub fn capture(
 pub fn attach_in_window(
     host: Option<HostConfig>,
     control: Result<PathBuf, String>,
-    id: &str,
-    name: String,
+    row: HostRow,
 ) -> Option<Action> {
+    let HostRow { id, name, .. } = row;
     let tmux_env = std::env::var("TMUX").ok();
     let here = crate::tmux::host_from_env(tmux_env.as_deref())?;
     let (Some(host), Ok(control)) = (host, control) else {
@@ -116,7 +117,10 @@ pub fn attach_in_window(
         ))));
     };
     let mut cmd = crate::hosts::ssh::command(&host, &control, true);
-    cmd.arg(crate::hosts::ssh::remote_line(&host, &["attach", "--", id]));
+    cmd.arg(crate::hosts::ssh::remote_line(
+        &host,
+        &["attach", "--", &id],
+    ));
     let line: Vec<String> = std::iter::once(cmd.get_program())
         .chain(cmd.get_args())
         .map(|a| crate::ops::shell_quote(&a.to_string_lossy()))
@@ -133,16 +137,19 @@ pub fn attach_in_window(
 pub fn attach(
     host: Option<HostConfig>,
     control: Result<PathBuf, String>,
-    id: &str,
-    name: String,
+    row: HostRow,
 ) -> Finished {
+    let HostRow { id, row, name } = row;
     let (Some(host), Ok(control)) = (host, control) else {
         return Finished::Failed(format!("{name}: cannot reach its host"));
     };
     let mut cmd = crate::hosts::ssh::command(&host, &control, true);
-    cmd.arg(crate::hosts::ssh::remote_line(&host, &["attach", "--", id]));
+    cmd.arg(crate::hosts::ssh::remote_line(
+        &host,
+        &["attach", "--", &id],
+    ));
     match cmd.status() {
-        Ok(s) if s.success() => Finished::Returned { name },
+        Ok(s) if s.success() => Finished::Returned { row, name },
         Ok(s) => Finished::Failed(format!(
             "{name}: attaching over ssh failed ({})",
             s.code()

@@ -26,7 +26,7 @@ pub(super) fn open(state: &mut AppState) -> Vec<Effect> {
         return Vec::new();
     };
     if s.changes.is_none() {
-        let name = s.name.clone();
+        let name = crate::display::row_name(s).into_owned();
         state.tab = DetailTab::Changes;
         state.say(format!(
             "{name} is not in a git work tree: no changes to review"
@@ -99,8 +99,8 @@ fn comment(state: &mut AppState) -> Vec<Effect> {
     }
     let text = crate::ops::comment_text(&path, first, last, "");
     state.mode = Mode::Dialog(Dialog::Send {
-        id: s.id.clone(),
-        name: s.name.clone(),
+        id: s.key(),
+        name: crate::display::row_name(s).into_owned(),
         text,
     });
     if let Some(d) = &mut state.review.diff {

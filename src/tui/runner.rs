@@ -63,7 +63,7 @@ pub struct Runner {
     keymap: Keymap,
     theme: Theme,
     /// The preview's next capture, waiting for the throttle.
-    pending_capture: Option<(String, crate::tmux::TmuxTarget)>,
+    pending_capture: Option<(crate::model::RowKey, crate::tmux::TmuxTarget)>,
     last_capture: Instant,
     writing_statuses: bool,
     /// Something changed since the last frame.
@@ -317,7 +317,7 @@ impl Runner {
             Verb::Wake => self.off_loop(move |c| c.wake(&s)),
             Verb::Capture => {
                 if let Some(target) = s.tmux_target() {
-                    self.pending_capture = Some((s.id, target));
+                    self.pending_capture = Some((s.key(), target));
                 }
             }
             Verb::Attach => return self.attach(Some(s)),
@@ -345,14 +345,13 @@ impl Runner {
                 };
                 if std::env::var_os("TMUX").is_some() {
                     self.off_loop(move |_| {
-                        super::remote::attach_in_window(config, control, &r.id, r.name)
+                        super::remote::attach_in_window(config, control, r)
                             .unwrap_or(Action::Status(String::new()))
                     });
                     return Ok(Step::Then(Vec::new()));
                 }
-                let done = self.with_terminal_handed_over(|| {
-                    super::remote::attach(config, control, &r.id, r.name)
-                })?;
+                let done =
+                    self.with_terminal_handed_over(|| super::remote::attach(config, control, r))?;
                 return Ok(Step::Then(done));
             }
             op => self.off_loop(move |_| super::remote::act(config, control, &op, &rows)),

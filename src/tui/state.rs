@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use super::dialog::Dialog;
 use super::keymap::Layer;
 use crate::catalog::{focus_order, triage_order};
-use crate::model::{Health, Problem, Session};
+use crate::model::{Health, Problem, RowKey, Session};
 
 /// How long a status-line message stays.
 const STATUS_SECONDS: i64 = 6;
@@ -177,7 +177,7 @@ pub struct StatusLine {
 /// The last pane capture of a session, with its colours (ANSI).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Preview {
-    pub id: String,
+    pub id: RowKey,
     pub text: String,
 }
 
@@ -188,7 +188,7 @@ pub struct AppState {
     /// Indices into `rows`: what the sidebar shows, in order.
     pub visible: Vec<usize>,
     /// The selected session's id: selection follows the session, not the line.
-    pub selected: Option<String>,
+    pub selected: Option<RowKey>,
     /// The first sidebar line on screen.
     pub offset: usize,
     pub sort: SortMode,
@@ -202,9 +202,9 @@ pub struct AppState {
     pub problems: Vec<Problem>,
     pub tmux: TmuxStatus,
     /// Sessions that turned waiting, errored or stuck and were not looked at since.
-    pub attention: BTreeSet<String>,
+    pub attention: BTreeSet<RowKey>,
     /// Health at the last update, to see transitions.
-    pub last_health: HashMap<String, Health>,
+    pub last_health: HashMap<RowKey, Health>,
     pub preview: Option<Preview>,
     pub now: DateTime<Utc>,
     /// Where sessions were looked for, for the empty state.
@@ -214,11 +214,11 @@ pub struct AppState {
     /// Ring and notify when a session needs the operator.
     pub alerts: bool,
     /// Sessions marked with Space for a bulk kill or dismiss.
-    pub marked: BTreeSet<String>,
+    pub marked: BTreeSet<RowKey>,
     /// A pane beside the dashboard shows the selected session (follow mode).
     pub beside: BesidePane,
     /// A session just started: selected when its row first arrives.
-    pub select_when_seen: Option<String>,
+    pub select_when_seen: Option<RowKey>,
     /// Show each session's spend in the sidebar.
     pub show_cost: bool,
     /// Show archived and dismissed sessions too (`A`).
@@ -228,10 +228,10 @@ pub struct AppState {
     /// How long `z` snoozes.
     pub snooze: std::time::Duration,
     /// The session selected before the last jump (`w`, `W`, jump back).
-    pub jumped_from: Option<String>,
+    pub jumped_from: Option<RowKey>,
     /// Sessions the operator came back from (attached, then detached), with
     /// the health they had: `w` skips them until their health changes.
-    pub handled: HashMap<String, Health>,
+    pub handled: HashMap<RowKey, Health>,
     /// Help's page: 0 the list's keys, 1 the dialogs' and the filter's.
     pub help_page: usize,
     /// The dashboard runs in a tmux popup (`--popup`): once an attach has
@@ -241,7 +241,7 @@ pub struct AppState {
     pub events: TmuxEvents,
     /// The selected session's pane activity the preview last followed: new
     /// activity in tmux means a fresh capture.
-    pub seen_activity: Option<(String, Option<DateTime<Utc>>)>,
+    pub seen_activity: Option<(RowKey, Option<DateTime<Utc>>)>,
     /// Other machines (`[[hosts]]`): their rows and connections.
     pub hosts: std::collections::BTreeMap<String, super::hosts::HostView>,
     /// tmux activity this recent counts as working (the thresholds'): when
@@ -335,7 +335,7 @@ impl AppState {
         let id = self.selected.as_ref()?;
         self.visible
             .iter()
-            .position(|&i| self.rows.get(i).is_some_and(|r| &r.id == id))
+            .position(|&i| self.rows.get(i).is_some_and(|r| r.is(id)))
     }
 
     pub fn selected_session(&self) -> Option<&Session> {
@@ -343,7 +343,7 @@ impl AppState {
         self.visible
             .iter()
             .map(|&i| &self.rows[i])
-            .find(|s| &s.id == id)
+            .find(|s| s.is(id))
     }
 
     pub fn visible_sessions(&self) -> impl Iterator<Item = &Session> {
@@ -414,7 +414,7 @@ impl AppState {
             let line = old_cursor
                 .unwrap_or(0)
                 .min(self.visible.len().saturating_sub(1));
-            self.selected = self.visible.get(line).map(|&i| self.rows[i].id.clone());
+            self.selected = self.visible.get(line).map(|&i| self.rows[i].key());
         }
         self.clamp_offset();
     }
@@ -434,7 +434,8 @@ impl AppState {
 /// Substring match over what an operator remembers a session by.
 fn matches_filter(s: &Session, needle: &str) -> bool {
     let hit = |t: &str| t.to_lowercase().contains(needle);
-    hit(&s.name)
+    // As the screen shows it: a host's rows are found by the host's name too.
+    hit(&crate::display::row_name(s))
         || hit(&s.cwd.to_string_lossy())
         || s.branch.as_deref().is_some_and(hit)
         || s.orchestration

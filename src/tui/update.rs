@@ -50,7 +50,7 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
         }
         Action::Hosts(said) => super::hosts::news(state, said),
         Action::Preview { id, text } => {
-            if state.selected.as_deref() == Some(id.as_str()) {
+            if state.selected.as_ref() == Some(&id) {
                 state.preview = Some(Preview { id, text });
             }
             Vec::new()
@@ -118,7 +118,7 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
 
 fn click(state: &mut AppState, line: usize) -> Vec<Effect> {
     match state.visible.get(state.offset + line) {
-        Some(&i) => select(state, Some(state.rows[i].id.clone())),
+        Some(&i) => select(state, Some(state.rows[i].key())),
         None => Vec::new(),
     }
 }

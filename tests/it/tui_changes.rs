@@ -2,6 +2,7 @@
 //! `+3 ~2` column and the detail pane's rows (from the full dashboard), and
 //! the Changes tab's file list and diff (its view, drawn alone).
 
+use greenroom::model::RowKey;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -220,7 +221,10 @@ mod reducer {
         // Down moves the file cursor, not the session.
         update(&mut s, Action::Command(Command::Down));
         assert_eq!(s.review.cursor, 1);
-        assert_eq!(s.selected.as_deref(), Some("id-api-retries"));
+        assert_eq!(
+            s.selected.as_ref().map(|k| k.id.as_str()),
+            Some("id-api-retries")
+        );
         update(&mut s, Action::Command(Command::Cancel));
         assert_eq!(s.mode, Mode::Normal);
     }
@@ -313,7 +317,7 @@ mod reducer {
         let Mode::Dialog(Dialog::Send { id, text, .. }) = &s.mode else {
             panic!("{:?}", s.mode)
         };
-        assert_eq!(id, "id-api-retries");
+        assert_eq!(id, &RowKey::here("id-api-retries"));
         assert_eq!(text, "In src/client.rs lines 40\u{2013}42: ");
         // What the operator types goes after it, and Enter sends it as `s` does.
         for c in "use the budget".chars() {
@@ -365,7 +369,7 @@ mod dismiss {
             }
         }
         s.refresh_visible();
-        s.selected = Some(UID.into());
+        s.selected = Some(RowKey::here(UID));
         s
     }
 
@@ -413,7 +417,7 @@ mod dismiss {
         update(
             &mut s,
             Action::Finished(Finished::WorktreeHasWork {
-                id: UID.into(),
+                id: RowKey::here(UID),
                 name: "api-retries".into(),
                 path: "/home/op/src/api-feat".into(),
                 work: vec![

@@ -2,6 +2,7 @@
 //! which poll answers to drop, when the preview follows the pane, how a
 //! finished effect is worded.
 
+use greenroom::model::RowKey;
 use std::collections::BTreeMap;
 
 use chrono::Duration;
@@ -131,6 +132,7 @@ fn finished_effects_are_worded_by_the_reducer() {
         ),
         (
             Finished::Returned {
+                row: RowKey::here("id-alpha"),
                 name: "alpha".into(),
             },
             "back from alpha",
@@ -264,7 +266,7 @@ mod tmux_events {
                 problems: vec![],
             },
         );
-        s.selected = Some("id-alpha".into());
+        s.selected = Some(RowKey::here("id-alpha"));
         // The Overview tab: the selected idle row is read like any other.
         let effects = update(&mut s, Action::PollDue);
         assert_eq!(refresh_targets(&effects), Some(vec!["gr-bravo".into()]));
@@ -283,7 +285,7 @@ mod tmux_events {
         update(&mut s, refreshed(0, &["gr-alpha", "gr-bravo"], true));
 
         // The selection on a killed row, nothing working: nothing to read.
-        s.selected = Some("id-charlie".into());
+        s.selected = Some(RowKey::here("id-charlie"));
         let idle: Vec<_> = rows
             .into_iter()
             .map(|mut r| {
@@ -298,7 +300,7 @@ mod tmux_events {
                 problems: vec![],
             },
         );
-        s.selected = Some("id-charlie".into());
+        s.selected = Some(RowKey::here("id-charlie"));
         assert_eq!(refresh_targets(&update(&mut s, Action::PollDue)), None);
     }
 
@@ -329,7 +331,7 @@ mod tmux_events {
                 problems: vec![],
             },
         );
-        s.selected = Some("id-s0".into());
+        s.selected = Some(RowKey::here("id-s0"));
         s.tab = greenroom::tui::state::DetailTab::Preview;
         assert_eq!(
             refresh_targets(&update(&mut s, Action::PollDue)),

@@ -8,7 +8,7 @@ use crate::support::key_in;
 
 use chrono::{DateTime, TimeZone, Utc};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
-use greenroom::model::{Health, Session};
+use greenroom::model::{Health, RowKey, Session};
 use greenroom::tmux::Beside;
 use greenroom::tui::action::{Action, Command, Effect};
 use greenroom::tui::dialog::{Dialog, SpawnField, SpawnForm};
@@ -77,7 +77,7 @@ fn what_a_key_means_depends_only_on_the_mode() {
     );
     assert_eq!(key_action(&x, &Mode::Filter, &km), Some(Action::Type('x')));
     let send = Mode::Dialog(Dialog::Send {
-        id: "id-alpha".into(),
+        id: RowKey::here("id-alpha"),
         name: "alpha".into(),
         text: String::new(),
     });

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
 
 use crate::support::key_in;
+use greenroom::model::RowKey;
 use greenroom::tui::op::Verb;
 use std::collections::BTreeMap;
 
@@ -63,12 +64,15 @@ fn cmd(s: &mut AppState, c: Command) -> Vec<Effect> {
 fn the_first_row_is_selected_and_moves_are_clamped() {
     let mut s = loaded();
     assert_eq!(names(&s), ["alpha", "bravo", "charlie", "delta"]);
-    assert_eq!(s.selected.as_deref(), Some("id-alpha"));
+    assert_eq!(s.selected.as_ref().map(|k| k.id.as_str()), Some("id-alpha"));
     cmd(&mut s, Command::Up);
     assert_eq!(s.cursor(), Some(0));
     cmd(&mut s, Command::Down);
     cmd(&mut s, Command::Down);
-    assert_eq!(s.selected.as_deref(), Some("id-charlie"));
+    assert_eq!(
+        s.selected.as_ref().map(|k| k.id.as_str()),
+        Some("id-charlie")
+    );
     cmd(&mut s, Command::Bottom);
     assert_eq!(s.cursor(), Some(3));
     cmd(&mut s, Command::Down);
@@ -108,7 +112,7 @@ fn selection_follows_the_session_when_rows_reorder() {
         },
     );
     assert_eq!(names(&s)[0], "delta");
-    assert_eq!(s.selected.as_deref(), Some("id-bravo"));
+    assert_eq!(s.selected.as_ref().map(|k| k.id.as_str()), Some("id-bravo"));
 }
 
 #[test]
@@ -124,7 +128,10 @@ fn when_the_selected_session_disappears_the_line_stays() {
         },
     );
     assert_eq!(s.cursor(), Some(1));
-    assert_eq!(s.selected.as_deref(), Some("id-charlie"));
+    assert_eq!(
+        s.selected.as_ref().map(|k| k.id.as_str()),
+        Some("id-charlie")
+    );
 }
 
 #[test]
@@ -147,7 +154,10 @@ fn the_filter_matches_name_folder_branch_and_clears_on_escape() {
         key_in(&mut s, KeyCode::Char(c));
     }
     assert_eq!(names(&s), ["charlie"]);
-    assert_eq!(s.selected.as_deref(), Some("id-charlie"));
+    assert_eq!(
+        s.selected.as_ref().map(|k| k.id.as_str()),
+        Some("id-charlie")
+    );
     key_in(&mut s, KeyCode::Backspace);
     key_in(&mut s, KeyCode::Backspace);
     assert_eq!(names(&s).len(), 4);
@@ -205,7 +215,7 @@ fn archived_sessions_show_under_a_toggle_and_never_count_or_alert() {
         effects.iter().all(|e| !matches!(e, Effect::Alert { .. })),
         "{effects:?}"
     );
-    assert!(!s.attention.contains(&old_id()));
+    assert!(!s.attention.contains(&RowKey::here(old_id())));
     assert_eq!(names(&s), ["alpha", "bravo", "charlie", "delta"]);
     assert_eq!(s.counts().get(&Health::Errored), Some(&1), "bravo only");
     cmd(&mut s, Command::ToggleArchived);
@@ -215,7 +225,7 @@ fn archived_sessions_show_under_a_toggle_and_never_count_or_alert() {
         Some("showing 1 archived session(s); r restores one, A hides them")
     );
     // Restore is offered on an archived row; kill and dismiss say why not.
-    s.selected = Some(old_id());
+    s.selected = Some(RowKey::here(old_id()));
     assert!(cmd(&mut s, Command::Restore) == [crate::support::here(Verb::Restore, &[&old_id()])]);
     cmd(&mut s, Command::ToggleArchived);
     assert_eq!(names(&s), ["alpha", "bravo", "charlie", "delta"]);
@@ -239,7 +249,7 @@ fn a_session_that_turns_waiting_is_marked_and_alerts_until_looked_at() {
             problems: vec![],
         },
     );
-    assert!(s.attention.contains("id-charlie"));
+    assert!(s.attention.contains(&RowKey::here("id-charlie")));
     assert!(
         matches!(&effects[..], [Effect::Alert { title, .. }] if title.contains("charlie is waiting"))
     );
@@ -256,7 +266,10 @@ fn a_session_that_turns_waiting_is_marked_and_alerts_until_looked_at() {
     );
     cmd(&mut s, Command::Down);
     cmd(&mut s, Command::Down);
-    assert_eq!(s.selected.as_deref(), Some("id-charlie"));
+    assert_eq!(
+        s.selected.as_ref().map(|k| k.id.as_str()),
+        Some("id-charlie")
+    );
     assert!(s.attention.is_empty(), "looking at it clears the mark");
 }
 
@@ -276,7 +289,7 @@ fn alerts_can_be_turned_off_but_the_mark_stays() {
         },
     );
     assert!(effects.iter().all(|e| !matches!(e, Effect::Alert { .. })));
-    assert!(s.attention.contains("id-alpha"));
+    assert!(s.attention.contains(&RowKey::here("id-alpha")));
 }
 
 #[test]
@@ -368,7 +381,10 @@ fn send_types_a_line_and_refuses_a_stopped_session() {
             problems: vec![],
         },
     );
-    assert_eq!(s.selected.as_deref(), Some(uid.as_str()));
+    assert_eq!(
+        s.selected.as_ref().map(|k| k.id.as_str()),
+        Some(uid.as_str())
+    );
     cmd(&mut s, Command::Send);
     assert!(s.dialog().is_none());
     assert!(s.status.as_ref().unwrap().text.contains("not running"));
@@ -382,7 +398,7 @@ fn send_types_a_line_and_refuses_a_stopped_session() {
     assert!(s.dialog().is_none());
     cmd(&mut s, Command::Dismiss);
     assert!(
-        matches!(s.dialog(), Some(Dialog::Confirm { ids, .. }) if ids == std::slice::from_ref(&uid))
+        matches!(s.dialog(), Some(Dialog::Confirm { ids, .. }) if ids == &[RowKey::here(uid.clone())])
     );
 }
 
@@ -450,7 +466,7 @@ fn the_new_session_form_edits_fields_and_submits() {
         },
     );
     assert_eq!(
-        s.selected.as_deref(),
+        s.selected.as_ref().map(|k| k.id.as_str()),
         Some("id-new"),
         "the new session is selected when it shows up"
     );
@@ -496,7 +512,7 @@ fn the_preview_is_requested_only_when_shown_and_live() {
     update(
         &mut s,
         Action::Preview {
-            id: "id-bravo".into(),
+            id: RowKey::here("id-bravo"),
             text: "hello".into(),
         },
     );
@@ -505,7 +521,7 @@ fn the_preview_is_requested_only_when_shown_and_live() {
     update(
         &mut s,
         Action::Preview {
-            id: "id-alpha".into(),
+            id: RowKey::here("id-alpha"),
             text: "stale".into(),
         },
     );
@@ -543,9 +559,15 @@ fn the_preview_is_requested_only_when_shown_and_live() {
 fn clicks_select_the_row_under_the_mouse_and_the_wheel_scrolls() {
     let mut s = loaded();
     update(&mut s, Action::ClickRow(2));
-    assert_eq!(s.selected.as_deref(), Some("id-charlie"));
+    assert_eq!(
+        s.selected.as_ref().map(|k| k.id.as_str()),
+        Some("id-charlie")
+    );
     update(&mut s, Action::ClickRow(40));
-    assert_eq!(s.selected.as_deref(), Some("id-charlie"));
+    assert_eq!(
+        s.selected.as_ref().map(|k| k.id.as_str()),
+        Some("id-charlie")
+    );
     update(&mut s, Action::ScrollUp);
     assert_eq!(s.cursor(), Some(0));
     update(&mut s, Action::ScrollDown);
@@ -655,7 +677,7 @@ fn while_following_the_list_keeps_its_order() {
     assert_eq!(names(&s), ["alpha", "bravo", "charlie", "delta"]);
     cmd(&mut s, Command::Down);
     assert_eq!(
-        s.selected.as_deref(),
+        s.selected.as_ref().map(|k| k.id.as_str()),
         Some("id-charlie"),
         "down moves on, not back"
     );
@@ -751,7 +773,9 @@ fn a_row_changed_alone_equals_every_row_sent_again() {
     for (n, change) in changes.into_iter().enumerate() {
         let mut by_all = loaded();
         cmd(&mut by_all, Command::Down); // bravo
-        by_all.handled.insert("id-charlie".into(), Health::Active);
+        by_all
+            .handled
+            .insert(RowKey::here("id-charlie"), Health::Active);
         let mut by_one = by_all.clone();
         let mut all = rows();
         change(&mut all[2]); // charlie
@@ -790,7 +814,7 @@ fn new_rows_capture_the_preview_only_when_it_went_stale() {
     update(
         &mut s,
         Action::Preview {
-            id: "id-bravo".into(),
+            id: RowKey::here("id-bravo"),
             text: "hello".into(),
         },
     );

@@ -6,6 +6,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
 
+use greenroom::model::RowKey;
 use greenroom::tui::op::{Op, Verb};
 use std::path::PathBuf;
 
@@ -94,7 +95,10 @@ fn key(s: &mut AppState, c: char) -> Vec<Effect> {
 }
 
 fn selected(s: &AppState) -> &str {
-    s.selected.as_deref().unwrap_or_default()
+    s.selected
+        .as_ref()
+        .map(|k| k.id.as_str())
+        .unwrap_or_default()
 }
 
 fn status(s: &AppState) -> String {
@@ -189,6 +193,7 @@ fn returning_from_an_attach_marks_the_session_handled_until_it_changes() {
     update(
         &mut s,
         Action::Finished(Finished::Returned {
+            row: RowKey::here("id-wait-old"),
             name: "wait-old".into(),
         }),
     );
@@ -367,5 +372,5 @@ fn a_snoozed_session_neither_alerts_nor_is_marked() {
         !effects.iter().any(|e| matches!(e, Effect::Alert { .. })),
         "{effects:?}"
     );
-    assert!(!s.attention.contains("id-wait-new"));
+    assert!(!s.attention.contains(&RowKey::here("id-wait-new")));
 }

@@ -133,7 +133,10 @@ impl Runner {
         let (tmux, store) = (self.ctx.tmux.clone(), self.ctx.store.clone());
         let done =
             self.with_terminal_handed_over(|| match crate::ops::attach(&tmux, &store, &s, None) {
-                Ok(_) => Finished::Returned { name: s.name },
+                Ok(_) => Finished::Returned {
+                    row: s.key(),
+                    name: s.name,
+                },
                 Err(e) => Finished::Failed(e.to_string()),
             })?;
         Ok(Step::Then(done))

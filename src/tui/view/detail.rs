@@ -11,8 +11,13 @@ use crate::tui::state::{AppState, DetailTab};
 pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, theme: &Theme) {
     let block = pane(theme).title(tabs(state.tab, usize::from(area.width), theme));
     let block = match state.selected_session() {
-        Some(s) => block
-            .title(Line::from(Span::styled(format!(" {} ", s.name), theme.dim)).right_aligned()),
+        Some(s) => block.title(
+            Line::from(Span::styled(
+                format!(" {} ", crate::display::row_name(s)),
+                theme.dim,
+            ))
+            .right_aligned(),
+        ),
         None => block,
     };
     let inner = block.inner(area);

@@ -17,7 +17,10 @@ pub fn rows(s: &Session, state: &AppState, max: usize, theme: &Theme) -> Rows {
     let plain = |t: &str| vec![Span::raw(t.to_owned())];
     let mut out = Rows::default();
 
-    let mut title = vec![Span::styled(s.name.clone(), theme.title)];
+    let mut title = vec![Span::styled(
+        crate::display::row_name(s).into_owned(),
+        theme.title,
+    )];
     if let Some(status) = status_word(&s.status) {
         title.push(Span::styled(format!(" · {status}"), theme.dim));
     }

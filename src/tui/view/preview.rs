@@ -31,7 +31,7 @@ pub fn render(
     let capture = state
         .preview
         .as_ref()
-        .filter(|p| p.id == s.id)
+        .filter(|p| s.is(&p.id))
         .map(|p| p.text.as_str());
     let Some(capture) = capture else {
         let line = Line::from(Span::styled("waiting for the pane…", theme.dim));

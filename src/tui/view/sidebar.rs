@@ -10,7 +10,7 @@ use ratatui::widgets::Paragraph;
 
 use super::text::{fit, pad, rpad, width};
 use super::{Theme, pane};
-use crate::display::age;
+use crate::display::{age, row_name};
 use crate::model::{Session, Source};
 use crate::tui::action::Command;
 use crate::tui::keymap::Keymap;
@@ -94,7 +94,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, 
     let lines: Vec<Line> = page
         .iter()
         .map(|s| {
-            let selected = state.selected.as_deref() == Some(s.id.as_str());
+            let selected = state.selected.as_ref().is_some_and(|k| s.is(k));
             row(s, state, &cols, selected, max, theme)
         })
         .collect();
@@ -175,7 +175,7 @@ fn columns(state: &AppState, page: &[&Session], max: usize) -> Columns {
     } else {
         0
     };
-    let names: Vec<usize> = page.iter().map(|s| width(&s.name)).collect();
+    let names: Vec<usize> = page.iter().map(|s| width(&row_name(s))).collect();
     let details = page
         .iter()
         .map(|s| width(&detail_text(s)))
@@ -255,14 +255,15 @@ fn row(
     max: usize,
     theme: &Theme,
 ) -> Line<'static> {
-    let attention = state.attention.contains(&s.id);
+    let key = s.key();
+    let attention = state.attention.contains(&key);
     let quiet = s.health.is_quiet() || crate::tui::hosts::greyed(state, s);
     let mut name_style = if quiet { theme.dim } else { Style::new() };
     if attention {
         name_style = name_style.add_modifier(Modifier::BOLD);
     }
     let mut spans = vec![
-        Span::raw(match (selected, state.marked.contains(&s.id)) {
+        Span::raw(match (selected, state.marked.contains(&key)) {
             (true, true) => "»",
             (true, false) => "›",
             (false, true) => "+",
@@ -270,7 +271,7 @@ fn row(
         }),
         Span::styled(s.health.glyph(), theme.health(s.health)),
         Span::raw(" "),
-        Span::styled(pad(&s.name, cols.name), name_style),
+        Span::styled(pad(&row_name(s), cols.name), name_style),
     ];
     if cols.detail > 0 {
         spans.push(Span::raw(" "));
