@@ -4,6 +4,7 @@
 //! `sources/watch_stream.rs`.
 
 pub mod list;
+pub mod remote;
 pub mod ssh;
 pub mod stream;
 

@@ -5,10 +5,10 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::action::{Action, Finished};
-use super::op::{HostRow, Verb, host_args};
 use crate::hosts::HostConfig;
 use crate::model::RowKey;
+use crate::tui::action::{Action, Finished};
+use crate::tui::reduce::op::{HostRow, Verb, host_args};
 
 /// How long an action on a host may take.
 const ACT_LIMIT: Duration = Duration::from_secs(20);

@@ -210,7 +210,7 @@ pub enum Action {
     },
     /// What connections to `[[hosts]]` entries said, in order (a burst
     /// that arrived together is one action).
-    Hosts(Vec<super::hosts::HostSaid>),
+    Hosts(Vec<crate::tui::reduce::hosts::HostSaid>),
 }
 
 impl Action {
@@ -340,7 +340,7 @@ pub enum Effect {
     OpenSpawnForm,
     Spawn(NewSession),
     /// An effect on sessions, here or on a host (`op::decide` makes it).
-    Op(super::op::Op),
+    Op(crate::tui::reduce::op::Op),
     CompletePath {
         text: String,
     },
@@ -355,7 +355,7 @@ pub enum Effect {
     },
     /// Ask git for one file's diff (off the loop); comes back as
     /// [`Action::DiffLoaded`].
-    LoadDiff(crate::tui::changes::DiffRequest),
+    LoadDiff(crate::tui::model::changes::DiffRequest),
     /// (Re)connect to a host: `greenroom watch --json` there over ssh.
     ConnectHost {
         host: String,

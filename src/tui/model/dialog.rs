@@ -2,9 +2,9 @@
 //! and the new-session form. Plain data and pure key handling; what a
 //! dialog decides comes back as an [`Effect`].
 
-use super::action::{Command, Completion, Effect, NewSession, SpawnDefaults};
-use super::op::Verb;
 use crate::model::RowKey;
+use crate::tui::action::{Command, Completion, Effect, NewSession, SpawnDefaults};
+use crate::tui::reduce::op::Verb;
 
 /// Actions that apply to one or several sessions after a confirmation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

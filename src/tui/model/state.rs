@@ -5,10 +5,10 @@ use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
 
-use super::dialog::Dialog;
-use super::keymap::Layer;
 use crate::catalog::{focus_order, triage_order};
 use crate::model::{Health, Problem, RowKey, Session};
+use crate::tui::keymap::Layer;
+use crate::tui::model::dialog::Dialog;
 
 /// How long a status-line message stays.
 const STATUS_SECONDS: i64 = 6;
@@ -196,7 +196,7 @@ pub struct AppState {
     pub health_filter: Option<Health>,
     pub tab: DetailTab,
     /// The Changes tab's cursor and open diff (for the selected session).
-    pub review: crate::tui::changes::ChangesTab,
+    pub review: crate::tui::model::changes::ChangesTab,
     pub mode: Mode,
     pub status: Option<StatusLine>,
     pub problems: Vec<Problem>,
@@ -243,7 +243,7 @@ pub struct AppState {
     /// activity in tmux means a fresh capture.
     pub seen_activity: Option<(RowKey, Option<DateTime<Utc>>)>,
     /// Other machines (`[[hosts]]`): their rows and connections.
-    pub hosts: std::collections::BTreeMap<String, super::hosts::HostView>,
+    pub hosts: std::collections::BTreeMap<String, crate::tui::reduce::hosts::HostView>,
     /// tmux activity this recent counts as working (the thresholds'): when
     /// a row inferred working is read again (see [`crate::freshness`]).
     pub active_window: chrono::Duration,
@@ -407,7 +407,7 @@ impl AppState {
                 .then_with(|| order(&rows[a], &rows[b]))
         });
         if self.pin_attention && self.sort == SortMode::LastFocus {
-            super::rows::pin_attention(rows, &mut visible);
+            crate::tui::reduce::rows::pin_attention(rows, &mut visible);
         }
         self.visible = visible;
         if self.cursor().is_none() {

@@ -3,14 +3,14 @@
 //! a finished effect did, what a finished spawn does to the form, and the
 //! pane beside.
 
-use super::action::{Effect, Finished};
-use super::dialog::{Bulk, Dialog};
-use super::state::{AppState, BesidePane, Mode};
 use crate::display::row_name;
 use crate::model::{RowKey, Session};
+use crate::tui::action::{Effect, Finished};
+use crate::tui::model::dialog::{Bulk, Dialog};
+use crate::tui::model::state::{AppState, BesidePane, Mode};
 
 /// Words what an effect on sessions did for the status line.
-pub(super) fn finished(state: &mut AppState, done: Finished) {
+pub(in crate::tui) fn finished(state: &mut AppState, done: Finished) {
     if let Finished::Returned { row, .. } = &done
         && let Some(s) = state.rows.iter().find(|r| r.is(row))
     {
@@ -91,7 +91,7 @@ fn each(done: &str, ok: &[String], failed: &[String]) -> String {
     parts.join("; ")
 }
 
-pub(super) fn spawned(state: &mut AppState, result: Result<String, String>) -> Vec<Effect> {
+pub(in crate::tui) fn spawned(state: &mut AppState, result: Result<String, String>) -> Vec<Effect> {
     match result {
         Ok(id) => {
             if matches!(state.mode, Mode::Dialog(Dialog::Spawn(_))) {
@@ -133,7 +133,7 @@ fn targets(state: &AppState) -> Vec<(RowKey, String)> {
         .unwrap_or_default()
 }
 
-pub(super) fn confirm(state: &mut AppState, action: Bulk) -> Vec<Effect> {
+pub(in crate::tui) fn confirm(state: &mut AppState, action: Bulk) -> Vec<Effect> {
     let targets = targets(state);
     if targets.is_empty() {
         state.say("no session selected");
@@ -195,13 +195,13 @@ pub(super) fn confirm(state: &mut AppState, action: Bulk) -> Vec<Effect> {
     Vec::new()
 }
 
-pub(super) fn live_check(s: &crate::model::Session) -> Result<(), String> {
+pub(in crate::tui) fn live_check(s: &crate::model::Session) -> Result<(), String> {
     crate::ops::ensure_live(s).map_err(|e| e.to_string())
 }
 
 /// Quitting closes the pane beside: it shows greenroom's choice and would
 /// stop following once greenroom is gone.
-pub(super) fn quit(state: &mut AppState) -> Vec<Effect> {
+pub(in crate::tui) fn quit(state: &mut AppState) -> Vec<Effect> {
     let mut effects = Vec::new();
     if let BesidePane::Open(pane) = std::mem::replace(&mut state.beside, BesidePane::Closed) {
         effects.push(Effect::CloseBeside { pane });
@@ -211,7 +211,7 @@ pub(super) fn quit(state: &mut AppState) -> Vec<Effect> {
 }
 
 /// `o` opens one pane beside at most; pressed again it closes it.
-pub(super) fn beside(state: &mut AppState) -> Vec<Effect> {
+pub(in crate::tui) fn beside(state: &mut AppState) -> Vec<Effect> {
     match std::mem::replace(&mut state.beside, BesidePane::Closed) {
         BesidePane::Open(pane) => {
             state.say("closed the pane beside");
@@ -222,9 +222,9 @@ pub(super) fn beside(state: &mut AppState) -> Vec<Effect> {
             Vec::new()
         }
         BesidePane::Closed => {
-            let effects = super::op::on_selected(state, |s| {
+            let effects = crate::tui::reduce::op::on_selected(state, |s| {
                 live_check(s)?;
-                Ok(super::op::Verb::OpenBeside)
+                Ok(crate::tui::reduce::op::Verb::OpenBeside)
             });
             if !effects.is_empty() {
                 state.beside = BesidePane::Opening;

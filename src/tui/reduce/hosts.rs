@@ -13,10 +13,10 @@ use std::collections::{BTreeMap, HashMap};
 
 use chrono::{DateTime, Duration, Utc};
 
-use super::action::{Action, Effect};
-use super::state::AppState;
 use crate::model::Session;
 use crate::sources::watch_stream::Line;
+use crate::tui::action::{Action, Effect};
+use crate::tui::model::state::AppState;
 
 /// Longest wait between two tries.
 const BACKOFF_MAX: i64 = 60;
@@ -226,11 +226,17 @@ pub fn news(state: &mut AppState, said: Vec<HostSaid>) -> Vec<Effect> {
         match news_one(state, &host, attempt, news) {
             Touched::Nothing => {}
             Touched::Row(row) => {
-                alerts.extend(super::rows::note_turns(state, std::slice::from_ref(&*row)));
+                alerts.extend(crate::tui::reduce::rows::note_turns(
+                    state,
+                    std::slice::from_ref(&*row),
+                ));
                 alone.push(*row);
             }
             Touched::New(row) => {
-                alerts.extend(super::rows::note_turns(state, std::slice::from_ref(&*row)));
+                alerts.extend(crate::tui::reduce::rows::note_turns(
+                    state,
+                    std::slice::from_ref(&*row),
+                ));
                 all = true;
             }
             Touched::All => all = true,
@@ -239,9 +245,9 @@ pub fn news(state: &mut AppState, said: Vec<HostSaid>) -> Vec<Effect> {
     if all {
         let local = local_rows(state);
         let rows = merge(state, local);
-        alerts.extend(super::rows::replace_rows(state, rows));
+        alerts.extend(crate::tui::reduce::rows::replace_rows(state, rows));
     } else if !alone.is_empty() {
-        alerts.extend(super::rows::change_rows(state, alone));
+        alerts.extend(crate::tui::reduce::rows::change_rows(state, alone));
     }
     alerts
 }
@@ -412,7 +418,7 @@ pub fn tick(state: &mut AppState, now: DateTime<Utc>) -> Vec<Effect> {
     if changed {
         let local = local_rows(state);
         let rows = merge(state, local);
-        effects.extend(super::rows::replace_rows(state, rows));
+        effects.extend(crate::tui::reduce::rows::replace_rows(state, rows));
     }
     effects
 }

@@ -8,9 +8,9 @@
 
 use std::collections::BTreeMap;
 
-use super::action::Effect;
-use super::state::AppState;
 use crate::model::{HostName, RowKey};
+use crate::tui::action::Effect;
+use crate::tui::model::state::AppState;
 
 /// What the operator does to sessions.
 #[derive(Debug, Clone, PartialEq, Eq)]

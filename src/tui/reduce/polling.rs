@@ -9,11 +9,11 @@
 
 use chrono::Duration;
 
-use super::action::Effect;
-use super::navigate::follow_activity;
-use super::state::{AppState, TmuxEvents, TmuxStatus};
 use crate::freshness::Read;
 use crate::tmux::{Event, Refresh, ServerState};
+use crate::tui::action::Effect;
+use crate::tui::model::state::{AppState, TmuxEvents, TmuxStatus};
+use crate::tui::reduce::navigate::follow_activity;
 
 /// With events live, a poll this often anyway.
 pub const RECONCILE_SECONDS: i64 = 30;
@@ -62,7 +62,7 @@ fn refresh(state: &mut AppState) -> Vec<Effect> {
     // row costs tmux as much as a working one's).
     let selected = state
         .selected_session()
-        .filter(|s| state.tab == super::state::DetailTab::Preview && s.host.is_none())
+        .filter(|s| state.tab == crate::tui::model::state::DetailTab::Preview && s.host.is_none())
         .map(|s| s.id.as_str());
     let local = state.rows.iter().filter(|r| r.host.is_none());
     let targets = match crate::freshness::plan(local, selected, state.now, state.active_window) {

@@ -3,13 +3,13 @@
 //! through its files, open a diff, switch its side, select lines and
 //! comment on them through the send dialog (the same path as `s`).
 
-use super::action::{Command, Effect};
-use super::dialog::Dialog;
-use super::state::{AppState, DetailTab, Mode};
+use crate::tui::action::{Command, Effect};
+use crate::tui::model::dialog::Dialog;
+use crate::tui::model::state::{AppState, DetailTab, Mode};
 
 /// The Changes tab came on screen, or the selection moved while it is:
 /// the selected work tree is read again (at most once a second).
-pub(super) fn refresh_request(state: &AppState) -> Vec<Effect> {
+pub(in crate::tui) fn refresh_request(state: &AppState) -> Vec<Effect> {
     if state.tab != DetailTab::Changes {
         return Vec::new();
     }
@@ -20,7 +20,7 @@ pub(super) fn refresh_request(state: &AppState) -> Vec<Effect> {
 }
 
 /// `c` in the list.
-pub(super) fn open(state: &mut AppState) -> Vec<Effect> {
+pub(in crate::tui) fn open(state: &mut AppState) -> Vec<Effect> {
     let Some(s) = state.selected_session() else {
         state.say("no session selected");
         return Vec::new();
@@ -39,7 +39,7 @@ pub(super) fn open(state: &mut AppState) -> Vec<Effect> {
 }
 
 /// A command in the Changes tab.
-pub(super) fn command(state: &mut AppState, c: Command) -> Vec<Effect> {
+pub(in crate::tui) fn command(state: &mut AppState, c: Command) -> Vec<Effect> {
     let Some(changes) = state.selected_session().and_then(|s| s.changes.clone()) else {
         state.mode = Mode::Normal;
         return Vec::new();
@@ -93,7 +93,7 @@ fn comment(state: &mut AppState) -> Vec<Effect> {
     let Some(s) = state.selected_session() else {
         return Vec::new();
     };
-    if let Err(e) = super::act::live_check(s) {
+    if let Err(e) = crate::tui::reduce::act::live_check(s) {
         state.say(e);
         return Vec::new();
     }
@@ -110,7 +110,7 @@ fn comment(state: &mut AppState) -> Vec<Effect> {
 }
 
 /// A diff came back: kept only if it is the one open now.
-pub(super) fn loaded(
+pub(in crate::tui) fn loaded(
     state: &mut AppState,
     generation: u64,
     text: Result<crate::git::DiffText, String>,

@@ -4,14 +4,14 @@
 
 use std::collections::HashMap;
 
-use super::action::Effect;
-use super::state::AppState;
 use crate::attention;
 use crate::model::{RowKey, Session};
+use crate::tui::action::Effect;
+use crate::tui::model::state::AppState;
 
 /// Installs new rows; marks sessions that just turned waiting, errored or
 /// stuck, and returns the alerts for them.
-pub(super) fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effect> {
+pub(in crate::tui) fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effect> {
     let alerts = note_turns(state, &rows);
     // Row ids are unique: any entry more than the rows is a row gone.
     if state.last_health.len() != rows.len() {
@@ -28,7 +28,7 @@ pub(super) fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effe
 /// Swaps in rows that changed alone (`Action::RowsChanged`), each in place
 /// of the row with its id: what [`replace_rows`] does with every row, for
 /// these only, as no other row changed.
-pub(super) fn change_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effect> {
+pub(in crate::tui) fn change_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effect> {
     let alerts = note_turns(state, &rows);
     install(state, |held| {
         // By id: a host's burst swaps hundreds of rows into a thousand.
@@ -55,7 +55,7 @@ pub(super) fn change_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effec
 
 /// Marks the rows in `rows` that just turned urgent, notes each one's
 /// health, and returns the alerts for them.
-pub(super) fn note_turns(state: &mut AppState, rows: &[Session]) -> Vec<Effect> {
+pub(in crate::tui) fn note_turns(state: &mut AppState, rows: &[Session]) -> Vec<Effect> {
     let first_load = state.rows.is_empty() && state.last_health.is_empty();
     let mut alerts = Vec::new();
     for r in rows {

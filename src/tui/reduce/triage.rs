@@ -2,15 +2,15 @@
 //! jumping back (like `cd -`), snoozing, and answering a waiting prompt
 //! without attaching. Decisions only; the effects do the work.
 
-use super::act::live_check;
-use super::action::Effect;
-use super::navigate::select;
-use super::op::{Verb, on_selected};
-use super::state::AppState;
 use crate::attention;
 use crate::display::row_name;
 use crate::model::{Health, RowKey, Session};
 use crate::ops::AnswerKey;
+use crate::tui::action::Effect;
+use crate::tui::model::state::AppState;
+use crate::tui::reduce::act::live_check;
+use crate::tui::reduce::navigate::select;
+use crate::tui::reduce::op::{Verb, on_selected};
 
 /// The queue `w` walks: the attention queue, less the sessions the
 /// operator came back from whose health has not changed since.
@@ -22,7 +22,7 @@ fn walk_queue(state: &AppState) -> Vec<&Session> {
 }
 
 /// `w` / `W`: selects the next (previous) session of the queue, cycling.
-pub(super) fn step_queue(state: &mut AppState, back: bool) -> Vec<Effect> {
+pub(in crate::tui) fn step_queue(state: &mut AppState, back: bool) -> Vec<Effect> {
     let queue = walk_queue(state);
     let Some(next) = attention::step(&queue, state.selected.as_ref(), back) else {
         state.say("nothing needs you right now");
@@ -57,7 +57,7 @@ fn jump(state: &mut AppState, id: RowKey) -> Vec<Effect> {
 }
 
 /// Back to the session selected before the last jump.
-pub(super) fn jump_back(state: &mut AppState) -> Vec<Effect> {
+pub(in crate::tui) fn jump_back(state: &mut AppState) -> Vec<Effect> {
     let Some(back) = state
         .jumped_from
         .clone()
@@ -70,7 +70,7 @@ pub(super) fn jump_back(state: &mut AppState) -> Vec<Effect> {
 }
 
 /// `z`: wakes a snoozed session, else snoozes one that needs the operator.
-pub(super) fn snooze(state: &mut AppState) -> Vec<Effect> {
+pub(in crate::tui) fn snooze(state: &mut AppState) -> Vec<Effect> {
     let length = state.snooze;
     on_selected(state, |s| {
         if s.snoozed_until.is_some() {
@@ -89,7 +89,7 @@ pub(super) fn snooze(state: &mut AppState) -> Vec<Effect> {
 
 /// Allow, deny, a numbered choice: one key to a waiting session only, so a
 /// stray key never lands in an agent at work.
-pub(super) fn answer(state: &mut AppState, key: AnswerKey) -> Vec<Effect> {
+pub(in crate::tui) fn answer(state: &mut AppState, key: AnswerKey) -> Vec<Effect> {
     on_selected(state, |s| {
         live_check(s)?;
         if s.health != Health::Waiting {

@@ -2,14 +2,16 @@
 //! dashboard does to the world is an [`Effect`] the driver's `Runner`
 //! carries out, and everything it learns comes back as an [`Action`].
 
-use super::act::{finished, quit, spawned};
-use super::action::{Action, Effect, Finished};
-use super::commands::{command, typed};
-use super::dialog::{self, Dialog, SpawnForm};
-use super::navigate::{move_by, preview_after_rows, preview_look, preview_request, select};
-use super::polling;
-use super::rows::replace_rows;
-use super::state::{AppState, BesidePane, Mode, Preview};
+use crate::tui::action::{Action, Effect, Finished};
+use crate::tui::commands::{command, typed};
+use crate::tui::model::dialog::{self, Dialog, SpawnForm};
+use crate::tui::model::state::{AppState, BesidePane, Mode, Preview};
+use crate::tui::reduce::act::{finished, quit, spawned};
+use crate::tui::reduce::navigate::{
+    move_by, preview_after_rows, preview_look, preview_request, select,
+};
+use crate::tui::reduce::polling;
+use crate::tui::reduce::rows::replace_rows;
 
 pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
     match action {
@@ -21,7 +23,7 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::Rows { rows, problems } => {
             let before = preview_look(state);
             state.problems = problems;
-            let rows = super::hosts::merge(state, rows);
+            let rows = crate::tui::reduce::hosts::merge(state, rows);
             let alerts = replace_rows(state, rows);
             let mut effects = if state.alerts { alerts } else { Vec::new() };
             effects.extend(preview_after_rows(state, before));
@@ -29,7 +31,7 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
         }
         Action::RowsChanged(rows) => {
             let before = preview_look(state);
-            let alerts = super::rows::change_rows(state, rows);
+            let alerts = crate::tui::reduce::rows::change_rows(state, rows);
             let mut effects = if state.alerts { alerts } else { Vec::new() };
             effects.extend(preview_after_rows(state, before));
             effects
@@ -46,9 +48,9 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
             if state.status.as_ref().is_some_and(|s| s.until <= now) {
                 state.status = None;
             }
-            super::hosts::tick(state, now)
+            crate::tui::reduce::hosts::tick(state, now)
         }
-        Action::Hosts(said) => super::hosts::news(state, said),
+        Action::Hosts(said) => crate::tui::reduce::hosts::news(state, said),
         Action::Preview { id, text } => {
             if state.selected.as_ref() == Some(&id) {
                 state.preview = Some(Preview { id, text });
@@ -59,8 +61,9 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::ScrollUp => move_by(state, -3),
         Action::ScrollDown => move_by(state, 3),
         Action::Resize { width, height } => {
-            let list =
-                super::view::sidebar_list_area(ratatui::layout::Rect::new(0, 0, width, height));
+            let list = crate::tui::view::sidebar_list_area(ratatui::layout::Rect::new(
+                0, 0, width, height,
+            ));
             state.page = usize::from(list.height).max(1);
             state.clamp_offset();
             Vec::new()
@@ -112,7 +115,9 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
             state.beside = BesidePane::Closed;
             Vec::new()
         }
-        Action::DiffLoaded { generation, text } => super::review::loaded(state, generation, text),
+        Action::DiffLoaded { generation, text } => {
+            crate::tui::reduce::review::loaded(state, generation, text)
+        }
     }
 }
 

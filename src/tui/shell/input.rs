@@ -5,10 +5,10 @@
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEventKind};
 
-use super::action::Action;
-use super::keymap::{Key, Keymap, Layer};
-use super::state::Mode;
-use super::view;
+use crate::tui::action::Action;
+use crate::tui::keymap::{Key, Keymap, Layer};
+use crate::tui::model::state::Mode;
+use crate::tui::view;
 
 /// Maps a terminal event to actions: keys by mode, pastes as text, mouse
 /// clicks and wheel, resizes. `size` is the terminal's, for hit-testing.

@@ -12,16 +12,16 @@ use futures_util::StreamExt;
 use tokio::signal::unix::{SignalKind, signal};
 use tokio::sync::mpsc;
 
-use super::action::Action;
-use super::effects::Context;
-use super::input::terminal_action;
-use super::keymap::Keymap;
-use super::runner::Runner;
-use super::state::AppState;
-use super::terminal::Screen;
-use super::view::theme::Theme;
 use crate::config::Config;
 use crate::engine::Engine;
+use crate::tui::action::Action;
+use crate::tui::keymap::Keymap;
+use crate::tui::model::state::AppState;
+use crate::tui::shell::effects::Context;
+use crate::tui::shell::input::terminal_action;
+use crate::tui::shell::runner::Runner;
+use crate::tui::shell::terminal::Screen;
+use crate::tui::view::theme::Theme;
 
 pub fn run(config: Config) -> Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -101,7 +101,7 @@ fn start_state(
     let mut state = AppState::new(Utc::now(), engine.catalog.looked_in());
     state.alerts = config.alerts;
     let hosts: Vec<String> = config.hosts.iter().map(|h| h.name.clone()).collect();
-    state.hosts = super::hosts::initial(&hosts, Utc::now());
+    state.hosts = crate::tui::reduce::hosts::initial(&hosts, Utc::now());
     state.show_cost = config.sidebar_cost;
     state.pin_attention = config.pin_attention;
     state.snooze = config.snooze;
@@ -109,7 +109,7 @@ fn start_state(
         .unwrap_or(chrono::Duration::MAX);
     state.popup = config.popup_client.is_some();
     if config.tmux_events == crate::tmux::Listening::Never {
-        state.events = super::state::TmuxEvents::Disabled;
+        state.events = crate::tui::model::state::TmuxEvents::Disabled;
     }
     let mut start = Vec::new();
     if let Some(server) = engine.catalog.tmux_state().cloned() {
@@ -190,7 +190,7 @@ async fn event_loop(
                 while let Ok(more) = runner.done_rx.try_recv() {
                     actions.extend(runner.finished(more));
                 }
-                super::hosts::gather(actions)
+                crate::tui::reduce::hosts::gather(actions)
             }
             _ = tokio::time::sleep(capture_wait.unwrap_or_default()), if capture_wait.is_some() => {
                 runner.capture_now();

@@ -13,16 +13,16 @@ use color_eyre::eyre::{Result, WrapErr};
 use crossterm::event::EventStream;
 use tokio::sync::mpsc;
 
-use super::action::{Action, Effect, Finished};
-use super::effects::{Context, alert, complete_path};
-use super::keymap::Keymap;
-use super::op::{HostRow, On, Op, Verb};
-use super::state::AppState;
-use super::terminal::Screen;
-use super::view::{self, theme::Theme};
 use crate::engine::{Engine, NewRows};
 use crate::model::{HostName, Session};
 use crate::tmux::{Event, EventClient};
+use crate::tui::action::{Action, Effect, Finished};
+use crate::tui::keymap::Keymap;
+use crate::tui::model::state::AppState;
+use crate::tui::reduce::op::{HostRow, On, Op, Verb};
+use crate::tui::shell::effects::{Context, alert, complete_path};
+use crate::tui::shell::terminal::Screen;
+use crate::tui::view::{self, theme::Theme};
 
 mod tmux_io;
 
@@ -129,7 +129,7 @@ impl Runner {
             // Redrawn for what a frame shows: a frame drawn for nothing
             // new costs as much as any (twice a second at idle, else).
             let events = action.is_bookkeeping().then(|| state.events.clone());
-            let effects = super::update::update(state, action);
+            let effects = crate::tui::reduce::update::update(state, action);
             self.dirty |= events.is_none_or(|e| e != state.events);
             for effect in effects {
                 match self.execute(effect, state)? {
@@ -198,16 +198,20 @@ impl Runner {
                 Vec::new()
             }
             Done::HostLines { host, attempt } => {
-                let said: Vec<super::hosts::HostSaid> = self
+                let said: Vec<crate::tui::reduce::hosts::HostSaid> = self
                     .links
                     .take(&host, attempt)
                     .into_iter()
-                    .map(|said| super::hosts::HostSaid {
+                    .map(|said| crate::tui::reduce::hosts::HostSaid {
                         host: host.clone(),
                         attempt,
                         news: match said {
-                            crate::hosts::stream::Said::Line(l) => super::hosts::HostNews::Line(l),
-                            crate::hosts::stream::Said::Down(w) => super::hosts::HostNews::Down(w),
+                            crate::hosts::stream::Said::Line(l) => {
+                                crate::tui::reduce::hosts::HostNews::Line(l)
+                            }
+                            crate::hosts::stream::Said::Down(w) => {
+                                crate::tui::reduce::hosts::HostNews::Down(w)
+                            }
                         },
                     })
                     .collect();
@@ -336,7 +340,9 @@ impl Runner {
         match op {
             Verb::Capture => {
                 if let Some(r) = rows.into_iter().next() {
-                    self.off_loop(move |_| super::remote::capture(config, control, &r.id, r.row));
+                    self.off_loop(move |_| {
+                        crate::hosts::remote::capture(config, control, &r.id, r.row)
+                    });
                 }
             }
             Verb::Attach => {
@@ -345,16 +351,17 @@ impl Runner {
                 };
                 if std::env::var_os("TMUX").is_some() {
                     self.off_loop(move |_| {
-                        super::remote::attach_in_window(config, control, r)
+                        crate::hosts::remote::attach_in_window(config, control, r)
                             .unwrap_or(Action::Status(String::new()))
                     });
                     return Ok(Step::Then(Vec::new()));
                 }
-                let done =
-                    self.with_terminal_handed_over(|| super::remote::attach(config, control, r))?;
+                let done = self.with_terminal_handed_over(|| {
+                    crate::hosts::remote::attach(config, control, r)
+                })?;
                 return Ok(Step::Then(done));
             }
-            op => self.off_loop(move |_| super::remote::act(config, control, &op, &rows)),
+            op => self.off_loop(move |_| crate::hosts::remote::act(config, control, &op, &rows)),
         }
         Ok(Step::Then(Vec::new()))
     }

@@ -6,7 +6,7 @@ use ratatui::widgets::Paragraph;
 
 use super::{Theme, changes, orchestration, overview, pane, preview};
 use crate::tui::keymap::Keymap;
-use crate::tui::state::{AppState, DetailTab};
+use crate::tui::model::state::{AppState, DetailTab};
 
 pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, theme: &Theme) {
     let block = pane(theme).title(tabs(state.tab, usize::from(area.width), theme));

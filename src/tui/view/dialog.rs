@@ -6,9 +6,9 @@ use ratatui::widgets::{Clear, Paragraph, Wrap};
 
 use super::text::fit;
 use super::{Theme, overlay_area, pane};
-use crate::tui::dialog::{Dialog, SpawnField, SpawnForm};
 use crate::tui::keymap::Keymap;
-use crate::tui::state::Mode;
+use crate::tui::model::dialog::{Dialog, SpawnField, SpawnForm};
+use crate::tui::model::state::Mode;
 
 pub fn render(
     frame: &mut Frame,

@@ -12,7 +12,7 @@ use super::text::fit;
 use crate::attention;
 use crate::display::age;
 use crate::model::Health;
-use crate::tui::state::{AppState, SortMode, TmuxEvents, TmuxStatus};
+use crate::tui::model::state::{AppState, SortMode, TmuxEvents, TmuxStatus};
 
 /// A right-side part in its long and short forms, and how much it matters
 /// (higher stays longer when space runs out).
@@ -247,7 +247,7 @@ fn right_parts(state: &AppState, theme: &Theme) -> Vec<Part> {
     }
     parts.extend(polling_part(state, theme));
     parts.extend(
-        crate::tui::hosts::header_part(state).map(|(long, short)| Part {
+        crate::tui::reduce::hosts::header_part(state).map(|(long, short)| Part {
             long: vec![Span::styled(long, theme.warning)],
             short: vec![Span::styled(short, theme.warning)],
             keep: 3,

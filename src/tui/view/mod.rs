@@ -33,7 +33,7 @@ use ratatui::widgets::{Block, BorderType};
 pub use theme::Theme;
 
 use super::keymap::Keymap;
-use super::state::{AppState, Mode, Overlay};
+use crate::tui::model::state::{AppState, Mode, Overlay};
 
 /// From this width up, sidebar and detail sit side by side.
 const SIDE_BY_SIDE_MIN_WIDTH: u16 = 70;

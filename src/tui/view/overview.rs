@@ -10,7 +10,7 @@ use super::text::{compact, hanging, kv, path_spans};
 use super::{Theme, git_lines};
 use crate::display::age;
 use crate::model::{Activity, Health, Orchestration, PhaseStatus, Session, Status, Usage};
-use crate::tui::state::AppState;
+use crate::tui::model::state::AppState;
 
 pub fn rows(s: &Session, state: &AppState, max: usize, theme: &Theme) -> Rows {
     let row = |label: &str, value: Vec<Span<'static>>| kv(label, value, theme.dim, LABEL_W, max);
@@ -185,7 +185,7 @@ fn activity_spans(s: &Session, state: &AppState, theme: &Theme) -> Vec<Span<'sta
         " · reported by its hook"
     } else if s.source == crate::model::Source::Maestro {
         " · from its Maestro state"
-    } else if s.status.is_live() && state.tmux == crate::tui::state::TmuxStatus::Running {
+    } else if s.status.is_live() && state.tmux == crate::tui::model::state::TmuxStatus::Running {
         " · inferred from tmux"
     } else {
         " · as last recorded"

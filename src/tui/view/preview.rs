@@ -12,7 +12,7 @@ use super::text::hanging;
 use crate::model::{Session, Source};
 use crate::tui::action::Command;
 use crate::tui::keymap::Keymap;
-use crate::tui::state::{AppState, TmuxStatus};
+use crate::tui::model::state::{AppState, TmuxStatus};
 
 pub fn render(
     frame: &mut Frame,

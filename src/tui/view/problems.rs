@@ -10,7 +10,7 @@ use super::text::{hanging, path_spans, width};
 use super::{Theme, overlay_area, pane};
 use crate::tui::action::Command;
 use crate::tui::keymap::Keymap;
-use crate::tui::state::AppState;
+use crate::tui::model::state::AppState;
 
 /// The overlay is never wider than this: long paths wrap instead.
 const MAX_WIDTH: usize = 100;

@@ -14,7 +14,7 @@ use crate::display::{age, row_name};
 use crate::model::{Session, Source};
 use crate::tui::action::Command;
 use crate::tui::keymap::Keymap;
-use crate::tui::state::AppState;
+use crate::tui::model::state::AppState;
 
 /// Below this inner width the agent column is left out.
 const AGENT_MIN_WIDTH: usize = 34;
@@ -257,7 +257,7 @@ fn row(
 ) -> Line<'static> {
     let key = s.key();
     let attention = state.attention.contains(&key);
-    let quiet = s.health.is_quiet() || crate::tui::hosts::greyed(state, s);
+    let quiet = s.health.is_quiet() || crate::tui::reduce::hosts::greyed(state, s);
     let mut name_style = if quiet { theme.dim } else { Style::new() };
     if attention {
         name_style = name_style.add_modifier(Modifier::BOLD);

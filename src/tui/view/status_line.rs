@@ -8,7 +8,7 @@ use super::sidebar::first_key;
 use super::text::{fit, width};
 use crate::tui::action::Command;
 use crate::tui::keymap::{Keymap, Layer};
-use crate::tui::state::{AppState, Mode, Overlay, SortMode, TmuxStatus};
+use crate::tui::model::state::{AppState, Mode, Overlay, SortMode, TmuxStatus};
 
 pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, theme: &Theme) {
     if area.height == 0 {

@@ -1,0 +1,6 @@
+//! The dashboard's data: what the reducer changes and the views read. No
+//! decisions beyond what the data says of itself, no IO.
+
+pub mod changes;
+pub mod dialog;
+pub mod state;

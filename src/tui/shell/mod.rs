@@ -1,0 +1,8 @@
+//! The only IO in the dashboard: the event loop, the runner that carries
+//! out effects, the terminal, and reading keys.
+
+pub mod effects;
+pub mod input;
+pub mod run;
+mod runner;
+mod terminal;
