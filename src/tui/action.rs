@@ -4,6 +4,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::model::{Problem, Session};
+pub use crate::tui::model::dialog::{Completion, NewSession, SpawnDefaults};
 use crate::tmux::ServerState;
 
 /// A command the operator can bind to a key. `keymap.rs` holds the table.
@@ -222,15 +223,6 @@ impl Action {
     }
 }
 
-/// What a folder completion found for the text typed.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Completion {
-    /// The text completed as far as every match agrees; `None` when
-    /// nothing matches.
-    pub text: Option<String>,
-    /// The folder names that still match when there are several.
-    pub candidates: Vec<String>,
-}
 
 /// What an effect on sessions did, for the reducer to word.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -289,25 +281,7 @@ pub enum Finished {
     Failed(String),
 }
 
-/// The new-session form's defaults: the first free name, a folder, the
-/// presets and which of them are not installed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SpawnDefaults {
-    pub name: String,
-    pub cwd: String,
-    pub agents: Vec<String>,
-    pub missing: Vec<String>,
-}
 
-/// What the new-session form submits.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NewSession {
-    pub name: String,
-    pub cwd: String,
-    pub agent: Option<String>,
-    pub worktree: Option<String>,
-    pub prompt: Option<String>,
-}
 
 /// Work the reducer asks for; the driver's `Runner` does it and reports
 /// back as actions.

@@ -14,9 +14,9 @@ pub mod shell;
 pub mod view;
 
 // The paths the keymap's reducer (`commands.rs`) and the tests name.
-pub use model::{changes, dialog, state};
+pub use model::{changes, state};
 use reduce::{act, navigate, review, triage};
-pub use reduce::{hosts, op, update};
+pub use reduce::{dialog, hosts, op, update};
 pub use shell::{effects, input, run};
 
 /// Opens the dashboard and returns when the operator quits.

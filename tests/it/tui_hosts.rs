@@ -76,7 +76,7 @@ fn a_hosts_rows_join_the_local_ones_tagged() {
     assert_eq!(names(&s), ["alpha", "bravo", "build:api", "charlie"]);
     assert!(s.rows.iter().any(|r| r.is(&build_row(ID))));
     let r = s.rows.iter().find(|r| r.is(&build_row(ID))).unwrap();
-    assert!(!greyed(&s, r));
+    assert!(!greyed(&s.hosts, r));
 
     // Local rows come again (a file changed): the host's stay.
     let local: Vec<_> = s
@@ -129,7 +129,7 @@ fn a_host_down_keeps_its_rows_greyed_and_is_retried_with_backoff() {
         detail.starts_with("build down since 12:00:00: Connection refused"),
         "{detail}"
     );
-    assert!(greyed(&s, r));
+    assert!(greyed(&s.hosts, r));
     // Not before the backoff (1 s), then once.
     assert!(update(&mut s, Action::Tick(now())).is_empty());
     let effects = update(&mut s, Action::Tick(now() + Duration::seconds(1)));
@@ -157,11 +157,11 @@ fn a_host_down_keeps_its_rows_greyed_and_is_retried_with_backoff() {
     news(&mut s, 2, HostNews::Line(snapshot(&[row(ID, "api")])));
     let r = s.rows.iter().find(|r| row_name(r) == "build:api").unwrap();
     assert_eq!(r.activity.detail, None);
-    assert!(!greyed(&s, r));
+    assert!(!greyed(&s.hosts, r));
     s.now = now() + Duration::seconds(35);
     news(&mut s, 2, line(r#"{"type":"heartbeat"}"#));
     update(&mut s, Action::Tick(now() + Duration::seconds(40)));
-    assert_eq!(s.hosts["build"].backoff_secs, 1);
+    assert_eq!(s.hosts["build"].backoff.secs(), 1);
 }
 
 /// A host that sends its snapshot and then a line greenroom cannot read

@@ -7,165 +7,12 @@ use chrono::{DateTime, Utc};
 
 use crate::catalog::{focus_order, triage_order};
 use crate::model::{Health, Problem, RowKey, Session};
-use crate::tui::keymap::Layer;
-use crate::tui::model::dialog::Dialog;
+use super::dialog::Dialog;
+pub use super::mode::{DetailTab, Mode, Overlay, SortMode};
+pub use super::tmux_link::{BesidePane, PollState, TmuxEvents, TmuxStatus};
 
 /// How long a status-line message stays.
 const STATUS_SECONDS: i64 = 6;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SortMode {
-    LastFocus,
-    Triage,
-}
-
-impl SortMode {
-    pub fn label(self) -> &'static str {
-        match self {
-            SortMode::LastFocus => "last focus",
-            SortMode::Triage => "triage",
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DetailTab {
-    Overview,
-    Orchestration,
-    Preview,
-    Changes,
-}
-
-impl DetailTab {
-    pub const ALL: [DetailTab; 4] = [
-        DetailTab::Overview,
-        DetailTab::Orchestration,
-        DetailTab::Preview,
-        DetailTab::Changes,
-    ];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            DetailTab::Overview => "Overview",
-            DetailTab::Orchestration => "Orchestration",
-            DetailTab::Preview => "Preview",
-            DetailTab::Changes => "Changes",
-        }
-    }
-
-    pub fn next(self) -> Self {
-        match self {
-            DetailTab::Overview => DetailTab::Orchestration,
-            DetailTab::Orchestration => DetailTab::Preview,
-            DetailTab::Preview => DetailTab::Changes,
-            DetailTab::Changes => DetailTab::Overview,
-        }
-    }
-}
-
-/// A pane drawn over the body that takes the keys until it is closed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Overlay {
-    Help,
-    Problems,
-}
-
-/// What has the keyboard. It alone decides what a key (or a paste) means:
-/// `input::key_action` maps keys by mode and the reducer matches on it.
-// One Mode lives in the state: the size of its largest variant costs nothing.
-#[allow(clippy::large_enum_variant)]
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Mode {
-    /// Keys are the keymap's commands; Esc clears a kept filter.
-    Normal,
-    /// Typing the sidebar filter: keys and pastes are its text.
-    Filter,
-    /// Help or problems over the body: their own key, `q` or Esc close it.
-    Overlay(Overlay),
-    /// A dialog: keys and pastes are its input.
-    Dialog(Dialog),
-    /// Reviewing the Changes tab: keys move through its files and diff.
-    Review,
-}
-
-impl Mode {
-    /// The keymap layer that says what keys mean in this mode.
-    pub fn layer(&self) -> Layer {
-        match self {
-            Mode::Normal => Layer::Normal,
-            Mode::Filter => Layer::Filter,
-            Mode::Overlay(_) => Layer::Overlay,
-            Mode::Review => Layer::Review,
-            Mode::Dialog(d) => Self::layer_of(d),
-        }
-    }
-
-    pub fn layer_of(dialog: &Dialog) -> Layer {
-        match dialog {
-            Dialog::Confirm { .. } => Layer::Confirm,
-            Dialog::Send { .. } => Layer::Send,
-            Dialog::Spawn(_) => Layer::Spawn,
-            Dialog::DismissWorktree { .. } => Layer::Worktree,
-        }
-    }
-}
-
-/// Whether tmux pushes its changes (a control client) or greenroom polls.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub enum TmuxEvents {
-    /// Not asked for yet: the first poll that finds a server connects.
-    #[default]
-    Waiting,
-    Connecting,
-    /// tmux pushes changes; polls only reconcile, rarely.
-    Live,
-    /// Lost since `since`, why; retried after `retry`.
-    Lost {
-        why: String,
-        since: DateTime<Utc>,
-        retry: DateTime<Utc>,
-        /// Seconds to wait after the next failure (doubling, at most a minute).
-        backoff: i64,
-    },
-    /// Never: this tmux cannot push them (its `tmux -V`, for the header).
-    Off(String),
-    /// Never: `tmux_events = false` in config.toml.
-    Disabled,
-}
-
-/// Where the tmux poll stands. Effects that change tmux count as
-/// generations: a poll started before the latest one finished may describe
-/// a world that effect changed, so its answer is dropped and tmux asked again.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct PollState {
-    pub in_flight: bool,
-    /// A refresh of some rows is on its way (one at a time).
-    pub refreshing: bool,
-    /// Effects on sessions finished so far.
-    pub generation: u64,
-    /// tmux said something changed while a poll ran: poll again after it.
-    pub again: bool,
-    /// When the last poll was asked for.
-    pub last: Option<DateTime<Utc>>,
-}
-
-/// The pane beside the dashboard (follow mode): at most one.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum BesidePane {
-    Closed,
-    /// Asked for; a second `o` meanwhile opens nothing more.
-    Opening,
-    Open(crate::tmux::Beside),
-}
-
-/// What greenroom knows of tmux, for the header.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TmuxStatus {
-    Unknown,
-    Running,
-    NoServer,
-    NotInstalled,
-}
 
 /// A message shown in the status line until `until`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -196,7 +43,7 @@ pub struct AppState {
     pub health_filter: Option<Health>,
     pub tab: DetailTab,
     /// The Changes tab's cursor and open diff (for the selected session).
-    pub review: crate::tui::model::changes::ChangesTab,
+    pub review: super::changes::ChangesTab,
     pub mode: Mode,
     pub status: Option<StatusLine>,
     pub problems: Vec<Problem>,
@@ -243,7 +90,7 @@ pub struct AppState {
     /// activity in tmux means a fresh capture.
     pub seen_activity: Option<(RowKey, Option<DateTime<Utc>>)>,
     /// Other machines (`[[hosts]]`): their rows and connections.
-    pub hosts: std::collections::BTreeMap<String, crate::tui::reduce::hosts::HostView>,
+    pub hosts: std::collections::BTreeMap<String, super::hosts::HostView>,
     /// tmux activity this recent counts as working (the thresholds'): when
     /// a row inferred working is read again (see [`crate::freshness`]).
     pub active_window: chrono::Duration,
@@ -407,7 +254,7 @@ impl AppState {
                 .then_with(|| order(&rows[a], &rows[b]))
         });
         if self.pin_attention && self.sort == SortMode::LastFocus {
-            crate::tui::reduce::rows::pin_attention(rows, &mut visible);
+            pin_attention(rows, &mut visible);
         }
         self.visible = visible;
         if self.cursor().is_none() {
@@ -443,4 +290,20 @@ fn matches_filter(s: &Session, needle: &str) -> bool {
             .and_then(|o| o.task.as_deref())
             .is_some_and(hit)
         || s.agent.as_deref().is_some_and(hit)
+}
+
+/// The pinned group: the sessions in the attention queue move to the top
+/// of the list, in queue order; every other keeps its place relative to
+/// the rest. Moving through the list changes neither order.
+fn pin_attention(rows: &[Session], visible: &mut [usize]) {
+    visible.sort_by(|&a, &b| {
+        let (ra, rb) = (&rows[a], &rows[b]);
+        match (crate::attention::in_queue(ra), crate::attention::in_queue(rb)) {
+            (true, true) => crate::attention::queue_order(ra, rb),
+            (true, false) => std::cmp::Ordering::Less,
+            (false, true) => std::cmp::Ordering::Greater,
+            // Stable sort: the rest keep the order they came in.
+            (false, false) => std::cmp::Ordering::Equal,
+        }
+    });
 }

@@ -9,148 +9,22 @@
 //! two hosts, or of a host and this machine, never collide. While its host
 //! is down a row stays, greyed, saying why.
 
-use std::collections::{BTreeMap, HashMap};
-
 use chrono::{DateTime, Duration, Utc};
 
 use crate::model::Session;
 use crate::sources::watch_stream::Line;
 use crate::tui::action::{Action, Effect};
+pub use crate::tui::model::hosts::{
+    HostNews, HostSaid, HostView, Link, MAX_ROWS, cap_note, greyed, header_part, initial,
+};
 use crate::tui::model::state::AppState;
 
-/// Longest wait between two tries.
-const BACKOFF_MAX: i64 = 60;
 /// A live stream with no line for this long (the heartbeat is 5 s) is down.
 const SILENT_AFTER: i64 = 20;
 /// A connection that has not sent its snapshot after this long is down.
 const CONNECT_LIMIT: i64 = 30;
 /// A stream live this long has proven healthy: its backoff starts afresh.
 const HEALTHY_AFTER: i64 = 30;
-/// The most rows shown from one host; past it, a problem says so.
-pub use crate::hosts::stream::MAX_ROWS;
-
-/// What one host's connection is doing.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Link {
-    /// Not tried yet.
-    Idle,
-    Connecting {
-        since: DateTime<Utc>,
-    },
-    Live {
-        since: DateTime<Utc>,
-    },
-    Down {
-        why: String,
-        since: DateTime<Utc>,
-        retry_at: DateTime<Utc>,
-    },
-}
-
-/// One host as the dashboard knows it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct HostView {
-    /// Rows with ids and names as the host wrote them.
-    pub rows: Vec<Session>,
-    pub link: Link,
-    /// Problems the host reported, as lines.
-    pub problems: Vec<String>,
-    /// Which connection lines belong to: an older one's are dropped.
-    pub attempt: u64,
-    pub backoff_secs: i64,
-    pub last_line: DateTime<Utc>,
-    /// Where each row is in `rows`, by id: a line about a row finds it
-    /// without a scan.
-    pub index: HashMap<String, usize>,
-    /// When the host went down, until its stream has proven healthy again.
-    pub down_since: Option<DateTime<Utc>>,
-    /// The host has more than [`MAX_ROWS`] rows: the rest are not shown.
-    pub over_cap: bool,
-}
-
-impl HostView {
-    pub fn new(now: DateTime<Utc>) -> Self {
-        Self {
-            rows: Vec::new(),
-            link: Link::Idle,
-            problems: Vec::new(),
-            attempt: 0,
-            backoff_secs: 1,
-            last_line: now,
-            index: HashMap::new(),
-            down_since: None,
-            over_cap: false,
-        }
-    }
-
-    fn index_rows(&mut self) {
-        self.index = self
-            .rows
-            .iter()
-            .enumerate()
-            .map(|(i, r)| (r.id.clone(), i))
-            .collect();
-    }
-
-    /// The host's problems, and the cap's when its rows are past it.
-    fn set_problems(&mut self, host: &str, mut problems: Vec<String>) {
-        if self.over_cap {
-            problems.push(cap_note(host));
-        }
-        self.problems = problems;
-    }
-}
-
-/// What a host's connection reported.
-#[derive(Debug, Clone, PartialEq)]
-pub enum HostNews {
-    Line(Line),
-    /// The connection ended or was refused: why, in one line.
-    Down(String),
-}
-
-/// What connection `attempt` to a `[[hosts]]` entry said.
-#[derive(Debug, Clone, PartialEq)]
-pub struct HostSaid {
-    pub host: String,
-    pub attempt: u64,
-    pub news: HostNews,
-}
-
-/// The hosts named in config.toml, none connected yet.
-pub fn initial(names: &[String], now: DateTime<Utc>) -> BTreeMap<String, HostView> {
-    names
-        .iter()
-        .map(|n| (n.clone(), HostView::new(now)))
-        .collect()
-}
-
-/// Whether the row's host is down (its row is shown greyed).
-pub fn greyed(state: &AppState, row: &Session) -> bool {
-    row.host
-        .as_ref()
-        .and_then(|p| state.hosts.get(p.name.as_str()))
-        .is_some_and(|v| v.index.contains_key(&row.id) && !matches!(v.link, Link::Live { .. }))
-}
-
-/// What the header says about hosts that are down: "build down" (one), or
-/// "2 of 3 hosts down", and a short form; `None` when every host is live.
-pub fn header_part(state: &AppState) -> Option<(String, String)> {
-    let down: Vec<&String> = state
-        .hosts
-        .iter()
-        .filter(|(_, v)| matches!(v.link, Link::Down { .. }))
-        .map(|(n, _)| n)
-        .collect();
-    match down.as_slice() {
-        [] => None,
-        [one] => Some((format!("{one} down"), "host down".into())),
-        many => Some((
-            format!("{} of {} hosts down", many.len(), state.hosts.len()),
-            format!("{} hosts down", many.len()),
-        )),
-    }
-}
 
 /// The local rows with every host's after them, tagged, faults said.
 pub fn merge(state: &AppState, mut local: Vec<Session>) -> Vec<Session> {
@@ -353,9 +227,6 @@ fn news_one(state: &mut AppState, host: &str, attempt: u64, news: HostNews) -> T
     touched
 }
 
-fn cap_note(host: &str) -> String {
-    format!("{host} has more than {MAX_ROWS} sessions: only {MAX_ROWS} are shown")
-}
 
 fn go_down(view: &mut HostView, why: String, now: DateTime<Utc>) {
     let since = match &view.link {
@@ -366,9 +237,8 @@ fn go_down(view: &mut HostView, why: String, now: DateTime<Utc>) {
     view.link = Link::Down {
         why,
         since,
-        retry_at: now + Duration::seconds(view.backoff_secs),
+        retry_at: now + view.backoff.fail(),
     };
-    view.backoff_secs = (view.backoff_secs * 2).min(BACKOFF_MAX);
 }
 
 /// The clock: connections due, and streams gone silent.
@@ -382,7 +252,7 @@ pub fn tick(state: &mut AppState, now: DateTime<Utc>) -> Vec<Effect> {
         if let Link::Live { since } = view.link
             && now - since >= Duration::seconds(HEALTHY_AFTER)
         {
-            view.backoff_secs = 1;
+            view.backoff.reset();
             view.down_since = None;
         }
         match view.link.clone() {

@@ -12,6 +12,7 @@ use chrono::Duration;
 use crate::freshness::Read;
 use crate::tmux::{Event, Refresh, ServerState};
 use crate::tui::action::Effect;
+use crate::tui::model::backoff::Backoff;
 use crate::tui::model::state::{AppState, TmuxEvents, TmuxStatus};
 use crate::tui::reduce::navigate::follow_activity;
 
@@ -113,7 +114,7 @@ fn listen_if_due(state: &mut AppState) -> Vec<Effect> {
         // Still lost until it connects (the header keeps saying polling);
         // the next retry waits for this one.
         TmuxEvents::Lost { retry, backoff, .. } => {
-            *retry = state.now + Duration::seconds(*backoff);
+            *retry = state.now + backoff.next_wait();
         }
         other => *other = TmuxEvents::Connecting,
     }
@@ -179,16 +180,17 @@ pub fn event(state: &mut AppState, event: Event) -> Vec<Effect> {
             effects
         }
         Event::Lost(why) => {
-            let backoff = match &state.events {
+            let mut backoff = match &state.events {
                 TmuxEvents::Lost { backoff, .. } => *backoff,
-                _ => 1,
+                _ => Backoff::new(MAX_BACKOFF_SECONDS),
             };
-            tracing::info!(%why, backoff, "tmux events lost: polling");
+            let wait = backoff.fail();
+            tracing::info!(%why, wait = wait.num_seconds(), "tmux events lost: polling");
             state.events = TmuxEvents::Lost {
                 why,
                 since: state.now,
-                retry: state.now + Duration::seconds(backoff),
-                backoff: (backoff * 2).min(MAX_BACKOFF_SECONDS),
+                retry: state.now + wait,
+                backoff,
             };
             // Whatever ended the client (a server gone, say) is news.
             poll(state)

@@ -4,7 +4,6 @@
 
 use std::collections::HashMap;
 
-use crate::attention;
 use crate::model::{RowKey, Session};
 use crate::tui::action::Effect;
 use crate::tui::model::state::AppState;
@@ -138,20 +137,4 @@ fn install(state: &mut AppState, put: impl FnOnce(&mut Vec<Session>)) {
             .sort_by_key(|&i| previous.get(&rows[i].key()).copied().unwrap_or(usize::MAX));
         state.clamp_offset();
     }
-}
-
-/// The pinned group: the sessions in the attention queue move to the top
-/// of the list, in queue order; every other keeps its place relative to
-/// the rest. Moving through the list changes neither order.
-pub fn pin_attention(rows: &[Session], visible: &mut [usize]) {
-    visible.sort_by(|&a, &b| {
-        let (ra, rb) = (&rows[a], &rows[b]);
-        match (attention::in_queue(ra), attention::in_queue(rb)) {
-            (true, true) => attention::queue_order(ra, rb),
-            (true, false) => std::cmp::Ordering::Less,
-            (false, true) => std::cmp::Ordering::Greater,
-            // Stable sort: the rest keep the order they came in.
-            (false, false) => std::cmp::Ordering::Equal,
-        }
-    });
 }

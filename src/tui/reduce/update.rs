@@ -4,7 +4,7 @@
 
 use crate::tui::action::{Action, Effect, Finished};
 use crate::tui::commands::{command, typed};
-use crate::tui::model::dialog::{self, Dialog, SpawnForm};
+use crate::tui::reduce::dialog::{self, Dialog, SpawnForm};
 use crate::tui::model::state::{AppState, BesidePane, Mode, Preview};
 use crate::tui::reduce::act::{finished, quit, spawned};
 use crate::tui::reduce::navigate::{

@@ -52,7 +52,7 @@ pub fn terminal_action(
 /// takes text. Under an overlay the main layer's keys still arrive, so the
 /// key that opened it closes it.
 pub fn key_action(k: &KeyEvent, mode: &Mode, keymap: &Keymap) -> Option<Action> {
-    let layer = mode.layer();
+    let layer = crate::tui::view::layer::of(mode);
     let key = Key::from_event(k);
     if let Some(c) = keymap.lookup_in(layer, key) {
         return Some(Action::Command(c));

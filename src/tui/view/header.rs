@@ -247,7 +247,7 @@ fn right_parts(state: &AppState, theme: &Theme) -> Vec<Part> {
     }
     parts.extend(polling_part(state, theme));
     parts.extend(
-        crate::tui::reduce::hosts::header_part(state).map(|(long, short)| Part {
+        crate::tui::model::hosts::header_part(&state.hosts).map(|(long, short)| Part {
             long: vec![Span::styled(long, theme.warning)],
             short: vec![Span::styled(short, theme.warning)],
             keep: 3,

@@ -11,6 +11,7 @@
 pub mod changes;
 mod detail;
 mod dialog;
+pub mod layer;
 mod diff_text;
 mod empty;
 mod git_lines;

@@ -257,7 +257,7 @@ fn row(
 ) -> Line<'static> {
     let key = s.key();
     let attention = state.attention.contains(&key);
-    let quiet = s.health.is_quiet() || crate::tui::reduce::hosts::greyed(state, s);
+    let quiet = s.health.is_quiet() || crate::tui::model::hosts::greyed(&state.hosts, s);
     let mut name_style = if quiet { theme.dim } else { Style::new() };
     if attention {
         name_style = name_style.add_modifier(Modifier::BOLD);
