@@ -3,9 +3,11 @@
 
 use chrono::{DateTime, Utc};
 
+pub mod op;
+
 use crate::model::{Problem, Session};
-pub use crate::tui::model::dialog::{Completion, NewSession, SpawnDefaults};
 use crate::tmux::ServerState;
+pub use crate::tui::model::dialog::{Completion, NewSession, SpawnDefaults};
 
 /// A command the operator can bind to a key. `keymap.rs` holds the table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -189,8 +191,11 @@ pub enum Action {
         width: u16,
         height: u16,
     },
-    /// A message for the status line.
+    /// A message for the status line: always words to show.
     Status(String),
+    /// A job finished with nothing to say (the pane beside followed the
+    /// selection; a host's attach had no window to open).
+    Nothing,
     /// An effect that acted on sessions finished: what it did.
     Finished(Finished),
     /// What the new-session form starts with (the driver asked the world).
@@ -211,7 +216,7 @@ pub enum Action {
     },
     /// What connections to `[[hosts]]` entries said, in order (a burst
     /// that arrived together is one action).
-    Hosts(Vec<crate::tui::reduce::hosts::HostSaid>),
+    Hosts(Vec<crate::tui::model::hosts::HostSaid>),
 }
 
 impl Action {
@@ -222,7 +227,6 @@ impl Action {
         matches!(self, Action::PollDue | Action::Refreshed { .. })
     }
 }
-
 
 /// What an effect on sessions did, for the reducer to word.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -281,8 +285,6 @@ pub enum Finished {
     Failed(String),
 }
 
-
-
 /// Work the reducer asks for; the driver's `Runner` does it and reports
 /// back as actions.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -314,7 +316,7 @@ pub enum Effect {
     OpenSpawnForm,
     Spawn(NewSession),
     /// An effect on sessions, here or on a host (`op::decide` makes it).
-    Op(crate::tui::reduce::op::Op),
+    Op(op::Op),
     CompletePath {
         text: String,
     },

@@ -442,7 +442,7 @@ fn keys_on_a_hosts_row_make_ops_on_that_host() {
         (Command::Allow, Verb::Key(AnswerKey::Enter)),
         (Command::Deny, Verb::Key(AnswerKey::Escape)),
         (Command::Choice(2), Verb::Key(AnswerKey::Digit(2))),
-        (Command::Snooze, Verb::Snooze(s.snooze)),
+        (Command::Snooze, Verb::Snooze(s.settings.snooze)),
         (Command::Restore, Verb::Restore),
     ] {
         let effects = update(&mut s, Action::Command(c));
@@ -539,8 +539,8 @@ fn a_changed_row_of_a_live_host_equals_a_snapshot_saying_it() {
             .collect()
     };
     assert_eq!(visible(&by_line), visible(&by_snapshot));
-    assert_eq!(by_line.attention, by_snapshot.attention);
-    assert_eq!(by_line.last_health, by_snapshot.last_health);
+    assert_eq!(by_line.triage.attention, by_snapshot.triage.attention);
+    assert_eq!(by_line.triage.last_health, by_snapshot.triage.last_health);
 }
 
 /// A burst of lines that arrived together (one action, as the dashboard
@@ -609,8 +609,8 @@ fn a_burst_of_lines_in_one_action_equals_the_lines_one_by_one() {
     assert_eq!(visible(&together), visible(&one_by_one));
     assert!(names(&together).contains(&"build:new".to_owned()));
     assert_eq!(together.rows, one_by_one.rows);
-    assert_eq!(together.attention, one_by_one.attention);
-    assert_eq!(together.last_health, one_by_one.last_health);
+    assert_eq!(together.triage.attention, one_by_one.triage.attention);
+    assert_eq!(together.triage.last_health, one_by_one.triage.last_health);
     assert_eq!(together.hosts, one_by_one.hosts);
 }
 
@@ -754,7 +754,7 @@ fn a_hosts_row_and_a_local_row_of_the_same_name_and_id_are_two_rows() {
 
     // The host's twin turns errored: only it is marked for attention.
     s.selected = Some(RowKey::here("id-alpha"));
-    s.attention.clear();
+    s.triage.attention.clear();
     let errored = format!(
         r#"{{"type":"changed","session":{}}}"#,
         row("id-bravo", "bravo").replace(r#""health":"idle""#, r#""health":"errored""#)
@@ -764,13 +764,13 @@ fn a_hosts_row_and_a_local_row_of_the_same_name_and_id_are_two_rows() {
         1,
         HostNews::Line(parse_line(errored.as_bytes(), "build").unwrap()),
     );
-    assert_eq!(s.attention.iter().collect::<Vec<_>>(), [&there]);
+    assert_eq!(s.triage.attention.iter().collect::<Vec<_>>(), [&there]);
     assert_eq!(
-        s.last_health.get(&here),
+        s.triage.last_health.get(&here),
         Some(&greenroom::model::Health::Waiting)
     );
     assert_eq!(
-        s.last_health.get(&there),
+        s.triage.last_health.get(&there),
         Some(&greenroom::model::Health::Errored)
     );
 }

@@ -215,7 +215,7 @@ fn archived_sessions_show_under_a_toggle_and_never_count_or_alert() {
         effects.iter().all(|e| !matches!(e, Effect::Alert { .. })),
         "{effects:?}"
     );
-    assert!(!s.attention.contains(&RowKey::here(old_id())));
+    assert!(!s.triage.attention.contains(&RowKey::here(old_id())));
     assert_eq!(names(&s), ["alpha", "bravo", "charlie", "delta"]);
     assert_eq!(s.counts().get(&Health::Errored), Some(&1), "bravo only");
     cmd(&mut s, Command::ToggleArchived);
@@ -239,7 +239,10 @@ fn archived_sessions_show_under_a_toggle_and_never_count_or_alert() {
 #[test]
 fn a_session_that_turns_waiting_is_marked_and_alerts_until_looked_at() {
     let mut s = loaded();
-    assert!(s.attention.is_empty(), "the first load raises no alarms");
+    assert!(
+        s.triage.attention.is_empty(),
+        "the first load raises no alarms"
+    );
     let mut next = rows();
     next[2].health = Health::Waiting; // charlie
     let effects = update(
@@ -249,7 +252,7 @@ fn a_session_that_turns_waiting_is_marked_and_alerts_until_looked_at() {
             problems: vec![],
         },
     );
-    assert!(s.attention.contains(&RowKey::here("id-charlie")));
+    assert!(s.triage.attention.contains(&RowKey::here("id-charlie")));
     assert!(
         matches!(&effects[..], [Effect::Alert { title, .. }] if title.contains("charlie is waiting"))
     );
@@ -270,13 +273,16 @@ fn a_session_that_turns_waiting_is_marked_and_alerts_until_looked_at() {
         s.selected.as_ref().map(|k| k.id.as_str()),
         Some("id-charlie")
     );
-    assert!(s.attention.is_empty(), "looking at it clears the mark");
+    assert!(
+        s.triage.attention.is_empty(),
+        "looking at it clears the mark"
+    );
 }
 
 #[test]
 fn alerts_can_be_turned_off_but_the_mark_stays() {
     let mut s = loaded();
-    s.alerts = false;
+    s.settings.alerts = false;
     let mut next = rows();
     next[0].health = Health::Stuck;
     next[0].id = "id-alpha".into();
@@ -289,7 +295,7 @@ fn alerts_can_be_turned_off_but_the_mark_stays() {
         },
     );
     assert!(effects.iter().all(|e| !matches!(e, Effect::Alert { .. })));
-    assert!(s.attention.contains(&RowKey::here("id-alpha")));
+    assert!(s.triage.attention.contains(&RowKey::here("id-alpha")));
 }
 
 #[test]
@@ -695,12 +701,12 @@ fn in_a_popup_an_attach_that_switched_the_client_quits() {
     let effects = update(&mut s, switched());
     assert!(!effects.contains(&Effect::Quit), "{effects:?}");
     let mut s = loaded();
-    s.popup = true;
+    s.settings.popup = true;
     let effects = update(&mut s, switched());
     assert_eq!(effects, vec![Effect::Quit]);
     // A failed attach keeps the popup open, with the reason on screen.
     let mut s = loaded();
-    s.popup = true;
+    s.settings.popup = true;
     let effects = update(&mut s, Action::Finished(Finished::Failed("no".into())));
     assert!(!effects.contains(&Effect::Quit), "{effects:?}");
     assert_eq!(s.status.as_ref().map(|l| l.text.as_str()), Some("no"));
@@ -774,6 +780,7 @@ fn a_row_changed_alone_equals_every_row_sent_again() {
         let mut by_all = loaded();
         cmd(&mut by_all, Command::Down); // bravo
         by_all
+            .triage
             .handled
             .insert(RowKey::here("id-charlie"), Health::Active);
         let mut by_one = by_all.clone();
@@ -792,9 +799,15 @@ fn a_row_changed_alone_equals_every_row_sent_again() {
         assert_eq!(names(&by_one), names(&by_all), "change {n}");
         assert_eq!(by_one.selected, by_all.selected, "change {n}");
         assert_eq!(by_one.cursor(), by_all.cursor(), "change {n}");
-        assert_eq!(by_one.attention, by_all.attention, "change {n}");
-        assert_eq!(by_one.last_health, by_all.last_health, "change {n}");
-        assert_eq!(by_one.handled, by_all.handled, "change {n}");
+        assert_eq!(
+            by_one.triage.attention, by_all.triage.attention,
+            "change {n}"
+        );
+        assert_eq!(
+            by_one.triage.last_health, by_all.triage.last_health,
+            "change {n}"
+        );
+        assert_eq!(by_one.triage.handled, by_all.triage.handled, "change {n}");
         let mut held: Vec<_> = by_one.rows.clone();
         let mut sent: Vec<_> = by_all.rows.clone();
         held.sort_by(|a, b| a.id.cmp(&b.id));

@@ -253,7 +253,7 @@ pub(crate) fn state(w: u16, h: u16, select: &str) -> AppState {
     let mut s = AppState::new(now(), Vec::new());
     s.rows = rows();
     s.tmux = TmuxStatus::Running;
-    s.attention.insert(RowKey::here("id-docs-site"));
+    s.triage.attention.insert(RowKey::here("id-docs-site"));
     s.page = usize::from(sidebar_list_area(Rect::new(0, 0, w, h)).height);
     s.refresh_visible();
     pick(&mut s, select);

@@ -79,7 +79,7 @@ fn rows() -> Vec<Session> {
 
 fn loaded(rows: Vec<Session>, pin: bool) -> AppState {
     let mut s = AppState::new(now(), vec![]);
-    s.pin_attention = pin;
+    s.settings.pin_attention = pin;
     update(
         &mut s,
         Action::Rows {
@@ -216,13 +216,13 @@ fn returning_from_an_attach_marks_the_session_handled_until_it_changes() {
             problems: vec![],
         },
     );
-    assert!(s.handled.is_empty());
+    assert!(s.triage.handled.is_empty());
 }
 
 #[test]
 fn z_snoozes_a_session_that_needs_you_and_wakes_a_snoozed_one() {
     let mut s = loaded(rows(), false);
-    s.snooze = std::time::Duration::from_secs(600);
+    s.settings.snooze = std::time::Duration::from_secs(600);
     key(&mut s, 'w'); // wait-old
     assert_eq!(
         key(&mut s, 'z'),
@@ -372,5 +372,5 @@ fn a_snoozed_session_neither_alerts_nor_is_marked() {
         !effects.iter().any(|e| matches!(e, Effect::Alert { .. })),
         "{effects:?}"
     );
-    assert!(!s.attention.contains(&RowKey::here("id-wait-new")));
+    assert!(!s.triage.attention.contains(&RowKey::here("id-wait-new")));
 }

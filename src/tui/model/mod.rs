@@ -5,6 +5,8 @@ pub mod backoff;
 pub mod changes;
 pub mod dialog;
 pub mod hosts;
+pub mod layout;
 pub mod mode;
+pub mod settings;
 pub mod state;
 pub mod tmux_link;

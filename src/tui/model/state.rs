@@ -5,14 +5,29 @@ use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
 
-use crate::catalog::{focus_order, triage_order};
-use crate::model::{Health, Problem, RowKey, Session};
 use super::dialog::Dialog;
 pub use super::mode::{DetailTab, Mode, Overlay, SortMode};
+pub use super::settings::Settings;
 pub use super::tmux_link::{BesidePane, PollState, TmuxEvents, TmuxStatus};
+use crate::catalog::{focus_order, triage_order};
+use crate::model::{Health, Problem, RowKey, Session};
 
 /// How long a status-line message stays.
 const STATUS_SECONDS: i64 = 6;
+
+/// What triage keeps of the rows between updates.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Triage {
+    /// Sessions that turned waiting, errored or stuck and were not looked at since.
+    pub attention: BTreeSet<RowKey>,
+    /// Health at the last update, to see transitions.
+    pub last_health: HashMap<RowKey, Health>,
+    /// Sessions the operator came back from (attached, then detached), with
+    /// the health they had: `w` skips them until their health changes.
+    pub handled: HashMap<RowKey, Health>,
+    /// The session selected before the last jump (`w`, `W`, jump back).
+    pub jumped_from: Option<RowKey>,
+}
 
 /// A message shown in the status line until `until`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,42 +63,22 @@ pub struct AppState {
     pub status: Option<StatusLine>,
     pub problems: Vec<Problem>,
     pub tmux: TmuxStatus,
-    /// Sessions that turned waiting, errored or stuck and were not looked at since.
-    pub attention: BTreeSet<RowKey>,
-    /// Health at the last update, to see transitions.
-    pub last_health: HashMap<RowKey, Health>,
     pub preview: Option<Preview>,
     pub now: DateTime<Utc>,
     /// Where sessions were looked for, for the empty state.
     pub looked_in: Vec<PathBuf>,
     /// Sidebar lines per page, from the terminal size.
     pub page: usize,
-    /// Ring and notify when a session needs the operator.
-    pub alerts: bool,
     /// Sessions marked with Space for a bulk kill or dismiss.
     pub marked: BTreeSet<RowKey>,
     /// A pane beside the dashboard shows the selected session (follow mode).
     pub beside: BesidePane,
     /// A session just started: selected when its row first arrives.
     pub select_when_seen: Option<RowKey>,
-    /// Show each session's spend in the sidebar.
-    pub show_cost: bool,
     /// Show archived and dismissed sessions too (`A`).
     pub show_archived: bool,
-    /// Sessions that need the operator are pinned on top (last-focus sort).
-    pub pin_attention: bool,
-    /// How long `z` snoozes.
-    pub snooze: std::time::Duration,
-    /// The session selected before the last jump (`w`, `W`, jump back).
-    pub jumped_from: Option<RowKey>,
-    /// Sessions the operator came back from (attached, then detached), with
-    /// the health they had: `w` skips them until their health changes.
-    pub handled: HashMap<RowKey, Health>,
     /// Help's page: 0 the list's keys, 1 the dialogs' and the filter's.
     pub help_page: usize,
-    /// The dashboard runs in a tmux popup (`--popup`): once an attach has
-    /// switched the client, it quits, and the popup closes.
-    pub popup: bool,
     pub poll: PollState,
     pub events: TmuxEvents,
     /// The selected session's pane activity the preview last followed: new
@@ -91,9 +86,11 @@ pub struct AppState {
     pub seen_activity: Option<(RowKey, Option<DateTime<Utc>>)>,
     /// Other machines (`[[hosts]]`): their rows and connections.
     pub hosts: std::collections::BTreeMap<String, super::hosts::HostView>,
-    /// tmux activity this recent counts as working (the thresholds'): when
-    /// a row inferred working is read again (see [`crate::freshness`]).
-    pub active_window: chrono::Duration,
+    /// What triage keeps of the rows: attention marks, health seen, rows
+    /// handled, the jump back.
+    pub triage: Triage,
+    /// What config.toml says, copied at the start: read only.
+    pub settings: Settings,
     /// How many times the list was sorted anew (a host's burst of lines is
     /// one sort, whatever its length): counted for tests.
     pub sorts: u64,
@@ -115,33 +112,22 @@ impl AppState {
             status: None,
             problems: Vec::new(),
             tmux: TmuxStatus::Unknown,
-            attention: BTreeSet::new(),
-            last_health: HashMap::new(),
             preview: None,
             now,
             looked_in,
             page: 10,
-            alerts: true,
             marked: BTreeSet::new(),
             beside: BesidePane::Closed,
             select_when_seen: None,
-            show_cost: true,
             show_archived: false,
-            pin_attention: false,
-            snooze: std::time::Duration::from_secs(30 * 60),
-            jumped_from: None,
-            handled: HashMap::new(),
             help_page: 0,
-            popup: false,
             poll: PollState::default(),
             events: TmuxEvents::default(),
             seen_activity: None,
             hosts: Default::default(),
             sorts: 0,
-            active_window: chrono::Duration::from_std(
-                crate::config::Thresholds::default().active_window,
-            )
-            .unwrap_or(chrono::Duration::MAX),
+            triage: Triage::default(),
+            settings: Settings::default(),
         }
     }
 
@@ -253,7 +239,7 @@ impl AppState {
                 .cmp(&group(b))
                 .then_with(|| order(&rows[a], &rows[b]))
         });
-        if self.pin_attention && self.sort == SortMode::LastFocus {
+        if self.settings.pin_attention && self.sort == SortMode::LastFocus {
             pin_attention(rows, &mut visible);
         }
         self.visible = visible;
@@ -298,7 +284,10 @@ fn matches_filter(s: &Session, needle: &str) -> bool {
 fn pin_attention(rows: &[Session], visible: &mut [usize]) {
     visible.sort_by(|&a, &b| {
         let (ra, rb) = (&rows[a], &rows[b]);
-        match (crate::attention::in_queue(ra), crate::attention::in_queue(rb)) {
+        match (
+            crate::attention::in_queue(ra),
+            crate::attention::in_queue(rb),
+        ) {
             (true, true) => crate::attention::queue_order(ra, rb),
             (true, false) => std::cmp::Ordering::Less,
             (false, true) => std::cmp::Ordering::Greater,

@@ -15,8 +15,8 @@ pub(in crate::tui) fn finished(state: &mut AppState, done: Finished) {
         && let Some(s) = state.rows.iter().find(|r| r.is(row))
     {
         // Back from it: handled, until its state changes.
-        state.attention.remove(row);
-        state.handled.insert(row.clone(), s.health);
+        state.triage.attention.remove(row);
+        state.triage.handled.insert(row.clone(), s.health);
     }
     let text = match done {
         Finished::Killed { ok, failed } => each("killed", &ok, &failed),

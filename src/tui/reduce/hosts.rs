@@ -12,7 +12,7 @@
 use chrono::{DateTime, Duration, Utc};
 
 use crate::model::Session;
-use crate::sources::watch_stream::Line;
+use crate::sources::watch_stream::{Line, RemoteRow};
 use crate::tui::action::{Action, Effect};
 pub use crate::tui::model::hosts::{
     HostNews, HostSaid, HostView, Link, MAX_ROWS, cap_note, greyed, header_part, initial,
@@ -153,51 +153,13 @@ fn news_one(state: &mut AppState, host: &str, attempt: u64, news: HostNews) -> T
     let mut said = None;
     let touched = match news {
         HostNews::Line(Line::Snapshot { rows, problems, .. }) => {
-            let total = rows.len();
-            view.rows = rows.into_iter().take(MAX_ROWS).map(|r| r.session).collect();
-            view.index_rows();
-            view.over_cap = total > MAX_ROWS;
-            view.set_problems(host, problems);
-            if matches!(view.link, Link::Down { .. }) {
-                said = Some(format!("{host} is back"));
-            }
-            if view.over_cap {
-                said = Some(cap_note(host));
-            }
-            // The wait and "down since" are reset only once the stream has
-            // proven healthy (see `tick`): a host that sends its snapshot and
-            // then a line greenroom cannot read is not tried every second.
-            view.link = Link::Live { since: now };
+            said = snapshot(view, host, rows, problems, now);
             Touched::All
         }
         HostNews::Line(Line::Added(r) | Line::Changed(r)) => {
-            let s = r.session;
-            match view.index.get(&s.id).copied() {
-                Some(i) if live => {
-                    view.rows[i] = s;
-                    Touched::Row(Box::new(shown(&view.rows[i], None)))
-                }
-                Some(i) => {
-                    view.rows[i] = s;
-                    Touched::All
-                }
-                None if view.rows.len() >= MAX_ROWS => {
-                    if !view.over_cap {
-                        view.over_cap = true;
-                        let problems = std::mem::take(&mut view.problems);
-                        view.set_problems(host, problems);
-                        said = Some(cap_note(host));
-                    }
-                    Touched::Nothing
-                }
-                None => {
-                    view.index.insert(s.id.clone(), view.rows.len());
-                    let fault = fault_of(host, view);
-                    let look = shown(&s, fault.as_deref());
-                    view.rows.push(s);
-                    Touched::New(Box::new(look))
-                }
-            }
+            let (touched, note) = row_line(view, host, r.session, live);
+            said = note;
+            touched
         }
         HostNews::Line(Line::Removed(id)) => match view.index.remove(&id) {
             Some(i) => {
@@ -227,6 +189,64 @@ fn news_one(state: &mut AppState, host: &str, attempt: u64, news: HostNews) -> T
     touched
 }
 
+/// A host's snapshot: its rows, all of them anew, and its problems; what
+/// the status line says of it, if anything.
+fn snapshot(
+    view: &mut HostView,
+    host: &str,
+    rows: Vec<RemoteRow>,
+    problems: Vec<String>,
+    now: DateTime<Utc>,
+) -> Option<String> {
+    let total = rows.len();
+    view.rows = rows.into_iter().take(MAX_ROWS).map(|r| r.session).collect();
+    view.index_rows();
+    view.over_cap = total > MAX_ROWS;
+    view.set_problems(host, problems);
+    let mut said = None;
+    if matches!(view.link, Link::Down { .. }) {
+        said = Some(format!("{host} is back"));
+    }
+    if view.over_cap {
+        said = Some(cap_note(host));
+    }
+    // The wait and "down since" are reset only once the stream has
+    // proven healthy (see `tick`): a host that sends its snapshot and
+    // then a line greenroom cannot read is not tried every second.
+    view.link = Link::Live { since: now };
+    said
+}
+
+/// A row a host added or changed, found by its id: in place, new, or
+/// left out past the cap (said once).
+fn row_line(view: &mut HostView, host: &str, s: Session, live: bool) -> (Touched, Option<String>) {
+    match view.index.get(&s.id).copied() {
+        Some(i) if live => {
+            view.rows[i] = s;
+            (Touched::Row(Box::new(shown(&view.rows[i], None))), None)
+        }
+        Some(i) => {
+            view.rows[i] = s;
+            (Touched::All, None)
+        }
+        None if view.rows.len() >= MAX_ROWS => {
+            if view.over_cap {
+                return (Touched::Nothing, None);
+            }
+            view.over_cap = true;
+            let problems = std::mem::take(&mut view.problems);
+            view.set_problems(host, problems);
+            (Touched::Nothing, Some(cap_note(host)))
+        }
+        None => {
+            view.index.insert(s.id.clone(), view.rows.len());
+            let fault = fault_of(host, view);
+            let look = shown(&s, fault.as_deref());
+            view.rows.push(s);
+            (Touched::New(Box::new(look)), None)
+        }
+    }
+}
 
 fn go_down(view: &mut HostView, why: String, now: DateTime<Utc>) {
     let since = match &view.link {

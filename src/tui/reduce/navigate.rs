@@ -26,7 +26,7 @@ pub(in crate::tui) fn select(state: &mut AppState, id: Option<RowKey>) -> Vec<Ef
     state.selected = id;
     if let Some(id) = &state.selected {
         // Looking at a session is what clears its attention mark.
-        state.attention.remove(id);
+        state.triage.attention.remove(id);
     }
     state.clamp_offset();
     if !changed {

@@ -66,11 +66,12 @@ fn refresh(state: &mut AppState) -> Vec<Effect> {
         .filter(|s| state.tab == crate::tui::model::state::DetailTab::Preview && s.host.is_none())
         .map(|s| s.id.as_str());
     let local = state.rows.iter().filter(|r| r.host.is_none());
-    let targets = match crate::freshness::plan(local, selected, state.now, state.active_window) {
-        Read::Nothing => return Vec::new(),
-        Read::Everything => return poll(state),
-        Read::Rows(targets) => targets,
-    };
+    let targets =
+        match crate::freshness::plan(local, selected, state.now, state.settings.active_window) {
+            Read::Nothing => return Vec::new(),
+            Read::Everything => return poll(state),
+            Read::Rows(targets) => targets,
+        };
     state.poll.refreshing = true;
     vec![Effect::Refresh {
         targets,

@@ -13,13 +13,14 @@ use crate::tui::model::state::AppState;
 pub(in crate::tui) fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effect> {
     let alerts = note_turns(state, &rows);
     // Row ids are unique: any entry more than the rows is a row gone.
-    if state.last_health.len() != rows.len() {
+    if state.triage.last_health.len() != rows.len() {
         let keys: std::collections::HashSet<RowKey> = rows.iter().map(Session::key).collect();
-        state.last_health.retain(|key, _| keys.contains(key));
+        state.triage.last_health.retain(|key, _| keys.contains(key));
     }
     state
+        .triage
         .attention
-        .retain(|id| state.last_health.contains_key(id));
+        .retain(|id| state.triage.last_health.contains_key(id));
     install(state, |held| *held = rows);
     alerts
 }
@@ -55,11 +56,11 @@ pub(in crate::tui) fn change_rows(state: &mut AppState, rows: Vec<Session>) -> V
 /// Marks the rows in `rows` that just turned urgent, notes each one's
 /// health, and returns the alerts for them.
 pub(in crate::tui) fn note_turns(state: &mut AppState, rows: &[Session]) -> Vec<Effect> {
-    let first_load = state.rows.is_empty() && state.last_health.is_empty();
+    let first_load = state.rows.is_empty() && state.triage.last_health.is_empty();
     let mut alerts = Vec::new();
     for r in rows {
         let key = r.key();
-        let before = state.last_health.get(&key).copied();
+        let before = state.triage.last_health.get(&key).copied();
         // Archived rows are finished business: they never call for the operator.
         // A snoozed one neither: the operator said "not now".
         let turned = r.health.needs_operator()
@@ -68,7 +69,7 @@ pub(in crate::tui) fn note_turns(state: &mut AppState, rows: &[Session]) -> Vec<
             && before != Some(r.health);
         if turned && !first_load {
             if state.selected.as_ref() != Some(&key) {
-                state.attention.insert(key.clone());
+                state.triage.attention.insert(key.clone());
             }
             // What it asks, in the agent's words, else its detail.
             let detail = r
@@ -83,19 +84,24 @@ pub(in crate::tui) fn note_turns(state: &mut AppState, rows: &[Session]) -> Vec<
             });
         }
         if !r.health.needs_operator() || r.snoozed_until.is_some() {
-            state.attention.remove(&key);
+            state.triage.attention.remove(&key);
         }
         // Handled until its health changes: then `w` visits it again.
-        if state.handled.get(&key).is_some_and(|h| *h != r.health) {
-            state.handled.remove(&key);
+        if state
+            .triage
+            .handled
+            .get(&key)
+            .is_some_and(|h| *h != r.health)
+        {
+            state.triage.handled.remove(&key);
         }
         // Noted at once: a row said twice in one burst turns as often as
         // the lines say. In place: most updates change one row, and
         // copying a thousand ids for each would cost more than the change.
-        match state.last_health.get_mut(&key) {
+        match state.triage.last_health.get_mut(&key) {
             Some(h) => *h = r.health,
             None => {
-                state.last_health.insert(key, r.health);
+                state.triage.last_health.insert(key, r.health);
             }
         }
     }
@@ -107,8 +113,9 @@ pub(in crate::tui) fn note_turns(state: &mut AppState, rows: &[Session]) -> Vec<
 fn install(state: &mut AppState, put: impl FnOnce(&mut Vec<Session>)) {
     // Handled until its health changes (above) or its row is gone.
     state
+        .triage
         .handled
-        .retain(|id, h| state.last_health.get(id) == Some(h));
+        .retain(|id, h| state.triage.last_health.get(id) == Some(h));
     let line = state.cursor();
     // While the pane beside follows the selection, tmux records every switch
     // as an attach; the list keeps its order so moving down it works.

@@ -17,7 +17,7 @@ use crate::tui::reduce::op::{Verb, on_selected};
 fn walk_queue(state: &AppState) -> Vec<&Session> {
     attention::queue(&state.rows)
         .into_iter()
-        .filter(|s| state.handled.get(&s.key()) != Some(&s.health))
+        .filter(|s| state.triage.handled.get(&s.key()) != Some(&s.health))
         .collect()
 }
 
@@ -51,7 +51,7 @@ fn jump(state: &mut AppState, id: RowKey) -> Vec<Effect> {
         state.refresh_visible();
     }
     if state.selected.as_ref() != Some(&id) {
-        state.jumped_from = state.selected.clone();
+        state.triage.jumped_from = state.selected.clone();
     }
     select(state, Some(id))
 }
@@ -59,6 +59,7 @@ fn jump(state: &mut AppState, id: RowKey) -> Vec<Effect> {
 /// Back to the session selected before the last jump.
 pub(in crate::tui) fn jump_back(state: &mut AppState) -> Vec<Effect> {
     let Some(back) = state
+        .triage
         .jumped_from
         .clone()
         .filter(|id| state.rows.iter().any(|r| r.is(id)))
@@ -71,7 +72,7 @@ pub(in crate::tui) fn jump_back(state: &mut AppState) -> Vec<Effect> {
 
 /// `z`: wakes a snoozed session, else snoozes one that needs the operator.
 pub(in crate::tui) fn snooze(state: &mut AppState) -> Vec<Effect> {
-    let length = state.snooze;
+    let length = state.settings.snooze;
     on_selected(state, |s| {
         if s.snoozed_until.is_some() {
             return Ok(Verb::Wake);

@@ -4,9 +4,9 @@
 
 use crate::tui::action::{Action, Effect, Finished};
 use crate::tui::commands::{command, typed};
-use crate::tui::reduce::dialog::{self, Dialog, SpawnForm};
 use crate::tui::model::state::{AppState, BesidePane, Mode, Preview};
 use crate::tui::reduce::act::{finished, quit, spawned};
+use crate::tui::reduce::dialog::{self, Dialog, SpawnForm};
 use crate::tui::reduce::navigate::{
     move_by, preview_after_rows, preview_look, preview_request, select,
 };
@@ -25,14 +25,22 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
             state.problems = problems;
             let rows = crate::tui::reduce::hosts::merge(state, rows);
             let alerts = replace_rows(state, rows);
-            let mut effects = if state.alerts { alerts } else { Vec::new() };
+            let mut effects = if state.settings.alerts {
+                alerts
+            } else {
+                Vec::new()
+            };
             effects.extend(preview_after_rows(state, before));
             effects
         }
         Action::RowsChanged(rows) => {
             let before = preview_look(state);
             let alerts = crate::tui::reduce::rows::change_rows(state, rows);
-            let mut effects = if state.alerts { alerts } else { Vec::new() };
+            let mut effects = if state.settings.alerts {
+                alerts
+            } else {
+                Vec::new()
+            };
             effects.extend(preview_after_rows(state, before));
             effects
         }
@@ -61,7 +69,7 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::ScrollUp => move_by(state, -3),
         Action::ScrollDown => move_by(state, 3),
         Action::Resize { width, height } => {
-            let list = crate::tui::view::sidebar_list_area(ratatui::layout::Rect::new(
+            let list = crate::tui::model::layout::sidebar_list_area(ratatui::layout::Rect::new(
                 0, 0, width, height,
             ));
             state.page = usize::from(list.height).max(1);
@@ -69,17 +77,16 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
             Vec::new()
         }
         Action::Status(text) => {
-            if !text.is_empty() {
-                state.say(text);
-            }
+            state.say(text);
             Vec::new()
         }
+        Action::Nothing => Vec::new(),
         Action::Finished(done) => {
             // In a popup, an attach that switched the client is the end:
             // quitting closes the popup over the session.
             let switched = matches!(done, Finished::Switched { .. });
             finished(state, done);
-            if switched && state.popup {
+            if switched && state.settings.popup {
                 return quit(state);
             }
             // The effect changed tmux: look now rather than at the next tick.

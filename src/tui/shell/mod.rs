@@ -2,6 +2,7 @@
 //! out effects, the terminal, and reading keys.
 
 pub mod effects;
+mod host_ops;
 pub mod input;
 pub mod run;
 mod runner;

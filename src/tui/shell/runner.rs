@@ -14,16 +14,16 @@ use crossterm::event::EventStream;
 use tokio::sync::mpsc;
 
 use crate::engine::{Engine, NewRows};
-use crate::model::{HostName, Session};
 use crate::tmux::{Event, EventClient};
+use crate::tui::action::op::Op;
 use crate::tui::action::{Action, Effect, Finished};
 use crate::tui::keymap::Keymap;
 use crate::tui::model::state::AppState;
-use crate::tui::reduce::op::{HostRow, On, Op, Verb};
 use crate::tui::shell::effects::{Context, alert, complete_path};
 use crate::tui::shell::terminal::Screen;
 use crate::tui::view::{self, theme::Theme};
 
+mod ops;
 mod tmux_io;
 
 /// At most four pane captures a second for the preview.
@@ -285,83 +285,6 @@ impl Runner {
                     text,
                 }
             }),
-        }
-        Ok(Step::Then(Vec::new()))
-    }
-
-    /// Carries out an op: on this machine's rows (a host's row never
-    /// reaches this machine's tmux or files), or on a host's, over ssh.
-    fn op(&mut self, op: Verb, on: On, state: &AppState) -> Result<Step> {
-        let ids = match on {
-            On::Here(ids) => ids,
-            On::Host { host, rows } => return self.op_on_host(op, &host, rows),
-        };
-        let sessions: Vec<Session> = state
-            .rows
-            .iter()
-            .filter(|r| r.host.is_none() && ids.contains(&r.id))
-            .cloned()
-            .collect();
-        let Some(s) = sessions.first().cloned() else {
-            if op == Verb::OpenBeside {
-                return Ok(Step::Then(vec![Action::BesideClosed]));
-            }
-            return Ok(Step::Then(Vec::new()));
-        };
-        match op {
-            Verb::Kill => self.off_loop(move |c| c.kill(&sessions)),
-            Verb::Dismiss => self.off_loop(move |c| c.dismiss(&sessions)),
-            Verb::DismissWorktree { discard_changes } => {
-                self.off_loop(move |c| c.dismiss_worktree(&s, discard_changes));
-            }
-            Verb::Restore => self.off_loop(move |c| c.restore(&s)),
-            Verb::Send(text) => self.off_loop(move |c| c.send(&s, &text)),
-            Verb::Key(key) => self.off_loop(move |c| c.send_key(&s, key)),
-            Verb::Snooze(length) => self.off_loop(move |c| c.snooze(&s, length)),
-            Verb::Wake => self.off_loop(move |c| c.wake(&s)),
-            Verb::Capture => {
-                if let Some(target) = s.tmux_target() {
-                    self.pending_capture = Some((s.key(), target));
-                }
-            }
-            Verb::Attach => return self.attach(Some(s)),
-            Verb::OpenBeside => self.off_loop(move |c| c.open_beside(&s)),
-            Verb::Follow(pane) => {
-                self.off_loop(move |c| c.follow(&pane, &s).unwrap_or(Action::Status(String::new())))
-            }
-        }
-        Ok(Step::Then(Vec::new()))
-    }
-
-    /// An op on a host's rows: `greenroom` there, over its connection.
-    fn op_on_host(&mut self, op: Verb, host: &HostName, rows: Vec<HostRow>) -> Result<Step> {
-        let config = self.links.host(host.as_str()).cloned();
-        let control = self.links.control().cloned();
-        match op {
-            Verb::Capture => {
-                if let Some(r) = rows.into_iter().next() {
-                    self.off_loop(move |_| {
-                        crate::hosts::remote::capture(config, control, &r.id, r.row)
-                    });
-                }
-            }
-            Verb::Attach => {
-                let Some(r) = rows.into_iter().next() else {
-                    return Ok(Step::Then(Vec::new()));
-                };
-                if std::env::var_os("TMUX").is_some() {
-                    self.off_loop(move |_| {
-                        crate::hosts::remote::attach_in_window(config, control, r)
-                            .unwrap_or(Action::Status(String::new()))
-                    });
-                    return Ok(Step::Then(Vec::new()));
-                }
-                let done = self.with_terminal_handed_over(|| {
-                    crate::hosts::remote::attach(config, control, r)
-                })?;
-                return Ok(Step::Then(done));
-            }
-            op => self.off_loop(move |_| crate::hosts::remote::act(config, control, &op, &rows)),
         }
         Ok(Step::Then(Vec::new()))
     }

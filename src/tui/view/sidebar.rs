@@ -182,7 +182,7 @@ fn columns(state: &AppState, page: &[&Session], max: usize) -> Columns {
         .max()
         .unwrap_or(0);
     let has_detail = details > 0;
-    let cost_w = if state.show_cost && max >= AGENT_MIN_WIDTH {
+    let cost_w = if state.settings.show_cost && max >= AGENT_MIN_WIDTH {
         page.iter().map(|s| width(&cost_text(s))).max().unwrap_or(0)
     } else {
         0
@@ -256,7 +256,7 @@ fn row(
     theme: &Theme,
 ) -> Line<'static> {
     let key = s.key();
-    let attention = state.attention.contains(&key);
+    let attention = state.triage.attention.contains(&key);
     let quiet = s.health.is_quiet() || crate::tui::model::hosts::greyed(&state.hosts, s);
     let mut name_style = if quiet { theme.dim } else { Style::new() };
     if attention {
