@@ -3,7 +3,10 @@
 
 use chrono::{DateTime, Utc};
 
+pub mod effect;
 pub mod op;
+
+pub use effect::{Effect, GitEffect, HostEffect, TmuxEffect, UiEffect};
 
 use crate::model::{Problem, Session};
 use crate::tmux::ServerState;
@@ -283,59 +286,4 @@ pub enum Finished {
     },
     /// The effect failed: why, in one line.
     Failed(String),
-}
-
-/// Work the reducer asks for; the driver's `Runner` does it and reports
-/// back as actions.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Effect {
-    /// Ask tmux for its sessions; `generation` comes back with the answer.
-    Poll {
-        generation: u64,
-    },
-    /// Read these rows' sessions again (tmux targets, as rows hold them)
-    /// through the control client, between full polls.
-    Refresh {
-        targets: Vec<crate::tmux::TmuxTarget>,
-        generation: u64,
-    },
-    /// Start (or restart) the control client that pushes tmux's changes.
-    ListenToTmux,
-    /// Hand an accepted poll to the catalog (statuses, rows).
-    ApplyPoll(ServerState),
-    /// Hand an accepted refresh to the catalog: its sessions replace theirs.
-    ApplyRefresh(crate::tmux::Server),
-    /// A window closed: the catalog drops the session it was the last of.
-    ForgetWindow(String),
-    /// Ring the terminal bell and post a desktop notification.
-    Alert {
-        title: String,
-        body: String,
-    },
-    /// Fill the new-session form with defaults and open it.
-    OpenSpawnForm,
-    Spawn(NewSession),
-    /// An effect on sessions, here or on a host (`op::decide` makes it).
-    Op(op::Op),
-    CompletePath {
-        text: String,
-    },
-    /// Close the pane beside (a second `o`).
-    CloseBeside {
-        pane: crate::tmux::Beside,
-    },
-    /// Read the work tree of a session's folder again soon (the Changes
-    /// tab opened on it), ahead of others.
-    RefreshChanges {
-        cwd: std::path::PathBuf,
-    },
-    /// Ask git for one file's diff (off the loop); comes back as
-    /// [`Action::DiffLoaded`].
-    LoadDiff(crate::tui::model::changes::DiffRequest),
-    /// (Re)connect to a host: `greenroom watch --json` there over ssh.
-    ConnectHost {
-        host: String,
-        attempt: u64,
-    },
-    Quit,
 }

@@ -8,6 +8,7 @@ use super::navigate::{move_by, move_to, preview_request};
 use super::op::{Verb, decide, on_selected};
 use super::state::{AppState, DetailTab, Mode, Overlay, SortMode, TmuxStatus};
 use crate::model::Health;
+use crate::tui::action::UiEffect;
 
 pub(super) fn command(state: &mut AppState, c: Command) -> Vec<Effect> {
     match &mut state.mode {
@@ -144,7 +145,7 @@ fn normal(state: &mut AppState, c: Command) -> Vec<Effect> {
             live_check(s)?;
             Ok(Verb::Attach)
         }),
-        Command::New => vec![Effect::OpenSpawnForm],
+        Command::New => vec![Effect::Ui(UiEffect::OpenSpawnForm)],
         Command::Kill => confirm(state, dialog::Bulk::Kill),
         Command::Dismiss => confirm(state, dialog::Bulk::Dismiss),
         Command::Restore => on_selected(state, |s| {

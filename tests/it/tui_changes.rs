@@ -3,6 +3,7 @@
 //! the Changes tab's file list and diff (its view, drawn alone).
 
 use greenroom::model::RowKey;
+use greenroom::tui::action::GitEffect;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -214,9 +215,9 @@ mod reducer {
         assert_eq!(s.tab, DetailTab::Changes);
         assert_eq!(
             effects,
-            vec![Effect::RefreshChanges {
+            vec![Effect::Git(GitEffect::RefreshChanges {
                 cwd: "/home/op/src/api-retries".into()
-            }]
+            })]
         );
         // Down moves the file cursor, not the session.
         update(&mut s, Action::Command(Command::Down));
@@ -249,13 +250,13 @@ mod reducer {
         let mut s = reviewing();
         update(&mut s, Action::Command(Command::Review));
         let first = update(&mut s, Action::Command(Command::Submit));
-        let [Effect::LoadDiff(first)] = first.as_slice() else {
+        let [Effect::Git(GitEffect::LoadDiff(first))] = first.as_slice() else {
             panic!("{first:?}")
         };
         assert!(!first.staged, "the unstaged side first");
         assert_eq!(first.root, PathBuf::from("/home/op/src/api-retries"));
         let second = update(&mut s, Action::Command(Command::NextChoice));
-        let [Effect::LoadDiff(second)] = second.as_slice() else {
+        let [Effect::Git(GitEffect::LoadDiff(second))] = second.as_slice() else {
             panic!("{second:?}")
         };
         assert!(second.staged);
@@ -292,7 +293,7 @@ mod reducer {
         let mut s = reviewing();
         update(&mut s, Action::Command(Command::Review));
         let req = update(&mut s, Action::Command(Command::Submit));
-        let [Effect::LoadDiff(req)] = req.as_slice() else {
+        let [Effect::Git(GitEffect::LoadDiff(req))] = req.as_slice() else {
             panic!()
         };
         let text = Ok(DiffText {

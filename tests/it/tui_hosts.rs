@@ -9,6 +9,7 @@ use greenroom::model::{HostName, HostPlace, RowKey};
 use greenroom::ops::AnswerKey;
 use greenroom::sources::watch_stream::{Line, parse_line};
 use greenroom::tui::action::{Action, Command, Effect};
+use greenroom::tui::action::{HostEffect, UiEffect};
 use greenroom::tui::hosts::{HostNews, HostSaid, Link, gather, greyed, initial};
 use greenroom::tui::op::{HostRow, On, Op, Verb, decide};
 use greenroom::tui::state::AppState;
@@ -67,10 +68,10 @@ fn a_hosts_rows_join_the_local_ones_tagged() {
     let (mut s, effects) = with_host();
     assert_eq!(
         effects,
-        vec![Effect::ConnectHost {
+        vec![Effect::Host(HostEffect::Connect {
             host: "build".into(),
             attempt: 1
-        }]
+        })]
     );
     news(&mut s, 1, HostNews::Line(snapshot(&[row(ID, "api")])));
     assert_eq!(names(&s), ["alpha", "bravo", "build:api", "charlie"]);
@@ -135,10 +136,10 @@ fn a_host_down_keeps_its_rows_greyed_and_is_retried_with_backoff() {
     let effects = update(&mut s, Action::Tick(now() + Duration::seconds(1)));
     assert_eq!(
         effects,
-        vec![Effect::ConnectHost {
+        vec![Effect::Host(HostEffect::Connect {
             host: "build".into(),
             attempt: 2
-        }]
+        })]
     );
     // Down again: the wait doubles; "since" stays the first time.
     s.now = now() + Duration::seconds(2);
@@ -192,7 +193,10 @@ fn a_snapshot_alone_does_not_reset_the_wait() {
         waits.push((retry_at - at).num_seconds());
         at = retry_at;
         let effects = update(&mut s, Action::Tick(at));
-        assert!(matches!(effects.as_slice(), [Effect::ConnectHost { .. }]));
+        assert!(matches!(
+            effects.as_slice(),
+            [Effect::Host(HostEffect::Connect { .. })]
+        ));
         attempt += 1;
     }
     assert_eq!(waits, [1, 2, 4, 8, 16, 32, 60, 60]);
@@ -596,7 +600,7 @@ fn a_burst_of_lines_in_one_action_equals_the_lines_one_by_one() {
     assert!(
         effects_one
             .iter()
-            .filter(|e| matches!(e, Effect::Alert { .. }))
+            .filter(|e| matches!(e, Effect::Ui(UiEffect::Alert { .. })))
             .count()
             >= 2,
         "{effects_one:?}"

@@ -5,6 +5,7 @@
 
 use crate::support::key_in;
 use greenroom::model::RowKey;
+use greenroom::tui::action::UiEffect;
 use greenroom::tui::op::Verb;
 use std::collections::BTreeMap;
 
@@ -212,7 +213,9 @@ fn archived_sessions_show_under_a_toggle_and_never_count_or_alert() {
         },
     );
     assert!(
-        effects.iter().all(|e| !matches!(e, Effect::Alert { .. })),
+        effects
+            .iter()
+            .all(|e| !matches!(e, Effect::Ui(UiEffect::Alert { .. }))),
         "{effects:?}"
     );
     assert!(!s.triage.attention.contains(&RowKey::here(old_id())));
@@ -254,7 +257,7 @@ fn a_session_that_turns_waiting_is_marked_and_alerts_until_looked_at() {
     );
     assert!(s.triage.attention.contains(&RowKey::here("id-charlie")));
     assert!(
-        matches!(&effects[..], [Effect::Alert { title, .. }] if title.contains("charlie is waiting"))
+        matches!(&effects[..], [Effect::Ui(UiEffect::Alert { title, .. })] if title.contains("charlie is waiting"))
     );
     // Same state again: no second alert.
     assert!(
@@ -294,7 +297,11 @@ fn alerts_can_be_turned_off_but_the_mark_stays() {
             problems: vec![],
         },
     );
-    assert!(effects.iter().all(|e| !matches!(e, Effect::Alert { .. })));
+    assert!(
+        effects
+            .iter()
+            .all(|e| !matches!(e, Effect::Ui(UiEffect::Alert { .. })))
+    );
     assert!(s.triage.attention.contains(&RowKey::here("id-alpha")));
 }
 
@@ -311,7 +318,7 @@ fn overlays_take_keys_and_close() {
     assert_eq!(s.overlay(), Some(Overlay::Problems));
     cmd(&mut s, Command::ShowProblems);
     assert_eq!(s.overlay(), None);
-    assert_eq!(cmd(&mut s, Command::Quit), vec![Effect::Quit]);
+    assert_eq!(cmd(&mut s, Command::Quit), vec![Effect::Ui(UiEffect::Quit)]);
 }
 
 #[test]
@@ -411,7 +418,10 @@ fn send_types_a_line_and_refuses_a_stopped_session() {
 #[test]
 fn the_new_session_form_edits_fields_and_submits() {
     let mut s = loaded();
-    assert_eq!(cmd(&mut s, Command::New), vec![Effect::OpenSpawnForm]);
+    assert_eq!(
+        cmd(&mut s, Command::New),
+        vec![Effect::Ui(UiEffect::OpenSpawnForm)]
+    );
     let form = SpawnForm::new(
         "agent-3".into(),
         "/work".into(),
@@ -424,9 +434,9 @@ fn the_new_session_form_edits_fields_and_submits() {
     let completion = key(&mut s, KeyCode::Tab);
     assert_eq!(
         completion,
-        vec![Effect::CompletePath {
+        vec![Effect::Ui(UiEffect::CompletePath {
             text: "/work".into()
-        }]
+        })]
     );
     update(
         &mut s,
@@ -699,16 +709,22 @@ fn in_a_popup_an_attach_that_switched_the_client_quits() {
     };
     let mut s = loaded();
     let effects = update(&mut s, switched());
-    assert!(!effects.contains(&Effect::Quit), "{effects:?}");
+    assert!(
+        !effects.contains(&Effect::Ui(UiEffect::Quit)),
+        "{effects:?}"
+    );
     let mut s = loaded();
     s.settings.popup = true;
     let effects = update(&mut s, switched());
-    assert_eq!(effects, vec![Effect::Quit]);
+    assert_eq!(effects, vec![Effect::Ui(UiEffect::Quit)]);
     // A failed attach keeps the popup open, with the reason on screen.
     let mut s = loaded();
     s.settings.popup = true;
     let effects = update(&mut s, Action::Finished(Finished::Failed("no".into())));
-    assert!(!effects.contains(&Effect::Quit), "{effects:?}");
+    assert!(
+        !effects.contains(&Effect::Ui(UiEffect::Quit)),
+        "{effects:?}"
+    );
     assert_eq!(s.status.as_ref().map(|l| l.text.as_str()), Some("no"));
 }
 

@@ -7,6 +7,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
 
 use greenroom::model::RowKey;
+use greenroom::tui::action::UiEffect;
 use greenroom::tui::op::{Op, Verb};
 use std::path::PathBuf;
 
@@ -369,7 +370,9 @@ fn a_snoozed_session_neither_alerts_nor_is_marked() {
         },
     );
     assert!(
-        !effects.iter().any(|e| matches!(e, Effect::Alert { .. })),
+        !effects
+            .iter()
+            .any(|e| matches!(e, Effect::Ui(UiEffect::Alert { .. }))),
         "{effects:?}"
     );
     assert!(!s.triage.attention.contains(&RowKey::here("id-wait-new")));

@@ -5,6 +5,7 @@
 
 use crate::display::row_name;
 use crate::model::{RowKey, Session};
+use crate::tui::action::UiEffect;
 use crate::tui::action::{Effect, Finished};
 use crate::tui::model::dialog::{Bulk, Dialog};
 use crate::tui::model::state::{AppState, BesidePane, Mode};
@@ -204,9 +205,9 @@ pub(in crate::tui) fn live_check(s: &crate::model::Session) -> Result<(), String
 pub(in crate::tui) fn quit(state: &mut AppState) -> Vec<Effect> {
     let mut effects = Vec::new();
     if let BesidePane::Open(pane) = std::mem::replace(&mut state.beside, BesidePane::Closed) {
-        effects.push(Effect::CloseBeside { pane });
+        effects.push(Effect::Ui(UiEffect::CloseBeside { pane }));
     }
-    effects.push(Effect::Quit);
+    effects.push(Effect::Ui(UiEffect::Quit));
     effects
 }
 
@@ -215,7 +216,7 @@ pub(in crate::tui) fn beside(state: &mut AppState) -> Vec<Effect> {
     match std::mem::replace(&mut state.beside, BesidePane::Closed) {
         BesidePane::Open(pane) => {
             state.say("closed the pane beside");
-            vec![Effect::CloseBeside { pane }]
+            vec![Effect::Ui(UiEffect::CloseBeside { pane })]
         }
         BesidePane::Opening => {
             state.beside = BesidePane::Opening;

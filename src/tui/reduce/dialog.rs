@@ -2,6 +2,7 @@
 //! dialog decides comes back as an [`Outcome`].
 
 use crate::model::RowKey;
+use crate::tui::action::UiEffect;
 use crate::tui::action::{Command, Effect};
 pub use crate::tui::model::dialog::{
     Bulk, Completion, Dialog, NewSession, SpawnDefaults, SpawnField, SpawnForm,
@@ -196,9 +197,9 @@ fn spawn_command(form: &mut SpawnForm, command: Command) -> Outcome {
         // In the folder field the driver completes the path; elsewhere
         // completing is moving on.
         Command::Complete if form.focus == SpawnField::Cwd => {
-            return Outcome::Effects(vec![Effect::CompletePath {
+            return Outcome::Effects(vec![Effect::Ui(UiEffect::CompletePath {
                 text: form.cwd.clone(),
-            }]);
+            })]);
         }
         Command::NextField | Command::Complete => form.focus = form.focus.step(1),
         Command::PrevField => form.focus = form.focus.step(-1),

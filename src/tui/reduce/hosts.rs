@@ -9,6 +9,7 @@
 //! two hosts, or of a host and this machine, never collide. While its host
 //! is down a row stays, greyed, saying why.
 
+use crate::tui::action::HostEffect;
 use chrono::{DateTime, Duration, Utc};
 
 use crate::model::Session;
@@ -297,10 +298,10 @@ pub fn tick(state: &mut AppState, now: DateTime<Utc>) -> Vec<Effect> {
                 view.link = Link::Connecting { since: now };
             }
             // A host that is down stays greyed, saying why, until its snapshot.
-            effects.push(Effect::ConnectHost {
+            effects.push(Effect::Host(HostEffect::Connect {
                 host: host.clone(),
                 attempt: view.attempt,
-            });
+            }));
         }
     }
     // Only a link that went down changes rows (its own, greyed): the

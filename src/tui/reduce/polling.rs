@@ -7,6 +7,7 @@
 //! `tmux_events = false`) greenroom polls at `poll_interval_ms` as before,
 //! and retries the client with backoff.
 
+use crate::tui::action::TmuxEffect;
 use chrono::Duration;
 
 use crate::freshness::Read;
@@ -30,9 +31,9 @@ pub fn poll(state: &mut AppState) -> Vec<Effect> {
     state.poll.in_flight = true;
     state.poll.again = false;
     state.poll.last = Some(state.now);
-    vec![Effect::Poll {
+    vec![Effect::Tmux(TmuxEffect::Poll {
         generation: state.poll.generation,
-    }]
+    })]
 }
 
 /// The poll interval came round: poll unless tmux pushes its changes (then
@@ -73,10 +74,10 @@ fn refresh(state: &mut AppState) -> Vec<Effect> {
             Read::Rows(targets) => targets,
         };
     state.poll.refreshing = true;
-    vec![Effect::Refresh {
+    vec![Effect::Tmux(TmuxEffect::Refresh {
         targets,
         generation: state.poll.generation,
-    }]
+    })]
 }
 
 /// A refresh's answer: dropped when an effect on sessions finished since
@@ -93,7 +94,7 @@ pub fn refreshed(state: &mut AppState, refresh: Refresh, generation: u64) -> Vec
         poll(state)
     };
     effects.extend(follow_activity(state, &refresh.part, true));
-    effects.push(Effect::ApplyRefresh(refresh.part));
+    effects.push(Effect::Tmux(TmuxEffect::ApplyRefresh(refresh.part)));
     effects
 }
 
@@ -119,7 +120,7 @@ fn listen_if_due(state: &mut AppState) -> Vec<Effect> {
         }
         other => *other = TmuxEvents::Connecting,
     }
-    vec![Effect::ListenToTmux]
+    vec![Effect::Tmux(TmuxEffect::Listen)]
 }
 
 /// A poll's answer. One that started before the latest effect on sessions
@@ -149,14 +150,14 @@ fn accept(state: &mut AppState, server: ServerState) -> Vec<Effect> {
         // failed poll means for the rows.
         ServerState::Error(e) => {
             state.say(format!("tmux: {e}"));
-            return vec![Effect::ApplyPoll(server)];
+            return vec![Effect::Tmux(TmuxEffect::ApplyPoll(server))];
         }
     };
     let mut effects = match &server {
         ServerState::Running(map) => follow_activity(state, map, false),
         _ => Vec::new(),
     };
-    effects.push(Effect::ApplyPoll(server));
+    effects.push(Effect::Tmux(TmuxEffect::ApplyPoll(server)));
     // The first server seen: listen to it from now on.
     if state.events == TmuxEvents::Waiting {
         effects.extend(listen_if_due(state));
@@ -176,7 +177,7 @@ pub fn event(state: &mut AppState, event: Event) -> Vec<Effect> {
         // The row goes at once if that was its session's last window; the
         // poll says the rest.
         Event::WindowClosed(window) => {
-            let mut effects = vec![Effect::ForgetWindow(window)];
+            let mut effects = vec![Effect::Tmux(TmuxEffect::ForgetWindow(window))];
             effects.extend(poll(state));
             effects
         }

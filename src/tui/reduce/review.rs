@@ -3,6 +3,7 @@
 //! through its files, open a diff, switch its side, select lines and
 //! comment on them through the send dialog (the same path as `s`).
 
+use crate::tui::action::GitEffect;
 use crate::tui::action::{Command, Effect};
 use crate::tui::model::dialog::Dialog;
 use crate::tui::model::state::{AppState, DetailTab, Mode};
@@ -14,7 +15,9 @@ pub(in crate::tui) fn refresh_request(state: &AppState) -> Vec<Effect> {
         return Vec::new();
     }
     match state.selected_session() {
-        Some(s) if s.changes.is_some() => vec![Effect::RefreshChanges { cwd: s.cwd.clone() }],
+        Some(s) if s.changes.is_some() => vec![Effect::Git(GitEffect::RefreshChanges {
+            cwd: s.cwd.clone(),
+        })],
         _ => Vec::new(),
     }
 }
@@ -62,7 +65,7 @@ pub(in crate::tui) fn command(state: &mut AppState, c: Command) -> Vec<Effect> {
             return state
                 .review
                 .open(&changes)
-                .map(Effect::LoadDiff)
+                .map(|req| Effect::Git(GitEffect::LoadDiff(req)))
                 .into_iter()
                 .collect();
         }
@@ -70,7 +73,7 @@ pub(in crate::tui) fn command(state: &mut AppState, c: Command) -> Vec<Effect> {
             return state
                 .review
                 .other_side(&changes)
-                .map(Effect::LoadDiff)
+                .map(|req| Effect::Git(GitEffect::LoadDiff(req)))
                 .into_iter()
                 .collect();
         }

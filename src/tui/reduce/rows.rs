@@ -2,6 +2,7 @@
 //! for sessions that just turned urgent, the list held still while the pane
 //! beside follows the selection.
 
+use crate::tui::action::UiEffect;
 use std::collections::HashMap;
 
 use crate::model::{RowKey, Session};
@@ -78,10 +79,10 @@ pub(in crate::tui) fn note_turns(state: &mut AppState, rows: &[Session]) -> Vec<
                 .and_then(|w| w.line())
                 .or_else(|| r.activity.detail.clone())
                 .unwrap_or_default();
-            alerts.push(Effect::Alert {
+            alerts.push(Effect::Ui(UiEffect::Alert {
                 title: format!("greenroom: {} is {}", crate::display::row_name(r), r.health),
                 body: detail,
-            });
+            }));
         }
         if !r.health.needs_operator() || r.snoozed_until.is_some() {
             state.triage.attention.remove(&key);

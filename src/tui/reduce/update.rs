@@ -20,30 +20,14 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::Erase => typed(state, None),
         Action::Paste(text) => paste(state, &text),
         Action::Shutdown => quit(state),
-        Action::Rows { rows, problems } => {
-            let before = preview_look(state);
+        Action::Rows { rows, problems } => new_rows(state, |state| {
             state.problems = problems;
             let rows = crate::tui::reduce::hosts::merge(state, rows);
-            let alerts = replace_rows(state, rows);
-            let mut effects = if state.settings.alerts {
-                alerts
-            } else {
-                Vec::new()
-            };
-            effects.extend(preview_after_rows(state, before));
-            effects
-        }
-        Action::RowsChanged(rows) => {
-            let before = preview_look(state);
-            let alerts = crate::tui::reduce::rows::change_rows(state, rows);
-            let mut effects = if state.settings.alerts {
-                alerts
-            } else {
-                Vec::new()
-            };
-            effects.extend(preview_after_rows(state, before));
-            effects
-        }
+            replace_rows(state, rows)
+        }),
+        Action::RowsChanged(rows) => new_rows(state, |state| {
+            crate::tui::reduce::rows::change_rows(state, rows)
+        }),
         Action::PollDue => polling::due(state),
         Action::Polled { server, generation } => polling::polled(state, server, generation),
         Action::Refreshed {
@@ -51,13 +35,7 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
             generation,
         } => polling::refreshed(state, refresh, generation),
         Action::TmuxEvent(event) => polling::event(state, event),
-        Action::Tick(now) => {
-            state.now = now;
-            if state.status.as_ref().is_some_and(|s| s.until <= now) {
-                state.status = None;
-            }
-            crate::tui::reduce::hosts::tick(state, now)
-        }
+        Action::Tick(now) => tick(state, now),
         Action::Hosts(said) => crate::tui::reduce::hosts::news(state, said),
         Action::Preview { id, text } => {
             if state.selected.as_ref() == Some(&id) {
@@ -68,31 +46,13 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::ClickRow(line) => click(state, line),
         Action::ScrollUp => move_by(state, -3),
         Action::ScrollDown => move_by(state, 3),
-        Action::Resize { width, height } => {
-            let list = crate::tui::model::layout::sidebar_list_area(ratatui::layout::Rect::new(
-                0, 0, width, height,
-            ));
-            state.page = usize::from(list.height).max(1);
-            state.clamp_offset();
-            Vec::new()
-        }
+        Action::Resize { width, height } => resize(state, width, height),
         Action::Status(text) => {
             state.say(text);
             Vec::new()
         }
         Action::Nothing => Vec::new(),
-        Action::Finished(done) => {
-            // In a popup, an attach that switched the client is the end:
-            // quitting closes the popup over the session.
-            let switched = matches!(done, Finished::Switched { .. });
-            finished(state, done);
-            if switched && state.settings.popup {
-                return quit(state);
-            }
-            // The effect changed tmux: look now rather than at the next tick.
-            state.poll.generation += 1;
-            polling::poll(state)
-        }
+        Action::Finished(done) => effect_finished(state, done),
         Action::OpenSpawnForm(defaults) => {
             state.mode = Mode::Dialog(Dialog::Spawn(SpawnForm::from_defaults(defaults)));
             Vec::new()
@@ -126,6 +86,51 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
             crate::tui::reduce::review::loaded(state, generation, text)
         }
     }
+}
+
+/// New rows put in by `put`: their alerts (when alerts are on), and a
+/// capture when the preview went stale.
+fn new_rows(state: &mut AppState, put: impl FnOnce(&mut AppState) -> Vec<Effect>) -> Vec<Effect> {
+    let before = preview_look(state);
+    let alerts = put(state);
+    let mut effects = if state.settings.alerts {
+        alerts
+    } else {
+        Vec::new()
+    };
+    effects.extend(preview_after_rows(state, before));
+    effects
+}
+
+fn tick(state: &mut AppState, now: chrono::DateTime<chrono::Utc>) -> Vec<Effect> {
+    state.now = now;
+    if state.status.as_ref().is_some_and(|s| s.until <= now) {
+        state.status = None;
+    }
+    crate::tui::reduce::hosts::tick(state, now)
+}
+
+fn resize(state: &mut AppState, width: u16, height: u16) -> Vec<Effect> {
+    let list = crate::tui::model::layout::sidebar_list_area(ratatui::layout::Rect::new(
+        0, 0, width, height,
+    ));
+    state.page = usize::from(list.height).max(1);
+    state.clamp_offset();
+    Vec::new()
+}
+
+/// An effect on sessions finished: worded, then tmux looked at at once
+/// (the effect changed it) rather than at the next tick.
+fn effect_finished(state: &mut AppState, done: Finished) -> Vec<Effect> {
+    // In a popup, an attach that switched the client is the end:
+    // quitting closes the popup over the session.
+    let switched = matches!(done, Finished::Switched { .. });
+    finished(state, done);
+    if switched && state.settings.popup {
+        return quit(state);
+    }
+    state.poll.generation += 1;
+    polling::poll(state)
 }
 
 fn click(state: &mut AppState, line: usize) -> Vec<Effect> {

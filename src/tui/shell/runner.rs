@@ -5,6 +5,7 @@
 //! reducer's; the runner only does it, throttling pane captures and keeping
 //! one status write in flight.
 
+use crate::tui::action::{GitEffect, HostEffect, TmuxEffect, UiEffect};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -227,28 +228,28 @@ impl Runner {
     /// Carries out one effect.
     pub fn execute(&mut self, effect: Effect, state: &AppState) -> Result<Step> {
         match effect {
-            Effect::Quit => return Ok(Step::Quit),
-            Effect::Poll { generation } => self.poll(generation),
-            Effect::Refresh {
+            Effect::Ui(UiEffect::Quit) => return Ok(Step::Quit),
+            Effect::Tmux(TmuxEffect::Poll { generation }) => self.poll(generation),
+            Effect::Tmux(TmuxEffect::Refresh {
                 targets,
                 generation,
-            } => self.refresh(&targets, generation),
-            Effect::ApplyPoll(server) => {
+            }) => self.refresh(&targets, generation),
+            Effect::Tmux(TmuxEffect::ApplyPoll(server)) => {
                 return Ok(Step::Then(self.apply_poll(server, state.now)));
             }
-            Effect::ApplyRefresh(part) => {
+            Effect::Tmux(TmuxEffect::ApplyRefresh(part)) => {
                 if let Some(server) = self.engine.refreshed(&part) {
                     return Ok(Step::Then(self.apply_poll(server, state.now)));
                 }
             }
-            Effect::ForgetWindow(window) => {
+            Effect::Tmux(TmuxEffect::ForgetWindow(window)) => {
                 let server = self.engine.without_window(&window);
                 return Ok(Step::Then(self.apply_poll(server, state.now)));
             }
-            Effect::ListenToTmux => return Ok(Step::Then(self.listen())),
-            Effect::Alert { title, body } => alert(&title, &body),
+            Effect::Tmux(TmuxEffect::Listen) => return Ok(Step::Then(self.listen())),
+            Effect::Ui(UiEffect::Alert { title, body }) => alert(&title, &body),
             Effect::Op(Op { op, on }) => return self.op(op, on, state),
-            Effect::ConnectHost { host, attempt } => {
+            Effect::Host(HostEffect::Connect { host, attempt }) => {
                 let tx = self.done_tx.clone();
                 let name = host.clone();
                 // One wake at a time per connection: the lines wait in its
@@ -260,23 +261,23 @@ impl Runner {
                     });
                 });
             }
-            Effect::OpenSpawnForm => {
+            Effect::Ui(UiEffect::OpenSpawnForm) => {
                 let cwd = state.selected_session().map(|s| s.cwd.clone());
                 self.off_loop(move |c| c.spawn_form(cwd));
             }
             Effect::Spawn(form) => self.off_loop(move |c| c.spawn(&form)),
             // Reading a folder can stall on a slow disk: off the loop.
-            Effect::CompletePath { text } => {
+            Effect::Ui(UiEffect::CompletePath { text }) => {
                 self.off_loop(move |c| {
                     Action::PathCompleted(complete_path(&text, c.config.environ.home().as_deref()))
                 });
             }
             // On the loop: quitting follows at once, and the pane must be
             // gone before greenroom is.
-            Effect::CloseBeside { pane } => self.ctx.close_beside(&pane),
+            Effect::Ui(UiEffect::CloseBeside { pane }) => self.ctx.close_beside(&pane),
             // Only a mark: the git reader (off the loop) does the reading.
-            Effect::RefreshChanges { cwd } => self.engine.refresh_changes(&cwd),
-            Effect::LoadDiff(req) => self.off_loop(move |_| {
+            Effect::Git(GitEffect::RefreshChanges { cwd }) => self.engine.refresh_changes(&cwd),
+            Effect::Git(GitEffect::LoadDiff(req)) => self.off_loop(move |_| {
                 let git = crate::git::Git::new();
                 let text = crate::git::file_diff(&git, &req.root, &req.file, req.staged)
                     .map_err(|e| e.to_string());
