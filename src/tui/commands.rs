@@ -114,7 +114,7 @@ fn needs_tmux(c: Command) -> bool {
 }
 
 fn normal(state: &mut AppState, c: Command) -> Vec<Effect> {
-    if needs_tmux(c) && state.tmux == TmuxStatus::NotInstalled {
+    if needs_tmux(c) && state.link.tmux == TmuxStatus::NotInstalled {
         state.say(
             "tmux is not installed: greenroom is read-only (install tmux, e.g. apt install tmux)",
         );

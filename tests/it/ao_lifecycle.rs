@@ -140,7 +140,7 @@ fn the_sidebar_and_the_detail_pane_say_what_ao_says() {
         Vec::new(),
     );
     s.rows = vec![r.clone()];
-    s.tmux = TmuxStatus::Running;
+    s.link.tmux = TmuxStatus::Running;
     s.page = usize::from(sidebar_list_area(Rect::new(0, 0, w, h)).height);
     s.refresh_visible();
     s.selected = Some(RowKey::here(r.id.clone()));

@@ -65,7 +65,7 @@ fn one_poll_at_a_time_and_an_answer_older_than_an_effect_is_dropped() {
         ),
         "{effects:?}"
     );
-    assert!(!s.poll.in_flight);
+    assert!(!s.link.poll.in_flight);
 }
 
 #[test]
@@ -186,7 +186,7 @@ mod tmux_events {
             effects.contains(&Effect::Tmux(TmuxEffect::Listen)),
             "{effects:?}"
         );
-        assert_eq!(s.events, TmuxEvents::Connecting);
+        assert_eq!(s.link.events, TmuxEvents::Connecting);
         // Connected: one poll for whatever changed before the subscription.
         let effects = update(&mut s, Action::TmuxEvent(Event::Connected));
         assert_eq!(
@@ -194,7 +194,7 @@ mod tmux_events {
             vec![Effect::Tmux(TmuxEffect::Poll { generation: 0 })]
         );
         update(&mut s, polled(0, 0));
-        assert_eq!(s.events, TmuxEvents::Live);
+        assert_eq!(s.link.events, TmuxEvents::Live);
         s
     }
 
@@ -431,7 +431,7 @@ mod tmux_events {
         s.tab = greenroom::tui::state::DetailTab::Preview;
         let effects = update(&mut s, Action::PollDue);
         assert!(refresh_targets(&effects).is_some(), "{effects:?}");
-        s.poll.generation += 1;
+        s.link.poll.generation += 1;
         assert!(update(&mut s, refreshed(0, &["gr-alpha"], true)).is_empty());
         let effects = update(&mut s, Action::PollDue);
         assert!(
@@ -503,7 +503,7 @@ mod tmux_events {
             vec![Effect::Tmux(TmuxEffect::Poll { generation: 0 })]
         );
         update(&mut s, polled(0, 0));
-        assert!(matches!(s.events, TmuxEvents::Lost { .. }));
+        assert!(matches!(s.link.events, TmuxEvents::Lost { .. }));
         // Polling every interval again; the retry comes after a second.
         at(&mut s, 0);
         assert_eq!(
@@ -521,25 +521,25 @@ mod tmux_events {
         update(&mut s, polled(0, 0));
         update(&mut s, Action::TmuxEvent(Event::Lost("refused".into())));
         update(&mut s, polled(0, 0));
-        let TmuxEvents::Lost { retry, .. } = &s.events else {
-            panic!("{:?}", s.events)
+        let TmuxEvents::Lost { retry, .. } = &s.link.events else {
+            panic!("{:?}", s.link.events)
         };
         assert_eq!(*retry, now() + Duration::seconds(3));
         // Back: live, and the interval stops polling.
         update(&mut s, Action::TmuxEvent(Event::Connected));
         update(&mut s, polled(0, 0));
-        assert_eq!(s.events, TmuxEvents::Live);
+        assert_eq!(s.link.events, TmuxEvents::Live);
     }
 
     #[test]
     fn an_old_tmux_or_the_config_means_polling_for_good() {
         let mut s = loaded();
-        s.tmux = TmuxStatus::Running;
+        s.link.tmux = TmuxStatus::Running;
         update(
             &mut s,
             Action::TmuxEvent(Event::Unsupported("tmux 3.1c".into())),
         );
-        assert_eq!(s.events, TmuxEvents::Off("tmux 3.1c".into()));
+        assert_eq!(s.link.events, TmuxEvents::Off("tmux 3.1c".into()));
         for secs in 1..5 {
             at(&mut s, secs * 60);
             let effects = update(&mut s, Action::PollDue);
@@ -550,7 +550,7 @@ mod tmux_events {
             update(&mut s, polled(0, secs));
         }
         let mut off = loaded();
-        off.events = TmuxEvents::Disabled;
+        off.link.events = TmuxEvents::Disabled;
         update(&mut off, Action::PollDue);
         let effects = update(&mut off, polled(0, 0));
         assert!(!effects.contains(&Effect::Tmux(TmuxEffect::Listen)));

@@ -269,16 +269,16 @@ fn one_pane_beside_at_most_and_o_again_closes_it() {
         "a second o while it opens opens nothing more"
     );
     update(&mut s, Action::BesideOpened(Ok(pane(3))));
-    assert_eq!(s.beside, BesidePane::Open(pane(3)));
+    assert_eq!(s.link.beside, BesidePane::Open(pane(3)));
     assert_eq!(
         cmd(&mut s, Command::OpenBeside),
         vec![Effect::Ui(UiEffect::CloseBeside { pane: pane(3) })]
     );
-    assert_eq!(s.beside, BesidePane::Closed);
+    assert_eq!(s.link.beside, BesidePane::Closed);
     // A failed open says why and leaves it closed.
     cmd(&mut s, Command::OpenBeside);
     update(&mut s, Action::BesideOpened(Err("no tmux".into())));
-    assert_eq!(s.beside, BesidePane::Closed);
+    assert_eq!(s.link.beside, BesidePane::Closed);
     assert_eq!(s.status.as_ref().unwrap().text, "no tmux");
 }
 

@@ -508,7 +508,7 @@ fn follow_mode_moves_the_pane_beside_with_the_selection() {
         vec![crate::support::here(Verb::Follow(pane()), &["id-bravo"])]
     );
     update(&mut s, Action::BesideClosed);
-    assert_eq!(s.beside, BesidePane::Closed);
+    assert_eq!(s.link.beside, BesidePane::Closed);
     assert!(cmd(&mut s, Command::Down).is_empty());
 }
 

@@ -252,7 +252,7 @@ fn keymap() -> Keymap {
 pub(crate) fn state(w: u16, h: u16, select: &str) -> AppState {
     let mut s = AppState::new(now(), Vec::new());
     s.rows = rows();
-    s.tmux = TmuxStatus::Running;
+    s.link.tmux = TmuxStatus::Running;
     s.triage.attention.insert(RowKey::here("id-docs-site"));
     s.page = usize::from(sidebar_list_area(Rect::new(0, 0, w, h)).height);
     s.refresh_visible();
@@ -432,7 +432,7 @@ fn empty_state() {
                 "/home/op/.agent-orchestrator".into(),
             ],
         );
-        s.tmux = TmuxStatus::NoServer;
+        s.link.tmux = TmuxStatus::NoServer;
         s.problems = problems()[..1].to_vec();
         s.refresh_visible();
         let t = draw(&s, w, h);

@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use super::dialog::Dialog;
 pub use super::mode::{DetailTab, Mode, Overlay, SortMode};
 pub use super::settings::Settings;
-pub use super::tmux_link::{BesidePane, PollState, TmuxEvents, TmuxStatus};
+pub use super::tmux_link::{BesidePane, PollState, TmuxEvents, TmuxLink, TmuxStatus};
 use crate::catalog::{focus_order, triage_order};
 use crate::model::{Health, Problem, RowKey, Session};
 
@@ -62,7 +62,6 @@ pub struct AppState {
     pub mode: Mode,
     pub status: Option<StatusLine>,
     pub problems: Vec<Problem>,
-    pub tmux: TmuxStatus,
     pub preview: Option<Preview>,
     pub now: DateTime<Utc>,
     /// Where sessions were looked for, for the empty state.
@@ -71,21 +70,19 @@ pub struct AppState {
     pub page: usize,
     /// Sessions marked with Space for a bulk kill or dismiss.
     pub marked: BTreeSet<RowKey>,
-    /// A pane beside the dashboard shows the selected session (follow mode).
-    pub beside: BesidePane,
     /// A session just started: selected when its row first arrives.
     pub select_when_seen: Option<RowKey>,
     /// Show archived and dismissed sessions too (`A`).
     pub show_archived: bool,
     /// Help's page: 0 the list's keys, 1 the dialogs' and the filter's.
     pub help_page: usize,
-    pub poll: PollState,
-    pub events: TmuxEvents,
     /// The selected session's pane activity the preview last followed: new
     /// activity in tmux means a fresh capture.
     pub seen_activity: Option<(RowKey, Option<DateTime<Utc>>)>,
     /// Other machines (`[[hosts]]`): their rows and connections.
     pub hosts: std::collections::BTreeMap<String, super::hosts::HostView>,
+    /// What greenroom knows of tmux and its link to it, and the pane beside.
+    pub link: TmuxLink,
     /// What triage keeps of the rows: attention marks, health seen, rows
     /// handled, the jump back.
     pub triage: Triage,
@@ -111,21 +108,18 @@ impl AppState {
             mode: Mode::Normal,
             status: None,
             problems: Vec::new(),
-            tmux: TmuxStatus::Unknown,
             preview: None,
             now,
             looked_in,
             page: 10,
             marked: BTreeSet::new(),
-            beside: BesidePane::Closed,
             select_when_seen: None,
             show_archived: false,
             help_page: 0,
-            poll: PollState::default(),
-            events: TmuxEvents::default(),
             seen_activity: None,
             hosts: Default::default(),
             sorts: 0,
+            link: TmuxLink::default(),
             triage: Triage::default(),
             settings: Settings::default(),
         }
@@ -157,7 +151,7 @@ impl AppState {
 
     /// The pane beside, when one is open.
     pub fn beside_pane(&self) -> Option<&crate::tmux::Beside> {
-        match &self.beside {
+        match &self.link.beside {
             BesidePane::Open(b) => Some(b),
             _ => None,
         }

@@ -59,3 +59,24 @@ pub enum TmuxStatus {
     NoServer,
     NotInstalled,
 }
+
+/// The dashboard's link to tmux.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TmuxLink {
+    pub tmux: TmuxStatus,
+    pub poll: PollState,
+    pub events: TmuxEvents,
+    /// A pane beside the dashboard shows the selected session (follow mode).
+    pub beside: BesidePane,
+}
+
+impl Default for TmuxLink {
+    fn default() -> Self {
+        Self {
+            tmux: TmuxStatus::Unknown,
+            poll: PollState::default(),
+            events: TmuxEvents::default(),
+            beside: BesidePane::Closed,
+        }
+    }
+}

@@ -204,7 +204,7 @@ pub(in crate::tui) fn live_check(s: &crate::model::Session) -> Result<(), String
 /// stop following once greenroom is gone.
 pub(in crate::tui) fn quit(state: &mut AppState) -> Vec<Effect> {
     let mut effects = Vec::new();
-    if let BesidePane::Open(pane) = std::mem::replace(&mut state.beside, BesidePane::Closed) {
+    if let BesidePane::Open(pane) = std::mem::replace(&mut state.link.beside, BesidePane::Closed) {
         effects.push(Effect::Ui(UiEffect::CloseBeside { pane }));
     }
     effects.push(Effect::Ui(UiEffect::Quit));
@@ -213,13 +213,13 @@ pub(in crate::tui) fn quit(state: &mut AppState) -> Vec<Effect> {
 
 /// `o` opens one pane beside at most; pressed again it closes it.
 pub(in crate::tui) fn beside(state: &mut AppState) -> Vec<Effect> {
-    match std::mem::replace(&mut state.beside, BesidePane::Closed) {
+    match std::mem::replace(&mut state.link.beside, BesidePane::Closed) {
         BesidePane::Open(pane) => {
             state.say("closed the pane beside");
             vec![Effect::Ui(UiEffect::CloseBeside { pane })]
         }
         BesidePane::Opening => {
-            state.beside = BesidePane::Opening;
+            state.link.beside = BesidePane::Opening;
             Vec::new()
         }
         BesidePane::Closed => {
@@ -228,7 +228,7 @@ pub(in crate::tui) fn beside(state: &mut AppState) -> Vec<Effect> {
                 Ok(crate::tui::reduce::op::Verb::OpenBeside)
             });
             if !effects.is_empty() {
-                state.beside = BesidePane::Opening;
+                state.link.beside = BesidePane::Opening;
             }
             effects
         }

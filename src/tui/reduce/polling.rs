@@ -24,15 +24,15 @@ const MAX_BACKOFF_SECONDS: i64 = 60;
 
 /// One poll at a time; a change tmux reports meanwhile polls again after it.
 pub fn poll(state: &mut AppState) -> Vec<Effect> {
-    if state.poll.in_flight {
-        state.poll.again = true;
+    if state.link.poll.in_flight {
+        state.link.poll.again = true;
         return Vec::new();
     }
-    state.poll.in_flight = true;
-    state.poll.again = false;
-    state.poll.last = Some(state.now);
+    state.link.poll.in_flight = true;
+    state.link.poll.again = false;
+    state.link.poll.last = Some(state.now);
     vec![Effect::Tmux(TmuxEffect::Poll {
-        generation: state.poll.generation,
+        generation: state.link.poll.generation,
     })]
 }
 
@@ -40,11 +40,11 @@ pub fn poll(state: &mut AppState) -> Vec<Effect> {
 /// only to reconcile), and retry a lost control client when it is time.
 pub fn due(state: &mut AppState) -> Vec<Effect> {
     let mut effects = listen_if_due(state);
-    let quiet = match state.poll.last {
+    let quiet = match state.link.poll.last {
         Some(last) => state.now - last >= Duration::seconds(RECONCILE_SECONDS),
         None => true,
     };
-    if state.events != TmuxEvents::Live || quiet {
+    if state.link.events != TmuxEvents::Live || quiet {
         effects.extend(poll(state));
     } else {
         effects.extend(refresh(state));
@@ -56,7 +56,7 @@ pub fn due(state: &mut AppState) -> Vec<Effect> {
 /// seconds are read again by id ([`crate::freshness::plan`]); none at all
 /// when nothing works: idle costs nothing.
 fn refresh(state: &mut AppState) -> Vec<Effect> {
-    if state.poll.in_flight || state.poll.refreshing {
+    if state.link.poll.in_flight || state.link.poll.refreshing {
         return Vec::new();
     }
     // The preview follows the selected row's pane, while it shows: else
@@ -73,10 +73,10 @@ fn refresh(state: &mut AppState) -> Vec<Effect> {
             Read::Everything => return poll(state),
             Read::Rows(targets) => targets,
         };
-    state.poll.refreshing = true;
+    state.link.poll.refreshing = true;
     vec![Effect::Tmux(TmuxEffect::Refresh {
         targets,
-        generation: state.poll.generation,
+        generation: state.link.poll.generation,
     })]
 }
 
@@ -84,8 +84,8 @@ fn refresh(state: &mut AppState) -> Vec<Effect> {
 /// it was asked (the next interval asks again); a target not found means
 /// more changed than those rows, so the full poll runs.
 pub fn refreshed(state: &mut AppState, refresh: Refresh, generation: u64) -> Vec<Effect> {
-    state.poll.refreshing = false;
-    if generation < state.poll.generation {
+    state.link.poll.refreshing = false;
+    if generation < state.link.poll.generation {
         return Vec::new();
     }
     let mut effects = if refresh.complete {
@@ -99,10 +99,10 @@ pub fn refreshed(state: &mut AppState, refresh: Refresh, generation: u64) -> Vec
 }
 
 fn listen_if_due(state: &mut AppState) -> Vec<Effect> {
-    if state.tmux != TmuxStatus::Running {
+    if state.link.tmux != TmuxStatus::Running {
         return Vec::new();
     }
-    let due = match &state.events {
+    let due = match &state.link.events {
         TmuxEvents::Waiting => true,
         TmuxEvents::Lost { retry, .. } => state.now >= *retry,
         TmuxEvents::Connecting | TmuxEvents::Live | TmuxEvents::Off(_) | TmuxEvents::Disabled => {
@@ -112,7 +112,7 @@ fn listen_if_due(state: &mut AppState) -> Vec<Effect> {
     if !due {
         return Vec::new();
     }
-    match &mut state.events {
+    match &mut state.link.events {
         // Still lost until it connects (the header keeps saying polling);
         // the next retry waits for this one.
         TmuxEvents::Lost { retry, backoff, .. } => {
@@ -129,11 +129,11 @@ fn listen_if_due(state: &mut AppState) -> Vec<Effect> {
 /// reported another change is news up to then: it is applied, and tmux
 /// asked again for what came after.
 pub fn polled(state: &mut AppState, server: ServerState, generation: u64) -> Vec<Effect> {
-    state.poll.in_flight = false;
-    if generation < state.poll.generation {
+    state.link.poll.in_flight = false;
+    if generation < state.link.poll.generation {
         return poll(state);
     }
-    let again = std::mem::take(&mut state.poll.again);
+    let again = std::mem::take(&mut state.link.poll.again);
     let mut effects = accept(state, server);
     if again {
         effects.extend(poll(state));
@@ -142,7 +142,7 @@ pub fn polled(state: &mut AppState, server: ServerState, generation: u64) -> Vec
 }
 
 fn accept(state: &mut AppState, server: ServerState) -> Vec<Effect> {
-    state.tmux = match &server {
+    state.link.tmux = match &server {
         ServerState::Running(_) => TmuxStatus::Running,
         ServerState::NoServer => TmuxStatus::NoServer,
         ServerState::NotInstalled => TmuxStatus::NotInstalled,
@@ -159,7 +159,7 @@ fn accept(state: &mut AppState, server: ServerState) -> Vec<Effect> {
     };
     effects.push(Effect::Tmux(TmuxEffect::ApplyPoll(server)));
     // The first server seen: listen to it from now on.
-    if state.events == TmuxEvents::Waiting {
+    if state.link.events == TmuxEvents::Waiting {
         effects.extend(listen_if_due(state));
     }
     effects
@@ -169,7 +169,7 @@ fn accept(state: &mut AppState, server: ServerState) -> Vec<Effect> {
 pub fn event(state: &mut AppState, event: Event) -> Vec<Effect> {
     match event {
         Event::Connected => {
-            state.events = TmuxEvents::Live;
+            state.link.events = TmuxEvents::Live;
             // Whatever changed before the subscription was in place.
             poll(state)
         }
@@ -182,13 +182,13 @@ pub fn event(state: &mut AppState, event: Event) -> Vec<Effect> {
             effects
         }
         Event::Lost(why) => {
-            let mut backoff = match &state.events {
+            let mut backoff = match &state.link.events {
                 TmuxEvents::Lost { backoff, .. } => *backoff,
                 _ => Backoff::new(MAX_BACKOFF_SECONDS),
             };
             let wait = backoff.fail();
             tracing::info!(%why, wait = wait.num_seconds(), "tmux events lost: polling");
-            state.events = TmuxEvents::Lost {
+            state.link.events = TmuxEvents::Lost {
                 why,
                 since: state.now,
                 retry: state.now + wait,
@@ -198,7 +198,7 @@ pub fn event(state: &mut AppState, event: Event) -> Vec<Effect> {
             poll(state)
         }
         Event::Unsupported(why) => {
-            state.events = TmuxEvents::Off(why);
+            state.link.events = TmuxEvents::Off(why);
             Vec::new()
         }
     }

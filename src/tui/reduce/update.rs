@@ -58,7 +58,7 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
             Vec::new()
         }
         Action::Spawned(result) => {
-            state.poll.generation += 1;
+            state.link.poll.generation += 1;
             let mut effects = spawned(state, result);
             effects.extend(polling::poll(state));
             effects
@@ -70,16 +70,16 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
             Vec::new()
         }
         Action::BesideOpened(Ok(pane)) => {
-            state.beside = BesidePane::Open(pane);
+            state.link.beside = BesidePane::Open(pane);
             Vec::new()
         }
         Action::BesideOpened(Err(e)) => {
-            state.beside = BesidePane::Closed;
+            state.link.beside = BesidePane::Closed;
             state.say(e);
             Vec::new()
         }
         Action::BesideClosed => {
-            state.beside = BesidePane::Closed;
+            state.link.beside = BesidePane::Closed;
             Vec::new()
         }
         Action::DiffLoaded { generation, text } => {
@@ -129,7 +129,7 @@ fn effect_finished(state: &mut AppState, done: Finished) -> Vec<Effect> {
     if switched && state.settings.popup {
         return quit(state);
     }
-    state.poll.generation += 1;
+    state.link.poll.generation += 1;
     polling::poll(state)
 }
 

@@ -109,7 +109,7 @@ fn start_state(
         .unwrap_or(chrono::Duration::MAX);
     state.settings.popup = config.popup_client.is_some();
     if config.tmux_events == crate::tmux::Listening::Never {
-        state.events = crate::tui::model::state::TmuxEvents::Disabled;
+        state.link.events = crate::tui::model::state::TmuxEvents::Disabled;
     }
     let mut start = Vec::new();
     if let Some(server) = engine.catalog.tmux_state().cloned() {

@@ -129,9 +129,9 @@ impl Runner {
         while let Some(action) = queue.pop_front() {
             // Redrawn for what a frame shows: a frame drawn for nothing
             // new costs as much as any (twice a second at idle, else).
-            let events = action.is_bookkeeping().then(|| state.events.clone());
+            let events = action.is_bookkeeping().then(|| state.link.events.clone());
             let effects = crate::tui::reduce::update::update(state, action);
-            self.dirty |= events.is_none_or(|e| e != state.events);
+            self.dirty |= events.is_none_or(|e| e != state.link.events);
             for effect in effects {
                 match self.execute(effect, state)? {
                     Step::Quit => return Ok(true),

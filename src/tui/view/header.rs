@@ -233,7 +233,7 @@ fn right_parts(state: &AppState, theme: &Theme) -> Vec<Part> {
             keep: 4,
         });
     }
-    let tmux = match state.tmux {
+    let tmux = match state.link.tmux {
         TmuxStatus::NotInstalled => Some(("tmux not installed: read-only", "no tmux")),
         TmuxStatus::NoServer => Some(("no tmux server", "no server")),
         TmuxStatus::Unknown | TmuxStatus::Running => None,
@@ -291,10 +291,10 @@ fn spent_part(state: &AppState, theme: &Theme) -> Option<Part> {
 
 /// Polling where tmux could push its changes: the header says so.
 fn polling_part(state: &AppState, theme: &Theme) -> Option<Part> {
-    if state.tmux != TmuxStatus::Running {
+    if state.link.tmux != TmuxStatus::Running {
         return None;
     }
-    let long = match &state.events {
+    let long = match &state.link.events {
         TmuxEvents::Lost { .. } => "tmux events lost: polling".to_owned(),
         TmuxEvents::Off(version) => format!("{version}: polling"),
         _ => return None,

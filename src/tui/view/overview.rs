@@ -196,7 +196,8 @@ fn activity_spans(s: &Session, state: &AppState, theme: &Theme) -> Vec<Span<'sta
         " · reported by its hook"
     } else if s.source == crate::model::Source::Maestro {
         " · from its Maestro state"
-    } else if s.status.is_live() && state.tmux == crate::tui::model::state::TmuxStatus::Running {
+    } else if s.status.is_live() && state.link.tmux == crate::tui::model::state::TmuxStatus::Running
+    {
         " · inferred from tmux"
     } else {
         " · as last recorded"

@@ -63,7 +63,7 @@ fn is_blank(line: &Line) -> bool {
 
 /// Why there is no pane to show, if there is none.
 fn unavailable(s: &Session, state: &AppState, keymap: &Keymap) -> Option<String> {
-    if state.tmux == TmuxStatus::NotInstalled {
+    if state.link.tmux == TmuxStatus::NotInstalled {
         return Some("tmux is not installed: there is no pane to preview.".into());
     }
     if s.can_attach() {

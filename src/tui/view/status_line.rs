@@ -77,7 +77,7 @@ fn hints(state: &AppState) -> Vec<(Command, &'static str)> {
         h.push((Command::OpenBeside, "close beside"));
     }
     if let Some(s) = state.selected_session() {
-        let tmux_ok = state.tmux != TmuxStatus::NotInstalled;
+        let tmux_ok = state.link.tmux != TmuxStatus::NotInstalled;
         let live = s.can_attach() && tmux_ok;
         if live && s.health == crate::model::Health::Waiting {
             h.extend([(Command::Allow, "allow"), (Command::Deny, "deny")]);
