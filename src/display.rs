@@ -78,6 +78,16 @@ fn is_bidi_control(c: char) -> bool {
     )
 }
 
+/// A row's name as the screen shows it: `HOST:NAME` for a host's row
+/// (drawn from its typed host), else its own name. Shown only, never
+/// read back.
+pub fn row_name(s: &Session) -> std::borrow::Cow<'_, str> {
+    match &s.host {
+        Some(place) => format!("{}:{}", place.name, s.name).into(),
+        None => s.name.as_str().into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,15 +125,5 @@ mod tests {
         let home = Path::new("/home/u");
         assert_eq!(tilde(Path::new("/home/u/p"), Some(home)), "~/p");
         assert_eq!(tilde(Path::new("/srv"), Some(home)), "/srv");
-    }
-}
-
-/// A row's name as the screen shows it: `HOST:NAME` for a host's row
-/// (drawn from its typed host), else its own name. Shown only, never
-/// read back.
-pub fn row_name(s: &Session) -> std::borrow::Cow<'_, str> {
-    match &s.host {
-        Some(place) => format!("{}:{}", place.name, s.name).into(),
-        None => s.name.as_str().into(),
     }
 }
