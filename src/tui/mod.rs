@@ -17,7 +17,7 @@ pub mod view;
 pub use model::{changes, state};
 use reduce::{act, navigate, review, triage};
 pub use reduce::{dialog, hosts, op, update};
-pub use shell::{effects, input, run};
+pub use shell::{input, run};
 
 /// Opens the dashboard and returns when the operator quits.
 pub fn launch(config: crate::config::Config) -> color_eyre::eyre::Result<()> {

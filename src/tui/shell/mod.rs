@@ -1,7 +1,7 @@
 //! The only IO in the dashboard: the event loop, the runner that carries
 //! out effects, the terminal, and reading keys.
 
-pub mod effects;
+pub mod jobs;
 mod host_ops;
 pub mod input;
 pub mod run;

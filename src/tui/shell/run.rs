@@ -17,7 +17,7 @@ use crate::engine::Engine;
 use crate::tui::action::Action;
 use crate::tui::keymap::Keymap;
 use crate::tui::model::state::AppState;
-use crate::tui::shell::effects::Context;
+use crate::tui::shell::jobs::Context;
 use crate::tui::shell::input::terminal_action;
 use crate::tui::shell::runner::{Done, Runner};
 use crate::tui::shell::terminal::Screen;

@@ -20,7 +20,7 @@ use crate::tui::action::op::Op;
 use crate::tui::action::{Action, Effect, Finished};
 use crate::tui::keymap::Keymap;
 use crate::tui::model::state::AppState;
-use crate::tui::shell::effects::{Context, alert, complete_path};
+use crate::tui::shell::jobs::{Context, alert, complete_path};
 use crate::tui::shell::terminal::Screen;
 use crate::tui::view::{self, theme::Theme};
 

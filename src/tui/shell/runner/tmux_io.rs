@@ -13,7 +13,7 @@ use super::{Done, PREVIEW_EVERY, Runner, Step};
 use crate::model::Session;
 use crate::tmux::{Event, ListenError, ServerState};
 use crate::tui::action::{Action, Finished};
-use crate::tui::shell::effects::capture;
+use crate::tui::shell::jobs::capture;
 
 impl Runner {
     /// (Re)starts the control client; its events come back through the
