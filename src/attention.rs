@@ -73,12 +73,16 @@ pub fn summary(rows: &[Session]) -> (usize, Option<DateTime<Utc>>) {
 /// The next (or, `back`, previous) session of the queue after `current`,
 /// cycling; the first (last) when `current` is not in it. None when the
 /// queue is empty.
-pub fn step<'a>(queue: &[&'a Session], current: Option<&str>, back: bool) -> Option<&'a Session> {
+pub fn step<'a>(
+    queue: &[&'a Session],
+    current: Option<&crate::model::RowKey>,
+    back: bool,
+) -> Option<&'a Session> {
     let n = queue.len();
     if n == 0 {
         return None;
     }
-    let at = current.and_then(|id| queue.iter().position(|s| s.id == id));
+    let at = current.and_then(|key| queue.iter().position(|s| s.is(key)));
     let i = match (at, back) {
         (Some(i), false) => (i + 1) % n,
         (Some(i), true) => (i + n - 1) % n,

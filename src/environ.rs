@@ -163,6 +163,15 @@ impl Environ {
 
 /// `~` and `~/rest` under `home` (as the shell reads a word's start);
 /// anything else, or without a home, as written.
+/// The process's own values of `keys` as they are now: what a child that
+/// gets only these few of greenroom's variables (tmux's control client) is
+/// given. The one read of the environment after start-up.
+pub fn live_only(keys: &[&str]) -> Vec<(OsString, OsString)> {
+    std::env::vars_os()
+        .filter(|(k, _)| k.to_str().is_some_and(|k| keys.contains(&k)))
+        .collect()
+}
+
 pub fn expand_home(text: &str, home: Option<&Path>) -> PathBuf {
     match (text.strip_prefix("~/"), home) {
         (Some(rest), Some(home)) => home.join(rest),

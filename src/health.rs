@@ -32,14 +32,7 @@ impl Default for Thresholds {
     }
 }
 
-/// What tmux says about one session, from the one `list-panes -a` call per poll.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct TmuxFacts {
-    pub pane_dead: bool,
-    pub exit_status: Option<i32>,
-    pub window_activity: Option<DateTime<Utc>>,
-    pub last_attached: Option<DateTime<Utc>>,
-}
+pub use crate::model::TmuxFacts;
 
 /// A hook's last report, as the sidecar stores it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -64,21 +64,25 @@ macro_rules! open_enum {
 }
 
 // After the macro, so the submodules can declare open enums too.
+mod ids;
 mod orchestration;
 mod preset;
 mod session;
 mod snooze;
+mod tmux_facts;
 mod why;
 
+pub use ids::{HostName, HostPlace, PaneId, RowKey, TmuxTarget};
 pub use orchestration::{
     Orchestration, Phase, PhaseError, PhaseId, PhaseStatus, TokenCounts, TokenUsage,
 };
 pub use preset::{AgentPreset, program_of, valid_agent_session_id};
 pub use session::{
-    ActivitySource, ActivityView, Adopted, AoDetails, HostName, HostPlace, ModelUsage, Session,
-    Usage, WaitingFor,
+    ActivitySource, ActivityView, Adopted, AoDetails, ModelUsage, Session, Usage, WaitingFor,
+    row_name,
 };
 pub use snooze::Snooze;
+pub use tmux_facts::TmuxFacts;
 pub use why::Why;
 
 open_enum! {

@@ -192,12 +192,9 @@ impl Spec {
             cmd.current_dir(dir);
         }
         if let Environment::Only(kept) = self.environment {
-            // The kept values are greenroom's own as the child starts (the
-            // one read of the environment outside its snapshot: only the
-            // kept names are read, and only for such a child).
-            cmd.env_clear().envs(
-                std::env::vars_os().filter(|(k, _)| k.to_str().is_some_and(|k| kept.contains(&k))),
-            );
+            // The kept values are greenroom's own as the child starts: read
+            // live (only the kept names), for such a child alone.
+            cmd.env_clear().envs(crate::environ::live_only(kept));
         }
         for (key, value) in &self.vars {
             match value {

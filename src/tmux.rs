@@ -15,7 +15,6 @@
 use std::ffi::OsStr;
 use std::io;
 
-use socket::TmuxSocket;
 use crate::process::{Limits, Overflow, ProcessError, Spec};
 
 mod beside;

@@ -100,7 +100,10 @@ fn step_cycles_both_ways_and_starts_at_an_end() {
         row("c", Health::Errored, 1),
     ];
     let q = queue(&rows);
-    let next = |cur: Option<&str>, back| step(&q, cur, back).map(|s| s.name.clone());
+    let next = |cur: Option<&str>, back| {
+        let key = cur.map(crate::model::RowKey::here);
+        step(&q, key.as_ref(), back).map(|s| s.name.clone())
+    };
     assert_eq!(next(None, false).as_deref(), Some("a"));
     assert_eq!(next(None, true).as_deref(), Some("c"));
     assert_eq!(next(Some("id-a"), false).as_deref(), Some("b"));

@@ -6,17 +6,16 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use chrono::{DateTime, Utc};
-
 use super::ao_sessions::AoSessions;
 use super::own::Own;
+use super::pane_row::pane_row;
 use super::probe::{Found, Probe, at_a_shell, probe};
 use super::registry::Registry;
 use super::rows::RowContext;
 use super::usage::UsageFiles;
 use super::{Problems, WatchTarget, add_problems};
-use crate::health::{self, HealthInputs, Report};
-use crate::model::{Adopted, Health, Session, Source, Status};
+use crate::health::{self, Report};
+use crate::model::{Adopted, Session, Status};
 use crate::sources::adopted as records;
 use crate::sources::sidecar::{self, Sidecar};
 use crate::tmux::{Pane, PaneId, ServerState, Tmux};
@@ -272,56 +271,4 @@ fn discovered_row(pane: &Pane, found: &Found, cx: &RowContext<'_>) -> Session {
         hooks: false,
     });
     row
-}
-
-pub(super) fn pane_row(
-    pane: &Pane,
-    agent: String,
-    cwd: PathBuf,
-    activity: crate::model::ActivityView,
-    last_signal_at: Option<DateTime<Utc>>,
-    cx: &RowContext<'_>,
-) -> Session {
-    let now = cx.now;
-    let status = Status::Running;
-    let inputs = HealthInputs {
-        status: &status,
-        exit_status: None,
-        activity: &activity.state,
-        orchestration: None,
-        last_signal_at,
-    };
-    let t = cx.thresholds;
-    let (health, rule): (Health, _) = health::decide(inputs, now, t);
-    let why = health::explain(rule, health, &inputs, &activity, t);
-    Session {
-        id: pane.id.to_string(),
-        name: format!("{agent}@{}", pane.session),
-        source: Source::Tmux,
-        status,
-        health,
-        cwd,
-        agent: Some(agent),
-        tmux_session: Some(pane.session.clone()),
-        created_at: None,
-        last_focused_at: pane.last_attached,
-        last_activity_at: last_signal_at,
-        agent_session_id: None,
-        activity,
-        orchestration: None,
-        active_agent: None,
-        usage: None,
-        branch: None,
-        agent_orchestrator: None,
-        archived: false,
-        problems: Vec::new(),
-        adopted: None,
-        changes: None,
-        own_worktree: None,
-        // Not greenroom's record: no snooze kept for it.
-        snoozed_until: None,
-        waiting_for: None,
-        why,
-        host: None,
-    }
 }

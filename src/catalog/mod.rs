@@ -13,6 +13,7 @@ mod maestro_rows;
 mod maestro_state;
 mod order;
 mod own;
+mod pane_row;
 mod probe;
 mod reach;
 mod registry;

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
 
-use super::adopted::pane_row;
+use super::pane_row::pane_row;
 use super::rows::RowContext;
 use super::usage::UsageFiles;
 use super::{Problems, WatchTarget};

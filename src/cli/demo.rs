@@ -319,7 +319,7 @@ fn set_up(place: &Place, environ: &Environ) -> Result<Config> {
     config.agents.insert(
         "demo".into(),
         AgentPreset {
-            launch: agents::agent_command(root, "general")?,
+            launch: agents::agent_command(environ, root, "general")?,
             resume: None,
             launch_with_prompt: None,
         },

@@ -4,6 +4,7 @@
 //! `sources/wire/read.rs`.
 
 pub mod list;
+pub mod remote;
 pub mod ssh;
 pub mod stream;
 

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::{Activity, Health, Orchestration, Source, Status};
+use super::{Activity, Health, HostPlace, Orchestration, RowKey, Source, Status};
 
 /// Token usage and cost read from an agent transcript.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
@@ -193,55 +193,36 @@ pub struct Session {
     pub host: Option<HostPlace>,
 }
 
-/// A host's row's place, typed, as its stream delivered it: `Session.id`
-/// is the list's (unique among hosts), never read back for these.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct HostPlace {
-    pub name: HostName,
-    /// The host's own id for the row (checked by `hosts::valid_remote_id`).
-    pub id: String,
-}
-
-/// The name of a `[[hosts]]` entry (checked by `hosts::check`).
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct HostName(String);
-
-impl HostName {
-    pub fn new(name: impl Into<String>) -> Self {
-        Self(name.into())
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl std::fmt::Display for HostName {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
 /// An agent found in a tmux pane greenroom did not start: through its
 /// hooks' reports, or from the pane's program alone (no hooks).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Adopted {
-    pub pane: crate::tmux::PaneId,
+    pub pane: super::PaneId,
     /// Whether its hooks report to greenroom; without them the activity is
     /// inferred from tmux.
     pub hooks: bool,
 }
 
 impl Session {
+    /// The row's key in the dashboard's list: its host, if any, and its id.
+    pub fn key(&self) -> RowKey {
+        RowKey {
+            host: self.host.as_ref().map(|p| p.name.clone()),
+            id: self.id.clone(),
+        }
+    }
+
+    /// Whether `key` names this row (without building its key).
+    pub fn is(&self, key: &RowKey) -> bool {
+        self.id == key.id && self.host.as_ref().map(|p| &p.name) == key.host.as_ref()
+    }
+
     /// What greenroom hands tmux to act on this row: the adopted agent's
     /// pane, else the row's tmux session.
-    pub fn tmux_target(&self) -> Option<crate::tmux::TmuxTarget> {
+    pub fn tmux_target(&self) -> Option<super::TmuxTarget> {
         match &self.adopted {
-            Some(a) => Some(crate::tmux::TmuxTarget::Pane(a.pane.clone())),
-            None => self
-                .tmux_session
-                .clone()
-                .map(crate::tmux::TmuxTarget::Session),
+            Some(a) => Some(super::TmuxTarget::Pane(a.pane.clone())),
+            None => self.tmux_session.clone().map(super::TmuxTarget::Session),
         }
     }
 
@@ -259,5 +240,15 @@ impl Session {
     /// Dismiss archives one of greenroom's own sessions that is not running.
     pub fn can_dismiss(&self) -> bool {
         self.source == Source::Greenroom && !self.archived && !self.status.is_live()
+    }
+}
+
+/// A row's name as the screen shows it: `HOST:NAME` for a host's row
+/// (drawn from its typed host), else its own name. Shown only, never
+/// read back.
+pub fn row_name(s: &Session) -> std::borrow::Cow<'_, str> {
+    match &s.host {
+        Some(place) => format!("{}:{}", place.name, s.name).into(),
+        None => s.name.as_str().into(),
     }
 }

@@ -166,7 +166,7 @@ fn the_environment_is_kept_only_as_asked() {
         .env("GREENROOM_B", "2")
         .env_remove("GREENROOM_B");
     let mut want = vec!["GREENROOM_A".to_owned()];
-    if std::env::var_os("PATH").is_some() {
+    if !crate::environ::live_only(&["PATH"]).is_empty() {
         want.push("PATH".to_owned());
     }
     assert_eq!(env_keys(&spec), want);

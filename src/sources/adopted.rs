@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use uuid::Uuid;
 
 use super::sidecar::Sidecar;
-use crate::tmux::PaneId;
+use crate::model::PaneId;
 
 /// The folder beside the sidecars where adopted records live.
 pub const ADOPTED_DIR: &str = "adopted";

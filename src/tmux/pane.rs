@@ -12,29 +12,7 @@ use std::ops::Deref;
 use chrono::{DateTime, Utc};
 
 use super::{Tmux, TmuxError};
-use crate::health::TmuxFacts;
-
-/// A checked tmux pane id: `%` followed by digits.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct PaneId(String);
-
-impl PaneId {
-    pub fn parse(text: &str) -> Option<Self> {
-        let digits = text.strip_prefix('%')?;
-        (!digits.is_empty() && digits.len() <= 10 && digits.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| Self(text.to_owned()))
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl std::fmt::Display for PaneId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+pub use crate::model::{PaneId, TmuxFacts, TmuxTarget};
 
 /// One live pane at a poll.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -179,44 +157,6 @@ impl From<BTreeMap<String, TmuxFacts>> for Server {
     }
 }
 
-/// What greenroom hands tmux to act on a row: its session, by name, or
-/// an adopted agent's pane alone. Turned into tmux's argument only when a
-/// command is built (`Tmux::session_target`, `window_target`): a name
-/// read from a file can never stand for a pane.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum TmuxTarget {
-    Session(String),
-    Pane(PaneId),
-}
-
-impl From<&str> for TmuxTarget {
-    fn from(name: &str) -> Self {
-        Self::Session(name.to_owned())
-    }
-}
-
-impl From<&String> for TmuxTarget {
-    fn from(name: &String) -> Self {
-        Self::Session(name.clone())
-    }
-}
-
-impl From<&TmuxTarget> for TmuxTarget {
-    fn from(target: &TmuxTarget) -> Self {
-        target.clone()
-    }
-}
-
-impl std::fmt::Display for TmuxTarget {
-    /// For messages: the session's name, or the pane's id.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::Session(name) => f.write_str(name),
-            Self::Pane(pane) => write!(f, "{pane}"),
-        }
-    }
-}
-
 /// A tmux client's name (`/dev/pts/3`, `client-1234`): what the popup's
 /// key passes, checked before greenroom hands it to `switch-client -c`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -266,7 +206,10 @@ mod tests {
     #[test]
     fn pane_ids_are_checked() {
         for ok in ["%0", "%12", "%4294967295"] {
-            assert_eq!(PaneId::parse(ok).map(|p| p.0), Some(ok.to_owned()));
+            assert_eq!(
+                PaneId::parse(ok).map(|p| p.as_str().to_owned()),
+                Some(ok.to_owned())
+            );
         }
         for bad in [
             "",

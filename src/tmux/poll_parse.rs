@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use chrono::{DateTime, TimeZone, Utc};
 
 use super::{Pane, PaneId, SEP, Server};
-use crate::health::TmuxFacts;
+use crate::model::TmuxFacts;
 
 fn epoch(text: &str) -> Option<DateTime<Utc>> {
     match text.trim().parse::<i64>() {

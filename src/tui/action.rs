@@ -3,8 +3,14 @@
 
 use chrono::{DateTime, Utc};
 
+pub mod effect;
+pub mod op;
+
+pub use effect::{Effect, GitEffect, HostEffect, TmuxEffect, UiEffect};
+
 use crate::model::{Problem, Session};
 use crate::tmux::ServerState;
+pub use crate::tui::model::dialog::{Completion, NewSession, SpawnDefaults};
 
 /// A command the operator can bind to a key. `keymap.rs` holds the table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -107,7 +113,7 @@ pub enum Action {
     Tick(DateTime<Utc>),
     /// A pane capture for the preview.
     Preview {
-        id: String,
+        id: crate::model::RowKey,
         text: String,
     },
     /// A character typed into the mode's input (the filter, a dialog's field).
@@ -126,8 +132,11 @@ pub enum Action {
         width: u16,
         height: u16,
     },
-    /// A message for the status line.
+    /// A message for the status line: always words to show.
     Status(String),
+    /// A job finished with nothing to say (the pane beside followed the
+    /// selection; a host's attach had no window to open).
+    Nothing,
     /// An effect that acted on sessions finished: what it did.
     Finished(Finished),
     /// What the new-session form starts with (the driver asked the world).
@@ -148,7 +157,7 @@ pub enum Action {
     },
     /// What connections to `[[hosts]]` entries said, in order (a burst
     /// that arrived together is one action).
-    Hosts(Vec<super::hosts::HostSaid>),
+    Hosts(Vec<crate::tui::model::hosts::HostSaid>),
 }
 
 impl Action {
@@ -158,16 +167,6 @@ impl Action {
     pub fn is_bookkeeping(&self) -> bool {
         matches!(self, Action::PollDue | Action::Refreshed { .. })
     }
-}
-
-/// What a folder completion found for the text typed.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Completion {
-    /// The text completed as far as every match agrees; `None` when
-    /// nothing matches.
-    pub text: Option<String>,
-    /// The folder names that still match when there are several.
-    pub candidates: Vec<String>,
 }
 
 /// What an effect on sessions did, for the reducer to word.
@@ -186,7 +185,7 @@ pub enum Finished {
     /// untracked or ignored files, named in `work`): the dismiss dialog
     /// comes back at its second confirmation, showing them.
     WorktreeHasWork {
-        id: String,
+        id: crate::model::RowKey,
         name: String,
         path: std::path::PathBuf,
         work: Vec<String>,
@@ -217,85 +216,12 @@ pub enum Finished {
     Switched {
         name: String,
     },
-    /// The operator detached and is back in the dashboard.
+    /// The operator detached and is back in the dashboard: from which
+    /// row, and its name as shown.
     Returned {
+        row: crate::model::RowKey,
         name: String,
     },
     /// The effect failed: why, in one line.
     Failed(String),
-}
-
-/// The new-session form's defaults: the first free name, a folder, the
-/// presets and which of them are not installed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SpawnDefaults {
-    pub name: String,
-    pub cwd: String,
-    pub agents: Vec<String>,
-    pub missing: Vec<String>,
-}
-
-/// What the new-session form submits.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NewSession {
-    pub name: String,
-    pub cwd: String,
-    pub agent: Option<String>,
-    pub worktree: Option<String>,
-    pub prompt: Option<String>,
-}
-
-/// Work the reducer asks for; the driver's `Runner` does it and reports
-/// back as actions.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Effect {
-    /// Ask tmux for its sessions; `generation` comes back with the answer.
-    Poll {
-        generation: u64,
-    },
-    /// Read these rows' sessions again (tmux targets, as rows hold them)
-    /// through the control client, between full polls.
-    Refresh {
-        targets: Vec<crate::tmux::TmuxTarget>,
-        generation: u64,
-    },
-    /// Start (or restart) the control client that pushes tmux's changes.
-    ListenToTmux,
-    /// Hand an accepted poll to the catalog (statuses, rows).
-    ApplyPoll(ServerState),
-    /// Hand an accepted refresh to the catalog: its sessions replace theirs.
-    ApplyRefresh(crate::tmux::Server),
-    /// A window closed: the catalog drops the session it was the last of.
-    ForgetWindow(String),
-    /// Ring the terminal bell and post a desktop notification.
-    Alert {
-        title: String,
-        body: String,
-    },
-    /// Fill the new-session form with defaults and open it.
-    OpenSpawnForm,
-    Spawn(NewSession),
-    /// An effect on sessions, here or on a host (`op::decide` makes it).
-    Op(super::op::Op),
-    CompletePath {
-        text: String,
-    },
-    /// Close the pane beside (a second `o`).
-    CloseBeside {
-        pane: crate::tmux::Beside,
-    },
-    /// Read the work tree of a session's folder again soon (the Changes
-    /// tab opened on it), ahead of others.
-    RefreshChanges {
-        cwd: std::path::PathBuf,
-    },
-    /// Ask git for one file's diff (off the loop); comes back as
-    /// [`Action::DiffLoaded`].
-    LoadDiff(crate::tui::changes::DiffRequest),
-    /// (Re)connect to a host: `greenroom watch --json` there over ssh.
-    ConnectHost {
-        host: String,
-        attempt: u64,
-    },
-    Quit,
 }

@@ -8,6 +8,7 @@ use super::navigate::{move_by, move_to, preview_request};
 use super::op::{Verb, decide, on_selected};
 use super::state::{AppState, DetailTab, Mode, Overlay, SortMode, TmuxStatus};
 use crate::model::Health;
+use crate::tui::action::UiEffect;
 
 pub(super) fn command(state: &mut AppState, c: Command) -> Vec<Effect> {
     match &mut state.mode {
@@ -113,7 +114,7 @@ fn needs_tmux(c: Command) -> bool {
 }
 
 fn normal(state: &mut AppState, c: Command) -> Vec<Effect> {
-    if needs_tmux(c) && state.tmux == TmuxStatus::NotInstalled {
+    if needs_tmux(c) && state.link.tmux == TmuxStatus::NotInstalled {
         state.say(
             "tmux is not installed: greenroom is read-only (install tmux, e.g. apt install tmux)",
         );
@@ -144,7 +145,7 @@ fn normal(state: &mut AppState, c: Command) -> Vec<Effect> {
             live_check(s)?;
             Ok(Verb::Attach)
         }),
-        Command::New => vec![Effect::OpenSpawnForm],
+        Command::New => vec![Effect::Ui(UiEffect::OpenSpawnForm)],
         Command::Kill => confirm(state, dialog::Bulk::Kill),
         Command::Dismiss => confirm(state, dialog::Bulk::Dismiss),
         Command::Restore => on_selected(state, |s| {
@@ -232,8 +233,8 @@ fn clear_filter(state: &mut AppState) -> Vec<Effect> {
 fn open_send(state: &mut AppState) -> Vec<Effect> {
     let dialog = match state.selected_session() {
         Some(s) => live_check(s).map(|()| Dialog::Send {
-            id: s.id.clone(),
-            name: s.name.clone(),
+            id: s.key(),
+            name: crate::model::row_name(s).into_owned(),
             text: String::new(),
         }),
         None => Err("no session selected".into()),

@@ -1,31 +1,25 @@
-//! The dashboard. Data flows one way: catalog rows -> [`state::AppState`]
-//! (changed only by [`update::update`]) -> the views; the driver (`run`)
-//! feeds the reducer and its `Runner` carries out the effects.
+//! The dashboard, by kind, imports only leftward: [`model`] (plain data:
+//! the state, modes, dialogs, hosts' links) ← [`action`] (what happens,
+//! what is asked) ← [`keymap`] ← [`reduce`] (every decision, no IO) ←
+//! [`shell`] (the only IO: the loop, the runner, the terminal). Views read
+//! the model and the keymap. Data flows one way: catalog rows ->
+//! `AppState` (changed only by `reduce::update::update`) -> the views.
 
-mod act;
 pub mod action;
-pub mod changes;
 mod commands;
-pub mod dialog;
-pub mod effects;
-pub mod hosts;
-pub mod input;
 pub mod keymap;
-mod navigate;
-pub mod op;
-mod polling;
-mod remote;
-mod review;
-mod rows;
-pub mod run;
-mod runner;
-pub mod state;
-mod terminal;
-mod triage;
-pub mod update;
+pub mod model;
+pub mod reduce;
+pub mod shell;
 pub mod view;
+
+// The paths the keymap's reducer (`commands.rs`) and the tests name.
+pub use model::{changes, state};
+use reduce::{act, navigate, review, triage};
+pub use reduce::{dialog, hosts, op, update};
+pub use shell::{input, run};
 
 /// Opens the dashboard and returns when the operator quits.
 pub fn launch(config: crate::config::Config) -> color_eyre::eyre::Result<()> {
-    run::run(config)
+    shell::run::run(config)
 }

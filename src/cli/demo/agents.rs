@@ -7,6 +7,7 @@ use color_eyre::eyre::{Result, WrapErr, eyre};
 
 use super::{Place, WATCHDOG};
 use crate::config::Config;
+use crate::environ::Environ;
 use crate::ops::{self, Launch, SpawnRequest};
 use crate::sources::maestro;
 use crate::sources::sidecar::SidecarStore;
@@ -113,8 +114,10 @@ pub(super) fn start_server(place: &Place, inside_tmux: bool) -> Result<()> {
 
 /// The command that runs one simulated agent: this binary's hidden
 /// `demo-agent` subcommand.
-pub(super) fn agent_command(root: &Path, role: &str) -> Result<String> {
-    let exe = std::env::current_exe().wrap_err("cannot find the greenroom binary")?;
+pub(super) fn agent_command(environ: &Environ, root: &Path, role: &str) -> Result<String> {
+    let exe = environ
+        .current_exe()
+        .ok_or_else(|| eyre!("cannot find the greenroom binary"))?;
     let quote = |p: &Path| shell_quote(&p.to_string_lossy());
     Ok(format!(
         "{} demo-agent {role} --root {} --maestro-hooks {}",
@@ -142,7 +145,7 @@ pub(super) fn start_agent(tmux: &Tmux, config: &Config, root: &Path, agent: &Age
         &SpawnRequest {
             name: Some(agent.name.to_owned()),
             cwd,
-            launch: Launch::Command(agent_command(root, agent.role)?),
+            launch: Launch::Command(agent_command(&config.environ, root, agent.role)?),
             worktree: None,
             prompt: None,
         },

@@ -10,7 +10,7 @@ use super::Theme;
 use super::text::{fit, pad};
 use crate::display::safe_path;
 use crate::model::{ChangedFile, Changes, FileState, Session};
-use crate::tui::changes::{ChangesTab, DiffPane};
+use crate::tui::model::changes::{ChangesTab, DiffPane};
 
 pub fn render(frame: &mut Frame, area: Rect, s: &Session, tab: &ChangesTab, theme: &Theme) {
     let lines = match &s.changes {

@@ -6,13 +6,18 @@ use ratatui::widgets::Paragraph;
 
 use super::{Theme, changes, orchestration, overview, pane, preview};
 use crate::tui::keymap::Keymap;
-use crate::tui::state::{AppState, DetailTab};
+use crate::tui::model::state::{AppState, DetailTab};
 
 pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, theme: &Theme) {
     let block = pane(theme).title(tabs(state.tab, usize::from(area.width), theme));
     let block = match state.selected_session() {
-        Some(s) => block
-            .title(Line::from(Span::styled(format!(" {} ", s.name), theme.dim)).right_aligned()),
+        Some(s) => block.title(
+            Line::from(Span::styled(
+                format!(" {} ", crate::model::row_name(s)),
+                theme.dim,
+            ))
+            .right_aligned(),
+        ),
         None => block,
     };
     let inner = block.inner(area);

@@ -6,9 +6,8 @@ use ratatui::widgets::{Clear, Paragraph, Wrap};
 
 use super::text::fit;
 use super::{Theme, overlay_area, pane};
-use crate::tui::dialog::{Dialog, SpawnField, SpawnForm};
 use crate::tui::keymap::Keymap;
-use crate::tui::state::Mode;
+use crate::tui::model::dialog::{Dialog, SpawnField, SpawnForm};
 
 pub fn render(
     frame: &mut Frame,
@@ -19,7 +18,7 @@ pub fn render(
     theme: &Theme,
 ) {
     // The hint line comes from the dialog's keymap layer, as help does.
-    let hints = keymap.hints(Mode::layer_of(dialog));
+    let hints = keymap.hints(super::layer::of_dialog(dialog));
     let hint = keys(&hints, theme);
     let (title, lines, width) = match dialog {
         Dialog::Confirm {

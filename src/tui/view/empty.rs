@@ -9,7 +9,7 @@ use super::text::{hanging, pad, path_spans};
 use super::{Theme, pane};
 use crate::tui::action::Command;
 use crate::tui::keymap::Keymap;
-use crate::tui::state::AppState;
+use crate::tui::model::state::AppState;
 
 /// Folders listed before "and N more".
 const LOOKED_SHOWN: usize = 8;

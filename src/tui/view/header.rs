@@ -12,7 +12,7 @@ use super::text::fit;
 use crate::attention;
 use crate::display::age;
 use crate::model::Health;
-use crate::tui::state::{AppState, SortMode, TmuxEvents, TmuxStatus};
+use crate::tui::model::state::{AppState, SortMode, TmuxEvents, TmuxStatus};
 
 /// A right-side part in its long and short forms, and how much it matters
 /// (higher stays longer when space runs out).
@@ -229,7 +229,7 @@ fn right_parts(state: &AppState, theme: &Theme) -> Vec<Part> {
             keep: 4,
         });
     }
-    let tmux = match state.tmux {
+    let tmux = match state.link.tmux {
         TmuxStatus::NotInstalled => Some(("tmux not installed: read-only", "no tmux")),
         TmuxStatus::NoServer => Some(("no tmux server", "no server")),
         TmuxStatus::Unknown | TmuxStatus::Running => None,
@@ -243,7 +243,7 @@ fn right_parts(state: &AppState, theme: &Theme) -> Vec<Part> {
     }
     parts.extend(polling_part(state, theme));
     parts.extend(
-        crate::tui::hosts::header_part(state).map(|(long, short)| Part {
+        crate::tui::model::hosts::header_part(&state.hosts).map(|(long, short)| Part {
             long: vec![Span::styled(long, theme.warning)],
             short: vec![Span::styled(short, theme.warning)],
             keep: 3,
@@ -287,10 +287,10 @@ fn spent_part(state: &AppState, theme: &Theme) -> Option<Part> {
 
 /// Polling where tmux could push its changes: the header says so.
 fn polling_part(state: &AppState, theme: &Theme) -> Option<Part> {
-    if state.tmux != TmuxStatus::Running {
+    if state.link.tmux != TmuxStatus::Running {
         return None;
     }
-    let long = match &state.events {
+    let long = match &state.link.events {
         TmuxEvents::Lost { .. } => "tmux events lost: polling".to_owned(),
         TmuxEvents::Off(version) => format!("{version}: polling"),
         _ => return None,

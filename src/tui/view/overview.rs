@@ -9,23 +9,46 @@ use super::tab_rows::{Keep, LABEL_W, Rows};
 use super::text::{compact, hanging, kv, path_spans};
 use super::{Theme, git_lines};
 use crate::display::age;
-use crate::model::{Activity, Health, Orchestration, PhaseStatus, Session, Status, Usage};
-use crate::tui::state::AppState;
+use crate::model::{
+    Activity, AoDetails, Health, Orchestration, PhaseStatus, Session, Status, Usage,
+};
+use crate::tui::model::state::AppState;
 
 pub fn rows(s: &Session, state: &AppState, max: usize, theme: &Theme) -> Rows {
-    let row = |label: &str, value: Vec<Span<'static>>| kv(label, value, theme.dim, LABEL_W, max);
-    let plain = |t: &str| vec![Span::raw(t.to_owned())];
     let mut out = Rows::default();
+    title_rows(&mut out, s, max, theme);
+    health_rows(&mut out, s, state, max, theme);
+    if let Some(o) = &s.orchestration {
+        maestro_rows(&mut out, s, o, max, theme);
+    }
+    if let Some(u) = &s.usage {
+        usage_rows(&mut out, u, max, theme);
+    }
+    if let Some(a) = &s.agent_orchestrator {
+        ao_rows(&mut out, a, max, theme);
+    }
+    where_it_lives(&mut out, s, state, max, theme);
+    out
+}
 
-    let mut title = vec![Span::styled(s.name.clone(), theme.title)];
+/// The row's name as the screen shows it, its status and its source.
+fn title_rows(out: &mut Rows, s: &Session, max: usize, theme: &Theme) {
+    let mut title = vec![Span::styled(
+        crate::model::row_name(s).into_owned(),
+        theme.title,
+    )];
     if let Some(status) = status_word(&s.status) {
         title.push(Span::styled(format!(" · {status}"), theme.dim));
     }
     title.push(Span::styled(format!(" · {}", s.source.as_str()), theme.dim));
     out.push(Keep::Must, hanging(title, 2, max));
     out.blank();
+}
 
-    // Why it has its health, then what it is doing and since when.
+/// Why it has its health, then what it is doing and since when, and what
+/// is wrong with its files.
+fn health_rows(out: &mut Rows, s: &Session, state: &AppState, max: usize, theme: &Theme) {
+    let row = |label: &str, value: Vec<Span<'static>>| kv(label, value, theme.dim, LABEL_W, max);
     // The status with where it came from and its age: `waiting · hook · 4s`.
     let mut health = vec![Span::styled(
         format!(
@@ -58,44 +81,35 @@ pub fn rows(s: &Session, state: &AppState, max: usize, theme: &Theme) -> Rows {
         .as_deref()
         .filter(|d| !d.trim().is_empty() && s.waiting_for.is_none())
     {
-        out.push(Keep::Must, row("", plain(d.trim())));
+        out.push(Keep::Must, row("", vec![Span::raw(d.trim().to_owned())]));
     }
     for p in &s.problems {
         let text = vec![Span::styled(format!("⚠ {p}"), theme.warning)];
         out.push(Keep::Useful, row("problem", text));
     }
+}
 
-    if let Some(o) = &s.orchestration {
-        maestro_rows(&mut out, s, o, max, theme);
+/// Agent Orchestrator's own words: its lifecycle state, and the work.
+fn ao_rows(out: &mut Rows, a: &AoDetails, max: usize, theme: &Theme) {
+    let row = |label: &str, value: Vec<Span<'static>>| kv(label, value, theme.dim, LABEL_W, max);
+    out.blank();
+    let mut state = vec![Span::styled(
+        a.status.clone().unwrap_or_else(|| "no status".into()),
+        theme.accent,
+    )];
+    if let Some(r) = &a.reason {
+        state.push(Span::styled(format!(" · {r}"), theme.dim));
     }
-    if let Some(u) = &s.usage {
-        usage_rows(&mut out, u, max, theme);
-    }
-
-    if let Some(a) = &s.agent_orchestrator {
-        // Agent Orchestrator's own words: its lifecycle state, and the work.
-        out.blank();
-        let mut state = vec![Span::styled(
-            a.status.clone().unwrap_or_else(|| "no status".into()),
-            theme.accent,
-        )];
-        if let Some(r) = &a.reason {
-            state.push(Span::styled(format!(" · {r}"), theme.dim));
-        }
-        out.push(Keep::Must, row("ao", state));
-        for (label, value, keep) in [
-            ("pr", &a.pr, Keep::Must),
-            ("issue", &a.issue, Keep::Useful),
-            ("summary", &a.summary, Keep::Useful),
-        ] {
-            if let Some(v) = value {
-                out.push(keep, row(label, plain(v)));
-            }
+    out.push(Keep::Must, row("ao", state));
+    for (label, value, keep) in [
+        ("pr", &a.pr, Keep::Must),
+        ("issue", &a.issue, Keep::Useful),
+        ("summary", &a.summary, Keep::Useful),
+    ] {
+        if let Some(v) = value {
+            out.push(keep, row(label, vec![Span::raw(v.clone())]));
         }
     }
-
-    where_it_lives(&mut out, s, state, max, theme);
-    out
 }
 
 /// The status worth showing: Maestro rows have none greenroom knows.
@@ -182,7 +196,8 @@ fn activity_spans(s: &Session, state: &AppState, theme: &Theme) -> Vec<Span<'sta
         " · reported by its hook"
     } else if s.source == crate::model::Source::Maestro {
         " · from its Maestro state"
-    } else if s.status.is_live() && state.tmux == crate::tui::state::TmuxStatus::Running {
+    } else if s.status.is_live() && state.link.tmux == crate::tui::model::state::TmuxStatus::Running
+    {
         " · inferred from tmux"
     } else {
         " · as last recorded"

@@ -12,7 +12,7 @@ use super::text::hanging;
 use crate::model::{Session, Source};
 use crate::tui::action::Command;
 use crate::tui::keymap::Keymap;
-use crate::tui::state::{AppState, TmuxStatus};
+use crate::tui::model::state::{AppState, TmuxStatus};
 
 pub fn render(
     frame: &mut Frame,
@@ -31,7 +31,7 @@ pub fn render(
     let capture = state
         .preview
         .as_ref()
-        .filter(|p| p.id == s.id)
+        .filter(|p| s.is(&p.id))
         .map(|p| p.text.as_str());
     let Some(capture) = capture else {
         let line = Line::from(Span::styled("waiting for the pane…", theme.dim));
@@ -63,7 +63,7 @@ fn is_blank(line: &Line) -> bool {
 
 /// Why there is no pane to show, if there is none.
 fn unavailable(s: &Session, state: &AppState, keymap: &Keymap) -> Option<String> {
-    if state.tmux == TmuxStatus::NotInstalled {
+    if state.link.tmux == TmuxStatus::NotInstalled {
         return Some("tmux is not installed: there is no pane to preview.".into());
     }
     if s.can_attach() {

@@ -11,10 +11,11 @@ use ratatui::widgets::Paragraph;
 use super::text::{fit, pad, rpad, width};
 use super::{Theme, pane};
 use crate::display::age;
+use crate::model::row_name;
 use crate::model::{Session, Source};
 use crate::tui::action::Command;
 use crate::tui::keymap::Keymap;
-use crate::tui::state::AppState;
+use crate::tui::model::state::AppState;
 
 /// Below this inner width the agent column is left out.
 const AGENT_MIN_WIDTH: usize = 34;
@@ -94,7 +95,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, 
     let lines: Vec<Line> = page
         .iter()
         .map(|s| {
-            let selected = state.selected.as_deref() == Some(s.id.as_str());
+            let selected = state.selected.as_ref().is_some_and(|k| s.is(k));
             row(s, state, &cols, selected, max, theme)
         })
         .collect();
@@ -175,14 +176,14 @@ fn columns(state: &AppState, page: &[&Session], max: usize) -> Columns {
     } else {
         0
     };
-    let names: Vec<usize> = page.iter().map(|s| width(&s.name)).collect();
+    let names: Vec<usize> = page.iter().map(|s| width(&row_name(s))).collect();
     let details = page
         .iter()
         .map(|s| width(&detail_text(s)))
         .max()
         .unwrap_or(0);
     let has_detail = details > 0;
-    let cost_w = if state.show_cost && max >= AGENT_MIN_WIDTH {
+    let cost_w = if state.settings.show_cost && max >= AGENT_MIN_WIDTH {
         page.iter().map(|s| width(&cost_text(s))).max().unwrap_or(0)
     } else {
         0
@@ -255,14 +256,15 @@ fn row(
     max: usize,
     theme: &Theme,
 ) -> Line<'static> {
-    let attention = state.attention.contains(&s.id);
-    let quiet = s.health.is_quiet() || crate::tui::hosts::greyed(state, s);
+    let key = s.key();
+    let attention = state.triage.attention.contains(&key);
+    let quiet = s.health.is_quiet() || crate::tui::model::hosts::greyed(&state.hosts, s);
     let mut name_style = if quiet { theme.dim } else { Style::new() };
     if attention {
         name_style = name_style.add_modifier(Modifier::BOLD);
     }
     let mut spans = vec![
-        Span::raw(match (selected, state.marked.contains(&s.id)) {
+        Span::raw(match (selected, state.marked.contains(&key)) {
             (true, true) => "»",
             (true, false) => "›",
             (false, true) => "+",
@@ -270,7 +272,7 @@ fn row(
         }),
         Span::styled(s.health.glyph(), theme.health(s.health)),
         Span::raw(" "),
-        Span::styled(pad(&s.name, cols.name), name_style),
+        Span::styled(pad(&row_name(s), cols.name), name_style),
     ];
     if cols.detail > 0 {
         spans.push(Span::raw(" "));

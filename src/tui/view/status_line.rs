@@ -8,7 +8,7 @@ use super::sidebar::first_key;
 use super::text::{fit, width};
 use crate::tui::action::Command;
 use crate::tui::keymap::{Keymap, Layer};
-use crate::tui::state::{AppState, Mode, Overlay, SortMode, TmuxStatus};
+use crate::tui::model::state::{AppState, Mode, Overlay, SortMode, TmuxStatus};
 
 pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, theme: &Theme) {
     if area.height == 0 {
@@ -77,7 +77,7 @@ fn hints(state: &AppState) -> Vec<(Command, &'static str)> {
         h.push((Command::OpenBeside, "close beside"));
     }
     if let Some(s) = state.selected_session() {
-        let tmux_ok = state.tmux != TmuxStatus::NotInstalled;
+        let tmux_ok = state.link.tmux != TmuxStatus::NotInstalled;
         let live = s.can_attach() && tmux_ok;
         if live && s.health == crate::model::Health::Waiting {
             h.extend([(Command::Allow, "allow"), (Command::Deny, "deny")]);

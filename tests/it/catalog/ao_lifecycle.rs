@@ -4,6 +4,7 @@
 //! detail pane. AO's own archive takes the row off the live list.
 
 use crate::support;
+use greenroom::model::RowKey;
 
 use chrono::{TimeZone, Utc};
 use greenroom::catalog::Catalog;
@@ -139,10 +140,10 @@ fn the_sidebar_and_the_detail_pane_say_what_ao_says() {
         Vec::new(),
     );
     s.rows = vec![r.clone()];
-    s.tmux = TmuxStatus::Running;
+    s.link.tmux = TmuxStatus::Running;
     s.page = usize::from(sidebar_list_area(Rect::new(0, 0, w, h)).height);
     s.refresh_visible();
-    s.selected = Some(r.id.clone());
+    s.selected = Some(RowKey::here(r.id.clone()));
     s.clamp_offset();
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
     terminal

@@ -1,7 +1,6 @@
 //! The engine with its real watcher, fed the paths the watcher sends until
 //! the rows show what a test waits for (never a fixed sleep).
 
-
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 

@@ -2,6 +2,8 @@
 //! `+3 ~2` column and the detail pane's rows (from the full dashboard), and
 //! the Changes tab's file list and diff (its view, drawn alone).
 
+use greenroom::model::RowKey;
+use greenroom::tui::action::GitEffect;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -213,14 +215,17 @@ mod reducer {
         assert_eq!(s.tab, DetailTab::Changes);
         assert_eq!(
             effects,
-            vec![Effect::RefreshChanges {
+            vec![Effect::Git(GitEffect::RefreshChanges {
                 cwd: "/home/op/src/api-retries".into()
-            }]
+            })]
         );
         // Down moves the file cursor, not the session.
         update(&mut s, Action::Command(Command::Down));
         assert_eq!(s.review.cursor, 1);
-        assert_eq!(s.selected.as_deref(), Some("id-api-retries"));
+        assert_eq!(
+            s.selected.as_ref().map(|k| k.id.as_str()),
+            Some("id-api-retries")
+        );
         update(&mut s, Action::Command(Command::Cancel));
         assert_eq!(s.mode, Mode::Normal);
     }
@@ -245,13 +250,13 @@ mod reducer {
         let mut s = reviewing();
         update(&mut s, Action::Command(Command::Review));
         let first = update(&mut s, Action::Command(Command::Submit));
-        let [Effect::LoadDiff(first)] = first.as_slice() else {
+        let [Effect::Git(GitEffect::LoadDiff(first))] = first.as_slice() else {
             panic!("{first:?}")
         };
         assert!(!first.staged, "the unstaged side first");
         assert_eq!(first.root, PathBuf::from("/home/op/src/api-retries"));
         let second = update(&mut s, Action::Command(Command::NextChoice));
-        let [Effect::LoadDiff(second)] = second.as_slice() else {
+        let [Effect::Git(GitEffect::LoadDiff(second))] = second.as_slice() else {
             panic!("{second:?}")
         };
         assert!(second.staged);
@@ -288,7 +293,7 @@ mod reducer {
         let mut s = reviewing();
         update(&mut s, Action::Command(Command::Review));
         let req = update(&mut s, Action::Command(Command::Submit));
-        let [Effect::LoadDiff(req)] = req.as_slice() else {
+        let [Effect::Git(GitEffect::LoadDiff(req))] = req.as_slice() else {
             panic!()
         };
         let text = Ok(DiffText {
@@ -313,7 +318,7 @@ mod reducer {
         let Mode::Dialog(Dialog::Send { id, text, .. }) = &s.mode else {
             panic!("{:?}", s.mode)
         };
-        assert_eq!(id, "id-api-retries");
+        assert_eq!(id, &RowKey::here("id-api-retries"));
         assert_eq!(text, "In src/client.rs lines 40\u{2013}42: ");
         // What the operator types goes after it, and Enter sends it as `s` does.
         for c in "use the budget".chars() {
@@ -365,7 +370,7 @@ mod dismiss {
             }
         }
         s.refresh_visible();
-        s.selected = Some(UID.into());
+        s.selected = Some(RowKey::here(UID));
         s
     }
 
@@ -413,7 +418,7 @@ mod dismiss {
         update(
             &mut s,
             Action::Finished(Finished::WorktreeHasWork {
-                id: UID.into(),
+                id: RowKey::here(UID),
                 name: "api-retries".into(),
                 path: "/home/op/src/api-feat".into(),
                 work: vec![

@@ -2,6 +2,8 @@
 //! which poll answers to drop, when the preview follows the pane, how a
 //! finished effect is worded.
 
+use greenroom::model::RowKey;
+use greenroom::tui::action::TmuxEffect;
 use std::collections::BTreeMap;
 
 use chrono::Duration;
@@ -39,7 +41,7 @@ fn one_poll_at_a_time_and_an_answer_older_than_an_effect_is_dropped() {
     let mut s = loaded();
     assert_eq!(
         update(&mut s, Action::PollDue),
-        vec![Effect::Poll { generation: 0 }]
+        vec![Effect::Tmux(TmuxEffect::Poll { generation: 0 })]
     );
     // Due again while the first runs: nothing more.
     assert!(update(&mut s, Action::PollDue).is_empty());
@@ -52,15 +54,18 @@ fn one_poll_at_a_time_and_an_answer_older_than_an_effect_is_dropped() {
     // Its answer is dropped, and tmux asked again at once.
     assert_eq!(
         update(&mut s, polled(0, 0)),
-        vec![Effect::Poll { generation: 1 }]
+        vec![Effect::Tmux(TmuxEffect::Poll { generation: 1 })]
     );
     // The fresh answer reaches the catalog.
     let effects = update(&mut s, polled(1, 0));
     assert!(
-        matches!(effects.first(), Some(Effect::ApplyPoll(_))),
+        matches!(
+            effects.first(),
+            Some(Effect::Tmux(TmuxEffect::ApplyPoll(_)))
+        ),
         "{effects:?}"
     );
-    assert!(!s.poll.in_flight);
+    assert!(!s.link.poll.in_flight);
 }
 
 #[test]
@@ -72,7 +77,10 @@ fn a_finished_effect_with_no_poll_running_asks_tmux_now() {
             name: "alpha".into(),
         }),
     );
-    assert_eq!(effects, vec![Effect::Poll { generation: 1 }]);
+    assert_eq!(
+        effects,
+        vec![Effect::Tmux(TmuxEffect::Poll { generation: 1 })]
+    );
 }
 
 #[test]
@@ -131,6 +139,7 @@ fn finished_effects_are_worded_by_the_reducer() {
         ),
         (
             Finished::Returned {
+                row: RowKey::here("id-alpha"),
                 name: "alpha".into(),
             },
             "back from alpha",
@@ -173,13 +182,19 @@ mod tmux_events {
         let mut s = loaded();
         update(&mut s, Action::PollDue);
         let effects = update(&mut s, polled(0, 0));
-        assert!(effects.contains(&Effect::ListenToTmux), "{effects:?}");
-        assert_eq!(s.events, TmuxEvents::Connecting);
+        assert!(
+            effects.contains(&Effect::Tmux(TmuxEffect::Listen)),
+            "{effects:?}"
+        );
+        assert_eq!(s.link.events, TmuxEvents::Connecting);
         // Connected: one poll for whatever changed before the subscription.
         let effects = update(&mut s, Action::TmuxEvent(Event::Connected));
-        assert_eq!(effects, vec![Effect::Poll { generation: 0 }]);
+        assert_eq!(
+            effects,
+            vec![Effect::Tmux(TmuxEffect::Poll { generation: 0 })]
+        );
         update(&mut s, polled(0, 0));
-        assert_eq!(s.events, TmuxEvents::Live);
+        assert_eq!(s.link.events, TmuxEvents::Live);
         s
     }
 
@@ -208,7 +223,7 @@ mod tmux_events {
 
     fn refresh_targets(effects: &[Effect]) -> Option<Vec<greenroom::tmux::TmuxTarget>> {
         effects.iter().find_map(|e| match e {
-            Effect::Refresh { targets, .. } => Some(targets.clone()),
+            Effect::Tmux(TmuxEffect::Refresh { targets, .. }) => Some(targets.clone()),
             _ => None,
         })
     }
@@ -220,7 +235,9 @@ mod tmux_events {
             at(&mut s, secs);
             let effects = update(&mut s, Action::PollDue);
             assert!(
-                !effects.iter().any(|e| matches!(e, Effect::Poll { .. })),
+                !effects
+                    .iter()
+                    .any(|e| matches!(e, Effect::Tmux(TmuxEffect::Poll { .. }))),
                 "at {secs} s: {effects:?}"
             );
             // The selected row's session is read again (the preview
@@ -233,7 +250,7 @@ mod tmux_events {
         at(&mut s, 30);
         assert_eq!(
             update(&mut s, Action::PollDue),
-            vec![Effect::Poll { generation: 0 }]
+            vec![Effect::Tmux(TmuxEffect::Poll { generation: 0 })]
         );
     }
 
@@ -264,7 +281,7 @@ mod tmux_events {
                 problems: vec![],
             },
         );
-        s.selected = Some("id-alpha".into());
+        s.selected = Some(RowKey::here("id-alpha"));
         // The Overview tab: the selected idle row is read like any other.
         let effects = update(&mut s, Action::PollDue);
         assert_eq!(refresh_targets(&effects), Some(vec!["gr-bravo".into()]));
@@ -283,7 +300,7 @@ mod tmux_events {
         update(&mut s, refreshed(0, &["gr-alpha", "gr-bravo"], true));
 
         // The selection on a killed row, nothing working: nothing to read.
-        s.selected = Some("id-charlie".into());
+        s.selected = Some(RowKey::here("id-charlie"));
         let idle: Vec<_> = rows
             .into_iter()
             .map(|mut r| {
@@ -298,7 +315,7 @@ mod tmux_events {
                 problems: vec![],
             },
         );
-        s.selected = Some("id-charlie".into());
+        s.selected = Some(RowKey::here("id-charlie"));
         assert_eq!(refresh_targets(&update(&mut s, Action::PollDue)), None);
     }
 
@@ -329,7 +346,7 @@ mod tmux_events {
                 problems: vec![],
             },
         );
-        s.selected = Some("id-s0".into());
+        s.selected = Some(RowKey::here("id-s0"));
         s.tab = greenroom::tui::state::DetailTab::Preview;
         assert_eq!(
             refresh_targets(&update(&mut s, Action::PollDue)),
@@ -359,7 +376,10 @@ mod tmux_events {
             },
         );
         let effects = update(&mut s, Action::PollDue);
-        assert_eq!(effects, vec![Effect::Poll { generation: 0 }]);
+        assert_eq!(
+            effects,
+            vec![Effect::Tmux(TmuxEffect::Poll { generation: 0 })]
+        );
     }
 
     /// A row working by tmux's inference is read when it would turn idle
@@ -411,7 +431,7 @@ mod tmux_events {
         s.tab = greenroom::tui::state::DetailTab::Preview;
         let effects = update(&mut s, Action::PollDue);
         assert!(refresh_targets(&effects).is_some(), "{effects:?}");
-        s.poll.generation += 1;
+        s.link.poll.generation += 1;
         assert!(update(&mut s, refreshed(0, &["gr-alpha"], true)).is_empty());
         let effects = update(&mut s, Action::PollDue);
         assert!(
@@ -420,13 +440,13 @@ mod tmux_events {
         );
         let effects = update(&mut s, refreshed(1, &["gr-alpha"], false));
         assert!(
-            effects.contains(&Effect::Poll { generation: 1 }),
+            effects.contains(&Effect::Tmux(TmuxEffect::Poll { generation: 1 })),
             "{effects:?}"
         );
         assert!(
             effects
                 .iter()
-                .any(|e| matches!(e, Effect::ApplyRefresh(part) if part.contains_key("gr-alpha"))),
+                .any(|e| matches!(e, Effect::Tmux(TmuxEffect::ApplyRefresh(part)) if part.contains_key("gr-alpha"))),
             "{effects:?}"
         );
     }
@@ -439,8 +459,8 @@ mod tmux_events {
         assert_eq!(
             update(&mut s, Action::TmuxEvent(Event::WindowClosed("@3".into()))),
             vec![
-                Effect::ForgetWindow("@3".into()),
-                Effect::Poll { generation: 0 }
+                Effect::Tmux(TmuxEffect::ForgetWindow("@3".into())),
+                Effect::Tmux(TmuxEffect::Poll { generation: 0 })
             ]
         );
     }
@@ -450,7 +470,7 @@ mod tmux_events {
         let mut s = live();
         assert_eq!(
             update(&mut s, Action::TmuxEvent(Event::Changed)),
-            vec![Effect::Poll { generation: 0 }]
+            vec![Effect::Tmux(TmuxEffect::Poll { generation: 0 })]
         );
         // Two more changes while it runs: its answer is applied (it is news
         // up to then), and one more poll follows for what came after.
@@ -460,13 +480,16 @@ mod tmux_events {
         assert!(
             matches!(
                 effects.as_slice(),
-                [Effect::ApplyPoll(_), Effect::Poll { generation: 0 }]
+                [
+                    Effect::Tmux(TmuxEffect::ApplyPoll(_)),
+                    Effect::Tmux(TmuxEffect::Poll { generation: 0 })
+                ]
             ),
             "{effects:?}"
         );
         let effects = update(&mut s, polled(0, 1));
         assert!(
-            matches!(effects.as_slice(), [Effect::ApplyPoll(_)]),
+            matches!(effects.as_slice(), [Effect::Tmux(TmuxEffect::ApplyPoll(_))]),
             "{effects:?}"
         );
     }
@@ -475,52 +498,61 @@ mod tmux_events {
     fn a_lost_client_falls_back_to_polling_and_retries_with_backoff() {
         let mut s = live();
         let effects = update(&mut s, Action::TmuxEvent(Event::Lost("server gone".into())));
-        assert_eq!(effects, vec![Effect::Poll { generation: 0 }]);
+        assert_eq!(
+            effects,
+            vec![Effect::Tmux(TmuxEffect::Poll { generation: 0 })]
+        );
         update(&mut s, polled(0, 0));
-        assert!(matches!(s.events, TmuxEvents::Lost { .. }));
+        assert!(matches!(s.link.events, TmuxEvents::Lost { .. }));
         // Polling every interval again; the retry comes after a second.
         at(&mut s, 0);
         assert_eq!(
             update(&mut s, Action::PollDue),
-            vec![Effect::Poll { generation: 0 }]
+            vec![Effect::Tmux(TmuxEffect::Poll { generation: 0 })]
         );
         update(&mut s, polled(0, 0));
         at(&mut s, 1);
         let effects = update(&mut s, Action::PollDue);
-        assert!(effects.contains(&Effect::ListenToTmux), "{effects:?}");
+        assert!(
+            effects.contains(&Effect::Tmux(TmuxEffect::Listen)),
+            "{effects:?}"
+        );
         // It fails again: the next retry waits twice as long.
         update(&mut s, polled(0, 0));
         update(&mut s, Action::TmuxEvent(Event::Lost("refused".into())));
         update(&mut s, polled(0, 0));
-        let TmuxEvents::Lost { retry, .. } = &s.events else {
-            panic!("{:?}", s.events)
+        let TmuxEvents::Lost { retry, .. } = &s.link.events else {
+            panic!("{:?}", s.link.events)
         };
         assert_eq!(*retry, now() + Duration::seconds(3));
         // Back: live, and the interval stops polling.
         update(&mut s, Action::TmuxEvent(Event::Connected));
         update(&mut s, polled(0, 0));
-        assert_eq!(s.events, TmuxEvents::Live);
+        assert_eq!(s.link.events, TmuxEvents::Live);
     }
 
     #[test]
     fn an_old_tmux_or_the_config_means_polling_for_good() {
         let mut s = loaded();
-        s.tmux = TmuxStatus::Running;
+        s.link.tmux = TmuxStatus::Running;
         update(
             &mut s,
             Action::TmuxEvent(Event::Unsupported("tmux 3.1c".into())),
         );
-        assert_eq!(s.events, TmuxEvents::Off("tmux 3.1c".into()));
+        assert_eq!(s.link.events, TmuxEvents::Off("tmux 3.1c".into()));
         for secs in 1..5 {
             at(&mut s, secs * 60);
             let effects = update(&mut s, Action::PollDue);
-            assert_eq!(effects, vec![Effect::Poll { generation: 0 }]);
+            assert_eq!(
+                effects,
+                vec![Effect::Tmux(TmuxEffect::Poll { generation: 0 })]
+            );
             update(&mut s, polled(0, secs));
         }
         let mut off = loaded();
-        off.events = TmuxEvents::Disabled;
+        off.link.events = TmuxEvents::Disabled;
         update(&mut off, Action::PollDue);
         let effects = update(&mut off, polled(0, 0));
-        assert!(!effects.contains(&Effect::ListenToTmux));
+        assert!(!effects.contains(&Effect::Tmux(TmuxEffect::Listen)));
     }
 }

@@ -64,7 +64,7 @@ fn an_ambiguous_tab_completes_the_common_part_lists_and_stays() {
 
 #[test]
 fn folder_completion_reads_the_folder_for_the_common_part_and_candidates() {
-    use greenroom::tui::effects::complete_path;
+    use greenroom::tui::shell::jobs::complete_path;
     let dir = tempfile::tempdir().unwrap();
     for d in ["project-a", "project-b", "other"] {
         std::fs::create_dir(dir.path().join(d)).unwrap();
@@ -85,7 +85,7 @@ fn folder_completion_reads_the_folder_for_the_common_part_and_candidates() {
 
 #[test]
 fn presets_whose_program_is_not_on_path_are_found() {
-    use greenroom::tui::effects::{installed, program};
+    use greenroom::tui::shell::jobs::{installed, program};
     assert_eq!(program("claude"), Some("claude"));
     assert_eq!(program("exec env FOO=1 codex --x"), Some("codex"));
     assert_eq!(program("exec ${SHELL:-/bin/sh}"), None, "the shell decides");

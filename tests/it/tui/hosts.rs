@@ -4,10 +4,12 @@
 //! a host's rows go to that host with checked ids.
 
 use chrono::Duration;
-use greenroom::model::{HostName, HostPlace};
+use greenroom::model::row_name;
+use greenroom::model::{HostName, HostPlace, RowKey};
 use greenroom::ops::AnswerKey;
 use greenroom::sources::wire::{Line, parse_line};
 use greenroom::tui::action::{Action, Command, Effect};
+use greenroom::tui::action::{HostEffect, UiEffect};
 use greenroom::tui::hosts::{HostNews, HostSaid, Link, gather, greyed, initial};
 use greenroom::tui::op::{HostRow, On, Op, Verb, decide};
 use greenroom::tui::state::AppState;
@@ -49,8 +51,14 @@ fn news(s: &mut AppState, attempt: u64, news: HostNews) -> Vec<Effect> {
     )
 }
 
+/// The key of host `build`'s row `id`.
+fn build_row(id: &str) -> RowKey {
+    RowKey::on(HostName::new("build"), id)
+}
+
+/// The rows' names as the screen shows them.
 fn names(s: &AppState) -> Vec<String> {
-    let mut n: Vec<String> = s.rows.iter().map(|r| r.name.clone()).collect();
+    let mut n: Vec<String> = s.rows.iter().map(|r| row_name(r).into_owned()).collect();
     n.sort();
     n
 }
@@ -60,26 +68,22 @@ fn a_hosts_rows_join_the_local_ones_tagged() {
     let (mut s, effects) = with_host();
     assert_eq!(
         effects,
-        vec![Effect::ConnectHost {
+        vec![Effect::Host(HostEffect::Connect {
             host: "build".into(),
             attempt: 1
-        }]
+        })]
     );
     news(&mut s, 1, HostNews::Line(snapshot(&[row(ID, "api")])));
     assert_eq!(names(&s), ["alpha", "bravo", "build:api", "charlie"]);
-    assert!(s.rows.iter().any(|r| r.id == format!("build/{ID}")));
-    let r = s
-        .rows
-        .iter()
-        .find(|r| r.id == format!("build/{ID}"))
-        .unwrap();
-    assert!(!greyed(&s, r));
+    assert!(s.rows.iter().any(|r| r.is(&build_row(ID))));
+    let r = s.rows.iter().find(|r| r.is(&build_row(ID))).unwrap();
+    assert!(!greyed(&s.hosts, r));
 
     // Local rows come again (a file changed): the host's stay.
     let local: Vec<_> = s
         .rows
         .iter()
-        .filter(|r| !r.id.starts_with("build/"))
+        .filter(|r| r.host.is_none())
         .cloned()
         .collect();
     update(
@@ -120,22 +124,22 @@ fn a_host_down_keeps_its_rows_greyed_and_is_retried_with_backoff() {
     let (mut s, _) = with_host();
     news(&mut s, 1, HostNews::Line(snapshot(&[row(ID, "api")])));
     news(&mut s, 1, HostNews::Down("Connection refused".into()));
-    let r = s.rows.iter().find(|r| r.name == "build:api").unwrap();
+    let r = s.rows.iter().find(|r| row_name(r) == "build:api").unwrap();
     let detail = r.activity.detail.clone().unwrap();
     assert!(
         detail.starts_with("build down since 12:00:00: Connection refused"),
         "{detail}"
     );
-    assert!(greyed(&s, r));
+    assert!(greyed(&s.hosts, r));
     // Not before the backoff (1 s), then once.
     assert!(update(&mut s, Action::Tick(now())).is_empty());
     let effects = update(&mut s, Action::Tick(now() + Duration::seconds(1)));
     assert_eq!(
         effects,
-        vec![Effect::ConnectHost {
+        vec![Effect::Host(HostEffect::Connect {
             host: "build".into(),
             attempt: 2
-        }]
+        })]
     );
     // Down again: the wait doubles; "since" stays the first time.
     s.now = now() + Duration::seconds(2);
@@ -152,13 +156,13 @@ fn a_host_down_keeps_its_rows_greyed_and_is_retried_with_backoff() {
     // Back: live, the detail gone; the wait is reset once the stream has
     // lived a while (see the next test).
     news(&mut s, 2, HostNews::Line(snapshot(&[row(ID, "api")])));
-    let r = s.rows.iter().find(|r| r.name == "build:api").unwrap();
+    let r = s.rows.iter().find(|r| row_name(r) == "build:api").unwrap();
     assert_eq!(r.activity.detail, None);
-    assert!(!greyed(&s, r));
+    assert!(!greyed(&s.hosts, r));
     s.now = now() + Duration::seconds(35);
     news(&mut s, 2, line(r#"{"type":"heartbeat"}"#));
     update(&mut s, Action::Tick(now() + Duration::seconds(40)));
-    assert_eq!(s.hosts["build"].backoff_secs, 1);
+    assert_eq!(s.hosts["build"].backoff.secs(), 1);
 }
 
 /// A host that sends its snapshot and then a line greenroom cannot read
@@ -189,7 +193,10 @@ fn a_snapshot_alone_does_not_reset_the_wait() {
         waits.push((retry_at - at).num_seconds());
         at = retry_at;
         let effects = update(&mut s, Action::Tick(at));
-        assert!(matches!(effects.as_slice(), [Effect::ConnectHost { .. }]));
+        assert!(matches!(
+            effects.as_slice(),
+            [Effect::Host(HostEffect::Connect { .. })]
+        ));
         attempt += 1;
     }
     assert_eq!(waits, [1, 2, 4, 8, 16, 32, 60, 60]);
@@ -299,8 +306,8 @@ fn a_huge_snapshot_and_a_flood_of_added_rows_cost_one_sort_per_burst() {
     update(&mut s, said(added));
     assert_eq!(s.sorts - sorts, 2);
     assert_eq!(s.rows.len(), 3 + max);
-    assert!(s.rows.iter().any(|r| r.name == "build:r200000"));
-    assert!(!s.rows.iter().any(|r| r.name == "build:r0"));
+    assert!(s.rows.iter().any(|r| row_name(r) == "build:r200000"));
+    assert!(!s.rows.iter().any(|r| row_name(r) == "build:r0"));
 
     // Changes to known rows swap in place; heartbeats touch nothing.
     let sorts = s.sorts;
@@ -313,7 +320,7 @@ fn a_huge_snapshot_and_a_flood_of_added_rows_cost_one_sort_per_burst() {
         })
         .collect();
     update(&mut s, said(changed));
-    assert!(s.rows.iter().any(|r| r.name == "build:c4999"));
+    assert!(s.rows.iter().any(|r| row_name(r) == "build:c4999"));
     for _ in 0..1000 {
         update(&mut s, said(vec![line(r#"{"type":"heartbeat"}"#)]));
     }
@@ -336,8 +343,8 @@ fn every_op_on_a_hosts_row_acts_on_that_host() {
     let (mut s, _) = with_host();
     // The host's row has the tmux session name of a local row.
     news(&mut s, 1, HostNews::Line(snapshot(&[row(ID, "alpha")])));
-    let host_row = format!("build/{ID}");
-    let r = s.rows.iter().find(|r| r.id == host_row).unwrap();
+    let host_row = build_row(ID);
+    let r = s.rows.iter().find(|r| r.is(&host_row)).unwrap();
     assert_eq!(
         r.host,
         Some(HostPlace {
@@ -388,7 +395,11 @@ fn every_op_on_a_hosts_row_acts_on_that_host() {
     }
     // A kill of a local and a host's row at once: one op each, where each is.
     assert_eq!(
-        decide(&mut s, Verb::Kill, &[host_row.clone(), "id-alpha".into()]),
+        decide(
+            &mut s,
+            Verb::Kill,
+            &[host_row.clone(), RowKey::here("id-alpha")]
+        ),
         vec![
             crate::support::here(Verb::Kill, &["id-alpha"]),
             on_host(Verb::Kill)
@@ -403,16 +414,16 @@ fn keys_on_a_hosts_row_make_ops_on_that_host() {
     let (mut s, _) = with_host();
     let waiting = row(ID, "alpha").replace(r#""health":"idle""#, r#""health":"waiting""#);
     news(&mut s, 1, HostNews::Line(snapshot(&[waiting])));
-    let host_row = format!("build/{ID}");
+    let host_row = build_row(ID);
     s.selected = Some(host_row.clone());
-    let host_of = |effects: &[Effect]| -> Vec<(Verb, String)> {
+    let host_of = |effects: &[Effect]| -> Vec<(Verb, RowKey)> {
         effects
             .iter()
             .filter_map(|e| match e {
                 Effect::Op(Op {
                     op,
                     on: On::Host { host, rows },
-                }) => Some((op.clone(), format!("{host}/{}", rows[0].id))),
+                }) => Some((op.clone(), RowKey::on(host.clone(), rows[0].id.clone()))),
                 _ => None,
             })
             .collect()
@@ -435,7 +446,7 @@ fn keys_on_a_hosts_row_make_ops_on_that_host() {
         (Command::Allow, Verb::Key(AnswerKey::Enter)),
         (Command::Deny, Verb::Key(AnswerKey::Escape)),
         (Command::Choice(2), Verb::Key(AnswerKey::Digit(2))),
-        (Command::Snooze, Verb::Snooze(s.snooze)),
+        (Command::Snooze, Verb::Snooze(s.settings.snooze)),
         (Command::Restore, Verb::Restore),
     ] {
         let effects = update(&mut s, Action::Command(c));
@@ -487,7 +498,10 @@ fn each_hosts_rows_are_listed_together_after_the_local_ones() {
             }]),
         );
     }
-    let order: Vec<String> = s.visible_sessions().map(|r| r.name.clone()).collect();
+    let order: Vec<String> = s
+        .visible_sessions()
+        .map(|r| row_name(r).into_owned())
+        .collect();
     assert_eq!(
         order[3..],
         ["a1:x".to_owned(), "b1:x".to_owned()],
@@ -525,12 +539,12 @@ fn a_changed_row_of_a_live_host_equals_a_snapshot_saying_it() {
     assert!(names(&by_line).contains(&"build:api2".to_owned()));
     let visible = |s: &AppState| -> Vec<(String, String)> {
         s.visible_sessions()
-            .map(|r| (r.name.clone(), r.health.to_string()))
+            .map(|r| (row_name(r).into_owned(), r.health.to_string()))
             .collect()
     };
     assert_eq!(visible(&by_line), visible(&by_snapshot));
-    assert_eq!(by_line.attention, by_snapshot.attention);
-    assert_eq!(by_line.last_health, by_snapshot.last_health);
+    assert_eq!(by_line.triage.attention, by_snapshot.triage.attention);
+    assert_eq!(by_line.triage.last_health, by_snapshot.triage.last_health);
 }
 
 /// A burst of lines that arrived together (one action, as the dashboard
@@ -586,21 +600,21 @@ fn a_burst_of_lines_in_one_action_equals_the_lines_one_by_one() {
     assert!(
         effects_one
             .iter()
-            .filter(|e| matches!(e, Effect::Alert { .. }))
+            .filter(|e| matches!(e, Effect::Ui(UiEffect::Alert { .. })))
             .count()
             >= 2,
         "{effects_one:?}"
     );
     let visible = |s: &AppState| -> Vec<(String, String)> {
         s.visible_sessions()
-            .map(|r| (r.name.clone(), r.health.to_string()))
+            .map(|r| (row_name(r).into_owned(), r.health.to_string()))
             .collect()
     };
     assert_eq!(visible(&together), visible(&one_by_one));
     assert!(names(&together).contains(&"build:new".to_owned()));
     assert_eq!(together.rows, one_by_one.rows);
-    assert_eq!(together.attention, one_by_one.attention);
-    assert_eq!(together.last_health, one_by_one.last_health);
+    assert_eq!(together.triage.attention, one_by_one.triage.attention);
+    assert_eq!(together.triage.last_health, one_by_one.triage.last_health);
     assert_eq!(together.hosts, one_by_one.hosts);
 }
 
@@ -653,18 +667,18 @@ fn a_hosts_row_keeps_its_place_whatever_the_hosts_name_holds() {
     };
     said(&mut s);
     said(&mut s);
-    let theirs: Vec<&String> = s
+    let theirs: Vec<RowKey> = s
         .rows
         .iter()
         .filter(|r| r.host.is_some())
-        .map(|r| &r.id)
+        .map(|r| r.key())
         .collect();
     assert_eq!(theirs.len(), 1, "{:?}", names(&s));
     assert_eq!(s.rows.len(), 4, "{:?}", names(&s));
     let list_id = theirs[0].clone();
     // Its group sorts after this machine's rows.
-    let last = s.visible_sessions().last().map(|r| r.id.clone());
-    assert_eq!(last.as_deref(), Some(list_id.as_str()));
+    let last = s.visible_sessions().last().map(|r| r.key());
+    assert_eq!(last.as_ref(), Some(&list_id));
     let effects = decide(&mut s, Verb::Kill, std::slice::from_ref(&list_id));
     assert_eq!(
         effects,
@@ -680,4 +694,110 @@ fn a_hosts_row_keeps_its_place_whatever_the_hosts_name_holds() {
             },
         })]
     );
+}
+
+/// A host's row with the same session name and the same id as a local
+/// row is another row: selected, marked, answered and marked for
+/// attention on its own, and acted on where it is.
+#[test]
+fn a_hosts_row_and_a_local_row_of_the_same_name_and_id_are_two_rows() {
+    let (mut s, _) = with_host();
+    // Local `bravo` (id `id-bravo`) is waiting; the host's twin is too.
+    let twin = row("id-bravo", "bravo").replace(r#""health":"idle""#, r#""health":"waiting""#);
+    news(&mut s, 1, HostNews::Line(snapshot(&[twin])));
+    let (here, there) = (RowKey::here("id-bravo"), build_row("id-bravo"));
+    let twins: Vec<RowKey> = s
+        .rows
+        .iter()
+        .filter(|r| r.id == "id-bravo" && r.name == "bravo")
+        .map(|r| r.key())
+        .collect();
+    assert_eq!(twins, [here.clone(), there.clone()]);
+
+    // Selected and marked apart.
+    s.selected = Some(there.clone());
+    assert!(s.selected_session().is_some_and(|r| r.host.is_some()));
+    update(&mut s, Action::Command(Command::Mark));
+    assert_eq!(s.marked.iter().collect::<Vec<_>>(), [&there]);
+    s.selected = Some(here.clone());
+    assert!(s.selected_session().is_some_and(|r| r.host.is_none()));
+    update(&mut s, Action::Command(Command::Mark));
+    assert_eq!(s.marked.len(), 2);
+    // Space moves down: back on the local twin, Space unmarks it alone.
+    s.selected = Some(here.clone());
+    update(&mut s, Action::Command(Command::Mark));
+    assert_eq!(s.marked.iter().collect::<Vec<_>>(), [&there]);
+    s.marked.clear();
+
+    // Answered apart: `y` on each goes where that row is.
+    let allow = |s: &mut AppState, key: &RowKey| {
+        s.selected = Some(key.clone());
+        update(s, Action::Command(Command::Allow))
+    };
+    assert_eq!(
+        allow(&mut s, &here),
+        vec![crate::support::here(
+            Verb::Key(AnswerKey::Enter),
+            &["id-bravo"]
+        )]
+    );
+    assert_eq!(
+        allow(&mut s, &there),
+        vec![Effect::Op(Op {
+            op: Verb::Key(AnswerKey::Enter),
+            on: On::Host {
+                host: HostName::new("build"),
+                rows: vec![HostRow {
+                    id: "id-bravo".into(),
+                    row: there.clone(),
+                    name: "build:bravo".into(),
+                }],
+            },
+        })]
+    );
+
+    // The host's twin turns errored: only it is marked for attention.
+    s.selected = Some(RowKey::here("id-alpha"));
+    s.triage.attention.clear();
+    let errored = format!(
+        r#"{{"type":"changed","session":{}}}"#,
+        row("id-bravo", "bravo").replace(r#""health":"idle""#, r#""health":"errored""#)
+    );
+    news(
+        &mut s,
+        1,
+        HostNews::Line(parse_line(errored.as_bytes(), "build").unwrap()),
+    );
+    assert_eq!(s.triage.attention.iter().collect::<Vec<_>>(), [&there]);
+    assert_eq!(
+        s.triage.last_health.get(&here),
+        Some(&greenroom::model::Health::Waiting)
+    );
+    assert_eq!(
+        s.triage.last_health.get(&there),
+        Some(&greenroom::model::Health::Errored)
+    );
+}
+
+/// The screen names a host's row `HOST:NAME`, from its typed host, beside
+/// the local row of the same name; the row's own name stays the host's.
+#[test]
+fn the_screen_names_a_hosts_row_after_its_host() {
+    let (mut s, _) = with_host();
+    news(
+        &mut s,
+        1,
+        HostNews::Line(snapshot(&[row("id-bravo", "bravo")])),
+    );
+    s.selected = Some(build_row("id-bravo"));
+    s.page = 10;
+    s.refresh_visible();
+    let t = crate::tui::snapshots::draw(&s, 80, 16);
+    let screen = crate::tui::snapshots::screen(&t);
+    assert!(screen.contains("build:bravo"), "{screen}");
+    assert!(
+        s.rows.iter().all(|r| !r.name.contains(':')),
+        "a row's own name is never changed"
+    );
+    insta::assert_snapshot!("host_row_named_after_its_host_80x16", t.backend());
 }

@@ -5,10 +5,11 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
 
 use crate::support::key_in;
+use greenroom::tui::action::UiEffect;
 
 use chrono::{DateTime, TimeZone, Utc};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
-use greenroom::model::{Health, Session};
+use greenroom::model::{Health, RowKey, Session};
 use greenroom::tmux::Beside;
 use greenroom::tui::action::{Action, Command, Effect};
 use greenroom::tui::dialog::{Dialog, SpawnField, SpawnForm};
@@ -77,7 +78,7 @@ fn what_a_key_means_depends_only_on_the_mode() {
     );
     assert_eq!(key_action(&x, &Mode::Filter, &km), Some(Action::Type('x')));
     let send = Mode::Dialog(Dialog::Send {
-        id: "id-alpha".into(),
+        id: RowKey::here("id-alpha"),
         name: "alpha".into(),
         text: String::new(),
     });
@@ -268,28 +269,31 @@ fn one_pane_beside_at_most_and_o_again_closes_it() {
         "a second o while it opens opens nothing more"
     );
     update(&mut s, Action::BesideOpened(Ok(pane(3))));
-    assert_eq!(s.beside, BesidePane::Open(pane(3)));
+    assert_eq!(s.link.beside, BesidePane::Open(pane(3)));
     assert_eq!(
         cmd(&mut s, Command::OpenBeside),
-        vec![Effect::CloseBeside { pane: pane(3) }]
+        vec![Effect::Ui(UiEffect::CloseBeside { pane: pane(3) })]
     );
-    assert_eq!(s.beside, BesidePane::Closed);
+    assert_eq!(s.link.beside, BesidePane::Closed);
     // A failed open says why and leaves it closed.
     cmd(&mut s, Command::OpenBeside);
     update(&mut s, Action::BesideOpened(Err("no tmux".into())));
-    assert_eq!(s.beside, BesidePane::Closed);
+    assert_eq!(s.link.beside, BesidePane::Closed);
     assert_eq!(s.status.as_ref().unwrap().text, "no tmux");
 }
 
 #[test]
 fn quitting_closes_the_pane_beside_first() {
     let mut s = loaded();
-    assert_eq!(cmd(&mut s, Command::Quit), vec![Effect::Quit]);
+    assert_eq!(cmd(&mut s, Command::Quit), vec![Effect::Ui(UiEffect::Quit)]);
     cmd(&mut s, Command::OpenBeside);
     update(&mut s, Action::BesideOpened(Ok(pane(4))));
     assert_eq!(
         cmd(&mut s, Command::Quit),
-        vec![Effect::CloseBeside { pane: pane(4) }, Effect::Quit]
+        vec![
+            Effect::Ui(UiEffect::CloseBeside { pane: pane(4) }),
+            Effect::Ui(UiEffect::Quit)
+        ]
     );
     // A signal ends the dashboard whatever the mode, closing it too.
     let mut s = loaded();
@@ -298,7 +302,10 @@ fn quitting_closes_the_pane_beside_first() {
     cmd(&mut s, Command::Help);
     assert_eq!(
         update(&mut s, Action::Shutdown),
-        vec![Effect::CloseBeside { pane: pane(5) }, Effect::Quit]
+        vec![
+            Effect::Ui(UiEffect::CloseBeside { pane: pane(5) }),
+            Effect::Ui(UiEffect::Quit)
+        ]
     );
 }
 
@@ -308,12 +315,20 @@ fn ctrl_c_quits_from_the_filter_and_dialogs_but_q_is_text_there() {
     cmd(&mut s, Command::Filter);
     assert!(key_in(&mut s, KeyCode::Char('q')).is_empty());
     assert_eq!(s.filter, "q", "q is text while typing");
-    assert_eq!(cmd(&mut s, Command::Quit), vec![Effect::Quit], "Ctrl-C");
+    assert_eq!(
+        cmd(&mut s, Command::Quit),
+        vec![Effect::Ui(UiEffect::Quit)],
+        "Ctrl-C"
+    );
     let mut s = loaded();
     cmd(&mut s, Command::Send);
     assert!(key_in(&mut s, KeyCode::Char('q')).is_empty());
     assert!(matches!(s.dialog(), Some(Dialog::Send { text, .. }) if text == "q"));
-    assert_eq!(cmd(&mut s, Command::Quit), vec![Effect::Quit], "Ctrl-C");
+    assert_eq!(
+        cmd(&mut s, Command::Quit),
+        vec![Effect::Ui(UiEffect::Quit)],
+        "Ctrl-C"
+    );
 }
 
 /// A message that arrives while the operator types the filter (a host over

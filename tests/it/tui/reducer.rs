@@ -4,6 +4,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
 
 use crate::support::key_in;
+use greenroom::model::RowKey;
+use greenroom::tui::action::UiEffect;
 use greenroom::tui::op::Verb;
 use std::collections::BTreeMap;
 
@@ -63,12 +65,15 @@ fn cmd(s: &mut AppState, c: Command) -> Vec<Effect> {
 fn the_first_row_is_selected_and_moves_are_clamped() {
     let mut s = loaded();
     assert_eq!(names(&s), ["alpha", "bravo", "charlie", "delta"]);
-    assert_eq!(s.selected.as_deref(), Some("id-alpha"));
+    assert_eq!(s.selected.as_ref().map(|k| k.id.as_str()), Some("id-alpha"));
     cmd(&mut s, Command::Up);
     assert_eq!(s.cursor(), Some(0));
     cmd(&mut s, Command::Down);
     cmd(&mut s, Command::Down);
-    assert_eq!(s.selected.as_deref(), Some("id-charlie"));
+    assert_eq!(
+        s.selected.as_ref().map(|k| k.id.as_str()),
+        Some("id-charlie")
+    );
     cmd(&mut s, Command::Bottom);
     assert_eq!(s.cursor(), Some(3));
     cmd(&mut s, Command::Down);
@@ -108,7 +113,7 @@ fn selection_follows_the_session_when_rows_reorder() {
         },
     );
     assert_eq!(names(&s)[0], "delta");
-    assert_eq!(s.selected.as_deref(), Some("id-bravo"));
+    assert_eq!(s.selected.as_ref().map(|k| k.id.as_str()), Some("id-bravo"));
 }
 
 #[test]
@@ -124,7 +129,10 @@ fn when_the_selected_session_disappears_the_line_stays() {
         },
     );
     assert_eq!(s.cursor(), Some(1));
-    assert_eq!(s.selected.as_deref(), Some("id-charlie"));
+    assert_eq!(
+        s.selected.as_ref().map(|k| k.id.as_str()),
+        Some("id-charlie")
+    );
 }
 
 #[test]
@@ -147,7 +155,10 @@ fn the_filter_matches_name_folder_branch_and_clears_on_escape() {
         key_in(&mut s, KeyCode::Char(c));
     }
     assert_eq!(names(&s), ["charlie"]);
-    assert_eq!(s.selected.as_deref(), Some("id-charlie"));
+    assert_eq!(
+        s.selected.as_ref().map(|k| k.id.as_str()),
+        Some("id-charlie")
+    );
     key_in(&mut s, KeyCode::Backspace);
     key_in(&mut s, KeyCode::Backspace);
     assert_eq!(names(&s).len(), 4);
@@ -202,10 +213,12 @@ fn archived_sessions_show_under_a_toggle_and_never_count_or_alert() {
         },
     );
     assert!(
-        effects.iter().all(|e| !matches!(e, Effect::Alert { .. })),
+        effects
+            .iter()
+            .all(|e| !matches!(e, Effect::Ui(UiEffect::Alert { .. }))),
         "{effects:?}"
     );
-    assert!(!s.attention.contains(&old_id()));
+    assert!(!s.triage.attention.contains(&RowKey::here(old_id())));
     assert_eq!(names(&s), ["alpha", "bravo", "charlie", "delta"]);
     assert_eq!(s.counts().get(&Health::Errored), Some(&1), "bravo only");
     cmd(&mut s, Command::ToggleArchived);
@@ -215,7 +228,7 @@ fn archived_sessions_show_under_a_toggle_and_never_count_or_alert() {
         Some("showing 1 archived session(s); r restores one, A hides them")
     );
     // Restore is offered on an archived row; kill and dismiss say why not.
-    s.selected = Some(old_id());
+    s.selected = Some(RowKey::here(old_id()));
     assert!(cmd(&mut s, Command::Restore) == [crate::support::here(Verb::Restore, &[&old_id()])]);
     cmd(&mut s, Command::ToggleArchived);
     assert_eq!(names(&s), ["alpha", "bravo", "charlie", "delta"]);
@@ -229,7 +242,10 @@ fn archived_sessions_show_under_a_toggle_and_never_count_or_alert() {
 #[test]
 fn a_session_that_turns_waiting_is_marked_and_alerts_until_looked_at() {
     let mut s = loaded();
-    assert!(s.attention.is_empty(), "the first load raises no alarms");
+    assert!(
+        s.triage.attention.is_empty(),
+        "the first load raises no alarms"
+    );
     let mut next = rows();
     next[2].health = Health::Waiting; // charlie
     let effects = update(
@@ -239,9 +255,9 @@ fn a_session_that_turns_waiting_is_marked_and_alerts_until_looked_at() {
             problems: vec![],
         },
     );
-    assert!(s.attention.contains("id-charlie"));
+    assert!(s.triage.attention.contains(&RowKey::here("id-charlie")));
     assert!(
-        matches!(&effects[..], [Effect::Alert { title, .. }] if title.contains("charlie is waiting"))
+        matches!(&effects[..], [Effect::Ui(UiEffect::Alert { title, .. })] if title.contains("charlie is waiting"))
     );
     // Same state again: no second alert.
     assert!(
@@ -256,14 +272,20 @@ fn a_session_that_turns_waiting_is_marked_and_alerts_until_looked_at() {
     );
     cmd(&mut s, Command::Down);
     cmd(&mut s, Command::Down);
-    assert_eq!(s.selected.as_deref(), Some("id-charlie"));
-    assert!(s.attention.is_empty(), "looking at it clears the mark");
+    assert_eq!(
+        s.selected.as_ref().map(|k| k.id.as_str()),
+        Some("id-charlie")
+    );
+    assert!(
+        s.triage.attention.is_empty(),
+        "looking at it clears the mark"
+    );
 }
 
 #[test]
 fn alerts_can_be_turned_off_but_the_mark_stays() {
     let mut s = loaded();
-    s.alerts = false;
+    s.settings.alerts = false;
     let mut next = rows();
     next[0].health = Health::Stuck;
     next[0].id = "id-alpha".into();
@@ -275,8 +297,12 @@ fn alerts_can_be_turned_off_but_the_mark_stays() {
             problems: vec![],
         },
     );
-    assert!(effects.iter().all(|e| !matches!(e, Effect::Alert { .. })));
-    assert!(s.attention.contains("id-alpha"));
+    assert!(
+        effects
+            .iter()
+            .all(|e| !matches!(e, Effect::Ui(UiEffect::Alert { .. })))
+    );
+    assert!(s.triage.attention.contains(&RowKey::here("id-alpha")));
 }
 
 #[test]
@@ -292,7 +318,7 @@ fn overlays_take_keys_and_close() {
     assert_eq!(s.overlay(), Some(Overlay::Problems));
     cmd(&mut s, Command::ShowProblems);
     assert_eq!(s.overlay(), None);
-    assert_eq!(cmd(&mut s, Command::Quit), vec![Effect::Quit]);
+    assert_eq!(cmd(&mut s, Command::Quit), vec![Effect::Ui(UiEffect::Quit)]);
 }
 
 #[test]
@@ -368,7 +394,10 @@ fn send_types_a_line_and_refuses_a_stopped_session() {
             problems: vec![],
         },
     );
-    assert_eq!(s.selected.as_deref(), Some(uid.as_str()));
+    assert_eq!(
+        s.selected.as_ref().map(|k| k.id.as_str()),
+        Some(uid.as_str())
+    );
     cmd(&mut s, Command::Send);
     assert!(s.dialog().is_none());
     assert!(s.status.as_ref().unwrap().text.contains("not running"));
@@ -382,14 +411,17 @@ fn send_types_a_line_and_refuses_a_stopped_session() {
     assert!(s.dialog().is_none());
     cmd(&mut s, Command::Dismiss);
     assert!(
-        matches!(s.dialog(), Some(Dialog::Confirm { ids, .. }) if ids == std::slice::from_ref(&uid))
+        matches!(s.dialog(), Some(Dialog::Confirm { ids, .. }) if ids == &[RowKey::here(uid.clone())])
     );
 }
 
 #[test]
 fn the_new_session_form_edits_fields_and_submits() {
     let mut s = loaded();
-    assert_eq!(cmd(&mut s, Command::New), vec![Effect::OpenSpawnForm]);
+    assert_eq!(
+        cmd(&mut s, Command::New),
+        vec![Effect::Ui(UiEffect::OpenSpawnForm)]
+    );
     let form = SpawnForm::new(
         "agent-3".into(),
         "/work".into(),
@@ -402,9 +434,9 @@ fn the_new_session_form_edits_fields_and_submits() {
     let completion = key(&mut s, KeyCode::Tab);
     assert_eq!(
         completion,
-        vec![Effect::CompletePath {
+        vec![Effect::Ui(UiEffect::CompletePath {
             text: "/work".into()
-        }]
+        })]
     );
     update(
         &mut s,
@@ -450,7 +482,7 @@ fn the_new_session_form_edits_fields_and_submits() {
         },
     );
     assert_eq!(
-        s.selected.as_deref(),
+        s.selected.as_ref().map(|k| k.id.as_str()),
         Some("id-new"),
         "the new session is selected when it shows up"
     );
@@ -476,7 +508,7 @@ fn follow_mode_moves_the_pane_beside_with_the_selection() {
         vec![crate::support::here(Verb::Follow(pane()), &["id-bravo"])]
     );
     update(&mut s, Action::BesideClosed);
-    assert_eq!(s.beside, BesidePane::Closed);
+    assert_eq!(s.link.beside, BesidePane::Closed);
     assert!(cmd(&mut s, Command::Down).is_empty());
 }
 
@@ -496,7 +528,7 @@ fn the_preview_is_requested_only_when_shown_and_live() {
     update(
         &mut s,
         Action::Preview {
-            id: "id-bravo".into(),
+            id: RowKey::here("id-bravo"),
             text: "hello".into(),
         },
     );
@@ -505,7 +537,7 @@ fn the_preview_is_requested_only_when_shown_and_live() {
     update(
         &mut s,
         Action::Preview {
-            id: "id-alpha".into(),
+            id: RowKey::here("id-alpha"),
             text: "stale".into(),
         },
     );
@@ -543,9 +575,15 @@ fn the_preview_is_requested_only_when_shown_and_live() {
 fn clicks_select_the_row_under_the_mouse_and_the_wheel_scrolls() {
     let mut s = loaded();
     update(&mut s, Action::ClickRow(2));
-    assert_eq!(s.selected.as_deref(), Some("id-charlie"));
+    assert_eq!(
+        s.selected.as_ref().map(|k| k.id.as_str()),
+        Some("id-charlie")
+    );
     update(&mut s, Action::ClickRow(40));
-    assert_eq!(s.selected.as_deref(), Some("id-charlie"));
+    assert_eq!(
+        s.selected.as_ref().map(|k| k.id.as_str()),
+        Some("id-charlie")
+    );
     update(&mut s, Action::ScrollUp);
     assert_eq!(s.cursor(), Some(0));
     update(&mut s, Action::ScrollDown);
@@ -655,7 +693,7 @@ fn while_following_the_list_keeps_its_order() {
     assert_eq!(names(&s), ["alpha", "bravo", "charlie", "delta"]);
     cmd(&mut s, Command::Down);
     assert_eq!(
-        s.selected.as_deref(),
+        s.selected.as_ref().map(|k| k.id.as_str()),
         Some("id-charlie"),
         "down moves on, not back"
     );
@@ -671,16 +709,22 @@ fn in_a_popup_an_attach_that_switched_the_client_quits() {
     };
     let mut s = loaded();
     let effects = update(&mut s, switched());
-    assert!(!effects.contains(&Effect::Quit), "{effects:?}");
+    assert!(
+        !effects.contains(&Effect::Ui(UiEffect::Quit)),
+        "{effects:?}"
+    );
     let mut s = loaded();
-    s.popup = true;
+    s.settings.popup = true;
     let effects = update(&mut s, switched());
-    assert_eq!(effects, vec![Effect::Quit]);
+    assert_eq!(effects, vec![Effect::Ui(UiEffect::Quit)]);
     // A failed attach keeps the popup open, with the reason on screen.
     let mut s = loaded();
-    s.popup = true;
+    s.settings.popup = true;
     let effects = update(&mut s, Action::Finished(Finished::Failed("no".into())));
-    assert!(!effects.contains(&Effect::Quit), "{effects:?}");
+    assert!(
+        !effects.contains(&Effect::Ui(UiEffect::Quit)),
+        "{effects:?}"
+    );
     assert_eq!(s.status.as_ref().map(|l| l.text.as_str()), Some("no"));
 }
 
@@ -751,7 +795,10 @@ fn a_row_changed_alone_equals_every_row_sent_again() {
     for (n, change) in changes.into_iter().enumerate() {
         let mut by_all = loaded();
         cmd(&mut by_all, Command::Down); // bravo
-        by_all.handled.insert("id-charlie".into(), Health::Active);
+        by_all
+            .triage
+            .handled
+            .insert(RowKey::here("id-charlie"), Health::Active);
         let mut by_one = by_all.clone();
         let mut all = rows();
         change(&mut all[2]); // charlie
@@ -768,9 +815,15 @@ fn a_row_changed_alone_equals_every_row_sent_again() {
         assert_eq!(names(&by_one), names(&by_all), "change {n}");
         assert_eq!(by_one.selected, by_all.selected, "change {n}");
         assert_eq!(by_one.cursor(), by_all.cursor(), "change {n}");
-        assert_eq!(by_one.attention, by_all.attention, "change {n}");
-        assert_eq!(by_one.last_health, by_all.last_health, "change {n}");
-        assert_eq!(by_one.handled, by_all.handled, "change {n}");
+        assert_eq!(
+            by_one.triage.attention, by_all.triage.attention,
+            "change {n}"
+        );
+        assert_eq!(
+            by_one.triage.last_health, by_all.triage.last_health,
+            "change {n}"
+        );
+        assert_eq!(by_one.triage.handled, by_all.triage.handled, "change {n}");
         let mut held: Vec<_> = by_one.rows.clone();
         let mut sent: Vec<_> = by_all.rows.clone();
         held.sort_by(|a, b| a.id.cmp(&b.id));
@@ -790,7 +843,7 @@ fn new_rows_capture_the_preview_only_when_it_went_stale() {
     update(
         &mut s,
         Action::Preview {
-            id: "id-bravo".into(),
+            id: RowKey::here("id-bravo"),
             text: "hello".into(),
         },
     );

@@ -3,6 +3,7 @@
 //! `TestBackend` from hand-built state (fixed clock, fixed timestamps), at
 //! 60x20 (a narrow split pane) and 160x48 (a wide one), plus 40x10.
 
+use greenroom::model::RowKey;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -251,8 +252,8 @@ fn keymap() -> Keymap {
 pub(crate) fn state(w: u16, h: u16, select: &str) -> AppState {
     let mut s = AppState::new(now(), Vec::new());
     s.rows = rows();
-    s.tmux = TmuxStatus::Running;
-    s.attention.insert("id-docs-site".into());
+    s.link.tmux = TmuxStatus::Running;
+    s.triage.attention.insert(RowKey::here("id-docs-site"));
     s.page = usize::from(sidebar_list_area(Rect::new(0, 0, w, h)).height);
     s.refresh_visible();
     pick(&mut s, select);
@@ -260,7 +261,7 @@ pub(crate) fn state(w: u16, h: u16, select: &str) -> AppState {
 }
 
 pub(crate) fn pick(s: &mut AppState, id: &str) {
-    s.selected = Some(id.to_owned());
+    s.selected = Some(RowKey::here(id.to_owned()));
     s.clamp_offset();
 }
 
@@ -381,7 +382,7 @@ fn preview_tab() {
     snap("preview", |s| {
         s.tab = DetailTab::Preview;
         s.preview = Some(Preview {
-            id: "id-api-retries".into(),
+            id: RowKey::here("id-api-retries"),
             text: CAPTURE.into(),
         });
     });
@@ -431,7 +432,7 @@ fn empty_state() {
                 "/home/op/.agent-orchestrator".into(),
             ],
         );
-        s.tmux = TmuxStatus::NoServer;
+        s.link.tmux = TmuxStatus::NoServer;
         s.problems = problems()[..1].to_vec();
         s.refresh_visible();
         let t = draw(&s, w, h);
@@ -475,7 +476,7 @@ fn no_size_panics() {
                 s.tab = tab;
                 s.problems = problems();
                 s.preview = Some(Preview {
-                    id: "id-api-retries".into(),
+                    id: RowKey::here("id-api-retries"),
                     text: CAPTURE.into(),
                 });
                 draw(&s, w, h);
@@ -556,14 +557,14 @@ fn dialogs_hint_their_own_layer_of_the_keymap() {
     snap("confirm_kill", |s| {
         s.mode = Mode::Dialog(Dialog::Confirm {
             action: Bulk::Kill,
-            ids: vec!["id-api-retries".into()],
+            ids: vec![RowKey::here("id-api-retries")],
             names: vec!["api-retries".into()],
             panes_only: false,
         });
     });
     snap("send_dialog", |s| {
         s.mode = Mode::Dialog(Dialog::Send {
-            id: "id-api-retries".into(),
+            id: RowKey::here("id-api-retries"),
             name: "api-retries".into(),
             text: "run the tests again".into(),
         });
@@ -591,6 +592,6 @@ fn an_agent_greenroom_did_not_start() {
         row.activity.detail = Some("no hooks: install them with `greenroom hooks install`".into());
         s.rows.insert(0, row);
         s.refresh_visible();
-        s.selected = Some("%7".into());
+        s.selected = Some(RowKey::here("%7"));
     });
 }

@@ -6,6 +6,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
 
+use greenroom::model::RowKey;
+use greenroom::tui::action::UiEffect;
 use greenroom::tui::op::{Op, Verb};
 use std::path::PathBuf;
 
@@ -78,7 +80,7 @@ fn rows() -> Vec<Session> {
 
 fn loaded(rows: Vec<Session>, pin: bool) -> AppState {
     let mut s = AppState::new(now(), vec![]);
-    s.pin_attention = pin;
+    s.settings.pin_attention = pin;
     update(
         &mut s,
         Action::Rows {
@@ -94,7 +96,10 @@ fn key(s: &mut AppState, c: char) -> Vec<Effect> {
 }
 
 fn selected(s: &AppState) -> &str {
-    s.selected.as_deref().unwrap_or_default()
+    s.selected
+        .as_ref()
+        .map(|k| k.id.as_str())
+        .unwrap_or_default()
 }
 
 fn status(s: &AppState) -> String {
@@ -189,6 +194,7 @@ fn returning_from_an_attach_marks_the_session_handled_until_it_changes() {
     update(
         &mut s,
         Action::Finished(Finished::Returned {
+            row: RowKey::here("id-wait-old"),
             name: "wait-old".into(),
         }),
     );
@@ -211,13 +217,13 @@ fn returning_from_an_attach_marks_the_session_handled_until_it_changes() {
             problems: vec![],
         },
     );
-    assert!(s.handled.is_empty());
+    assert!(s.triage.handled.is_empty());
 }
 
 #[test]
 fn z_snoozes_a_session_that_needs_you_and_wakes_a_snoozed_one() {
     let mut s = loaded(rows(), false);
-    s.snooze = std::time::Duration::from_secs(600);
+    s.settings.snooze = std::time::Duration::from_secs(600);
     key(&mut s, 'w'); // wait-old
     assert_eq!(
         key(&mut s, 'z'),
@@ -364,8 +370,10 @@ fn a_snoozed_session_neither_alerts_nor_is_marked() {
         },
     );
     assert!(
-        !effects.iter().any(|e| matches!(e, Effect::Alert { .. })),
+        !effects
+            .iter()
+            .any(|e| matches!(e, Effect::Ui(UiEffect::Alert { .. }))),
         "{effects:?}"
     );
-    assert!(!s.attention.contains("id-wait-new"));
+    assert!(!s.triage.attention.contains(&RowKey::here("id-wait-new")));
 }

@@ -33,7 +33,7 @@ fn triage_state(w: u16, h: u16) -> AppState {
             _ => {}
         }
     }
-    s.pin_attention = true;
+    s.settings.pin_attention = true;
     s.refresh_visible();
     pick(&mut s, "id-docs-site");
     s

@@ -92,7 +92,7 @@ fn usage_shows_in_the_detail_sidebar_and_header() {
         "per model:\n{text}"
     );
 
-    s.show_cost = false;
+    s.settings.show_cost = false;
     let text = screen(&s);
     assert!(
         !text.contains("$0.50"),

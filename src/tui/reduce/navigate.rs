@@ -1,18 +1,18 @@
 //! The reducer's part for moving through the list: selection follows the
 //! session, the preview and the pane beside follow the selection.
 
-use super::action::Effect;
-use super::op::{Verb, decide, place};
-use super::state::{AppState, DetailTab};
-use crate::model::Status;
+use crate::model::{RowKey, Status};
 use crate::tmux::Server;
+use crate::tui::action::Effect;
+use crate::tui::model::state::{AppState, DetailTab};
+use crate::tui::reduce::op::{Verb, decide, place};
 
-pub(super) fn move_to(state: &mut AppState, line: usize) -> Vec<Effect> {
-    let id = state.visible.get(line).map(|&i| state.rows[i].id.clone());
+pub(in crate::tui) fn move_to(state: &mut AppState, line: usize) -> Vec<Effect> {
+    let id = state.visible.get(line).map(|&i| state.rows[i].key());
     select(state, id)
 }
 
-pub(super) fn move_by(state: &mut AppState, delta: isize) -> Vec<Effect> {
+pub(in crate::tui) fn move_by(state: &mut AppState, delta: isize) -> Vec<Effect> {
     if state.visible.is_empty() {
         return Vec::new();
     }
@@ -21,12 +21,12 @@ pub(super) fn move_by(state: &mut AppState, delta: isize) -> Vec<Effect> {
     move_to(state, (current + delta).clamp(0, last) as usize)
 }
 
-pub(super) fn select(state: &mut AppState, id: Option<String>) -> Vec<Effect> {
+pub(in crate::tui) fn select(state: &mut AppState, id: Option<RowKey>) -> Vec<Effect> {
     let changed = state.selected != id;
     state.selected = id;
     if let Some(id) = &state.selected {
         // Looking at a session is what clears its attention mark.
-        state.attention.remove(id);
+        state.triage.attention.remove(id);
     }
     state.clamp_offset();
     if !changed {
@@ -35,13 +35,13 @@ pub(super) fn select(state: &mut AppState, id: Option<String>) -> Vec<Effect> {
     state.preview = None;
     state.review.reset();
     let mut effects = preview_request(state);
-    effects.extend(super::review::refresh_request(state));
+    effects.extend(crate::tui::reduce::review::refresh_request(state));
     // Follow mode: the pane beside shows whatever is selected.
     if let Some(pane) = state.beside_pane()
         && let Some(s) = state.selected_session()
         && s.status.is_live()
     {
-        let (verb, id) = (Verb::Follow(pane.clone()), s.id.clone());
+        let (verb, id) = (Verb::Follow(pane.clone()), s.key());
         effects.extend(decide(state, verb, &[id]));
     }
     effects
@@ -59,7 +59,7 @@ pub fn preview_request(state: &AppState) -> Vec<Effect> {
         Some(s)
             if (s.status.is_live() || s.status == Status::Exited) && s.tmux_target().is_some() =>
         {
-            place(state, &Verb::Capture, std::slice::from_ref(&s.id)).0
+            place(state, &Verb::Capture, &[s.key()]).0
         }
         _ => Vec::new(),
     }
@@ -68,10 +68,12 @@ pub fn preview_request(state: &AppState) -> Vec<Effect> {
 /// What of the selected row, changed by new rows, makes its preview stale:
 /// which row it is, and its status and health (a pane that died, an agent
 /// that turned to ask). New output is followed by [`follow_activity`].
-pub(super) fn preview_look(state: &AppState) -> Option<(String, Status, crate::model::Health)> {
+pub(in crate::tui) fn preview_look(
+    state: &AppState,
+) -> Option<(RowKey, Status, crate::model::Health)> {
     state
         .selected_session()
-        .map(|s| (s.id.clone(), s.status.clone(), s.health))
+        .map(|s| (s.key(), s.status.clone(), s.health))
 }
 
 /// A capture after new rows, when the preview shown is no longer the
@@ -79,15 +81,15 @@ pub(super) fn preview_look(state: &AppState) -> Option<(String, Status, crate::m
 /// none: the clock's rows each second would capture the pane each second
 /// (a tmux process each time). A host's row is captured at each, as its
 /// pane's output is not followed.
-pub(super) fn preview_after_rows(
+pub(in crate::tui) fn preview_after_rows(
     state: &AppState,
-    before: Option<(String, Status, crate::model::Health)>,
+    before: Option<(RowKey, Status, crate::model::Health)>,
 ) -> Vec<Effect> {
-    let shown = state.preview.as_ref().map(|p| p.id.as_str());
+    let shown = state.preview.as_ref().map(|p| &p.id);
     // A host's pane has no activity greenroom follows: it is read each time.
     let remote = state.selected_session().is_some_and(|s| s.host.is_some());
     if shown.is_some()
-        && shown == state.selected.as_deref()
+        && shown == state.selected.as_ref()
         && preview_look(state) == before
         && !remote
     {
@@ -99,7 +101,11 @@ pub(super) fn preview_after_rows(
 /// The preview follows the pane: a poll that shows new activity in the
 /// selected session's window asks for a fresh capture. A `partial` answer
 /// (a refresh of some sessions) says nothing of the sessions it left out.
-pub(super) fn follow_activity(state: &mut AppState, map: &Server, partial: bool) -> Vec<Effect> {
+pub(in crate::tui) fn follow_activity(
+    state: &mut AppState,
+    map: &Server,
+    partial: bool,
+) -> Vec<Effect> {
     let Some(s) = state.selected_session() else {
         return Vec::new();
     };
@@ -109,7 +115,7 @@ pub(super) fn follow_activity(state: &mut AppState, map: &Server, partial: bool)
     if partial && !map.contains_key(name) {
         return Vec::new();
     }
-    let seen = (s.id.clone(), map.get(name).and_then(|f| f.window_activity));
+    let seen = (s.key(), map.get(name).and_then(|f| f.window_activity));
     if state.seen_activity.as_ref() == Some(&seen) {
         return Vec::new();
     }

@@ -2,40 +2,41 @@
 //! jumping back (like `cd -`), snoozing, and answering a waiting prompt
 //! without attaching. Decisions only; the effects do the work.
 
-use super::act::live_check;
-use super::action::Effect;
-use super::navigate::select;
-use super::op::{Verb, on_selected};
-use super::state::AppState;
 use crate::attention;
-use crate::model::{Health, Session};
+use crate::model::row_name;
+use crate::model::{Health, RowKey, Session};
 use crate::ops::AnswerKey;
+use crate::tui::action::Effect;
+use crate::tui::model::state::AppState;
+use crate::tui::reduce::act::live_check;
+use crate::tui::reduce::navigate::select;
+use crate::tui::reduce::op::{Verb, on_selected};
 
 /// The queue `w` walks: the attention queue, less the sessions the
 /// operator came back from whose health has not changed since.
 fn walk_queue(state: &AppState) -> Vec<&Session> {
     attention::queue(&state.rows)
         .into_iter()
-        .filter(|s| state.handled.get(&s.id) != Some(&s.health))
+        .filter(|s| state.triage.handled.get(&s.key()) != Some(&s.health))
         .collect()
 }
 
 /// `w` / `W`: selects the next (previous) session of the queue, cycling.
-pub(super) fn step_queue(state: &mut AppState, back: bool) -> Vec<Effect> {
+pub(in crate::tui) fn step_queue(state: &mut AppState, back: bool) -> Vec<Effect> {
     let queue = walk_queue(state);
-    let Some(next) = attention::step(&queue, state.selected.as_deref(), back) else {
+    let Some(next) = attention::step(&queue, state.selected.as_ref(), back) else {
         state.say("nothing needs you right now");
         return Vec::new();
     };
-    let at = queue.iter().position(|s| s.id == next.id).unwrap_or(0);
+    let id = next.key();
+    let at = queue.iter().position(|s| s.is(&id)).unwrap_or(0);
     let line = format!(
         "{}/{}: {} {}",
         at + 1,
         queue.len(),
-        next.name,
+        row_name(next),
         crate::health::provenance(next, state.now)
     );
-    let id = next.id.clone();
     let effects = jump(state, id);
     state.say(line);
     effects
@@ -43,24 +44,25 @@ pub(super) fn step_queue(state: &mut AppState, back: bool) -> Vec<Effect> {
 
 /// Selects `id`, remembering where the selection was; a filter that hides
 /// it is cleared so the selection is on screen.
-fn jump(state: &mut AppState, id: String) -> Vec<Effect> {
-    if !state.visible.iter().any(|&i| state.rows[i].id == id) {
+fn jump(state: &mut AppState, id: RowKey) -> Vec<Effect> {
+    if !state.visible.iter().any(|&i| state.rows[i].is(&id)) {
         state.filter.clear();
         state.health_filter = None;
         state.refresh_visible();
     }
-    if state.selected.as_deref() != Some(id.as_str()) {
-        state.jumped_from = state.selected.clone();
+    if state.selected.as_ref() != Some(&id) {
+        state.triage.jumped_from = state.selected.clone();
     }
     select(state, Some(id))
 }
 
 /// Back to the session selected before the last jump.
-pub(super) fn jump_back(state: &mut AppState) -> Vec<Effect> {
+pub(in crate::tui) fn jump_back(state: &mut AppState) -> Vec<Effect> {
     let Some(back) = state
+        .triage
         .jumped_from
         .clone()
-        .filter(|id| state.rows.iter().any(|r| &r.id == id))
+        .filter(|id| state.rows.iter().any(|r| r.is(id)))
     else {
         state.say("no session to jump back to");
         return Vec::new();
@@ -69,8 +71,8 @@ pub(super) fn jump_back(state: &mut AppState) -> Vec<Effect> {
 }
 
 /// `z`: wakes a snoozed session, else snoozes one that needs the operator.
-pub(super) fn snooze(state: &mut AppState) -> Vec<Effect> {
-    let length = state.snooze;
+pub(in crate::tui) fn snooze(state: &mut AppState) -> Vec<Effect> {
+    let length = state.settings.snooze;
     on_selected(state, |s| {
         if s.snoozed_until.is_some() {
             return Ok(Verb::Wake);
@@ -78,7 +80,8 @@ pub(super) fn snooze(state: &mut AppState) -> Vec<Effect> {
         if !s.health.needs_operator() || s.archived {
             return Err(format!(
                 "{} is {}: only a waiting, errored or stuck session can be snoozed",
-                s.name, s.health
+                row_name(s),
+                s.health
             ));
         }
         Ok(Verb::Snooze(length))
@@ -87,13 +90,14 @@ pub(super) fn snooze(state: &mut AppState) -> Vec<Effect> {
 
 /// Allow, deny, a numbered choice: one key to a waiting session only, so a
 /// stray key never lands in an agent at work.
-pub(super) fn answer(state: &mut AppState, key: AnswerKey) -> Vec<Effect> {
+pub(in crate::tui) fn answer(state: &mut AppState, key: AnswerKey) -> Vec<Effect> {
     on_selected(state, |s| {
         live_check(s)?;
         if s.health != Health::Waiting {
             return Err(format!(
                 "{} is {}, not waiting: nothing to answer (s sends a message)",
-                s.name, s.health
+                row_name(s),
+                s.health
             ));
         }
         Ok(Verb::Key(key))

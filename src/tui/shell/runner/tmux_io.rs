@@ -13,7 +13,7 @@ use super::{Done, PREVIEW_EVERY, Runner, Step};
 use crate::model::Session;
 use crate::tmux::{Event, ListenError, ServerState};
 use crate::tui::action::{Action, Finished};
-use crate::tui::effects::capture;
+use crate::tui::shell::jobs::capture;
 
 impl Runner {
     /// (Re)starts the control client; its events come back through the
@@ -133,7 +133,10 @@ impl Runner {
         let (tmux, store) = (self.ctx.tmux.clone(), self.ctx.store.clone());
         let done =
             self.with_terminal_handed_over(|| match crate::ops::attach(&tmux, &store, &s, None) {
-                Ok(_) => Finished::Returned { name: s.name },
+                Ok(_) => Finished::Returned {
+                    row: s.key(),
+                    name: s.name,
+                },
                 Err(e) => Finished::Failed(e.to_string()),
             })?;
         Ok(Step::Then(done))

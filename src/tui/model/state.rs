@@ -6,165 +6,27 @@ use std::path::PathBuf;
 use chrono::{DateTime, Utc};
 
 use super::dialog::Dialog;
-use super::keymap::Layer;
+pub use super::mode::{DetailTab, Mode, Overlay, SortMode};
+pub use super::settings::Settings;
+pub use super::tmux_link::{BesidePane, PollState, TmuxEvents, TmuxLink, TmuxStatus};
 use crate::catalog::{focus_order, triage_order};
-use crate::model::{Health, Problem, Session};
+use crate::model::{Health, Problem, RowKey, Session};
 
 /// How long a status-line message stays.
 const STATUS_SECONDS: i64 = 6;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SortMode {
-    LastFocus,
-    Triage,
-}
-
-impl SortMode {
-    pub fn label(self) -> &'static str {
-        match self {
-            SortMode::LastFocus => "last focus",
-            SortMode::Triage => "triage",
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DetailTab {
-    Overview,
-    Orchestration,
-    Preview,
-    Changes,
-}
-
-impl DetailTab {
-    pub const ALL: [DetailTab; 4] = [
-        DetailTab::Overview,
-        DetailTab::Orchestration,
-        DetailTab::Preview,
-        DetailTab::Changes,
-    ];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            DetailTab::Overview => "Overview",
-            DetailTab::Orchestration => "Orchestration",
-            DetailTab::Preview => "Preview",
-            DetailTab::Changes => "Changes",
-        }
-    }
-
-    pub fn next(self) -> Self {
-        match self {
-            DetailTab::Overview => DetailTab::Orchestration,
-            DetailTab::Orchestration => DetailTab::Preview,
-            DetailTab::Preview => DetailTab::Changes,
-            DetailTab::Changes => DetailTab::Overview,
-        }
-    }
-}
-
-/// A pane drawn over the body that takes the keys until it is closed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Overlay {
-    Help,
-    Problems,
-}
-
-/// What has the keyboard. It alone decides what a key (or a paste) means:
-/// `input::key_action` maps keys by mode and the reducer matches on it.
-// One Mode lives in the state: the size of its largest variant costs nothing.
-#[allow(clippy::large_enum_variant)]
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Mode {
-    /// Keys are the keymap's commands; Esc clears a kept filter.
-    Normal,
-    /// Typing the sidebar filter: keys and pastes are its text.
-    Filter,
-    /// Help or problems over the body: their own key, `q` or Esc close it.
-    Overlay(Overlay),
-    /// A dialog: keys and pastes are its input.
-    Dialog(Dialog),
-    /// Reviewing the Changes tab: keys move through its files and diff.
-    Review,
-}
-
-impl Mode {
-    /// The keymap layer that says what keys mean in this mode.
-    pub fn layer(&self) -> Layer {
-        match self {
-            Mode::Normal => Layer::Normal,
-            Mode::Filter => Layer::Filter,
-            Mode::Overlay(_) => Layer::Overlay,
-            Mode::Review => Layer::Review,
-            Mode::Dialog(d) => Self::layer_of(d),
-        }
-    }
-
-    pub fn layer_of(dialog: &Dialog) -> Layer {
-        match dialog {
-            Dialog::Confirm { .. } => Layer::Confirm,
-            Dialog::Send { .. } => Layer::Send,
-            Dialog::Spawn(_) => Layer::Spawn,
-            Dialog::DismissWorktree { .. } => Layer::Worktree,
-        }
-    }
-}
-
-/// Whether tmux pushes its changes (a control client) or greenroom polls.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub enum TmuxEvents {
-    /// Not asked for yet: the first poll that finds a server connects.
-    #[default]
-    Waiting,
-    Connecting,
-    /// tmux pushes changes; polls only reconcile, rarely.
-    Live,
-    /// Lost since `since`, why; retried after `retry`.
-    Lost {
-        why: String,
-        since: DateTime<Utc>,
-        retry: DateTime<Utc>,
-        /// Seconds to wait after the next failure (doubling, at most a minute).
-        backoff: i64,
-    },
-    /// Never: this tmux cannot push them (its `tmux -V`, for the header).
-    Off(String),
-    /// Never: `tmux_events = false` in config.toml.
-    Disabled,
-}
-
-/// Where the tmux poll stands. Effects that change tmux count as
-/// generations: a poll started before the latest one finished may describe
-/// a world that effect changed, so its answer is dropped and tmux asked again.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct PollState {
-    pub in_flight: bool,
-    /// A refresh of some rows is on its way (one at a time).
-    pub refreshing: bool,
-    /// Effects on sessions finished so far.
-    pub generation: u64,
-    /// tmux said something changed while a poll ran: poll again after it.
-    pub again: bool,
-    /// When the last poll was asked for.
-    pub last: Option<DateTime<Utc>>,
-}
-
-/// The pane beside the dashboard (follow mode): at most one.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum BesidePane {
-    Closed,
-    /// Asked for; a second `o` meanwhile opens nothing more.
-    Opening,
-    Open(crate::tmux::Beside),
-}
-
-/// What greenroom knows of tmux, for the header.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TmuxStatus {
-    Unknown,
-    Running,
-    NoServer,
-    NotInstalled,
+/// What triage keeps of the rows between updates.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Triage {
+    /// Sessions that turned waiting, errored or stuck and were not looked at since.
+    pub attention: BTreeSet<RowKey>,
+    /// Health at the last update, to see transitions.
+    pub last_health: HashMap<RowKey, Health>,
+    /// Sessions the operator came back from (attached, then detached), with
+    /// the health they had: `w` skips them until their health changes.
+    pub handled: HashMap<RowKey, Health>,
+    /// The session selected before the last jump (`w`, `W`, jump back).
+    pub jumped_from: Option<RowKey>,
 }
 
 /// A message shown in the status line until `until`.
@@ -177,7 +39,7 @@ pub struct StatusLine {
 /// The last pane capture of a session, with its colours (ANSI).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Preview {
-    pub id: String,
+    pub id: RowKey,
     pub text: String,
 }
 
@@ -188,7 +50,7 @@ pub struct AppState {
     /// Indices into `rows`: what the sidebar shows, in order.
     pub visible: Vec<usize>,
     /// The selected session's id: selection follows the session, not the line.
-    pub selected: Option<String>,
+    pub selected: Option<RowKey>,
     /// The first sidebar line on screen.
     pub offset: usize,
     pub sort: SortMode,
@@ -196,57 +58,36 @@ pub struct AppState {
     pub health_filter: Option<Health>,
     pub tab: DetailTab,
     /// The Changes tab's cursor and open diff (for the selected session).
-    pub review: crate::tui::changes::ChangesTab,
+    pub review: super::changes::ChangesTab,
     pub mode: Mode,
     pub status: Option<StatusLine>,
     pub problems: Vec<Problem>,
-    pub tmux: TmuxStatus,
-    /// Sessions that turned waiting, errored or stuck and were not looked at since.
-    pub attention: BTreeSet<String>,
-    /// Health at the last update, to see transitions.
-    pub last_health: HashMap<String, Health>,
     pub preview: Option<Preview>,
     pub now: DateTime<Utc>,
     /// Where sessions were looked for, for the empty state.
     pub looked_in: Vec<PathBuf>,
     /// Sidebar lines per page, from the terminal size.
     pub page: usize,
-    /// Ring and notify when a session needs the operator.
-    pub alerts: bool,
     /// Sessions marked with Space for a bulk kill or dismiss.
-    pub marked: BTreeSet<String>,
-    /// A pane beside the dashboard shows the selected session (follow mode).
-    pub beside: BesidePane,
+    pub marked: BTreeSet<RowKey>,
     /// A session just started: selected when its row first arrives.
-    pub select_when_seen: Option<String>,
-    /// Show each session's spend in the sidebar.
-    pub show_cost: bool,
+    pub select_when_seen: Option<RowKey>,
     /// Show archived and dismissed sessions too (`A`).
     pub show_archived: bool,
-    /// Sessions that need the operator are pinned on top (last-focus sort).
-    pub pin_attention: bool,
-    /// How long `z` snoozes.
-    pub snooze: std::time::Duration,
-    /// The session selected before the last jump (`w`, `W`, jump back).
-    pub jumped_from: Option<String>,
-    /// Sessions the operator came back from (attached, then detached), with
-    /// the health they had: `w` skips them until their health changes.
-    pub handled: HashMap<String, Health>,
     /// Help's page: 0 the list's keys, 1 the dialogs' and the filter's.
     pub help_page: usize,
-    /// The dashboard runs in a tmux popup (`--popup`): once an attach has
-    /// switched the client, it quits, and the popup closes.
-    pub popup: bool,
-    pub poll: PollState,
-    pub events: TmuxEvents,
     /// The selected session's pane activity the preview last followed: new
     /// activity in tmux means a fresh capture.
-    pub seen_activity: Option<(String, Option<DateTime<Utc>>)>,
+    pub seen_activity: Option<(RowKey, Option<DateTime<Utc>>)>,
     /// Other machines (`[[hosts]]`): their rows and connections.
     pub hosts: std::collections::BTreeMap<String, super::hosts::HostView>,
-    /// tmux activity this recent counts as working (the thresholds'): when
-    /// a row inferred working is read again (see [`crate::freshness`]).
-    pub active_window: chrono::Duration,
+    /// What greenroom knows of tmux and its link to it, and the pane beside.
+    pub link: TmuxLink,
+    /// What triage keeps of the rows: attention marks, health seen, rows
+    /// handled, the jump back.
+    pub triage: Triage,
+    /// What config.toml says, copied at the start: read only.
+    pub settings: Settings,
     /// How many times the list was sorted anew (a host's burst of lines is
     /// one sort, whatever its length): counted for tests.
     pub sorts: u64,
@@ -267,34 +108,20 @@ impl AppState {
             mode: Mode::Normal,
             status: None,
             problems: Vec::new(),
-            tmux: TmuxStatus::Unknown,
-            attention: BTreeSet::new(),
-            last_health: HashMap::new(),
             preview: None,
             now,
             looked_in,
             page: 10,
-            alerts: true,
             marked: BTreeSet::new(),
-            beside: BesidePane::Closed,
             select_when_seen: None,
-            show_cost: true,
             show_archived: false,
-            pin_attention: false,
-            snooze: std::time::Duration::from_secs(30 * 60),
-            jumped_from: None,
-            handled: HashMap::new(),
             help_page: 0,
-            popup: false,
-            poll: PollState::default(),
-            events: TmuxEvents::default(),
             seen_activity: None,
             hosts: Default::default(),
             sorts: 0,
-            active_window: chrono::Duration::from_std(
-                crate::health::Thresholds::default().active_window,
-            )
-            .unwrap_or(chrono::Duration::MAX),
+            link: TmuxLink::default(),
+            triage: Triage::default(),
+            settings: Settings::default(),
         }
     }
 
@@ -324,7 +151,7 @@ impl AppState {
 
     /// The pane beside, when one is open.
     pub fn beside_pane(&self) -> Option<&crate::tmux::Beside> {
-        match &self.beside {
+        match &self.link.beside {
             BesidePane::Open(b) => Some(b),
             _ => None,
         }
@@ -335,7 +162,7 @@ impl AppState {
         let id = self.selected.as_ref()?;
         self.visible
             .iter()
-            .position(|&i| self.rows.get(i).is_some_and(|r| &r.id == id))
+            .position(|&i| self.rows.get(i).is_some_and(|r| r.is(id)))
     }
 
     pub fn selected_session(&self) -> Option<&Session> {
@@ -343,7 +170,7 @@ impl AppState {
         self.visible
             .iter()
             .map(|&i| &self.rows[i])
-            .find(|s| &s.id == id)
+            .find(|s| s.is(id))
     }
 
     pub fn visible_sessions(&self) -> impl Iterator<Item = &Session> {
@@ -406,15 +233,15 @@ impl AppState {
                 .cmp(&group(b))
                 .then_with(|| order(&rows[a], &rows[b]))
         });
-        if self.pin_attention && self.sort == SortMode::LastFocus {
-            super::rows::pin_attention(rows, &mut visible);
+        if self.settings.pin_attention && self.sort == SortMode::LastFocus {
+            pin_attention(rows, &mut visible);
         }
         self.visible = visible;
         if self.cursor().is_none() {
             let line = old_cursor
                 .unwrap_or(0)
                 .min(self.visible.len().saturating_sub(1));
-            self.selected = self.visible.get(line).map(|&i| self.rows[i].id.clone());
+            self.selected = self.visible.get(line).map(|&i| self.rows[i].key());
         }
         self.clamp_offset();
     }
@@ -434,7 +261,8 @@ impl AppState {
 /// Substring match over what an operator remembers a session by.
 fn matches_filter(s: &Session, needle: &str) -> bool {
     let hit = |t: &str| t.to_lowercase().contains(needle);
-    hit(&s.name)
+    // As the screen shows it: a host's rows are found by the host's name too.
+    hit(&crate::model::row_name(s))
         || hit(&s.cwd.to_string_lossy())
         || s.branch.as_deref().is_some_and(hit)
         || s.orchestration
@@ -442,4 +270,23 @@ fn matches_filter(s: &Session, needle: &str) -> bool {
             .and_then(|o| o.task.as_deref())
             .is_some_and(hit)
         || s.agent.as_deref().is_some_and(hit)
+}
+
+/// The pinned group: the sessions in the attention queue move to the top
+/// of the list, in queue order; every other keeps its place relative to
+/// the rest. Moving through the list changes neither order.
+fn pin_attention(rows: &[Session], visible: &mut [usize]) {
+    visible.sort_by(|&a, &b| {
+        let (ra, rb) = (&rows[a], &rows[b]);
+        match (
+            crate::attention::in_queue(ra),
+            crate::attention::in_queue(rb),
+        ) {
+            (true, true) => crate::attention::queue_order(ra, rb),
+            (true, false) => std::cmp::Ordering::Less,
+            (false, true) => std::cmp::Ordering::Greater,
+            // Stable sort: the rest keep the order they came in.
+            (false, false) => std::cmp::Ordering::Equal,
+        }
+    });
 }

@@ -5,10 +5,10 @@
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEventKind};
 
-use super::action::Action;
-use super::keymap::{Key, Keymap, Layer};
-use super::state::Mode;
-use super::view;
+use crate::tui::action::Action;
+use crate::tui::keymap::{Key, Keymap, Layer};
+use crate::tui::model::state::Mode;
+use crate::tui::view;
 
 /// Maps a terminal event to actions: keys by mode, pastes as text, mouse
 /// clicks and wheel, resizes. `size` is the terminal's, for hit-testing.
@@ -52,7 +52,7 @@ pub fn terminal_action(
 /// takes text. Under an overlay the main layer's keys still arrive, so the
 /// key that opened it closes it.
 pub fn key_action(k: &KeyEvent, mode: &Mode, keymap: &Keymap) -> Option<Action> {
-    let layer = mode.layer();
+    let layer = crate::tui::view::layer::of(mode);
     let key = Key::from_event(k);
     if let Some(c) = keymap.lookup_in(layer, key) {
         return Some(Action::Command(c));

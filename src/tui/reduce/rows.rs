@@ -2,25 +2,26 @@
 //! for sessions that just turned urgent, the list held still while the pane
 //! beside follows the selection.
 
+use crate::tui::action::UiEffect;
 use std::collections::HashMap;
 
-use super::action::Effect;
-use super::state::AppState;
-use crate::attention;
-use crate::model::Session;
+use crate::model::{RowKey, Session};
+use crate::tui::action::Effect;
+use crate::tui::model::state::AppState;
 
 /// Installs new rows; marks sessions that just turned waiting, errored or
 /// stuck, and returns the alerts for them.
-pub(super) fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effect> {
+pub(in crate::tui) fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effect> {
     let alerts = note_turns(state, &rows);
     // Row ids are unique: any entry more than the rows is a row gone.
-    if state.last_health.len() != rows.len() {
-        let ids: std::collections::HashSet<&str> = rows.iter().map(|r| r.id.as_str()).collect();
-        state.last_health.retain(|id, _| ids.contains(id.as_str()));
+    if state.triage.last_health.len() != rows.len() {
+        let keys: std::collections::HashSet<RowKey> = rows.iter().map(Session::key).collect();
+        state.triage.last_health.retain(|key, _| keys.contains(key));
     }
     state
+        .triage
         .attention
-        .retain(|id| state.last_health.contains_key(id));
+        .retain(|id| state.triage.last_health.contains_key(id));
     install(state, |held| *held = rows);
     alerts
 }
@@ -28,26 +29,22 @@ pub(super) fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effe
 /// Swaps in rows that changed alone (`Action::RowsChanged`), each in place
 /// of the row with its id: what [`replace_rows`] does with every row, for
 /// these only, as no other row changed.
-pub(super) fn change_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effect> {
+pub(in crate::tui) fn change_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effect> {
     let alerts = note_turns(state, &rows);
     install(state, |held| {
         // By id: a host's burst swaps hundreds of rows into a thousand.
-        let mut at: Option<HashMap<String, usize>> = (rows.len() > 1).then(|| {
-            held.iter()
-                .enumerate()
-                .map(|(i, h)| (h.id.clone(), i))
-                .collect()
-        });
+        let mut at: Option<HashMap<RowKey, usize>> =
+            (rows.len() > 1).then(|| held.iter().enumerate().map(|(i, h)| (h.key(), i)).collect());
         for r in rows {
             let slot = match &at {
-                Some(at) => at.get(&r.id).copied(),
-                None => held.iter().position(|h| h.id == r.id),
+                Some(at) => at.get(&r.key()).copied(),
+                None => held.iter().position(|h| h.is(&r.key())),
             };
             match slot {
                 Some(i) => held[i] = r,
                 None => {
                     if let Some(at) = &mut at {
-                        at.insert(r.id.clone(), held.len());
+                        at.insert(r.key(), held.len());
                     }
                     held.push(r);
                 }
@@ -59,17 +56,18 @@ pub(super) fn change_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effec
 
 /// Marks the rows in `rows` that just turned urgent, notes each one's
 /// health, and returns the alerts for them.
-pub(super) fn note_turns(state: &mut AppState, rows: &[Session]) -> Vec<Effect> {
-    let first_load = state.rows.is_empty() && state.last_health.is_empty();
+pub(in crate::tui) fn note_turns(state: &mut AppState, rows: &[Session]) -> Vec<Effect> {
+    let first_load = state.rows.is_empty() && state.triage.last_health.is_empty();
     let mut alerts = Vec::new();
     for r in rows {
-        let before = state.last_health.get(&r.id).copied();
+        let key = r.key();
+        let before = state.triage.last_health.get(&key).copied();
         // Archived rows are finished business: they never call for the operator.
         // A snoozed one neither: the operator said "not now".
-        let turned = attention::in_queue(r) && before != Some(r.health);
+        let turned = crate::attention::in_queue(r) && before != Some(r.health);
         if turned && !first_load {
-            if state.selected.as_deref() != Some(r.id.as_str()) {
-                state.attention.insert(r.id.clone());
+            if state.selected.as_ref() != Some(&key) {
+                state.triage.attention.insert(key.clone());
             }
             // What it asks, in the agent's words, else its detail.
             let detail = r
@@ -78,26 +76,31 @@ pub(super) fn note_turns(state: &mut AppState, rows: &[Session]) -> Vec<Effect> 
                 .and_then(|w| w.line())
                 .or_else(|| r.activity.detail.clone())
                 .unwrap_or_default();
-            alerts.push(Effect::Alert {
-                title: format!("greenroom: {} is {}", r.name, r.health),
+            alerts.push(Effect::Ui(UiEffect::Alert {
+                title: format!("greenroom: {} is {}", crate::model::row_name(r), r.health),
                 body: detail,
-            });
+            }));
         }
         if !r.health.needs_operator() || r.snoozed_until.is_some() {
-            state.attention.remove(&r.id);
+            state.triage.attention.remove(&key);
+        }
+        // Handled until its health changes: then `w` visits it again.
+        if state
+            .triage
+            .handled
+            .get(&key)
+            .is_some_and(|h| *h != r.health)
+        {
+            state.triage.handled.remove(&key);
         }
         // Noted at once: a row said twice in one burst turns as often as
         // the lines say. In place: most updates change one row, and
         // copying a thousand ids for each would cost more than the change.
-        match state.last_health.get_mut(&r.id) {
+        match state.triage.last_health.get_mut(&key) {
             Some(h) => *h = r.health,
             None => {
-                state.last_health.insert(r.id.clone(), r.health);
+                state.triage.last_health.insert(key, r.health);
             }
-        }
-        // Handled until its health changes: then `w` visits it again.
-        if state.handled.get(&r.id).is_some_and(|h| *h != r.health) {
-            state.handled.remove(&r.id);
         }
     }
     alerts
@@ -108,23 +111,24 @@ pub(super) fn note_turns(state: &mut AppState, rows: &[Session]) -> Vec<Effect> 
 fn install(state: &mut AppState, put: impl FnOnce(&mut Vec<Session>)) {
     // Handled until its health changes (above) or its row is gone.
     state
+        .triage
         .handled
-        .retain(|id, h| state.last_health.get(id) == Some(h));
+        .retain(|id, h| state.triage.last_health.get(id) == Some(h));
     let line = state.cursor();
     // While the pane beside follows the selection, tmux records every switch
     // as an attach; the list keeps its order so moving down it works.
-    let previous: Option<HashMap<String, usize>> = state.beside_pane().is_some().then(|| {
+    let previous: Option<HashMap<RowKey, usize>> = state.beside_pane().is_some().then(|| {
         state
             .visible_sessions()
             .enumerate()
-            .map(|(pos, s)| (s.id.clone(), pos))
+            .map(|(pos, s)| (s.key(), pos))
             .collect()
     });
     put(&mut state.rows);
     let rows = &state.rows;
     if let Some(id) = state
         .select_when_seen
-        .take_if(|id| rows.iter().any(|r| &r.id == id))
+        .take_if(|key| rows.iter().any(|r| r.is(key)))
     {
         state.selected = Some(id);
     }
@@ -135,23 +139,7 @@ fn install(state: &mut AppState, put: impl FnOnce(&mut Vec<Session>)) {
         // Stable: sessions new to the list keep their sorted place after the known ones.
         state
             .visible
-            .sort_by_key(|&i| previous.get(&rows[i].id).copied().unwrap_or(usize::MAX));
+            .sort_by_key(|&i| previous.get(&rows[i].key()).copied().unwrap_or(usize::MAX));
         state.clamp_offset();
     }
-}
-
-/// The pinned group: the sessions in the attention queue move to the top
-/// of the list, in queue order; every other keeps its place relative to
-/// the rest. Moving through the list changes neither order.
-pub fn pin_attention(rows: &[Session], visible: &mut [usize]) {
-    visible.sort_by(|&a, &b| {
-        let (ra, rb) = (&rows[a], &rows[b]);
-        match (attention::in_queue(ra), attention::in_queue(rb)) {
-            (true, true) => attention::queue_order(ra, rb),
-            (true, false) => std::cmp::Ordering::Less,
-            (false, true) => std::cmp::Ordering::Greater,
-            // Stable sort: the rest keep the order they came in.
-            (false, false) => std::cmp::Ordering::Equal,
-        }
-    });
 }

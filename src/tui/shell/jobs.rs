@@ -5,11 +5,11 @@
 
 use std::path::{Path, PathBuf};
 
-use super::action::{Action, Completion, Finished, NewSession, SpawnDefaults};
 use crate::config::Config;
 use crate::model::Session;
 use crate::ops::{self, Launch, SpawnRequest};
 use crate::sources::sidecar::SidecarStore;
+use crate::tui::action::{Action, Completion, Finished, NewSession, SpawnDefaults};
 use std::io::Write;
 
 use crate::tmux::{Beside, Tmux, host_from_env};
@@ -120,7 +120,7 @@ impl Context {
                     listed.push(format!("and {more} more"));
                 }
                 return Action::Finished(Finished::WorktreeHasWork {
-                    id: s.id.clone(),
+                    id: s.key(),
                     name: s.name.clone(),
                     path,
                     work: listed,

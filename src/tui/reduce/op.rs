@@ -8,65 +8,10 @@
 
 use std::collections::BTreeMap;
 
-use super::action::Effect;
-use super::state::AppState;
-use crate::model::HostName;
-
-/// What the operator does to sessions.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Verb {
-    Kill,
-    Dismiss,
-    /// Dismiss one session and remove the worktree greenroom made for it
-    /// (and its branch if merged); with uncommitted changes only when the
-    /// operator confirmed twice (`discard_changes`).
-    DismissWorktree {
-        discard_changes: bool,
-    },
-    Restore,
-    /// Type a message and press Enter.
-    Send(String),
-    /// Press one key in the session's pane (an answer to its prompt).
-    Key(crate::ops::AnswerKey),
-    Snooze(std::time::Duration),
-    Wake,
-    /// The session's pane, for the preview (at most four captures a second).
-    Capture,
-    /// Attach to the session (switch-client inside tmux, else suspend and
-    /// attach; a host's over `ssh -t`).
-    Attach,
-    /// Open the session in a pane beside the dashboard (inside tmux).
-    OpenBeside,
-    /// Move the pane beside to the newly selected session.
-    Follow(crate::tmux::Beside),
-}
-
-/// A host's row an op acts on.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HostRow {
-    /// The host's own id for it, checked to go on its command line.
-    pub id: String,
-    /// The row in the list (for the preview it fills).
-    pub row: String,
-    /// As the list shows it, for the outcome's words.
-    pub name: String,
-}
-
-/// Where an op acts.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum On {
-    /// This machine's rows, by id.
-    Here(Vec<String>),
-    /// Rows of one host, acted on there.
-    Host { host: HostName, rows: Vec<HostRow> },
-}
-
-/// An effect on sessions.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Op {
-    pub op: Verb,
-    pub on: On,
-}
+use crate::model::{HostName, RowKey};
+use crate::tui::action::Effect;
+pub use crate::tui::action::op::{HostRow, On, Op, Verb};
+use crate::tui::model::state::AppState;
 
 /// Whether a host can take `verb`, and why not.
 fn host_takes(verb: &Verb) -> Result<(), &'static str> {
@@ -87,11 +32,11 @@ fn host_takes(verb: &Verb) -> Result<(), &'static str> {
     }
 }
 
-/// The effects of `verb` on the rows `ids` (ids in the list): one op for
+/// The effects of `verb` on the rows `ids` (keys in the list): one op for
 /// this machine's rows, one for each host's, each acting where its rows
 /// are; what a host cannot take is refused, the status line says why. A
 /// row gone from the list is left out.
-pub fn decide(state: &mut AppState, verb: Verb, ids: &[String]) -> Vec<Effect> {
+pub fn decide(state: &mut AppState, verb: Verb, ids: &[RowKey]) -> Vec<Effect> {
     let (effects, refused) = place(state, &verb, ids);
     if let Some(why) = refused {
         state.say(why);
@@ -100,22 +45,21 @@ pub fn decide(state: &mut AppState, verb: Verb, ids: &[String]) -> Vec<Effect> {
 }
 
 /// [`decide`] without a word: the effects, and why a host's rows were left out.
-pub fn place(state: &AppState, verb: &Verb, ids: &[String]) -> (Vec<Effect>, Option<&'static str>) {
+pub fn place(state: &AppState, verb: &Verb, ids: &[RowKey]) -> (Vec<Effect>, Option<&'static str>) {
     let mut here = Vec::new();
     let mut hosts: BTreeMap<HostName, Vec<HostRow>> = BTreeMap::new();
     for id in ids {
-        let Some(s) = state.rows.iter().find(|r| &r.id == id) else {
+        let Some(s) = state.rows.iter().find(|r| r.is(id)) else {
             continue;
         };
         match &s.host {
-            None => here.push(id.clone()),
-            // The host's own id as its stream delivered it, typed: nothing
-            // is read back from the list's id.
-            Some(place) if crate::hosts::valid_remote_id(&place.id) => {
+            None => here.push(s.id.clone()),
+            // The host's own id as its stream delivered it, typed.
+            Some(place) if crate::hosts::valid_remote_id(&s.id) => {
                 hosts.entry(place.name.clone()).or_default().push(HostRow {
-                    id: place.id.clone(),
+                    id: s.id.clone(),
                     row: id.clone(),
-                    name: s.name.clone(),
+                    name: crate::model::row_name(s).into_owned(),
                 });
             }
             Some(_) => {}
@@ -149,7 +93,7 @@ pub fn on_selected(
     check: impl FnOnce(&crate::model::Session) -> Result<Verb, String>,
 ) -> Vec<Effect> {
     let decided = match state.selected_session() {
-        Some(s) => check(s).map(|verb| (verb, s.id.clone())),
+        Some(s) => check(s).map(|verb| (verb, s.key())),
         None => Err("no session selected".into()),
     };
     match decided {

@@ -3,30 +3,33 @@
 //! through its files, open a diff, switch its side, select lines and
 //! comment on them through the send dialog (the same path as `s`).
 
-use super::action::{Command, Effect};
-use super::dialog::Dialog;
-use super::state::{AppState, DetailTab, Mode};
+use crate::tui::action::GitEffect;
+use crate::tui::action::{Command, Effect};
+use crate::tui::model::dialog::Dialog;
+use crate::tui::model::state::{AppState, DetailTab, Mode};
 
 /// The Changes tab came on screen, or the selection moved while it is:
 /// the selected work tree is read again (at most once a second).
-pub(super) fn refresh_request(state: &AppState) -> Vec<Effect> {
+pub(in crate::tui) fn refresh_request(state: &AppState) -> Vec<Effect> {
     if state.tab != DetailTab::Changes {
         return Vec::new();
     }
     match state.selected_session() {
-        Some(s) if s.changes.is_some() => vec![Effect::RefreshChanges { cwd: s.cwd.clone() }],
+        Some(s) if s.changes.is_some() => vec![Effect::Git(GitEffect::RefreshChanges {
+            cwd: s.cwd.clone(),
+        })],
         _ => Vec::new(),
     }
 }
 
 /// `c` in the list.
-pub(super) fn open(state: &mut AppState) -> Vec<Effect> {
+pub(in crate::tui) fn open(state: &mut AppState) -> Vec<Effect> {
     let Some(s) = state.selected_session() else {
         state.say("no session selected");
         return Vec::new();
     };
     if s.changes.is_none() {
-        let name = s.name.clone();
+        let name = crate::model::row_name(s).into_owned();
         state.tab = DetailTab::Changes;
         state.say(format!(
             "{name} is not in a git work tree: no changes to review"
@@ -39,7 +42,7 @@ pub(super) fn open(state: &mut AppState) -> Vec<Effect> {
 }
 
 /// A command in the Changes tab.
-pub(super) fn command(state: &mut AppState, c: Command) -> Vec<Effect> {
+pub(in crate::tui) fn command(state: &mut AppState, c: Command) -> Vec<Effect> {
     let Some(changes) = state.selected_session().and_then(|s| s.changes.clone()) else {
         state.mode = Mode::Normal;
         return Vec::new();
@@ -62,7 +65,7 @@ pub(super) fn command(state: &mut AppState, c: Command) -> Vec<Effect> {
             return state
                 .review
                 .open(&changes)
-                .map(Effect::LoadDiff)
+                .map(|req| Effect::Git(GitEffect::LoadDiff(req)))
                 .into_iter()
                 .collect();
         }
@@ -70,7 +73,7 @@ pub(super) fn command(state: &mut AppState, c: Command) -> Vec<Effect> {
             return state
                 .review
                 .other_side(&changes)
-                .map(Effect::LoadDiff)
+                .map(|req| Effect::Git(GitEffect::LoadDiff(req)))
                 .into_iter()
                 .collect();
         }
@@ -93,14 +96,14 @@ fn comment(state: &mut AppState) -> Vec<Effect> {
     let Some(s) = state.selected_session() else {
         return Vec::new();
     };
-    if let Err(e) = super::act::live_check(s) {
+    if let Err(e) = crate::tui::reduce::act::live_check(s) {
         state.say(e);
         return Vec::new();
     }
     let text = crate::ops::comment_text(&path, first, last, "");
     state.mode = Mode::Dialog(Dialog::Send {
-        id: s.id.clone(),
-        name: s.name.clone(),
+        id: s.key(),
+        name: crate::model::row_name(s).into_owned(),
         text,
     });
     if let Some(d) = &mut state.review.diff {
@@ -110,7 +113,7 @@ fn comment(state: &mut AppState) -> Vec<Effect> {
 }
 
 /// A diff came back: kept only if it is the one open now.
-pub(super) fn loaded(
+pub(in crate::tui) fn loaded(
     state: &mut AppState,
     generation: u64,
     text: Result<crate::git::DiffText, String>,

@@ -7,13 +7,15 @@
 //! `tmux_events = false`) greenroom polls at `poll_interval_ms` as before,
 //! and retries the client with backoff.
 
+use crate::tui::action::TmuxEffect;
 use chrono::Duration;
 
-use super::action::Effect;
-use super::navigate::follow_activity;
-use super::state::{AppState, TmuxEvents, TmuxStatus};
 use crate::freshness::Read;
 use crate::tmux::{Event, Refresh, ServerState};
+use crate::tui::action::Effect;
+use crate::tui::model::backoff::Backoff;
+use crate::tui::model::state::{AppState, TmuxEvents, TmuxStatus};
+use crate::tui::reduce::navigate::follow_activity;
 
 /// With events live, a poll this often anyway.
 pub const RECONCILE_SECONDS: i64 = 30;
@@ -22,27 +24,27 @@ const MAX_BACKOFF_SECONDS: i64 = 60;
 
 /// One poll at a time; a change tmux reports meanwhile polls again after it.
 pub fn poll(state: &mut AppState) -> Vec<Effect> {
-    if state.poll.in_flight {
-        state.poll.again = true;
+    if state.link.poll.in_flight {
+        state.link.poll.again = true;
         return Vec::new();
     }
-    state.poll.in_flight = true;
-    state.poll.again = false;
-    state.poll.last = Some(state.now);
-    vec![Effect::Poll {
-        generation: state.poll.generation,
-    }]
+    state.link.poll.in_flight = true;
+    state.link.poll.again = false;
+    state.link.poll.last = Some(state.now);
+    vec![Effect::Tmux(TmuxEffect::Poll {
+        generation: state.link.poll.generation,
+    })]
 }
 
 /// The poll interval came round: poll unless tmux pushes its changes (then
 /// only to reconcile), and retry a lost control client when it is time.
 pub fn due(state: &mut AppState) -> Vec<Effect> {
     let mut effects = listen_if_due(state);
-    let quiet = match state.poll.last {
+    let quiet = match state.link.poll.last {
         Some(last) => state.now - last >= Duration::seconds(RECONCILE_SECONDS),
         None => true,
     };
-    if state.events != TmuxEvents::Live || quiet {
+    if state.link.events != TmuxEvents::Live || quiet {
         effects.extend(poll(state));
     } else {
         effects.extend(refresh(state));
@@ -54,7 +56,7 @@ pub fn due(state: &mut AppState) -> Vec<Effect> {
 /// seconds are read again by id ([`crate::freshness::plan`]); none at all
 /// when nothing works: idle costs nothing.
 fn refresh(state: &mut AppState) -> Vec<Effect> {
-    if state.poll.in_flight || state.poll.refreshing {
+    if state.link.poll.in_flight || state.link.poll.refreshing {
         return Vec::new();
     }
     // The preview follows the selected row's pane, while it shows: else
@@ -62,27 +64,28 @@ fn refresh(state: &mut AppState) -> Vec<Effect> {
     // row costs tmux as much as a working one's).
     let selected = state
         .selected_session()
-        .filter(|_| state.tab == super::state::DetailTab::Preview)
+        .filter(|s| state.tab == crate::tui::model::state::DetailTab::Preview && s.host.is_none())
         .map(|s| s.id.as_str());
     let local = state.rows.iter().filter(|r| r.host.is_none());
-    let targets = match crate::freshness::plan(local, selected, state.now, state.active_window) {
-        Read::Nothing => return Vec::new(),
-        Read::Everything => return poll(state),
-        Read::Rows(targets) => targets,
-    };
-    state.poll.refreshing = true;
-    vec![Effect::Refresh {
+    let targets =
+        match crate::freshness::plan(local, selected, state.now, state.settings.active_window) {
+            Read::Nothing => return Vec::new(),
+            Read::Everything => return poll(state),
+            Read::Rows(targets) => targets,
+        };
+    state.link.poll.refreshing = true;
+    vec![Effect::Tmux(TmuxEffect::Refresh {
         targets,
-        generation: state.poll.generation,
-    }]
+        generation: state.link.poll.generation,
+    })]
 }
 
 /// A refresh's answer: dropped when an effect on sessions finished since
 /// it was asked (the next interval asks again); a target not found means
 /// more changed than those rows, so the full poll runs.
 pub fn refreshed(state: &mut AppState, refresh: Refresh, generation: u64) -> Vec<Effect> {
-    state.poll.refreshing = false;
-    if generation < state.poll.generation {
+    state.link.poll.refreshing = false;
+    if generation < state.link.poll.generation {
         return Vec::new();
     }
     let mut effects = if refresh.complete {
@@ -91,15 +94,15 @@ pub fn refreshed(state: &mut AppState, refresh: Refresh, generation: u64) -> Vec
         poll(state)
     };
     effects.extend(follow_activity(state, &refresh.part, true));
-    effects.push(Effect::ApplyRefresh(refresh.part));
+    effects.push(Effect::Tmux(TmuxEffect::ApplyRefresh(refresh.part)));
     effects
 }
 
 fn listen_if_due(state: &mut AppState) -> Vec<Effect> {
-    if state.tmux != TmuxStatus::Running {
+    if state.link.tmux != TmuxStatus::Running {
         return Vec::new();
     }
-    let due = match &state.events {
+    let due = match &state.link.events {
         TmuxEvents::Waiting => true,
         TmuxEvents::Lost { retry, .. } => state.now >= *retry,
         TmuxEvents::Connecting | TmuxEvents::Live | TmuxEvents::Off(_) | TmuxEvents::Disabled => {
@@ -109,15 +112,15 @@ fn listen_if_due(state: &mut AppState) -> Vec<Effect> {
     if !due {
         return Vec::new();
     }
-    match &mut state.events {
+    match &mut state.link.events {
         // Still lost until it connects (the header keeps saying polling);
         // the next retry waits for this one.
         TmuxEvents::Lost { retry, backoff, .. } => {
-            *retry = state.now + Duration::seconds(*backoff);
+            *retry = state.now + backoff.next_wait();
         }
         other => *other = TmuxEvents::Connecting,
     }
-    vec![Effect::ListenToTmux]
+    vec![Effect::Tmux(TmuxEffect::Listen)]
 }
 
 /// A poll's answer. One that started before the latest effect on sessions
@@ -126,11 +129,11 @@ fn listen_if_due(state: &mut AppState) -> Vec<Effect> {
 /// reported another change is news up to then: it is applied, and tmux
 /// asked again for what came after.
 pub fn polled(state: &mut AppState, server: ServerState, generation: u64) -> Vec<Effect> {
-    state.poll.in_flight = false;
-    if generation < state.poll.generation {
+    state.link.poll.in_flight = false;
+    if generation < state.link.poll.generation {
         return poll(state);
     }
-    let again = std::mem::take(&mut state.poll.again);
+    let again = std::mem::take(&mut state.link.poll.again);
     let mut effects = accept(state, server);
     if again {
         effects.extend(poll(state));
@@ -139,7 +142,7 @@ pub fn polled(state: &mut AppState, server: ServerState, generation: u64) -> Vec
 }
 
 fn accept(state: &mut AppState, server: ServerState) -> Vec<Effect> {
-    state.tmux = match &server {
+    state.link.tmux = match &server {
         ServerState::Running(_) => TmuxStatus::Running,
         ServerState::NoServer => TmuxStatus::NoServer,
         ServerState::NotInstalled => TmuxStatus::NotInstalled,
@@ -147,16 +150,16 @@ fn accept(state: &mut AppState, server: ServerState) -> Vec<Effect> {
         // failed poll means for the rows.
         ServerState::Error(e) => {
             state.say(format!("tmux: {e}"));
-            return vec![Effect::ApplyPoll(server)];
+            return vec![Effect::Tmux(TmuxEffect::ApplyPoll(server))];
         }
     };
     let mut effects = match &server {
         ServerState::Running(map) => follow_activity(state, map, false),
         _ => Vec::new(),
     };
-    effects.push(Effect::ApplyPoll(server));
+    effects.push(Effect::Tmux(TmuxEffect::ApplyPoll(server)));
     // The first server seen: listen to it from now on.
-    if state.events == TmuxEvents::Waiting {
+    if state.link.events == TmuxEvents::Waiting {
         effects.extend(listen_if_due(state));
     }
     effects
@@ -166,7 +169,7 @@ fn accept(state: &mut AppState, server: ServerState) -> Vec<Effect> {
 pub fn event(state: &mut AppState, event: Event) -> Vec<Effect> {
     match event {
         Event::Connected => {
-            state.events = TmuxEvents::Live;
+            state.link.events = TmuxEvents::Live;
             // Whatever changed before the subscription was in place.
             poll(state)
         }
@@ -174,27 +177,28 @@ pub fn event(state: &mut AppState, event: Event) -> Vec<Effect> {
         // The row goes at once if that was its session's last window; the
         // poll says the rest.
         Event::WindowClosed(window) => {
-            let mut effects = vec![Effect::ForgetWindow(window)];
+            let mut effects = vec![Effect::Tmux(TmuxEffect::ForgetWindow(window))];
             effects.extend(poll(state));
             effects
         }
         Event::Lost(why) => {
-            let backoff = match &state.events {
+            let mut backoff = match &state.link.events {
                 TmuxEvents::Lost { backoff, .. } => *backoff,
-                _ => 1,
+                _ => Backoff::new(MAX_BACKOFF_SECONDS),
             };
-            tracing::info!(%why, backoff, "tmux events lost: polling");
-            state.events = TmuxEvents::Lost {
+            let wait = backoff.fail();
+            tracing::info!(%why, wait = wait.num_seconds(), "tmux events lost: polling");
+            state.link.events = TmuxEvents::Lost {
                 why,
                 since: state.now,
-                retry: state.now + Duration::seconds(backoff),
-                backoff: (backoff * 2).min(MAX_BACKOFF_SECONDS),
+                retry: state.now + wait,
+                backoff,
             };
             // Whatever ended the client (a server gone, say) is news.
             poll(state)
         }
         Event::Unsupported(why) => {
-            state.events = TmuxEvents::Off(why);
+            state.link.events = TmuxEvents::Off(why);
             Vec::new()
         }
     }

@@ -5,6 +5,7 @@
 //! reducer's; the runner only does it, throttling pane captures and keeping
 //! one status write in flight.
 
+use crate::tui::action::{GitEffect, HostEffect, TmuxEffect, UiEffect};
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
@@ -12,17 +13,17 @@ use color_eyre::eyre::{Result, WrapErr};
 use crossterm::event::EventStream;
 use tokio::sync::mpsc;
 
-use super::action::{Action, Effect, Finished};
-use super::effects::{Context, alert, complete_path};
-use super::keymap::Keymap;
-use super::op::{HostRow, On, Op, Verb};
-use super::state::AppState;
-use super::terminal::Screen;
-use super::view::{self, theme::Theme};
 use crate::engine::{Change, Engine, NewRows};
-use crate::model::{HostName, Session};
 use crate::tmux::{Event, EventClient};
+use crate::tui::action::op::Op;
+use crate::tui::action::{Action, Effect, Finished};
+use crate::tui::keymap::Keymap;
+use crate::tui::model::state::AppState;
+use crate::tui::shell::jobs::{Context, alert, complete_path};
+use crate::tui::shell::terminal::Screen;
+use crate::tui::view::{self, theme::Theme};
 
+mod ops;
 mod tmux_io;
 
 /// At most four pane captures a second for the preview.
@@ -62,7 +63,7 @@ pub struct Runner {
     keymap: Keymap,
     theme: Theme,
     /// The preview's next capture, waiting for the throttle.
-    pending_capture: Option<(String, crate::tmux::TmuxTarget)>,
+    pending_capture: Option<(crate::model::RowKey, crate::tmux::TmuxTarget)>,
     last_capture: Instant,
     writing_statuses: bool,
     /// Something changed since the last frame.
@@ -127,9 +128,9 @@ impl Runner {
         while let Some(action) = queue.pop_front() {
             // Redrawn for what a frame shows: a frame drawn for nothing
             // new costs as much as any (twice a second at idle, else).
-            let events = action.is_bookkeeping().then(|| state.events.clone());
-            let effects = super::update::update(state, action);
-            self.dirty |= events.is_none_or(|e| e != state.events);
+            let events = action.is_bookkeeping().then(|| state.link.events.clone());
+            let effects = crate::tui::reduce::update::update(state, action);
+            self.dirty |= events.is_none_or(|e| e != state.link.events);
             for effect in effects {
                 match self.execute(effect, state)? {
                     Step::Quit => return Ok(true),
@@ -194,16 +195,20 @@ impl Runner {
                 Vec::new()
             }
             Done::HostLines { host, attempt } => {
-                let said: Vec<super::hosts::HostSaid> = self
+                let said: Vec<crate::tui::reduce::hosts::HostSaid> = self
                     .links
                     .take(&host, attempt)
                     .into_iter()
-                    .map(|said| super::hosts::HostSaid {
+                    .map(|said| crate::tui::reduce::hosts::HostSaid {
                         host: host.clone(),
                         attempt,
                         news: match said {
-                            crate::hosts::stream::Said::Line(l) => super::hosts::HostNews::Line(l),
-                            crate::hosts::stream::Said::Down(w) => super::hosts::HostNews::Down(w),
+                            crate::hosts::stream::Said::Line(l) => {
+                                crate::tui::reduce::hosts::HostNews::Line(l)
+                            }
+                            crate::hosts::stream::Said::Down(w) => {
+                                crate::tui::reduce::hosts::HostNews::Down(w)
+                            }
                         },
                     })
                     .collect();
@@ -219,28 +224,28 @@ impl Runner {
     /// Carries out one effect.
     pub fn execute(&mut self, effect: Effect, state: &AppState) -> Result<Step> {
         match effect {
-            Effect::Quit => return Ok(Step::Quit),
-            Effect::Poll { generation } => self.poll(generation),
-            Effect::Refresh {
+            Effect::Ui(UiEffect::Quit) => return Ok(Step::Quit),
+            Effect::Tmux(TmuxEffect::Poll { generation }) => self.poll(generation),
+            Effect::Tmux(TmuxEffect::Refresh {
                 targets,
                 generation,
-            } => self.refresh(&targets, generation),
-            Effect::ApplyPoll(server) => {
+            }) => self.refresh(&targets, generation),
+            Effect::Tmux(TmuxEffect::ApplyPoll(server)) => {
                 return Ok(Step::Then(self.apply_poll(server, state.now)));
             }
-            Effect::ApplyRefresh(part) => {
+            Effect::Tmux(TmuxEffect::ApplyRefresh(part)) => {
                 if let Some(server) = self.engine.refreshed(&part) {
                     return Ok(Step::Then(self.apply_poll(server, state.now)));
                 }
             }
-            Effect::ForgetWindow(window) => {
+            Effect::Tmux(TmuxEffect::ForgetWindow(window)) => {
                 let server = self.engine.without_window(&window);
                 return Ok(Step::Then(self.apply_poll(server, state.now)));
             }
-            Effect::ListenToTmux => return Ok(Step::Then(self.listen())),
-            Effect::Alert { title, body } => alert(&title, &body),
+            Effect::Tmux(TmuxEffect::Listen) => return Ok(Step::Then(self.listen())),
+            Effect::Ui(UiEffect::Alert { title, body }) => alert(&title, &body),
             Effect::Op(Op { op, on }) => return self.op(op, on, state),
-            Effect::ConnectHost { host, attempt } => {
+            Effect::Host(HostEffect::Connect { host, attempt }) => {
                 let tx = self.done_tx.clone();
                 let name = host.clone();
                 // One wake at a time per connection: the lines wait in its
@@ -252,23 +257,23 @@ impl Runner {
                     });
                 });
             }
-            Effect::OpenSpawnForm => {
+            Effect::Ui(UiEffect::OpenSpawnForm) => {
                 let cwd = state.selected_session().map(|s| s.cwd.clone());
                 self.off_loop(move |c| c.spawn_form(cwd));
             }
             Effect::Spawn(form) => self.off_loop(move |c| c.spawn(&form)),
             // Reading a folder can stall on a slow disk: off the loop.
-            Effect::CompletePath { text } => {
+            Effect::Ui(UiEffect::CompletePath { text }) => {
                 self.off_loop(move |c| {
                     Action::PathCompleted(complete_path(&text, c.config.environ.home().as_deref()))
                 });
             }
             // On the loop: quitting follows at once, and the pane must be
             // gone before greenroom is.
-            Effect::CloseBeside { pane } => self.ctx.close_beside(&pane),
+            Effect::Ui(UiEffect::CloseBeside { pane }) => self.ctx.close_beside(&pane),
             // Only a mark: the git reader (off the loop) does the reading.
-            Effect::RefreshChanges { cwd } => self.engine.refresh_changes(&cwd),
-            Effect::LoadDiff(req) => self.off_loop(move |_| {
+            Effect::Git(GitEffect::RefreshChanges { cwd }) => self.engine.refresh_changes(&cwd),
+            Effect::Git(GitEffect::LoadDiff(req)) => self.off_loop(move |_| {
                 let git = crate::git::Git::new();
                 let text = crate::git::file_diff(&git, &req.root, &req.file, req.staged)
                     .map_err(|e| e.to_string());
@@ -277,82 +282,6 @@ impl Runner {
                     text,
                 }
             }),
-        }
-        Ok(Step::Then(Vec::new()))
-    }
-
-    /// Carries out an op: on this machine's rows (a host's row never
-    /// reaches this machine's tmux or files), or on a host's, over ssh.
-    fn op(&mut self, op: Verb, on: On, state: &AppState) -> Result<Step> {
-        let ids = match on {
-            On::Here(ids) => ids,
-            On::Host { host, rows } => return self.op_on_host(op, &host, rows),
-        };
-        let sessions: Vec<Session> = state
-            .rows
-            .iter()
-            .filter(|r| r.host.is_none() && ids.contains(&r.id))
-            .cloned()
-            .collect();
-        let Some(s) = sessions.first().cloned() else {
-            if op == Verb::OpenBeside {
-                return Ok(Step::Then(vec![Action::BesideClosed]));
-            }
-            return Ok(Step::Then(Vec::new()));
-        };
-        match op {
-            Verb::Kill => self.off_loop(move |c| c.kill(&sessions)),
-            Verb::Dismiss => self.off_loop(move |c| c.dismiss(&sessions)),
-            Verb::DismissWorktree { discard_changes } => {
-                self.off_loop(move |c| c.dismiss_worktree(&s, discard_changes));
-            }
-            Verb::Restore => self.off_loop(move |c| c.restore(&s)),
-            Verb::Send(text) => self.off_loop(move |c| c.send(&s, &text)),
-            Verb::Key(key) => self.off_loop(move |c| c.send_key(&s, key)),
-            Verb::Snooze(length) => self.off_loop(move |c| c.snooze(&s, length)),
-            Verb::Wake => self.off_loop(move |c| c.wake(&s)),
-            Verb::Capture => {
-                if let Some(target) = s.tmux_target() {
-                    self.pending_capture = Some((s.id, target));
-                }
-            }
-            Verb::Attach => return self.attach(Some(s)),
-            Verb::OpenBeside => self.off_loop(move |c| c.open_beside(&s)),
-            Verb::Follow(pane) => {
-                self.off_loop(move |c| c.follow(&pane, &s).unwrap_or(Action::Status(String::new())))
-            }
-        }
-        Ok(Step::Then(Vec::new()))
-    }
-
-    /// An op on a host's rows: `greenroom` there, over its connection.
-    fn op_on_host(&mut self, op: Verb, host: &HostName, rows: Vec<HostRow>) -> Result<Step> {
-        let config = self.links.host(host.as_str()).cloned();
-        let control = self.links.control().cloned();
-        match op {
-            Verb::Capture => {
-                if let Some(r) = rows.into_iter().next() {
-                    self.off_loop(move |_| super::remote::capture(config, control, &r.id, r.row));
-                }
-            }
-            Verb::Attach => {
-                let Some(r) = rows.into_iter().next() else {
-                    return Ok(Step::Then(Vec::new()));
-                };
-                if self.ctx.config.environ.inside_tmux() {
-                    self.off_loop(move |c| {
-                        let tmux_env = c.config.environ.tmux();
-                        super::remote::attach_in_window(config, control, &r.id, r.name, tmux_env)
-                            .unwrap_or(Action::Status(String::new()))
-                    });
-                    return Ok(Step::Then(Vec::new()));
-                }
-                let done = self.with_terminal_handed_over(|| {
-                    super::remote::attach(config, control, &r.id, r.name)
-                })?;
-                return Ok(Step::Then(done));
-            }
-            op => self.off_loop(move |_| super::remote::act(config, control, &op, &rows)),
         }
         Ok(Step::Then(Vec::new()))
     }

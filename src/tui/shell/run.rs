@@ -12,16 +12,16 @@ use futures_util::StreamExt;
 use tokio::signal::unix::{SignalKind, signal};
 use tokio::sync::mpsc;
 
-use super::action::Action;
-use super::effects::Context;
-use super::input::terminal_action;
-use super::keymap::Keymap;
-use super::runner::Runner;
-use super::state::AppState;
-use super::terminal::Screen;
-use super::view::theme::Theme;
 use crate::config::Config;
 use crate::engine::Engine;
+use crate::tui::action::Action;
+use crate::tui::keymap::Keymap;
+use crate::tui::model::state::AppState;
+use crate::tui::shell::input::terminal_action;
+use crate::tui::shell::jobs::Context;
+use crate::tui::shell::runner::{Done, Runner};
+use crate::tui::shell::terminal::Screen;
+use crate::tui::view::theme::Theme;
 
 pub fn run(config: Config) -> Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -99,17 +99,17 @@ fn start_state(
         "dashboard started"
     );
     let mut state = AppState::new(Utc::now(), engine.looked_in());
-    state.alerts = config.alerts;
+    state.settings.alerts = config.alerts;
     let hosts: Vec<String> = config.hosts.iter().map(|h| h.name.clone()).collect();
-    state.hosts = super::hosts::initial(&hosts, Utc::now());
-    state.show_cost = config.sidebar_cost;
-    state.pin_attention = config.pin_attention;
-    state.snooze = config.snooze;
-    state.active_window = chrono::Duration::from_std(config.thresholds.active_window)
+    state.hosts = crate::tui::reduce::hosts::initial(&hosts, Utc::now());
+    state.settings.show_cost = config.sidebar_cost;
+    state.settings.pin_attention = config.pin_attention;
+    state.settings.snooze = config.snooze;
+    state.settings.active_window = chrono::Duration::from_std(config.thresholds.active_window)
         .unwrap_or(chrono::Duration::MAX);
-    state.popup = config.popup_client.is_some();
+    state.settings.popup = config.popup_client.is_some();
     if config.tmux_events == crate::tmux::Listening::Never {
-        state.events = super::state::TmuxEvents::Disabled;
+        state.link.events = crate::tui::model::state::TmuxEvents::Disabled;
     }
     let mut start = Vec::new();
     if let Some(server) = engine.tmux_state().cloned() {
@@ -134,6 +134,38 @@ fn start_state(
     (state, start, statuses)
 }
 
+/// The start's actions with the terminal's size, and the first frame;
+/// `true` when they already end the dashboard. The first frame comes
+/// before the watches are armed; arming them takes a moment with many
+/// folders, and anything changed meanwhile is re-read.
+fn first_frame(runner: &mut Runner, state: &mut AppState, mut start: Vec<Action>) -> Result<bool> {
+    if let Ok(s) = runner.screen.terminal.size() {
+        start.push(Action::Resize {
+            width: s.width,
+            height: s.height,
+        });
+    }
+    if runner.dispatch(state, start)? {
+        return Ok(true);
+    }
+    runner.draw(state)?;
+    if runner.engine.watch() {
+        let rows = runner.rows(state.now);
+        runner.dispatch(state, vec![rows])?;
+    }
+    Ok(false)
+}
+
+/// All the jobs that finished meanwhile, as one batch of actions (one
+/// frame): a host's burst of lines is one redraw, and one action.
+fn finished_meanwhile(runner: &mut Runner, done: Done) -> Vec<Action> {
+    let mut actions = runner.finished(done);
+    while let Ok(more) = runner.done_rx.try_recv() {
+        actions.extend(runner.finished(more));
+    }
+    crate::tui::reduce::hosts::gather(actions)
+}
+
 async fn event_loop(
     runner: &mut Runner,
     state: &mut AppState,
@@ -146,22 +178,8 @@ async fn event_loop(
     poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut term = signal(SignalKind::terminate()).wrap_err("cannot watch SIGTERM")?;
     let mut hup = signal(SignalKind::hangup()).wrap_err("cannot watch SIGHUP")?;
-    let mut start = start;
-    if let Ok(s) = runner.screen.terminal.size() {
-        start.push(Action::Resize {
-            width: s.width,
-            height: s.height,
-        });
-    }
-    if runner.dispatch(state, start)? {
+    if first_frame(runner, state, start)? {
         return Ok(());
-    }
-    // The first frame comes before the watches are armed; arming them takes
-    // a moment with many folders, and anything changed meanwhile is re-read.
-    runner.draw(state)?;
-    if runner.engine.watch() {
-        let rows = runner.rows(state.now);
-        runner.dispatch(state, vec![rows])?;
     }
     loop {
         runner.draw(state)?;
@@ -183,15 +201,7 @@ async fn event_loop(
                 actions
             }
             _ = poll.tick() => vec![Action::PollDue],
-            Some(done) = runner.done_rx.recv() => {
-                // All that finished meanwhile, then one frame: a host's
-                // burst of lines is one redraw, and one action.
-                let mut actions = runner.finished(done);
-                while let Ok(more) = runner.done_rx.try_recv() {
-                    actions.extend(runner.finished(more));
-                }
-                super::hosts::gather(actions)
-            }
+            Some(done) = runner.done_rx.recv() => finished_meanwhile(runner, done),
             _ = tokio::time::sleep(capture_wait.unwrap_or_default()), if capture_wait.is_some() => {
                 runner.capture_now();
                 Vec::new()

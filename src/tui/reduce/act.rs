@@ -3,18 +3,21 @@
 //! a finished effect did, what a finished spawn does to the form, and the
 //! pane beside.
 
-use super::action::{Effect, Finished};
-use super::dialog::{Bulk, Dialog};
-use super::state::{AppState, BesidePane, Mode};
+use crate::model::row_name;
+use crate::model::{RowKey, Session};
+use crate::tui::action::UiEffect;
+use crate::tui::action::{Effect, Finished};
+use crate::tui::model::dialog::{Bulk, Dialog};
+use crate::tui::model::state::{AppState, BesidePane, Mode};
 
 /// Words what an effect on sessions did for the status line.
-pub(super) fn finished(state: &mut AppState, done: Finished) {
-    if let Finished::Returned { name } = &done
-        && let Some(s) = state.rows.iter().find(|r| &r.name == name)
+pub(in crate::tui) fn finished(state: &mut AppState, done: Finished) {
+    if let Finished::Returned { row, .. } = &done
+        && let Some(s) = state.rows.iter().find(|r| r.is(row))
     {
         // Back from it: handled, until its state changes.
-        state.attention.remove(&s.id);
-        state.handled.insert(s.id.clone(), s.health);
+        state.triage.attention.remove(row);
+        state.triage.handled.insert(row.clone(), s.health);
     }
     let text = match done {
         Finished::Killed { ok, failed } => each("killed", &ok, &failed),
@@ -45,7 +48,7 @@ pub(super) fn finished(state: &mut AppState, done: Finished) {
         ),
         Finished::Woke { name } => format!("woke {name}"),
         Finished::Switched { name } => format!("switched to {name}"),
-        Finished::Returned { name } => format!("back from {name}"),
+        Finished::Returned { name, .. } => format!("back from {name}"),
         Finished::Failed(why) => why,
     };
     if !text.is_empty() {
@@ -57,7 +60,7 @@ pub(super) fn finished(state: &mut AppState, done: Finished) {
 /// status line says it instead when another dialog is open meanwhile.
 fn ask_again(
     state: &mut AppState,
-    id: String,
+    id: RowKey,
     name: String,
     path: std::path::PathBuf,
     work: Vec<String>,
@@ -89,7 +92,7 @@ fn each(done: &str, ok: &[String], failed: &[String]) -> String {
     parts.join("; ")
 }
 
-pub(super) fn spawned(state: &mut AppState, result: Result<String, String>) -> Vec<Effect> {
+pub(in crate::tui) fn spawned(state: &mut AppState, result: Result<String, String>) -> Vec<Effect> {
     match result {
         Ok(id) => {
             if matches!(state.mode, Mode::Dialog(Dialog::Spawn(_))) {
@@ -97,7 +100,7 @@ pub(super) fn spawned(state: &mut AppState, result: Result<String, String>) -> V
             }
             state.say("session started");
             // Its row arrives with the sidecar's file event: select it then.
-            state.select_when_seen = Some(id);
+            state.select_when_seen = Some(RowKey::here(id));
             Vec::new()
         }
         Err(e) => {
@@ -112,24 +115,26 @@ pub(super) fn spawned(state: &mut AppState, result: Result<String, String>) -> V
     }
 }
 
-/// The sessions an action applies to: the marked ones, else the selected one.
-fn targets(state: &AppState) -> Vec<(String, String)> {
-    let marked: Vec<(String, String)> = state
+/// The sessions an action applies to: the marked ones, else the selected
+/// one; each with its name as the screen shows it.
+fn targets(state: &AppState) -> Vec<(RowKey, String)> {
+    let named = |r: &Session| (r.key(), row_name(r).into_owned());
+    let marked: Vec<(RowKey, String)> = state
         .rows
         .iter()
-        .filter(|r| state.marked.contains(&r.id))
-        .map(|r| (r.id.clone(), r.name.clone()))
+        .filter(|r| state.marked.contains(&r.key()))
+        .map(named)
         .collect();
     if !marked.is_empty() {
         return marked;
     }
     state
         .selected_session()
-        .map(|s| vec![(s.id.clone(), s.name.clone())])
+        .map(|s| vec![named(s)])
         .unwrap_or_default()
 }
 
-pub(super) fn confirm(state: &mut AppState, action: Bulk) -> Vec<Effect> {
+pub(in crate::tui) fn confirm(state: &mut AppState, action: Bulk) -> Vec<Effect> {
     let targets = targets(state);
     if targets.is_empty() {
         state.say("no session selected");
@@ -137,10 +142,10 @@ pub(super) fn confirm(state: &mut AppState, action: Bulk) -> Vec<Effect> {
     }
     // Refuse up front what the action would refuse, so the dialog only
     // lists what will really happen.
-    let mut ok: Vec<(String, String)> = Vec::new();
+    let mut ok: Vec<(RowKey, String)> = Vec::new();
     let mut refused = Vec::new();
     for (id, name) in targets {
-        let Some(s) = state.rows.iter().find(|r| r.id == id) else {
+        let Some(s) = state.rows.iter().find(|r| r.is(&id)) else {
             continue;
         };
         let check = match action {
@@ -163,7 +168,7 @@ pub(super) fn confirm(state: &mut AppState, action: Bulk) -> Vec<Effect> {
     }
     // One session whose worktree greenroom made: offer to remove it too.
     if let (Bulk::Dismiss, [(id, name)]) = (action, ok.as_slice())
-        && let Some(s) = state.rows.iter().find(|r| &r.id == id)
+        && let Some(s) = state.rows.iter().find(|r| r.is(id))
         && let Some(path) = &s.own_worktree
     {
         // Not known to be clean counts as changed: a second `w` is needed.
@@ -178,13 +183,10 @@ pub(super) fn confirm(state: &mut AppState, action: Bulk) -> Vec<Effect> {
         });
         return Vec::new();
     }
-    let (ids, names): (Vec<String>, Vec<String>) = ok.into_iter().unzip();
-    let panes_only = ids.iter().all(|id| {
-        state
-            .rows
-            .iter()
-            .any(|r| &r.id == id && r.adopted.is_some())
-    });
+    let (ids, names): (Vec<RowKey>, Vec<String>) = ok.into_iter().unzip();
+    let panes_only = ids
+        .iter()
+        .all(|id| state.rows.iter().any(|r| r.is(id) && r.adopted.is_some()));
     state.mode = Mode::Dialog(Dialog::Confirm {
         action,
         ids,
@@ -194,39 +196,39 @@ pub(super) fn confirm(state: &mut AppState, action: Bulk) -> Vec<Effect> {
     Vec::new()
 }
 
-pub(super) fn live_check(s: &crate::model::Session) -> Result<(), String> {
+pub(in crate::tui) fn live_check(s: &crate::model::Session) -> Result<(), String> {
     crate::ops::ensure_live(s).map_err(|e| e.to_string())
 }
 
 /// Quitting closes the pane beside: it shows greenroom's choice and would
 /// stop following once greenroom is gone.
-pub(super) fn quit(state: &mut AppState) -> Vec<Effect> {
+pub(in crate::tui) fn quit(state: &mut AppState) -> Vec<Effect> {
     let mut effects = Vec::new();
-    if let BesidePane::Open(pane) = std::mem::replace(&mut state.beside, BesidePane::Closed) {
-        effects.push(Effect::CloseBeside { pane });
+    if let BesidePane::Open(pane) = std::mem::replace(&mut state.link.beside, BesidePane::Closed) {
+        effects.push(Effect::Ui(UiEffect::CloseBeside { pane }));
     }
-    effects.push(Effect::Quit);
+    effects.push(Effect::Ui(UiEffect::Quit));
     effects
 }
 
 /// `o` opens one pane beside at most; pressed again it closes it.
-pub(super) fn beside(state: &mut AppState) -> Vec<Effect> {
-    match std::mem::replace(&mut state.beside, BesidePane::Closed) {
+pub(in crate::tui) fn beside(state: &mut AppState) -> Vec<Effect> {
+    match std::mem::replace(&mut state.link.beside, BesidePane::Closed) {
         BesidePane::Open(pane) => {
             state.say("closed the pane beside");
-            vec![Effect::CloseBeside { pane }]
+            vec![Effect::Ui(UiEffect::CloseBeside { pane })]
         }
         BesidePane::Opening => {
-            state.beside = BesidePane::Opening;
+            state.link.beside = BesidePane::Opening;
             Vec::new()
         }
         BesidePane::Closed => {
-            let effects = super::op::on_selected(state, |s| {
+            let effects = crate::tui::reduce::op::on_selected(state, |s| {
                 live_check(s)?;
-                Ok(super::op::Verb::OpenBeside)
+                Ok(crate::tui::reduce::op::Verb::OpenBeside)
             });
             if !effects.is_empty() {
-                state.beside = BesidePane::Opening;
+                state.link.beside = BesidePane::Opening;
             }
             effects
         }

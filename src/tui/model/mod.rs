@@ -1,0 +1,12 @@
+//! The dashboard's data: what the reducer changes and the views read. No
+//! decisions beyond what the data says of itself, no IO.
+
+pub mod backoff;
+pub mod changes;
+pub mod dialog;
+pub mod hosts;
+pub mod layout;
+pub mod mode;
+pub mod settings;
+pub mod state;
+pub mod tmux_link;
