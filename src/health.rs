@@ -132,13 +132,7 @@ pub fn effective_activity(
     if let Some(r) = &report
         && within(now, r.reported_at, t.report_ttl)
     {
-        return ActivityView {
-            state: r.state.clone(),
-            detail: r.detail.map(str::to_owned),
-            since: r.since,
-            reported: true,
-            source: ActivitySource::Hook,
-        };
+        return as_reported(r, true);
     }
     // After the TTL a report is no longer exact, but it is still the last
     // known state until tmux shows something newer: an agent waiting for
@@ -149,13 +143,7 @@ pub fn effective_activity(
             .window_activity
             .is_none_or(|a| Some(a) <= r.reported_at)
     {
-        return ActivityView {
-            state: r.state.clone(),
-            detail: r.detail.map(str::to_owned),
-            since: r.since,
-            reported: false,
-            source: ActivitySource::Hook,
-        };
+        return as_reported(r, false);
     }
     if let Some(facts) = tmux {
         let state = if within(now, facts.window_activity, t.active_window) {
@@ -178,13 +166,7 @@ pub fn effective_activity(
         };
     }
     match report {
-        Some(r) => ActivityView {
-            state: r.state.clone(),
-            detail: r.detail.map(str::to_owned),
-            since: r.since,
-            reported: false,
-            source: ActivitySource::Hook,
-        },
+        Some(r) => as_reported(&r, false),
         None => ActivityView {
             state: Activity::Unknown("unknown".into()),
             detail: None,
@@ -192,6 +174,18 @@ pub fn effective_activity(
             reported: false,
             source: ActivitySource::Nothing,
         },
+    }
+}
+
+/// What a report said, shown as the activity; `current` while the report
+/// is within its TTL.
+fn as_reported(r: &Report<'_>, current: bool) -> ActivityView {
+    ActivityView {
+        state: r.state.clone(),
+        detail: r.detail.map(str::to_owned),
+        since: r.since,
+        reported: current,
+        source: ActivitySource::Hook,
     }
 }
 

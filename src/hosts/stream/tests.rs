@@ -1,6 +1,11 @@
 //! The reader and the inbox, against made streams.
 
+use super::inbox::keep_shown_rows;
+use super::lines::{Read1, read_line};
 use super::*;
+use crate::sources::wire::parse_line;
+use std::io::BufReader;
+use std::time::{Duration, Instant};
 
 #[test]
 fn a_line_longer_than_the_cap_is_skipped_whole() {
