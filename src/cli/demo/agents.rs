@@ -121,7 +121,7 @@ pub(super) fn agent_command(environ: &Environ, root: &Path, role: &str) -> Resul
     let quote = |p: &Path| shell_quote(&p.to_string_lossy());
     Ok(format!(
         "{} demo-agent {role} --root {} --maestro-hooks {}",
-        quote(&exe),
+        quote(exe),
         quote(root),
         quote(&root.join("maestro-hooks")),
     ))
