@@ -23,8 +23,8 @@ use greenroom::engine::Engine;
 use greenroom::sources::sidecar::SidecarStore;
 use greenroom::tui::action::{Action, Command as Cmd};
 use greenroom::tui::keymap::Keymap;
-use greenroom::tui::state::AppState;
-use greenroom::tui::update::update;
+use greenroom::tui::model::state::AppState;
+use greenroom::tui::reduce::update::update;
 use greenroom::tui::view::{render, theme::Theme};
 use ratatui::{Terminal, backend::TestBackend};
 

@@ -21,7 +21,7 @@ use chrono::Utc;
 use greenroom::engine::Engine;
 use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 use greenroom::tui::keymap::Keymap;
-use greenroom::tui::state::AppState;
+use greenroom::tui::model::state::AppState;
 use greenroom::tui::view::{Theme, render};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;

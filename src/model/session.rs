@@ -189,7 +189,7 @@ pub struct Session {
     pub why: super::Why,
     /// Where the session runs: `None` on this machine, else the `[[hosts]]`
     /// entry whose stream sent the row, with that host's own id for it.
-    /// What the operator does to the row goes there (`tui::op::decide`).
+    /// What the operator does to the row goes there (`tui::reduce::op::decide`).
     pub host: Option<HostPlace>,
 }
 

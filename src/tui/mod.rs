@@ -6,18 +6,11 @@
 //! `AppState` (changed only by `reduce::update::update`) -> the views.
 
 pub mod action;
-mod commands;
 pub mod keymap;
 pub mod model;
 pub mod reduce;
 pub mod shell;
 pub mod view;
-
-// The paths the keymap's reducer (`commands.rs`) and the tests name.
-pub use model::{changes, state};
-use reduce::{act, navigate, review, triage};
-pub use reduce::{dialog, hosts, op, update};
-pub use shell::{input, run};
 
 /// Opens the dashboard and returns when the operator quits.
 pub fn launch(config: crate::config::Config) -> color_eyre::eyre::Result<()> {

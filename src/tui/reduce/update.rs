@@ -3,9 +3,9 @@
 //! carries out, and everything it learns comes back as an [`Action`].
 
 use crate::tui::action::{Action, Effect, Finished};
-use crate::tui::commands::{command, typed};
 use crate::tui::model::state::{AppState, BesidePane, Mode, Preview};
 use crate::tui::reduce::act::{finished, quit, spawned};
+use crate::tui::reduce::commands::{command, typed};
 use crate::tui::reduce::dialog::{self, Dialog, SpawnForm};
 use crate::tui::reduce::navigate::{
     move_by, preview_after_rows, preview_look, preview_request, select,

@@ -10,7 +10,7 @@ use chrono::{TimeZone, Utc};
 use greenroom::catalog::Catalog;
 use greenroom::model::{Health, Session, Source};
 use greenroom::tui::keymap::Keymap;
-use greenroom::tui::state::{AppState, TmuxStatus};
+use greenroom::tui::model::state::{AppState, TmuxStatus};
 use greenroom::tui::view::{Theme, render, sidebar_list_area};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;

@@ -16,10 +16,10 @@ pub mod git;
 pub mod live;
 
 /// An op on this machine's rows `ids`, as the reducer decides it.
-pub fn here(op: greenroom::tui::op::Verb, ids: &[&str]) -> greenroom::tui::action::Effect {
-    greenroom::tui::action::Effect::Op(greenroom::tui::op::Op {
+pub fn here(op: greenroom::tui::reduce::op::Verb, ids: &[&str]) -> greenroom::tui::action::Effect {
+    greenroom::tui::action::Effect::Op(greenroom::tui::reduce::op::Op {
         op,
-        on: greenroom::tui::op::On::Here(ids.iter().map(|i| (*i).to_owned()).collect()),
+        on: greenroom::tui::reduce::op::On::Here(ids.iter().map(|i| (*i).to_owned()).collect()),
     })
 }
 pub mod session;
@@ -228,13 +228,13 @@ impl World {
 /// A key pressed in the dashboard: read through the default keymap in the
 /// state's mode, as the terminal's key would be, then reduced.
 pub fn key_in(
-    state: &mut greenroom::tui::state::AppState,
+    state: &mut greenroom::tui::model::state::AppState,
     code: crossterm::event::KeyCode,
 ) -> Vec<greenroom::tui::action::Effect> {
     let event = crossterm::event::KeyEvent::new(code, crossterm::event::KeyModifiers::NONE);
     let keymap = greenroom::tui::keymap::Keymap::default();
-    match greenroom::tui::input::key_action(&event, &state.mode, &keymap) {
-        Some(action) => greenroom::tui::update::update(state, action),
+    match greenroom::tui::shell::input::key_action(&event, &state.mode, &keymap) {
+        Some(action) => greenroom::tui::reduce::update::update(state, action),
         None => Vec::new(),
     }
 }

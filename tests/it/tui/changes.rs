@@ -11,7 +11,7 @@ use greenroom::git::DiffText;
 use greenroom::model::{
     ChangedFile, Changes, Divergence, FileState, GitOperation, LineCounts, PullRequest,
 };
-use greenroom::tui::changes::ChangesTab;
+use greenroom::tui::model::changes::ChangesTab;
 use greenroom::tui::view::Theme;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -192,11 +192,11 @@ fn a_clean_tree_and_a_folder_outside_git_say_so() {
 mod reducer {
     use super::*;
     use greenroom::tui::action::{Action, Command, Effect};
-    use greenroom::tui::dialog::Dialog;
-    use greenroom::tui::state::{DetailTab, Mode};
-    use greenroom::tui::update::update;
+    use greenroom::tui::model::state::{DetailTab, Mode};
+    use greenroom::tui::reduce::dialog::Dialog;
+    use greenroom::tui::reduce::update::update;
 
-    fn reviewing() -> greenroom::tui::state::AppState {
+    fn reviewing() -> greenroom::tui::model::state::AppState {
         let mut s = state(160, 48, "id-api-retries");
         for row in &mut s.rows {
             if row.id == "id-api-retries" {
@@ -328,7 +328,7 @@ mod reducer {
         assert_eq!(
             effects,
             vec![crate::support::here(
-                greenroom::tui::op::Verb::Send(
+                greenroom::tui::reduce::op::Verb::Send(
                     "In src/client.rs lines 40\u{2013}42: use the budget".into()
                 ),
                 &["id-api-retries"]
@@ -350,11 +350,11 @@ mod dismiss {
     use super::*;
     use greenroom::model::Status;
     use greenroom::tui::action::{Action, Command, Finished};
-    use greenroom::tui::dialog::Dialog;
-    use greenroom::tui::state::Mode;
-    use greenroom::tui::update::update;
+    use greenroom::tui::model::state::Mode;
+    use greenroom::tui::reduce::dialog::Dialog;
+    use greenroom::tui::reduce::update::update;
 
-    fn with_worktree(clean: bool) -> greenroom::tui::state::AppState {
+    fn with_worktree(clean: bool) -> greenroom::tui::model::state::AppState {
         let mut s = state(100, 30, "id-api-retries");
         for row in &mut s.rows {
             if row.id == "id-api-retries" {
@@ -388,7 +388,7 @@ mod dismiss {
         assert_eq!(
             effects,
             vec![crate::support::here(
-                greenroom::tui::op::Verb::DismissWorktree {
+                greenroom::tui::reduce::op::Verb::DismissWorktree {
                     discard_changes: false
                 },
                 &[UID]
@@ -406,7 +406,7 @@ mod dismiss {
         assert_eq!(
             update(&mut s, Action::Command(Command::RemoveWorktree)),
             vec![crate::support::here(
-                greenroom::tui::op::Verb::DismissWorktree {
+                greenroom::tui::reduce::op::Verb::DismissWorktree {
                     discard_changes: false
                 },
                 &[UID]
@@ -440,7 +440,7 @@ mod dismiss {
         assert_eq!(
             effects,
             vec![crate::support::here(
-                greenroom::tui::op::Verb::DismissWorktree {
+                greenroom::tui::reduce::op::Verb::DismissWorktree {
                     discard_changes: true
                 },
                 &[UID]
@@ -453,7 +453,7 @@ mod dismiss {
         assert_eq!(
             effects,
             vec![crate::support::here(
-                greenroom::tui::op::Verb::Dismiss,
+                greenroom::tui::reduce::op::Verb::Dismiss,
                 &[UID]
             )]
         );

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use greenroom::git::{self, Git};
-use greenroom::tui::changes::ChangesTab;
+use greenroom::tui::model::changes::ChangesTab;
 use greenroom::tui::view::Theme;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;

@@ -10,8 +10,8 @@ use chrono::Duration;
 use greenroom::health::TmuxFacts;
 use greenroom::tmux::ServerState;
 use greenroom::tui::action::{Action, Command, Effect, Finished};
-use greenroom::tui::state::{DetailTab, Mode, Overlay};
-use greenroom::tui::update::update;
+use greenroom::tui::model::state::{DetailTab, Mode, Overlay};
+use greenroom::tui::reduce::update::update;
 
 use crate::tui::modes::{loaded, now};
 
@@ -92,8 +92,8 @@ fn the_preview_follows_new_pane_activity_only() {
             .filter(|e| {
                 matches!(
                     e,
-                    Effect::Op(greenroom::tui::op::Op {
-                        op: greenroom::tui::op::Verb::Capture,
+                    Effect::Op(greenroom::tui::reduce::op::Op {
+                        op: greenroom::tui::reduce::op::Verb::Capture,
                         ..
                     })
                 )
@@ -175,7 +175,7 @@ fn help_has_two_pages_and_opens_on_the_first() {
 mod tmux_events {
     use super::*;
     use greenroom::tmux::Event;
-    use greenroom::tui::state::{AppState, TmuxEvents, TmuxStatus};
+    use greenroom::tui::model::state::{AppState, TmuxEvents, TmuxStatus};
 
     /// A dashboard that has seen a server and whose control client connected.
     fn live() -> AppState {
@@ -287,7 +287,7 @@ mod tmux_events {
         assert_eq!(refresh_targets(&effects), Some(vec!["gr-bravo".into()]));
         update(&mut s, refreshed(0, &["gr-bravo"], true));
         // The Preview tab follows the selected row's pane.
-        s.tab = greenroom::tui::state::DetailTab::Preview;
+        s.tab = greenroom::tui::model::state::DetailTab::Preview;
         let effects = update(&mut s, Action::PollDue);
         assert_eq!(
             refresh_targets(&effects),
@@ -347,7 +347,7 @@ mod tmux_events {
             },
         );
         s.selected = Some(RowKey::here("id-s0"));
-        s.tab = greenroom::tui::state::DetailTab::Preview;
+        s.tab = greenroom::tui::model::state::DetailTab::Preview;
         assert_eq!(
             refresh_targets(&update(&mut s, Action::PollDue)),
             Some(vec!["gr-s0".into()]),
@@ -428,7 +428,7 @@ mod tmux_events {
     fn a_stale_refresh_is_dropped_and_an_incomplete_one_polls() {
         let mut s = live();
         // The selected row's pane previewed: it is read each interval.
-        s.tab = greenroom::tui::state::DetailTab::Preview;
+        s.tab = greenroom::tui::model::state::DetailTab::Preview;
         let effects = update(&mut s, Action::PollDue);
         assert!(refresh_targets(&effects).is_some(), "{effects:?}");
         s.link.poll.generation += 1;

@@ -8,9 +8,9 @@ use crate::support::key_in;
 use chrono::TimeZone;
 use crossterm::event::KeyCode;
 use greenroom::tui::action::{Action, Completion};
-use greenroom::tui::dialog::{Dialog, SpawnField, SpawnForm};
-use greenroom::tui::state::{AppState, Mode};
-use greenroom::tui::update::update;
+use greenroom::tui::model::state::{AppState, Mode};
+use greenroom::tui::reduce::dialog::{Dialog, SpawnField, SpawnForm};
+use greenroom::tui::reduce::update::update;
 
 fn loaded() -> AppState {
     AppState::new(

@@ -10,10 +10,10 @@ use greenroom::ops::AnswerKey;
 use greenroom::sources::wire::{Line, parse_line};
 use greenroom::tui::action::{Action, Command, Effect};
 use greenroom::tui::action::{HostEffect, UiEffect};
-use greenroom::tui::hosts::{HostNews, HostSaid, Link, gather, greyed, initial};
-use greenroom::tui::op::{HostRow, On, Op, Verb, decide};
-use greenroom::tui::state::AppState;
-use greenroom::tui::update::update;
+use greenroom::tui::model::state::AppState;
+use greenroom::tui::reduce::hosts::{HostNews, HostSaid, Link, gather, greyed, initial};
+use greenroom::tui::reduce::op::{HostRow, On, Op, Verb, decide};
+use greenroom::tui::reduce::update::update;
 
 use crate::tui::modes::{loaded, now};
 
@@ -258,7 +258,7 @@ fn a_huge_snapshot_and_a_flood_of_added_rows_cost_one_sort_per_burst() {
     let sorts = s.sorts;
     update(&mut s, said(vec![HostNews::Line(snapshot(&rows))]));
     assert_eq!(s.sorts - sorts, 1);
-    let max = greenroom::tui::hosts::MAX_ROWS;
+    let max = greenroom::tui::reduce::hosts::MAX_ROWS;
     let view = &s.hosts["build"];
     assert_eq!(view.rows.len(), max);
     assert!(

@@ -9,11 +9,11 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use greenroom::model::{Activity, Health, Orchestration, PhaseStatus, Status, Usage};
-use greenroom::tui::state::{Mode, Overlay};
+use greenroom::tui::model::state::{Mode, Overlay};
 
 use crate::tui::snapshots::{ago, draw, orchestration, phase, pick, rows, screen, session, state};
 
-fn with_usage(s: &mut greenroom::tui::state::AppState, id: &str) {
+fn with_usage(s: &mut greenroom::tui::model::state::AppState, id: &str) {
     let row = s.rows.iter_mut().find(|r| r.id == id).unwrap();
     row.usage = Some(Usage {
         input: 48_200,
@@ -167,7 +167,7 @@ fn a_short_pane_keeps_the_current_phase() {
 #[test]
 fn a_pasted_message_shows_its_lines_in_the_send_dialog() {
     use greenroom::tui::action::{Action, Command};
-    use greenroom::tui::update::update;
+    use greenroom::tui::reduce::update::update;
     let mut s = state(100, 30, "id-api-retries");
     update(&mut s, Action::Command(Command::Send));
     update(
@@ -187,9 +187,9 @@ fn a_pasted_message_shows_its_lines_in_the_send_dialog() {
 #[test]
 fn the_form_lists_folder_candidates_and_marks_a_missing_agent() {
     use greenroom::tui::action::{Action, Completion};
-    use greenroom::tui::dialog::{Dialog, SpawnField, SpawnForm};
-    use greenroom::tui::state::Mode;
-    use greenroom::tui::update::update;
+    use greenroom::tui::model::state::Mode;
+    use greenroom::tui::reduce::dialog::{Dialog, SpawnField, SpawnForm};
+    use greenroom::tui::reduce::update::update;
     let mut s = state(100, 30, "id-api-retries");
     let mut form = SpawnForm::new(
         "agent-4".into(),

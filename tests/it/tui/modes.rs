@@ -12,11 +12,11 @@ use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use greenroom::model::{Health, RowKey, Session};
 use greenroom::tmux::Beside;
 use greenroom::tui::action::{Action, Command, Effect};
-use greenroom::tui::dialog::{Dialog, SpawnField, SpawnForm};
-use greenroom::tui::input::{key_action, terminal_action};
 use greenroom::tui::keymap::Keymap;
-use greenroom::tui::state::{AppState, BesidePane, Mode, Overlay};
-use greenroom::tui::update::update;
+use greenroom::tui::model::state::{AppState, BesidePane, Mode, Overlay};
+use greenroom::tui::reduce::dialog::{Dialog, SpawnField, SpawnForm};
+use greenroom::tui::reduce::update::update;
+use greenroom::tui::shell::input::{key_action, terminal_action};
 
 pub(crate) fn now() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 29, 12, 0, 0).unwrap()
@@ -198,7 +198,7 @@ fn a_paste_is_text_for_the_send_dialog_never_commands() {
     assert_eq!(
         sent,
         vec![crate::support::here(
-            greenroom::tui::op::Verb::Send("here is the plan\nxylophone practice".into()),
+            greenroom::tui::reduce::op::Verb::Send("here is the plan\nxylophone practice".into()),
             &["id-alpha"]
         )]
     );
@@ -260,7 +260,7 @@ fn one_pane_beside_at_most_and_o_again_closes_it() {
     assert_eq!(
         cmd(&mut s, Command::OpenBeside),
         vec![crate::support::here(
-            greenroom::tui::op::Verb::OpenBeside,
+            greenroom::tui::reduce::op::Verb::OpenBeside,
             &["id-alpha"]
         )]
     );

@@ -6,7 +6,7 @@
 use crate::support::key_in;
 use greenroom::model::RowKey;
 use greenroom::tui::action::UiEffect;
-use greenroom::tui::op::Verb;
+use greenroom::tui::reduce::op::Verb;
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
@@ -14,10 +14,10 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use greenroom::model::{Health, Session, Status};
 use greenroom::tmux::Beside;
 use greenroom::tui::action::{Action, Command, Completion, Effect};
-use greenroom::tui::dialog::{Dialog, SpawnForm};
 use greenroom::tui::keymap::{BINDINGS, Key, Keymap};
-use greenroom::tui::state::{AppState, BesidePane, DetailTab, Mode, Overlay, SortMode};
-use greenroom::tui::update::update;
+use greenroom::tui::model::state::{AppState, BesidePane, DetailTab, Mode, Overlay, SortMode};
+use greenroom::tui::reduce::dialog::{Dialog, SpawnForm};
+use greenroom::tui::reduce::update::update;
 
 fn now() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 29, 12, 0, 0).unwrap()

@@ -13,7 +13,9 @@ use greenroom::model::{
     Source, Status, TokenCounts, TokenUsage,
 };
 use greenroom::tui::keymap::Keymap;
-use greenroom::tui::state::{AppState, DetailTab, Mode, Overlay, Preview, SortMode, TmuxStatus};
+use greenroom::tui::model::state::{
+    AppState, DetailTab, Mode, Overlay, Preview, SortMode, TmuxStatus,
+};
 use greenroom::tui::view::{Theme, render, sidebar_list_area};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -553,7 +555,7 @@ fn help_second_page_lists_the_filter_and_dialog_keys() {
 
 #[test]
 fn dialogs_hint_their_own_layer_of_the_keymap() {
-    use greenroom::tui::dialog::{Bulk, Dialog};
+    use greenroom::tui::reduce::dialog::{Bulk, Dialog};
     snap("confirm_kill", |s| {
         s.mode = Mode::Dialog(Dialog::Confirm {
             action: Bulk::Kill,

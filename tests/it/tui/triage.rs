@@ -8,7 +8,7 @@
 
 use greenroom::model::RowKey;
 use greenroom::tui::action::UiEffect;
-use greenroom::tui::op::{Op, Verb};
+use greenroom::tui::reduce::op::{Op, Verb};
 use std::path::PathBuf;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
@@ -16,8 +16,8 @@ use crossterm::event::KeyCode;
 use greenroom::model::{Activity, ActivitySource, ActivityView, Health, Session, Source, Status};
 use greenroom::ops::AnswerKey;
 use greenroom::tui::action::{Action, Effect, Finished};
-use greenroom::tui::state::{AppState, Mode};
-use greenroom::tui::update::update;
+use greenroom::tui::model::state::{AppState, Mode};
+use greenroom::tui::reduce::update::update;
 
 use crate::support::key_in;
 

@@ -8,8 +8,8 @@ use chrono::Duration;
 use greenroom::model::WaitingFor;
 use greenroom::ops::AnswerKey;
 use greenroom::tui::action::{Action, Command, Finished};
-use greenroom::tui::state::AppState;
-use greenroom::tui::update::update;
+use greenroom::tui::model::state::AppState;
+use greenroom::tui::reduce::update::update;
 
 use crate::tui::snapshots::{draw, pick, state};
 

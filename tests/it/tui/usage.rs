@@ -9,8 +9,8 @@ use chrono::{TimeZone, Utc};
 use greenroom::model::{Activity, Health, ModelUsage, Session, Usage};
 use greenroom::tui::action::Action;
 use greenroom::tui::keymap::Keymap;
-use greenroom::tui::state::AppState;
-use greenroom::tui::update::update;
+use greenroom::tui::model::state::AppState;
+use greenroom::tui::reduce::update::update;
 use greenroom::tui::view::{render, theme::Theme};
 use ratatui::{Terminal, backend::TestBackend};
 

@@ -2,13 +2,13 @@
 //! each input mode. `(mode, command)` is matched here and nowhere else.
 
 use super::act::{beside, confirm, live_check, quit};
-use super::action::{Command, Effect};
 use super::dialog::{self, Dialog, Outcome};
 use super::navigate::{move_by, move_to, preview_request};
 use super::op::{Verb, decide, on_selected};
-use super::state::{AppState, DetailTab, Mode, Overlay, SortMode, TmuxStatus};
 use crate::model::Health;
 use crate::tui::action::UiEffect;
+use crate::tui::action::{Command, Effect};
+use crate::tui::model::state::{AppState, DetailTab, Mode, Overlay, SortMode, TmuxStatus};
 
 pub(super) fn command(state: &mut AppState, c: Command) -> Vec<Effect> {
     match &mut state.mode {
