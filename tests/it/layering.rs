@@ -348,3 +348,69 @@ fn the_reader_finds_every_form_of_import() {
         BTreeSet::from([vec!["a".to_owned(), "b".to_owned()]])
     );
 }
+
+/// Inside the dashboard, each part imports only the parts left of it:
+/// model ← action ← keymap ← reduce ← shell, and the views read the model,
+/// the actions' names and the keymap.
+const TUI_ALLOWED: &[(&str, &[&str])] = &[
+    ("model", &[]),
+    ("action", &["model"]),
+    ("keymap", &["action"]),
+    ("reduce", &["action", "model"]),
+    ("view", &["action", "keymap", "model"]),
+    ("shell", &["action", "keymap", "model", "reduce", "view"]),
+];
+
+/// Part of `src/tui` -> the other parts its files name (`crate::tui::x`,
+/// and `super::x` from the part's own top file, whose parent is `tui`).
+fn tui_imports() -> BTreeMap<String, BTreeSet<String>> {
+    let tui = src().join("tui");
+    let mut files = Vec::new();
+    rust_files(&tui, &mut files);
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for file in files {
+        let rel = file.strip_prefix(&tui).unwrap();
+        let mut parts = rel.components().map(|c| c.as_os_str().to_str().unwrap());
+        let first = parts.next().unwrap();
+        let part = first.trim_end_matches(".rs").to_owned();
+        if part == "mod" || part == "tests" {
+            continue;
+        }
+        let top_file = first.ends_with(".rs") || rel.ends_with("mod.rs");
+        let text = code(&file);
+        let mut names = named(&text, "crate::tui::");
+        if top_file {
+            names.extend(named(&text, "super::"));
+        }
+        names.retain(|n| TUI_ALLOWED.iter().any(|(p, _)| p == n));
+        names.remove(&part);
+        graph.entry(part).or_default().extend(names);
+    }
+    graph
+}
+
+#[test]
+fn the_dashboards_parts_import_only_leftward() {
+    let allowed: BTreeMap<&str, &[&str]> = TUI_ALLOWED.iter().copied().collect();
+    let graph = tui_imports();
+    assert!(graph.contains_key("reduce") && graph.contains_key("shell"));
+    let mut wrong = Vec::new();
+    for (part, names) in graph {
+        let Some(may) = allowed.get(part.as_str()) else {
+            wrong.push(format!(
+                "tui/{part}: a new part; give it a row in TUI_ALLOWED"
+            ));
+            continue;
+        };
+        for name in names {
+            if !may.contains(&name.as_str()) {
+                wrong.push(format!("tui/{part} imports tui/{name}"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "imports across the dashboard's parts:\n{}",
+        wrong.join("\n")
+    );
+}
