@@ -85,6 +85,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "hosts",
             "model",
             "ops",
+            // The desktop notifier (notify-send), bounded as every child is.
+            "process",
             "sources",
             "tmux",
         ],

@@ -4,10 +4,12 @@
 //! outside tmux needs the terminal and lives in the runner.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use crate::config::Config;
 use crate::model::Session;
 use crate::ops::{self, Launch, SpawnRequest};
+use crate::process::{Limits, Overflow, Spec};
 use crate::sources::sidecar::SidecarStore;
 use crate::tui::action::{Action, Completion, Finished, NewSession, SpawnDefaults};
 use std::io::Write;
@@ -355,15 +357,23 @@ pub fn alert(title: &str, body: &str) {
         "\x07\x1b]777;notify;{title};{body}\x07\x1b]9;{title}: {body}\x07"
     );
     let _ = out.flush();
-    let child = std::process::Command::new("notify-send")
-        .arg(&title)
-        .arg(&body)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn();
-    if let Ok(mut child) = child {
-        // Reaped off the loop so a slow notifier never stalls the dashboard.
-        std::thread::spawn(move || child.wait());
-    }
+    // Off the loop, bounded like every child greenroom starts: a slow or
+    // missing notifier never stalls the dashboard, and its end is reaped.
+    let _ = std::thread::Builder::new()
+        .name("notify-send".into())
+        .spawn(move || {
+            let mut spec = Spec::new("notify-send");
+            spec.arg("--").arg(&title).arg(&body);
+            let limits = Limits {
+                timeout: Duration::from_secs(5),
+                stdout: 4096,
+                stderr: 4096,
+                overflow: Overflow::Cut,
+            };
+            if let Err(e) = spec.run(limits)
+                && !e.not_found()
+            {
+                tracing::debug!(error = %e, "notify-send");
+            }
+        });
 }
