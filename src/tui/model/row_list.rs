@@ -24,6 +24,19 @@ pub struct RowList {
 }
 
 impl RowList {
+    /// The row `id`, shown or not.
+    pub fn row(&self, id: &RowKey) -> Option<&Session> {
+        self.rows.iter().find(|r| r.is(id))
+    }
+
+    /// The key of the session on the sidebar's line `line`.
+    pub fn key_at(&self, line: usize) -> Option<RowKey> {
+        self.visible
+            .get(line)
+            .and_then(|&i| self.rows.get(i))
+            .map(Session::key)
+    }
+
     /// The line of the sidebar showing the session `id`, if it is shown.
     pub fn position(&self, id: &RowKey) -> Option<usize> {
         self.visible

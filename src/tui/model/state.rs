@@ -1,4 +1,8 @@
 //! The dashboard's state: plain data the reducer changes and the views read.
+//! Each part in its own file (the rows, the navigation, the detail pane,
+//! triage, the tmux link, the settings); here what holds them together and
+//! what needs more than one of them (the selection's place in the list, the
+//! list's order and filters).
 
 use std::path::PathBuf;
 
@@ -33,8 +37,10 @@ pub struct AppState {
     pub nav: Nav,
     /// The detail pane: its tab, the preview, the Changes tab.
     pub detail: DetailPane,
+    /// What has the keys: the list, a dialog, an overlay.
     pub mode: Mode,
     pub status: Option<StatusLine>,
+    /// The time at the last tick: the reducer reads no clock.
     pub now: DateTime<Utc>,
     /// Other machines (`[[hosts]]`): their rows and connections.
     pub hosts: std::collections::BTreeMap<String, super::hosts::HostView>,
@@ -152,11 +158,10 @@ impl AppState {
         self.list.sorts += 1;
         self.list.visible = visible;
         if self.cursor().is_none() {
-            let list = &self.list;
             let line = old_cursor
                 .unwrap_or(0)
-                .min(list.visible.len().saturating_sub(1));
-            self.nav.selected = list.visible.get(line).map(|&i| list.rows[i].key());
+                .min(self.list.visible.len().saturating_sub(1));
+            self.nav.selected = self.list.key_at(line);
         }
         self.clamp_offset();
     }

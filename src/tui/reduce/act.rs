@@ -13,7 +13,7 @@ use crate::tui::model::state::{AppState, BesidePane, Mode};
 /// Words what an effect on sessions did for the status line.
 pub(in crate::tui) fn finished(state: &mut AppState, done: Finished) {
     if let Finished::Returned { row, .. } = &done
-        && let Some(s) = state.list.rows.iter().find(|r| r.is(row))
+        && let Some(s) = state.list.row(row)
     {
         // Back from it: handled, until its state changes.
         state.triage.attention.remove(row);
@@ -146,7 +146,7 @@ pub(in crate::tui) fn confirm(state: &mut AppState, action: Bulk) -> Vec<Effect>
     let mut ok: Vec<(RowKey, String)> = Vec::new();
     let mut refused = Vec::new();
     for (id, name) in targets {
-        let Some(s) = state.list.rows.iter().find(|r| r.is(&id)) else {
+        let Some(s) = state.list.row(&id) else {
             continue;
         };
         let check = match action {
@@ -169,7 +169,7 @@ pub(in crate::tui) fn confirm(state: &mut AppState, action: Bulk) -> Vec<Effect>
     }
     // One session whose worktree greenroom made: offer to remove it too.
     if let (Bulk::Dismiss, [(id, name)]) = (action, ok.as_slice())
-        && let Some(s) = state.list.rows.iter().find(|r| r.is(id))
+        && let Some(s) = state.list.row(id)
         && let Some(path) = &s.own_worktree
     {
         // Not known to be clean counts as changed: a second `w` is needed.

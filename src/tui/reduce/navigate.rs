@@ -8,11 +8,7 @@ use crate::tui::model::state::{AppState, DetailTab};
 use crate::tui::reduce::op::{Verb, decide, place};
 
 pub(in crate::tui) fn move_to(state: &mut AppState, line: usize) -> Vec<Effect> {
-    let id = state
-        .list
-        .visible
-        .get(line)
-        .map(|&i| state.list.rows[i].key());
+    let id = state.list.key_at(line);
     select(state, id)
 }
 

@@ -45,12 +45,7 @@ pub(in crate::tui) fn step_queue(state: &mut AppState, back: bool) -> Vec<Effect
 /// Selects `id`, remembering where the selection was; a filter that hides
 /// it is cleared so the selection is on screen.
 fn jump(state: &mut AppState, id: RowKey) -> Vec<Effect> {
-    if !state
-        .list
-        .visible
-        .iter()
-        .any(|&i| state.list.rows[i].is(&id))
-    {
+    if state.list.position(&id).is_none() {
         state.nav.filter.clear();
         state.nav.health_filter = None;
         state.refresh_visible();
@@ -67,7 +62,7 @@ pub(in crate::tui) fn jump_back(state: &mut AppState) -> Vec<Effect> {
         .triage
         .jumped_from
         .clone()
-        .filter(|id| state.list.rows.iter().any(|r| r.is(id)))
+        .filter(|id| state.list.row(id).is_some())
     else {
         state.say("no session to jump back to");
         return Vec::new();

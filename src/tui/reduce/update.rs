@@ -134,8 +134,8 @@ fn effect_finished(state: &mut AppState, done: Finished) -> Vec<Effect> {
 }
 
 fn click(state: &mut AppState, line: usize) -> Vec<Effect> {
-    match state.list.visible.get(state.nav.offset + line) {
-        Some(&i) => select(state, Some(state.list.rows[i].key())),
+    match state.list.key_at(state.nav.offset + line) {
+        Some(id) => select(state, Some(id)),
         None => Vec::new(),
     }
 }
