@@ -212,7 +212,7 @@ fn save_to_screen(rows: &mut Vec<String>) {
         assert!(Instant::now() < settled, "the work trees were not all read");
     }
     let mut state = AppState::new(Utc::now(), Vec::new());
-    state.rows = engine.rows(Utc::now());
+    state.list.rows = engine.rows(Utc::now());
     state.refresh_visible();
     let mut terminal = Terminal::new(TestBackend::new(160, 48)).unwrap();
     let (keymap, theme) = (Keymap::default(), Theme::dark());
@@ -236,9 +236,10 @@ fn save_to_screen(rows: &mut Vec<String>) {
         let want = i / 3 + 1;
         loop {
             if drain(&mut engine, Duration::from_secs(5)) {
-                state.rows = engine.rows(Utc::now());
+                state.list.rows = engine.rows(Utc::now());
                 state.refresh_visible();
                 let shown = state
+                    .list
                     .rows
                     .iter()
                     .find(|r| r.id == s.id.to_string())

@@ -145,7 +145,7 @@ fn main() {
             go.send((run, None)).unwrap();
             finished.recv().unwrap();
             settle(&mut engine, &mut state);
-            assert!(shows(&state.rows, run, 1), "orchestration {run} shows");
+            assert!(shows(&state.list.rows, run, 1), "orchestration {run} shows");
             for phase in 1..PHASES {
                 go.send((run, Some(phase))).unwrap();
                 let first = rx.recv_timeout(Duration::from_secs(10)).expect("an event");
@@ -158,7 +158,7 @@ fn main() {
                     drawing = Instant::now();
                     let applied = apply(&mut engine, &mut state, std::mem::take(&mut batch));
                     if let Some(some) = applied
-                        && shows(&state.rows, run, phase + 1)
+                        && shows(&state.list.rows, run, phase + 1)
                     {
                         alone += usize::from(some);
                         break;

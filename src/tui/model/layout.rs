@@ -85,7 +85,7 @@ fn two_fifths(n: u16) -> u16 {
 }
 
 /// The sidebar's list area for a full-screen area (for mouse hit-testing):
-/// the Rect whose first row shows visible line `state.offset`.
+/// the Rect whose first row shows visible line `state.nav.offset`.
 pub fn sidebar_list_area(area: Rect) -> Rect {
     ratatui::widgets::Block::bordered().inner(areas(area).sidebar)
 }

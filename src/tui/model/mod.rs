@@ -3,10 +3,14 @@
 
 pub mod backoff;
 pub mod changes;
+pub mod detail;
 pub mod dialog;
 pub mod hosts;
 pub mod layout;
 pub mod mode;
+pub mod nav;
+pub mod row_list;
 pub mod settings;
 pub mod state;
 pub mod tmux_link;
+pub mod triage;

@@ -1,33 +1,26 @@
 //! The dashboard's state: plain data the reducer changes and the views read.
+//! Each part in its own file (the rows, the navigation, the detail pane,
+//! triage, the tmux link, the settings); here what holds them together and
+//! what needs more than one of them (the selection's place in the list, the
+//! list's order and filters).
 
-use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
 
+pub use super::detail::{DetailPane, Preview};
 use super::dialog::Dialog;
 pub use super::mode::{DetailTab, Mode, Overlay, SortMode};
+pub use super::nav::Nav;
+pub use super::row_list::RowList;
 pub use super::settings::Settings;
 pub use super::tmux_link::{BesidePane, PollState, TmuxEvents, TmuxLink, TmuxStatus};
+pub use super::triage::Triage;
 use crate::catalog::{focus_order, triage_order};
-use crate::model::{Health, Problem, RowKey, Session};
+use crate::model::Session;
 
 /// How long a status-line message stays.
 const STATUS_SECONDS: i64 = 6;
-
-/// What triage keeps of the rows between updates.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Triage {
-    /// Sessions that turned waiting, errored or stuck and were not looked at since.
-    pub attention: BTreeSet<RowKey>,
-    /// Health at the last update, to see transitions.
-    pub last_health: HashMap<RowKey, Health>,
-    /// Sessions the operator came back from (attached, then detached), with
-    /// the health they had: `w` skips them until their health changes.
-    pub handled: HashMap<RowKey, Health>,
-    /// The session selected before the last jump (`w`, `W`, jump back).
-    pub jumped_from: Option<RowKey>,
-}
 
 /// A message shown in the status line until `until`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,49 +29,19 @@ pub struct StatusLine {
     pub until: DateTime<Utc>,
 }
 
-/// The last pane capture of a session, with its colours (ANSI).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Preview {
-    pub id: RowKey,
-    pub text: String,
-}
-
 #[derive(Debug, Clone, PartialEq)]
 pub struct AppState {
-    /// Every row, in the catalog's order (last focus).
-    pub rows: Vec<Session>,
-    /// Indices into `rows`: what the sidebar shows, in order.
-    pub visible: Vec<usize>,
-    /// The selected session's id: selection follows the session, not the line.
-    pub selected: Option<RowKey>,
-    /// The first sidebar line on screen.
-    pub offset: usize,
-    pub sort: SortMode,
-    pub filter: String,
-    pub health_filter: Option<Health>,
-    pub tab: DetailTab,
-    /// The Changes tab's cursor and open diff (for the selected session).
-    pub review: super::changes::ChangesTab,
+    /// The rows, the problems, which rows the sidebar shows.
+    pub list: RowList,
+    /// The selection, the sidebar's window, the sort, filters and marks.
+    pub nav: Nav,
+    /// The detail pane: its tab, the preview, the Changes tab.
+    pub detail: DetailPane,
+    /// What has the keys: the list, a dialog, an overlay.
     pub mode: Mode,
     pub status: Option<StatusLine>,
-    pub problems: Vec<Problem>,
-    pub preview: Option<Preview>,
+    /// The time at the last tick: the reducer reads no clock.
     pub now: DateTime<Utc>,
-    /// Where sessions were looked for, for the empty state.
-    pub looked_in: Vec<PathBuf>,
-    /// Sidebar lines per page, from the terminal size.
-    pub page: usize,
-    /// Sessions marked with Space for a bulk kill or dismiss.
-    pub marked: BTreeSet<RowKey>,
-    /// A session just started: selected when its row first arrives.
-    pub select_when_seen: Option<RowKey>,
-    /// Show archived and dismissed sessions too (`A`).
-    pub show_archived: bool,
-    /// Help's page: 0 the list's keys, 1 the dialogs' and the filter's.
-    pub help_page: usize,
-    /// The selected session's pane activity the preview last followed: new
-    /// activity in tmux means a fresh capture.
-    pub seen_activity: Option<(RowKey, Option<DateTime<Utc>>)>,
     /// Other machines (`[[hosts]]`): their rows and connections.
     pub hosts: std::collections::BTreeMap<String, super::hosts::HostView>,
     /// What greenroom knows of tmux and its link to it, and the pane beside.
@@ -88,37 +51,21 @@ pub struct AppState {
     pub triage: Triage,
     /// What config.toml says, copied at the start: read only.
     pub settings: Settings,
-    /// How many times the list was sorted anew (a host's burst of lines is
-    /// one sort, whatever its length): counted for tests.
-    pub sorts: u64,
 }
 
 impl AppState {
     pub fn new(now: DateTime<Utc>, looked_in: Vec<PathBuf>) -> Self {
         Self {
-            rows: Vec::new(),
-            visible: Vec::new(),
-            selected: None,
-            offset: 0,
-            sort: SortMode::LastFocus,
-            filter: String::new(),
-            health_filter: None,
-            tab: DetailTab::Overview,
-            review: Default::default(),
+            list: RowList {
+                looked_in,
+                ..RowList::default()
+            },
+            nav: Nav::default(),
+            detail: DetailPane::default(),
             mode: Mode::Normal,
             status: None,
-            problems: Vec::new(),
-            preview: None,
             now,
-            looked_in,
-            page: 10,
-            marked: BTreeSet::new(),
-            select_when_seen: None,
-            show_archived: false,
-            help_page: 0,
-            seen_activity: None,
             hosts: Default::default(),
-            sorts: 0,
             link: TmuxLink::default(),
             triage: Triage::default(),
             settings: Settings::default(),
@@ -149,51 +96,23 @@ impl AppState {
         }
     }
 
-    /// The pane beside, when one is open.
-    pub fn beside_pane(&self) -> Option<&crate::tmux::Beside> {
-        match &self.link.beside {
-            BesidePane::Open(b) => Some(b),
-            _ => None,
-        }
-    }
-
     /// The selected row's position in `visible`.
     pub fn cursor(&self) -> Option<usize> {
-        let id = self.selected.as_ref()?;
-        self.visible
-            .iter()
-            .position(|&i| self.rows.get(i).is_some_and(|r| r.is(id)))
+        self.list.position(self.nav.selected.as_ref()?)
     }
 
     pub fn selected_session(&self) -> Option<&Session> {
-        let id = self.selected.as_ref()?;
-        self.visible
-            .iter()
-            .map(|&i| &self.rows[i])
-            .find(|s| s.is(id))
-    }
-
-    pub fn visible_sessions(&self) -> impl Iterator<Item = &Session> {
-        self.visible.iter().map(|&i| &self.rows[i])
+        self.list.shown(self.nav.selected.as_ref()?)
     }
 
     /// How many rows the sidebar lists before filters: archived ones only
     /// while they are shown (`A`).
     pub fn listed(&self) -> usize {
-        if self.show_archived {
-            self.rows.len()
+        if self.nav.show_archived {
+            self.list.rows.len()
         } else {
-            self.rows.iter().filter(|r| !r.archived).count()
+            self.list.rows.iter().filter(|r| !r.archived).count()
         }
-    }
-
-    /// How many sessions are in each health class (all rows, unfiltered).
-    pub fn counts(&self) -> HashMap<Health, usize> {
-        let mut counts = HashMap::new();
-        for r in self.rows.iter().filter(|r| !r.archived) {
-            *counts.entry(r.health).or_insert(0) += 1;
-        }
-        counts
     }
 
     /// Recomputes `visible` from rows, sort and filters; keeps the selection
@@ -206,20 +125,21 @@ impl AppState {
     /// As [`Self::refresh_visible`], falling back to `line` when the
     /// selected session is gone (the caller knows the line before the rows changed).
     pub fn refresh_visible_at(&mut self, old_cursor: Option<usize>) {
-        let needle = self.filter.to_lowercase();
-        let rows = &self.rows;
+        let nav = &self.nav;
+        let needle = nav.filter.to_lowercase();
+        let rows = &self.list.rows;
         let mut visible: Vec<usize> = (0..rows.len())
-            .filter(|&i| self.show_archived || !rows[i].archived)
-            .filter(|&i| self.health_filter.is_none_or(|h| h == rows[i].health))
+            .filter(|&i| nav.show_archived || !rows[i].archived)
+            .filter(|&i| nav.health_filter.is_none_or(|h| h == rows[i].health))
             .filter(|&i| needle.is_empty() || matches_filter(&rows[i], &needle))
             .collect();
-        let order = match self.sort {
+        let order = match nav.sort {
             SortMode::LastFocus => focus_order,
             SortMode::Triage => triage_order,
         };
         // Each host's rows together, after the local ones (not in triage,
         // where the most urgent comes first whichever host it is on).
-        let groups: Vec<Option<&str>> = match self.sort {
+        let groups: Vec<Option<&str>> = match nav.sort {
             SortMode::LastFocus if !self.hosts.is_empty() => rows
                 .iter()
                 .map(|r| r.host.as_ref().map(|p| p.name.as_str()))
@@ -227,34 +147,36 @@ impl AppState {
             _ => Vec::new(),
         };
         let group = |i: usize| groups.get(i).copied().flatten();
-        self.sorts += 1;
         visible.sort_by(|&a, &b| {
             group(a)
                 .cmp(&group(b))
                 .then_with(|| order(&rows[a], &rows[b]))
         });
-        if self.settings.pin_attention && self.sort == SortMode::LastFocus {
+        if self.settings.pin_attention && nav.sort == SortMode::LastFocus {
             pin_attention(rows, &mut visible);
         }
-        self.visible = visible;
+        self.list.sorts += 1;
+        self.list.visible = visible;
         if self.cursor().is_none() {
             let line = old_cursor
                 .unwrap_or(0)
-                .min(self.visible.len().saturating_sub(1));
-            self.selected = self.visible.get(line).map(|&i| self.rows[i].key());
+                .min(self.list.visible.len().saturating_sub(1));
+            self.nav.selected = self.list.key_at(line);
         }
         self.clamp_offset();
     }
 
     /// Keeps the selected line inside the sidebar's window.
     pub fn clamp_offset(&mut self) {
-        let page = self.page.max(1);
-        match self.cursor() {
-            Some(c) if c < self.offset => self.offset = c,
-            Some(c) if c >= self.offset + page => self.offset = c + 1 - page,
+        let cursor = self.cursor();
+        let nav = &mut self.nav;
+        let page = nav.page.max(1);
+        match cursor {
+            Some(c) if c < nav.offset => nav.offset = c,
+            Some(c) if c >= nav.offset + page => nav.offset = c + 1 - page,
             _ => {}
         }
-        self.offset = self.offset.min(self.visible.len().saturating_sub(1));
+        nav.offset = nav.offset.min(self.list.visible.len().saturating_sub(1));
     }
 }
 

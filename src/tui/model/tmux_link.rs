@@ -80,3 +80,13 @@ impl Default for TmuxLink {
         }
     }
 }
+
+impl TmuxLink {
+    /// The pane beside, when one is open.
+    pub fn beside_pane(&self) -> Option<&crate::tmux::Beside> {
+        match &self.beside {
+            BesidePane::Open(b) => Some(b),
+            _ => None,
+        }
+    }
+}

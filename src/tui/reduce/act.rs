@@ -13,7 +13,7 @@ use crate::tui::model::state::{AppState, BesidePane, Mode};
 /// Words what an effect on sessions did for the status line.
 pub(in crate::tui) fn finished(state: &mut AppState, done: Finished) {
     if let Finished::Returned { row, .. } = &done
-        && let Some(s) = state.rows.iter().find(|r| r.is(row))
+        && let Some(s) = state.list.row(row)
     {
         // Back from it: handled, until its state changes.
         state.triage.attention.remove(row);
@@ -100,7 +100,7 @@ pub(in crate::tui) fn spawned(state: &mut AppState, result: Result<String, Strin
             }
             state.say("session started");
             // Its row arrives with the sidecar's file event: select it then.
-            state.select_when_seen = Some(RowKey::here(id));
+            state.nav.select_when_seen = Some(RowKey::here(id));
             Vec::new()
         }
         Err(e) => {
@@ -120,9 +120,10 @@ pub(in crate::tui) fn spawned(state: &mut AppState, result: Result<String, Strin
 fn targets(state: &AppState) -> Vec<(RowKey, String)> {
     let named = |r: &Session| (r.key(), row_name(r).into_owned());
     let marked: Vec<(RowKey, String)> = state
+        .list
         .rows
         .iter()
-        .filter(|r| state.marked.contains(&r.key()))
+        .filter(|r| state.nav.marked.contains(&r.key()))
         .map(named)
         .collect();
     if !marked.is_empty() {
@@ -145,7 +146,7 @@ pub(in crate::tui) fn confirm(state: &mut AppState, action: Bulk) -> Vec<Effect>
     let mut ok: Vec<(RowKey, String)> = Vec::new();
     let mut refused = Vec::new();
     for (id, name) in targets {
-        let Some(s) = state.rows.iter().find(|r| r.is(&id)) else {
+        let Some(s) = state.list.row(&id) else {
             continue;
         };
         let check = match action {
@@ -168,7 +169,7 @@ pub(in crate::tui) fn confirm(state: &mut AppState, action: Bulk) -> Vec<Effect>
     }
     // One session whose worktree greenroom made: offer to remove it too.
     if let (Bulk::Dismiss, [(id, name)]) = (action, ok.as_slice())
-        && let Some(s) = state.rows.iter().find(|r| r.is(id))
+        && let Some(s) = state.list.row(id)
         && let Some(path) = &s.own_worktree
     {
         // Not known to be clean counts as changed: a second `w` is needed.
@@ -184,9 +185,13 @@ pub(in crate::tui) fn confirm(state: &mut AppState, action: Bulk) -> Vec<Effect>
         return Vec::new();
     }
     let (ids, names): (Vec<RowKey>, Vec<String>) = ok.into_iter().unzip();
-    let panes_only = ids
-        .iter()
-        .all(|id| state.rows.iter().any(|r| r.is(id) && r.adopted.is_some()));
+    let panes_only = ids.iter().all(|id| {
+        state
+            .list
+            .rows
+            .iter()
+            .any(|r| r.is(id) && r.adopted.is_some())
+    });
     state.mode = Mode::Dialog(Dialog::Confirm {
         action,
         ids,

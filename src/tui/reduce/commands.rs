@@ -15,7 +15,7 @@ pub(super) fn command(state: &mut AppState, c: Command) -> Vec<Effect> {
         Mode::Normal => normal(state, c),
         Mode::Filter => filter(state, c),
         Mode::Overlay(Overlay::Help) if c == Command::NextPage => {
-            state.help_page = (state.help_page + 1) % 2;
+            state.nav.help_page = (state.nav.help_page + 1) % 2;
             Vec::new()
         }
         Mode::Overlay(_) => {
@@ -52,8 +52,8 @@ pub(super) fn typed(state: &mut AppState, c: Option<char>) -> Vec<Effect> {
         }
         Mode::Filter => {
             match c {
-                Some(c) => state.filter.push(c),
-                None => drop(state.filter.pop()),
+                Some(c) => state.nav.filter.push(c),
+                None => drop(state.nav.filter.pop()),
             }
             state.refresh_visible();
             preview_request(state)
@@ -66,7 +66,7 @@ fn filter(state: &mut AppState, c: Command) -> Vec<Effect> {
     match c {
         Command::Keep => state.mode = Mode::Normal,
         Command::Cancel => {
-            state.filter.clear();
+            state.nav.filter.clear();
             state.mode = Mode::Normal;
         }
         Command::Quit => return quit(state),
@@ -86,12 +86,12 @@ fn dialog_outcome(state: &mut AppState, outcome: Outcome) -> Vec<Effect> {
         Outcome::Effects(effects) => effects,
         Outcome::Done(effects) => {
             state.mode = Mode::Normal;
-            state.marked.clear();
+            state.nav.marked.clear();
             effects
         }
         Outcome::Do(verb, ids) => {
             state.mode = Mode::Normal;
-            state.marked.clear();
+            state.nav.marked.clear();
             decide(state, verb, &ids)
         }
     }
@@ -123,16 +123,16 @@ fn normal(state: &mut AppState, c: Command) -> Vec<Effect> {
     match c {
         Command::Up => move_by(state, -1),
         Command::Down => move_by(state, 1),
-        Command::PageUp => move_by(state, -(state.page as isize)),
-        Command::PageDown => move_by(state, state.page as isize),
+        Command::PageUp => move_by(state, -(state.nav.page as isize)),
+        Command::PageDown => move_by(state, state.nav.page as isize),
         Command::Top => move_to(state, 0),
-        Command::Bottom => move_to(state, state.visible.len().saturating_sub(1)),
+        Command::Bottom => move_to(state, state.list.visible.len().saturating_sub(1)),
         Command::Filter => {
             state.mode = Mode::Filter;
             Vec::new()
         }
         Command::Help => {
-            state.help_page = 0;
+            state.nav.help_page = 0;
             state.mode = Mode::Overlay(Overlay::Help);
             Vec::new()
         }
@@ -174,25 +174,25 @@ fn normal(state: &mut AppState, c: Command) -> Vec<Effect> {
 fn view(state: &mut AppState, c: Command) -> Vec<Effect> {
     match c {
         Command::ToggleTriage => {
-            state.sort = match state.sort {
+            state.nav.sort = match state.nav.sort {
                 SortMode::LastFocus => SortMode::Triage,
                 SortMode::Triage => SortMode::LastFocus,
             };
             state.refresh_visible();
-            state.say(format!("sorted by {}", state.sort.label()));
+            state.say(format!("sorted by {}", state.nav.sort.label()));
             Vec::new()
         }
         Command::CycleHealthFilter => {
-            state.health_filter = next_health_filter(state.health_filter);
+            state.nav.health_filter = next_health_filter(state.nav.health_filter);
             state.refresh_visible();
             preview_request(state)
         }
         Command::ClearFilter => clear_filter(state),
         Command::ToggleArchived => {
-            state.show_archived = !state.show_archived;
+            state.nav.show_archived = !state.nav.show_archived;
             state.refresh_visible();
-            let n = state.rows.iter().filter(|r| r.archived).count();
-            let message = match state.show_archived {
+            let n = state.list.rows.iter().filter(|r| r.archived).count();
+            let message = match state.nav.show_archived {
                 true => format!("showing {n} archived session(s); r restores one, A hides them"),
                 false => "archived sessions hidden".to_owned(),
             };
@@ -200,13 +200,13 @@ fn view(state: &mut AppState, c: Command) -> Vec<Effect> {
             preview_request(state)
         }
         Command::NextTab => {
-            state.tab = state.tab.next();
+            state.detail.tab = state.detail.tab.next();
             let mut effects = preview_request(state);
             effects.extend(super::review::refresh_request(state));
             effects
         }
         Command::TogglePreview => {
-            state.tab = if state.tab == DetailTab::Preview {
+            state.detail.tab = if state.detail.tab == DetailTab::Preview {
                 DetailTab::Overview
             } else {
                 DetailTab::Preview
@@ -220,11 +220,11 @@ fn view(state: &mut AppState, c: Command) -> Vec<Effect> {
 
 /// Esc in the list clears a kept filter (text and health), showing every row again.
 fn clear_filter(state: &mut AppState) -> Vec<Effect> {
-    if state.filter.is_empty() && state.health_filter.is_none() {
+    if state.nav.filter.is_empty() && state.nav.health_filter.is_none() {
         return Vec::new();
     }
-    state.filter.clear();
-    state.health_filter = None;
+    state.nav.filter.clear();
+    state.nav.health_filter = None;
     state.refresh_visible();
     state.say("filter cleared");
     preview_request(state)
@@ -247,12 +247,12 @@ fn open_send(state: &mut AppState) -> Vec<Effect> {
 }
 
 fn mark(state: &mut AppState) -> Vec<Effect> {
-    if let Some(id) = state.selected.clone()
-        && !state.marked.remove(&id)
+    if let Some(id) = state.nav.selected.clone()
+        && !state.nav.marked.remove(&id)
     {
-        state.marked.insert(id);
+        state.nav.marked.insert(id);
     }
-    let n = state.marked.len();
+    let n = state.nav.marked.len();
     if n > 0 {
         state.say(format!(
             "{n} marked: x kills, D dismisses them all; Space unmarks"

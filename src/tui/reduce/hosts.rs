@@ -63,6 +63,7 @@ fn shown(r: &Session, fault: Option<&str>) -> Session {
 
 fn local_rows(state: &AppState) -> Vec<Session> {
     state
+        .list
         .rows
         .iter()
         .filter(|r| r.host.is_none())

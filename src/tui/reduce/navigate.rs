@@ -8,23 +8,23 @@ use crate::tui::model::state::{AppState, DetailTab};
 use crate::tui::reduce::op::{Verb, decide, place};
 
 pub(in crate::tui) fn move_to(state: &mut AppState, line: usize) -> Vec<Effect> {
-    let id = state.visible.get(line).map(|&i| state.rows[i].key());
+    let id = state.list.key_at(line);
     select(state, id)
 }
 
 pub(in crate::tui) fn move_by(state: &mut AppState, delta: isize) -> Vec<Effect> {
-    if state.visible.is_empty() {
+    if state.list.visible.is_empty() {
         return Vec::new();
     }
     let current = state.cursor().unwrap_or(0) as isize;
-    let last = state.visible.len() as isize - 1;
+    let last = state.list.visible.len() as isize - 1;
     move_to(state, (current + delta).clamp(0, last) as usize)
 }
 
 pub(in crate::tui) fn select(state: &mut AppState, id: Option<RowKey>) -> Vec<Effect> {
-    let changed = state.selected != id;
-    state.selected = id;
-    if let Some(id) = &state.selected {
+    let changed = state.nav.selected != id;
+    state.nav.selected = id;
+    if let Some(id) = &state.nav.selected {
         // Looking at a session is what clears its attention mark.
         state.triage.attention.remove(id);
     }
@@ -32,12 +32,12 @@ pub(in crate::tui) fn select(state: &mut AppState, id: Option<RowKey>) -> Vec<Ef
     if !changed {
         return Vec::new();
     }
-    state.preview = None;
-    state.review.reset();
+    state.detail.preview = None;
+    state.detail.review.reset();
     let mut effects = preview_request(state);
     effects.extend(crate::tui::reduce::review::refresh_request(state));
     // Follow mode: the pane beside shows whatever is selected.
-    if let Some(pane) = state.beside_pane()
+    if let Some(pane) = state.link.beside_pane()
         && let Some(s) = state.selected_session()
         && s.status.is_live()
     {
@@ -50,7 +50,7 @@ pub(in crate::tui) fn select(state: &mut AppState, id: Option<RowKey>) -> Vec<Ef
 /// Asks for a fresh capture when the preview is on screen and the selected
 /// session has a pane (the driver throttles how often).
 pub fn preview_request(state: &AppState) -> Vec<Effect> {
-    if state.tab != DetailTab::Preview {
+    if state.detail.tab != DetailTab::Preview {
         return Vec::new();
     }
     match state.selected_session() {
@@ -85,11 +85,11 @@ pub(in crate::tui) fn preview_after_rows(
     state: &AppState,
     before: Option<(RowKey, Status, crate::model::Health)>,
 ) -> Vec<Effect> {
-    let shown = state.preview.as_ref().map(|p| &p.id);
+    let shown = state.detail.preview.as_ref().map(|p| &p.id);
     // A host's pane has no activity greenroom follows: it is read each time.
     let remote = state.selected_session().is_some_and(|s| s.host.is_some());
     if shown.is_some()
-        && shown == state.selected.as_ref()
+        && shown == state.nav.selected.as_ref()
         && preview_look(state) == before
         && !remote
     {
@@ -116,9 +116,9 @@ pub(in crate::tui) fn follow_activity(
         return Vec::new();
     }
     let seen = (s.key(), map.get(name).and_then(|f| f.window_activity));
-    if state.seen_activity.as_ref() == Some(&seen) {
+    if state.detail.seen_activity.as_ref() == Some(&seen) {
         return Vec::new();
     }
-    state.seen_activity = Some(seen);
+    state.detail.seen_activity = Some(seen);
     preview_request(state)
 }

@@ -49,7 +49,7 @@ pub fn place(state: &AppState, verb: &Verb, ids: &[RowKey]) -> (Vec<Effect>, Opt
     let mut here = Vec::new();
     let mut hosts: BTreeMap<HostName, Vec<HostRow>> = BTreeMap::new();
     for id in ids {
-        let Some(s) = state.rows.iter().find(|r| r.is(id)) else {
+        let Some(s) = state.list.row(id) else {
             continue;
         };
         match &s.host {

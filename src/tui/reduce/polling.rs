@@ -64,9 +64,11 @@ fn refresh(state: &mut AppState) -> Vec<Effect> {
     // row costs tmux as much as a working one's).
     let selected = state
         .selected_session()
-        .filter(|s| state.tab == crate::tui::model::state::DetailTab::Preview && s.host.is_none())
+        .filter(|s| {
+            state.detail.tab == crate::tui::model::state::DetailTab::Preview && s.host.is_none()
+        })
         .map(|s| s.id.as_str());
-    let local = state.rows.iter().filter(|r| r.host.is_none());
+    let local = state.list.rows.iter().filter(|r| r.host.is_none());
     let targets =
         match crate::freshness::plan(local, selected, state.now, state.settings.active_window) {
             Read::Nothing => return Vec::new(),

@@ -11,7 +11,7 @@ use crate::tui::model::state::{AppState, DetailTab, Mode};
 /// The Changes tab came on screen, or the selection moved while it is:
 /// the selected work tree is read again (at most once a second).
 pub(in crate::tui) fn refresh_request(state: &AppState) -> Vec<Effect> {
-    if state.tab != DetailTab::Changes {
+    if state.detail.tab != DetailTab::Changes {
         return Vec::new();
     }
     match state.selected_session() {
@@ -30,13 +30,13 @@ pub(in crate::tui) fn open(state: &mut AppState) -> Vec<Effect> {
     };
     if s.changes.is_none() {
         let name = crate::model::row_name(s).into_owned();
-        state.tab = DetailTab::Changes;
+        state.detail.tab = DetailTab::Changes;
         state.say(format!(
             "{name} is not in a git work tree: no changes to review"
         ));
         return Vec::new();
     }
-    state.tab = DetailTab::Changes;
+    state.detail.tab = DetailTab::Changes;
     state.mode = Mode::Review;
     refresh_request(state)
 }
@@ -47,13 +47,13 @@ pub(in crate::tui) fn command(state: &mut AppState, c: Command) -> Vec<Effect> {
         state.mode = Mode::Normal;
         return Vec::new();
     };
-    let in_diff = state.review.diff.is_some();
-    let page = state.page.max(1) as isize;
+    let in_diff = state.detail.review.diff.is_some();
+    let page = state.nav.page.max(1) as isize;
     let step = |state: &mut AppState, by: isize| {
         if in_diff {
-            state.review.scroll(by);
+            state.detail.review.scroll(by);
         } else {
-            state.review.move_cursor(by, &changes);
+            state.detail.review.move_cursor(by, &changes);
         }
     };
     match c {
@@ -63,6 +63,7 @@ pub(in crate::tui) fn command(state: &mut AppState, c: Command) -> Vec<Effect> {
         Command::PageUp => step(state, -page),
         Command::Submit if !in_diff => {
             return state
+                .detail
                 .review
                 .open(&changes)
                 .map(|req| Effect::Git(GitEffect::LoadDiff(req)))
@@ -71,15 +72,16 @@ pub(in crate::tui) fn command(state: &mut AppState, c: Command) -> Vec<Effect> {
         }
         Command::NextChoice => {
             return state
+                .detail
                 .review
                 .other_side(&changes)
                 .map(|req| Effect::Git(GitEffect::LoadDiff(req)))
                 .into_iter()
                 .collect();
         }
-        Command::Mark if in_diff => state.review.toggle_selection(),
+        Command::Mark if in_diff => state.detail.review.toggle_selection(),
         Command::Comment => return comment(state),
-        Command::Cancel if in_diff => state.review.close(),
+        Command::Cancel if in_diff => state.detail.review.close(),
         Command::Cancel | Command::Quit => state.mode = Mode::Normal,
         _ => {}
     }
@@ -89,7 +91,7 @@ pub(in crate::tui) fn command(state: &mut AppState, c: Command) -> Vec<Effect> {
 /// Opens the send dialog with the comment's opening words typed in: "In
 /// src/x.rs lines 40–52: ", for the operator to finish.
 fn comment(state: &mut AppState) -> Vec<Effect> {
-    let Some((path, first, last)) = state.review.comment_target() else {
+    let Some((path, first, last)) = state.detail.review.comment_target() else {
         state.say("open a file's diff (Enter) and put the cursor on a changed line first");
         return Vec::new();
     };
@@ -106,7 +108,7 @@ fn comment(state: &mut AppState) -> Vec<Effect> {
         name: crate::model::row_name(s).into_owned(),
         text,
     });
-    if let Some(d) = &mut state.review.diff {
+    if let Some(d) = &mut state.detail.review.diff {
         d.anchor = None;
     }
     Vec::new()
@@ -118,6 +120,6 @@ pub(in crate::tui) fn loaded(
     generation: u64,
     text: Result<crate::git::DiffText, String>,
 ) -> Vec<Effect> {
-    state.review.loaded(generation, text);
+    state.detail.review.loaded(generation, text);
     Vec::new()
 }

@@ -57,7 +57,7 @@ pub(in crate::tui) fn change_rows(state: &mut AppState, rows: Vec<Session>) -> V
 /// Marks the rows in `rows` that just turned urgent, notes each one's
 /// health, and returns the alerts for them.
 pub(in crate::tui) fn note_turns(state: &mut AppState, rows: &[Session]) -> Vec<Effect> {
-    let first_load = state.rows.is_empty() && state.triage.last_health.is_empty();
+    let first_load = state.list.rows.is_empty() && state.triage.last_health.is_empty();
     let mut alerts = Vec::new();
     for r in rows {
         let key = r.key();
@@ -66,7 +66,7 @@ pub(in crate::tui) fn note_turns(state: &mut AppState, rows: &[Session]) -> Vec<
         // A snoozed one neither: the operator said "not now".
         let turned = crate::attention::in_queue(r) && before != Some(r.health);
         if turned && !first_load {
-            if state.selected.as_ref() != Some(&key) {
+            if state.nav.selected.as_ref() != Some(&key) {
                 state.triage.attention.insert(key.clone());
             }
             // What it asks, in the agent's words, else its detail.
@@ -117,27 +117,30 @@ fn install(state: &mut AppState, put: impl FnOnce(&mut Vec<Session>)) {
     let line = state.cursor();
     // While the pane beside follows the selection, tmux records every switch
     // as an attach; the list keeps its order so moving down it works.
-    let previous: Option<HashMap<RowKey, usize>> = state.beside_pane().is_some().then(|| {
+    let previous: Option<HashMap<RowKey, usize>> = state.link.beside_pane().is_some().then(|| {
         state
+            .list
             .visible_sessions()
             .enumerate()
             .map(|(pos, s)| (s.key(), pos))
             .collect()
     });
-    put(&mut state.rows);
-    let rows = &state.rows;
+    put(&mut state.list.rows);
+    let rows = &state.list.rows;
     if let Some(id) = state
+        .nav
         .select_when_seen
         .take_if(|key| rows.iter().any(|r| r.is(key)))
     {
-        state.selected = Some(id);
+        state.nav.selected = Some(id);
     }
-    state.visible.clear();
+    state.list.visible.clear();
     state.refresh_visible_at(line);
     if let Some(previous) = previous {
-        let rows = &state.rows;
+        let rows = &state.list.rows;
         // Stable: sessions new to the list keep their sorted place after the known ones.
         state
+            .list
             .visible
             .sort_by_key(|&i| previous.get(&rows[i].key()).copied().unwrap_or(usize::MAX));
         state.clamp_offset();

@@ -15,7 +15,7 @@ use crate::tui::reduce::op::{Verb, on_selected};
 /// The queue `w` walks: the attention queue, less the sessions the
 /// operator came back from whose health has not changed since.
 fn walk_queue(state: &AppState) -> Vec<&Session> {
-    attention::queue(&state.rows)
+    attention::queue(&state.list.rows)
         .into_iter()
         .filter(|s| state.triage.handled.get(&s.key()) != Some(&s.health))
         .collect()
@@ -24,7 +24,7 @@ fn walk_queue(state: &AppState) -> Vec<&Session> {
 /// `w` / `W`: selects the next (previous) session of the queue, cycling.
 pub(in crate::tui) fn step_queue(state: &mut AppState, back: bool) -> Vec<Effect> {
     let queue = walk_queue(state);
-    let Some(next) = attention::step(&queue, state.selected.as_ref(), back) else {
+    let Some(next) = attention::step(&queue, state.nav.selected.as_ref(), back) else {
         state.say("nothing needs you right now");
         return Vec::new();
     };
@@ -45,13 +45,13 @@ pub(in crate::tui) fn step_queue(state: &mut AppState, back: bool) -> Vec<Effect
 /// Selects `id`, remembering where the selection was; a filter that hides
 /// it is cleared so the selection is on screen.
 fn jump(state: &mut AppState, id: RowKey) -> Vec<Effect> {
-    if !state.visible.iter().any(|&i| state.rows[i].is(&id)) {
-        state.filter.clear();
-        state.health_filter = None;
+    if state.list.position(&id).is_none() {
+        state.nav.filter.clear();
+        state.nav.health_filter = None;
         state.refresh_visible();
     }
-    if state.selected.as_ref() != Some(&id) {
-        state.triage.jumped_from = state.selected.clone();
+    if state.nav.selected.as_ref() != Some(&id) {
+        state.triage.jumped_from = state.nav.selected.clone();
     }
     select(state, Some(id))
 }
@@ -62,7 +62,7 @@ pub(in crate::tui) fn jump_back(state: &mut AppState) -> Vec<Effect> {
         .triage
         .jumped_from
         .clone()
-        .filter(|id| state.rows.iter().any(|r| r.is(id)))
+        .filter(|id| state.list.row(id).is_some())
     else {
         state.say("no session to jump back to");
         return Vec::new();

@@ -21,7 +21,7 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::Paste(text) => paste(state, &text),
         Action::Shutdown => quit(state),
         Action::Rows { rows, problems } => new_rows(state, |state| {
-            state.problems = problems;
+            state.list.problems = problems;
             let rows = crate::tui::reduce::hosts::merge(state, rows);
             replace_rows(state, rows)
         }),
@@ -38,8 +38,8 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::Tick(now) => tick(state, now),
         Action::Hosts(said) => crate::tui::reduce::hosts::news(state, said),
         Action::Preview { id, text } => {
-            if state.selected.as_ref() == Some(&id) {
-                state.preview = Some(Preview { id, text });
+            if state.nav.selected.as_ref() == Some(&id) {
+                state.detail.preview = Some(Preview { id, text });
             }
             Vec::new()
         }
@@ -114,7 +114,7 @@ fn resize(state: &mut AppState, width: u16, height: u16) -> Vec<Effect> {
     let list = crate::tui::model::layout::sidebar_list_area(ratatui::layout::Rect::new(
         0, 0, width, height,
     ));
-    state.page = usize::from(list.height).max(1);
+    state.nav.page = usize::from(list.height).max(1);
     state.clamp_offset();
     Vec::new()
 }
@@ -134,8 +134,8 @@ fn effect_finished(state: &mut AppState, done: Finished) -> Vec<Effect> {
 }
 
 fn click(state: &mut AppState, line: usize) -> Vec<Effect> {
-    match state.visible.get(state.offset + line) {
-        Some(&i) => select(state, Some(state.rows[i].key())),
+    match state.list.key_at(state.nav.offset + line) {
+        Some(id) => select(state, Some(id)),
         None => Vec::new(),
     }
 }
@@ -149,7 +149,7 @@ fn paste(state: &mut AppState, text: &str) -> Vec<Effect> {
             Vec::new()
         }
         Mode::Filter => {
-            state.filter.push_str(&dialog::one_line(text));
+            state.nav.filter.push_str(&dialog::one_line(text));
             state.refresh_visible();
             preview_request(state)
         }

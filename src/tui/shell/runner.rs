@@ -316,7 +316,7 @@ impl Runner {
     /// Closes the pane beside when the dashboard ends on an error (quitting
     /// has closed it already).
     pub fn close_beside(&self, state: &AppState) {
-        if let Some(pane) = state.beside_pane() {
+        if let Some(pane) = state.link.beside_pane() {
             self.ctx.close_beside(pane);
         }
     }

@@ -1,5 +1,5 @@
 //! The detail pane: the selected session, in three tabs (Overview,
-//! Orchestration, Preview) chosen by `state.tab`.
+//! Orchestration, Preview) chosen by `state.detail.tab`.
 
 use ratatui::prelude::*;
 use ratatui::widgets::Paragraph;
@@ -9,7 +9,7 @@ use crate::tui::keymap::Keymap;
 use crate::tui::model::state::{AppState, DetailTab};
 
 pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, theme: &Theme) {
-    let block = pane(theme).title(tabs(state.tab, usize::from(area.width), theme));
+    let block = pane(theme).title(tabs(state.detail.tab, usize::from(area.width), theme));
     let block = match state.selected_session() {
         Some(s) => block.title(
             Line::from(Span::styled(
@@ -42,7 +42,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, 
     };
     let max = usize::from(inner.width);
     let height = usize::from(inner.height);
-    match state.tab {
+    match state.detail.tab {
         DetailTab::Overview => {
             let rows = overview::rows(session, state, max, theme);
             frame.render_widget(Paragraph::new(rows.fit(height, theme)), inner);
@@ -52,7 +52,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, 
             frame.render_widget(Paragraph::new(rows.fit(height, theme)), inner);
         }
         DetailTab::Preview => preview::render(frame, inner, session, state, keymap, theme),
-        DetailTab::Changes => changes::render(frame, inner, session, &state.review, theme),
+        DetailTab::Changes => changes::render(frame, inner, session, &state.detail.review, theme),
     }
 }
 

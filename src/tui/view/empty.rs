@@ -71,19 +71,19 @@ fn how_to_start(lines: &mut Vec<Line<'static>>, keymap: &Keymap, max: usize, the
 
 /// The folders greenroom read, so an empty list is explained.
 fn where_looked(lines: &mut Vec<Line<'static>>, state: &AppState, max: usize, theme: &Theme) {
-    if state.looked_in.is_empty() {
+    if state.list.looked_in.is_empty() {
         lines.push(Line::from(Span::styled(
             "greenroom was given no folder to look in.",
             theme.dim,
         )));
     } else {
         lines.push(Line::from(Span::styled("greenroom looked in:", theme.dim)));
-        for p in state.looked_in.iter().take(LOOKED_SHOWN) {
+        for p in state.list.looked_in.iter().take(LOOKED_SHOWN) {
             let mut spans = vec![Span::raw("  ")];
             spans.extend(path_spans(&p.display().to_string(), Style::new()));
             lines.extend(hanging(spans, 4, max));
         }
-        let more = state.looked_in.len().saturating_sub(LOOKED_SHOWN);
+        let more = state.list.looked_in.len().saturating_sub(LOOKED_SHOWN);
         if more > 0 {
             lines.push(Line::from(Span::styled(
                 format!("  … and {more} more"),
@@ -101,8 +101,8 @@ fn problems_note(
     max: usize,
     theme: &Theme,
 ) {
-    if !state.problems.is_empty() {
-        let n = state.problems.len();
+    if !state.list.problems.is_empty() {
+        let n = state.list.problems.len();
         let key = first_key(keymap, Command::ShowProblems);
         lines.push(Line::default());
         lines.extend(hanging(

@@ -45,7 +45,7 @@ struct Left {
 /// Snoozed sessions are left out of the counts, like archived ones.
 fn groups(state: &AppState) -> Vec<(Health, usize)> {
     let mut counts: HashMap<Health, usize> = HashMap::new();
-    for r in state.rows.iter().filter(|r| attention::counted(r)) {
+    for r in state.list.rows.iter().filter(|r| attention::counted(r)) {
         *counts.entry(r.health).or_insert(0) += 1;
     }
     Health::ALL
@@ -57,7 +57,7 @@ fn groups(state: &AppState) -> Vec<(Health, usize)> {
 
 /// `3 need you · oldest 12m`: the attention queue at a glance.
 fn queue_part(state: &AppState, theme: &Theme) -> Option<Part> {
-    let (n, oldest) = attention::summary(&state.rows);
+    let (n, oldest) = attention::summary(&state.list.rows);
     if n == 0 {
         return None;
     }
@@ -181,16 +181,16 @@ fn compose(l: &Left, parts: &[Part], form: Form, max: usize, theme: &Theme) -> L
 
 fn right_parts(state: &AppState, theme: &Theme) -> Vec<Part> {
     let mut parts = Vec::new();
-    if !state.filter.is_empty() || state.health_filter.is_some() {
+    if !state.nav.filter.is_empty() || state.nav.health_filter.is_some() {
         let mut long = vec![Span::styled("filter ", theme.dim)];
         let mut short = Vec::new();
-        if !state.filter.is_empty() {
-            let f = format!("/{}", fit(&state.filter, 24));
+        if !state.nav.filter.is_empty() {
+            let f = format!("/{}", fit(&state.nav.filter, 24));
             long.push(Span::styled(f.clone(), theme.accent));
             short.push(Span::styled(fit(&f, 12), theme.accent));
         }
-        if let Some(h) = state.health_filter {
-            if !state.filter.is_empty() {
+        if let Some(h) = state.nav.health_filter {
+            if !state.nav.filter.is_empty() {
                 long.push(Span::raw(" "));
                 short.push(Span::raw(" "));
             }
@@ -206,22 +206,22 @@ fn right_parts(state: &AppState, theme: &Theme) -> Vec<Part> {
     }
     if state.listed() > 0 {
         // Short form: only the non-default mode is worth a mention.
-        let short = match state.sort {
+        let short = match state.nav.sort {
             SortMode::LastFocus => Vec::new(),
             SortMode::Triage => vec![Span::styled("triage", theme.accent)],
         };
         parts.push(Part {
             long: vec![
                 Span::styled("sort ", theme.dim),
-                Span::styled(state.sort.label(), theme.accent),
+                Span::styled(state.nav.sort.label(), theme.accent),
             ],
             short,
             keep: 1,
         });
     }
     parts.extend(spent_part(state, theme));
-    if !state.problems.is_empty() {
-        let n = state.problems.len();
+    if !state.list.problems.is_empty() {
+        let n = state.list.problems.len();
         let noun = if n == 1 { "problem" } else { "problems" };
         parts.push(Part {
             long: vec![Span::styled(format!("! {n} {noun}"), theme.warning)],
@@ -255,13 +255,14 @@ fn right_parts(state: &AppState, theme: &Theme) -> Vec<Part> {
 /// What every session's agent has spent, from the transcripts.
 fn spent_part(state: &AppState, theme: &Theme) -> Option<Part> {
     let costs: Vec<f64> = state
+        .list
         .rows
         .iter()
         .filter_map(|r| r.usage.as_ref().and_then(|u| u.cost_usd))
         .collect();
     // A session whose model has no price adds an unknown amount: the total
     // says so rather than look complete.
-    let unknown = state.rows.iter().any(|r| {
+    let unknown = state.list.rows.iter().any(|r| {
         r.usage
             .as_ref()
             .is_some_and(|u| u.cost_usd.is_none() && !u.unpriced_models.is_empty())

@@ -62,7 +62,7 @@ pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap, theme: &Them
     match &state.mode {
         Mode::Normal | Mode::Filter | Mode::Review => {}
         Mode::Overlay(Overlay::Help) => {
-            help::render(frame, a.body, full, keymap, state.help_page, theme)
+            help::render(frame, a.body, full, keymap, state.nav.help_page, theme)
         }
         Mode::Overlay(Overlay::Problems) => {
             problems::render(frame, a.body, full, state, keymap, theme)

@@ -29,6 +29,7 @@ pub fn render(
         return;
     }
     let capture = state
+        .detail
         .preview
         .as_ref()
         .filter(|p| s.is(&p.id))

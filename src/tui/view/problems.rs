@@ -37,7 +37,7 @@ pub fn render(
     let close = first_key(keymap, Command::ShowProblems);
     let block = pane(theme)
         .title(Span::styled(
-            format!(" Problems ({}) ", state.problems.len()),
+            format!(" Problems ({}) ", state.list.problems.len()),
             theme.title,
         ))
         .title_bottom(
@@ -57,13 +57,14 @@ pub fn render(
 /// How wide the overlay's text is: its longest line, within the screen.
 fn text_width(state: &AppState, full: Rect) -> usize {
     let natural = state
+        .list
         .problems
         .iter()
         .map(|p| width(&p.path.display().to_string()).max(width(&p.error) + 2))
         .max()
         .unwrap_or(0)
         .max(36)
-        .max(if state.problems.is_empty() {
+        .max(if state.list.problems.is_empty() {
             width(NONE)
         } else {
             0
@@ -78,7 +79,7 @@ fn text_width(state: &AppState, full: Rect) -> usize {
 /// `room` lines, then how many more there are.
 fn problem_lines(state: &AppState, max: usize, room: usize, theme: &Theme) -> Vec<Line<'static>> {
     let mut blocks: Vec<Vec<Line<'static>>> = Vec::new();
-    for p in &state.problems {
+    for p in &state.list.problems {
         let mut lines = hanging(
             path_spans(&p.path.display().to_string(), Style::new()),
             0,

@@ -1,4 +1,4 @@
-//! The sidebar: one line per visible session, from `state.offset`.
+//! The sidebar: one line per visible session, from `state.nav.offset`.
 //!
 //! `› ✖ name        detail text       agent  4m •`
 //! The glyph carries the health without colour; the detail column (the
@@ -64,9 +64,9 @@ fn cost_text(s: &Session) -> String {
 
 pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, theme: &Theme) {
     let rows = usize::from(area.height.saturating_sub(2));
-    let total = state.visible.len();
+    let total = state.list.visible.len();
     let cursor = state.cursor();
-    let offset = window(state.offset, cursor, rows, total);
+    let offset = window(state.nav.offset, cursor, rows, total);
 
     let count = if total > rows && rows > 0 {
         format!(" {}/{total} ", cursor.map_or(offset, |c| c) + 1)
@@ -90,19 +90,24 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, 
     }
 
     let max = usize::from(inner.width);
-    let page: Vec<&Session> = state.visible_sessions().skip(offset).take(rows).collect();
+    let page: Vec<&Session> = state
+        .list
+        .visible_sessions()
+        .skip(offset)
+        .take(rows)
+        .collect();
     let cols = columns(state, &page, max);
     let lines: Vec<Line> = page
         .iter()
         .map(|s| {
-            let selected = state.selected.as_ref().is_some_and(|k| s.is(k));
+            let selected = state.nav.selected.as_ref().is_some_and(|k| s.is(k));
             row(s, state, &cols, selected, max, theme)
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
-/// The first line to draw: `state.offset`, moved only if the selection
+/// The first line to draw: `state.nav.offset`, moved only if the selection
 /// would otherwise be off screen (the reducer's page may be a guess).
 fn window(offset: usize, cursor: Option<usize>, rows: usize, total: usize) -> usize {
     let offset = offset.min(total.saturating_sub(1));
@@ -264,7 +269,7 @@ fn row(
         name_style = name_style.add_modifier(Modifier::BOLD);
     }
     let mut spans = vec![
-        Span::raw(match (selected, state.marked.contains(&key)) {
+        Span::raw(match (selected, state.nav.marked.contains(&key)) {
             (true, true) => "»",
             (true, false) => "›",
             (false, true) => "+",
@@ -317,15 +322,15 @@ fn row(
 
 fn no_match(state: &AppState, keymap: &Keymap, theme: &Theme) -> Vec<Line<'static>> {
     let mut lines = vec![Line::from(Span::styled(" No session matches.", theme.dim))];
-    if !state.filter.is_empty() {
+    if !state.nav.filter.is_empty() {
         let key = first_key(keymap, Command::Filter);
         lines.push(Line::from(vec![
             Span::styled(" filter ", theme.dim),
-            Span::styled(format!("/{}", fit(&state.filter, 30)), theme.accent),
+            Span::styled(format!("/{}", fit(&state.nav.filter, 30)), theme.accent),
             Span::styled(format!(": {key} then Esc clears it"), theme.dim),
         ]));
     }
-    if let Some(h) = state.health_filter {
+    if let Some(h) = state.nav.health_filter {
         let key = first_key(keymap, Command::CycleHealthFilter);
         lines.push(Line::from(Span::styled(
             format!(" only {h}: {key} cycles to the next"),

@@ -42,7 +42,7 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, 
 }
 
 fn filter_prompt(state: &AppState, keymap: &Keymap, max: usize, theme: &Theme) -> Line<'static> {
-    let n = state.visible.len();
+    let n = state.list.visible.len();
     let keys: Vec<String> = keymap
         .hints(Layer::Filter)
         .into_iter()
@@ -55,7 +55,7 @@ fn filter_prompt(state: &AppState, keymap: &Keymap, max: usize, theme: &Theme) -
     );
     // Keep the end of what is typed in view, as an input field does.
     let room = max.saturating_sub(3 + width(&tail)).max(8);
-    let chars: Vec<char> = state.filter.chars().collect();
+    let chars: Vec<char> = state.nav.filter.chars().collect();
     let typed: String = chars[chars.len().saturating_sub(room)..].iter().collect();
     Line::from(vec![
         Span::styled(" /", theme.key),
@@ -73,7 +73,7 @@ fn hints(state: &AppState) -> Vec<(Command, &'static str)> {
         None => {}
     }
     let mut h = Vec::new();
-    if state.beside_pane().is_some() {
+    if state.link.beside_pane().is_some() {
         h.push((Command::OpenBeside, "close beside"));
     }
     if let Some(s) = state.selected_session() {
@@ -102,18 +102,18 @@ fn hints(state: &AppState) -> Vec<(Command, &'static str)> {
     }
     h.push((Command::New, "new"));
     if state.listed() > 0 {
-        if state.filter.is_empty() {
+        if state.nav.filter.is_empty() {
             h.push((Command::Filter, "filter"));
         } else {
             h.push((Command::Filter, "edit filter"));
         }
-        h.push(match state.sort {
+        h.push(match state.nav.sort {
             SortMode::LastFocus => (Command::ToggleTriage, "triage"),
             SortMode::Triage => (Command::ToggleTriage, "by focus"),
         });
         h.push((Command::NextTab, "tab"));
     }
-    if !state.problems.is_empty() {
+    if !state.list.problems.is_empty() {
         h.push((Command::ShowProblems, "problems"));
     }
     h.push((Command::Quit, "quit"));

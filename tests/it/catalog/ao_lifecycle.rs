@@ -139,11 +139,11 @@ fn the_sidebar_and_the_detail_pane_say_what_ao_says() {
         Utc.with_ymd_and_hms(2026, 12, 1, 10, 0, 0).unwrap(),
         Vec::new(),
     );
-    s.rows = vec![r.clone()];
+    s.list.rows = vec![r.clone()];
     s.link.tmux = TmuxStatus::Running;
-    s.page = usize::from(sidebar_list_area(Rect::new(0, 0, w, h)).height);
+    s.nav.page = usize::from(sidebar_list_area(Rect::new(0, 0, w, h)).height);
     s.refresh_visible();
-    s.selected = Some(RowKey::here(r.id.clone()));
+    s.nav.selected = Some(RowKey::here(r.id.clone()));
     s.clamp_offset();
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
     terminal

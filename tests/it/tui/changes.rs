@@ -113,7 +113,7 @@ fn tab_screen(tab: &ChangesTab, c: &Changes, w: u16, h: u16) -> String {
 fn the_sidebar_and_the_detail_pane_show_the_work_tree() {
     for (w, h) in [(60, 20), (160, 48)] {
         let mut s = state(w, h, "id-api-retries");
-        for row in &mut s.rows {
+        for row in &mut s.list.rows {
             if row.id == "id-api-retries" {
                 row.changes = Some(Arc::new(changes()));
             }
@@ -198,7 +198,7 @@ mod reducer {
 
     fn reviewing() -> greenroom::tui::model::state::AppState {
         let mut s = state(160, 48, "id-api-retries");
-        for row in &mut s.rows {
+        for row in &mut s.list.rows {
             if row.id == "id-api-retries" {
                 row.changes = Some(Arc::new(changes()));
             }
@@ -212,7 +212,7 @@ mod reducer {
         let mut s = reviewing();
         let effects = update(&mut s, Action::Command(Command::Review));
         assert_eq!(s.mode, Mode::Review);
-        assert_eq!(s.tab, DetailTab::Changes);
+        assert_eq!(s.detail.tab, DetailTab::Changes);
         assert_eq!(
             effects,
             vec![Effect::Git(GitEffect::RefreshChanges {
@@ -221,9 +221,9 @@ mod reducer {
         );
         // Down moves the file cursor, not the session.
         update(&mut s, Action::Command(Command::Down));
-        assert_eq!(s.review.cursor, 1);
+        assert_eq!(s.detail.review.cursor, 1);
         assert_eq!(
-            s.selected.as_ref().map(|k| k.id.as_str()),
+            s.nav.selected.as_ref().map(|k| k.id.as_str()),
             Some("id-api-retries")
         );
         update(&mut s, Action::Command(Command::Cancel));
@@ -269,7 +269,7 @@ mod reducer {
         };
         update(&mut s, old);
         assert_eq!(
-            s.review.diff.as_ref().unwrap().text,
+            s.detail.review.diff.as_ref().unwrap().text,
             None,
             "the stale diff is dropped"
         );
@@ -281,10 +281,10 @@ mod reducer {
             }),
         };
         update(&mut s, new);
-        assert!(s.review.diff.as_ref().unwrap().text.is_some());
+        assert!(s.detail.review.diff.as_ref().unwrap().text.is_some());
         // Esc closes the diff first, then leaves the tab's keys.
         update(&mut s, Action::Command(Command::Cancel));
-        assert!(s.review.diff.is_none());
+        assert!(s.detail.review.diff.is_none());
         assert_eq!(s.mode, Mode::Review);
     }
 
@@ -339,10 +339,10 @@ mod reducer {
     #[test]
     fn another_session_starts_its_list_from_the_top() {
         let mut s = reviewing();
-        s.tab = DetailTab::Changes;
-        s.review.cursor = 2;
+        s.detail.tab = DetailTab::Changes;
+        s.detail.review.cursor = 2;
         update(&mut s, Action::Command(Command::Down));
-        assert_eq!(s.review.cursor, 0);
+        assert_eq!(s.detail.review.cursor, 0);
     }
 }
 
@@ -356,7 +356,7 @@ mod dismiss {
 
     fn with_worktree(clean: bool) -> greenroom::tui::model::state::AppState {
         let mut s = state(100, 30, "id-api-retries");
-        for row in &mut s.rows {
+        for row in &mut s.list.rows {
             if row.id == "id-api-retries" {
                 row.id = UID.into();
                 row.status = Status::Killed;
@@ -370,7 +370,7 @@ mod dismiss {
             }
         }
         s.refresh_visible();
-        s.selected = Some(RowKey::here(UID));
+        s.nav.selected = Some(RowKey::here(UID));
         s
     }
 

@@ -86,7 +86,7 @@ fn a_finished_effect_with_no_poll_running_asks_tmux_now() {
 #[test]
 fn the_preview_follows_new_pane_activity_only() {
     let mut s = loaded();
-    s.tab = DetailTab::Preview;
+    s.detail.tab = DetailTab::Preview;
     let capture = |e: &[Effect]| {
         e.iter()
             .filter(|e| {
@@ -108,7 +108,7 @@ fn the_preview_follows_new_pane_activity_only() {
     update(&mut s, Action::PollDue);
     assert_eq!(capture(&update(&mut s, polled(0, 2))), 1);
     // Not on the preview tab: activity asks for nothing.
-    s.tab = DetailTab::Overview;
+    s.detail.tab = DetailTab::Overview;
     update(&mut s, Action::PollDue);
     assert_eq!(capture(&update(&mut s, polled(0, 3))), 0);
 }
@@ -162,14 +162,14 @@ fn help_has_two_pages_and_opens_on_the_first() {
     update(&mut s, Action::Command(Command::Help));
     assert_eq!(s.mode, Mode::Overlay(Overlay::Help));
     update(&mut s, Action::Command(Command::NextPage));
-    assert_eq!(s.help_page, 1);
+    assert_eq!(s.nav.help_page, 1);
     update(&mut s, Action::Command(Command::NextPage));
-    assert_eq!(s.help_page, 0);
+    assert_eq!(s.nav.help_page, 0);
     update(&mut s, Action::Command(Command::NextPage));
     update(&mut s, Action::Command(Command::Close));
     assert_eq!(s.mode, Mode::Normal);
     update(&mut s, Action::Command(Command::Help));
-    assert_eq!(s.help_page, 0, "help opens on the list's keys");
+    assert_eq!(s.nav.help_page, 0, "help opens on the list's keys");
 }
 
 mod tmux_events {
@@ -281,13 +281,13 @@ mod tmux_events {
                 problems: vec![],
             },
         );
-        s.selected = Some(RowKey::here("id-alpha"));
+        s.nav.selected = Some(RowKey::here("id-alpha"));
         // The Overview tab: the selected idle row is read like any other.
         let effects = update(&mut s, Action::PollDue);
         assert_eq!(refresh_targets(&effects), Some(vec!["gr-bravo".into()]));
         update(&mut s, refreshed(0, &["gr-bravo"], true));
         // The Preview tab follows the selected row's pane.
-        s.tab = greenroom::tui::model::state::DetailTab::Preview;
+        s.detail.tab = greenroom::tui::model::state::DetailTab::Preview;
         let effects = update(&mut s, Action::PollDue);
         assert_eq!(
             refresh_targets(&effects),
@@ -300,7 +300,7 @@ mod tmux_events {
         update(&mut s, refreshed(0, &["gr-alpha", "gr-bravo"], true));
 
         // The selection on a killed row, nothing working: nothing to read.
-        s.selected = Some(RowKey::here("id-charlie"));
+        s.nav.selected = Some(RowKey::here("id-charlie"));
         let idle: Vec<_> = rows
             .into_iter()
             .map(|mut r| {
@@ -315,7 +315,7 @@ mod tmux_events {
                 problems: vec![],
             },
         );
-        s.selected = Some(RowKey::here("id-charlie"));
+        s.nav.selected = Some(RowKey::here("id-charlie"));
         assert_eq!(refresh_targets(&update(&mut s, Action::PollDue)), None);
     }
 
@@ -346,8 +346,8 @@ mod tmux_events {
                 problems: vec![],
             },
         );
-        s.selected = Some(RowKey::here("id-s0"));
-        s.tab = greenroom::tui::model::state::DetailTab::Preview;
+        s.nav.selected = Some(RowKey::here("id-s0"));
+        s.detail.tab = greenroom::tui::model::state::DetailTab::Preview;
         assert_eq!(
             refresh_targets(&update(&mut s, Action::PollDue)),
             Some(vec!["gr-s0".into()]),
@@ -405,7 +405,7 @@ mod tmux_events {
                 problems: vec![],
             },
         );
-        s.selected = None;
+        s.nav.selected = None;
         assert_eq!(refresh_targets(&update(&mut s, Action::PollDue)), None);
         let rows = vec![row(-30)];
         update(
@@ -415,7 +415,7 @@ mod tmux_events {
                 problems: vec![],
             },
         );
-        s.selected = None;
+        s.nav.selected = None;
         assert_eq!(
             refresh_targets(&update(&mut s, Action::PollDue)),
             Some(vec!["gr-alpha".into()])
@@ -428,7 +428,7 @@ mod tmux_events {
     fn a_stale_refresh_is_dropped_and_an_incomplete_one_polls() {
         let mut s = live();
         // The selected row's pane previewed: it is read each interval.
-        s.tab = greenroom::tui::model::state::DetailTab::Preview;
+        s.detail.tab = greenroom::tui::model::state::DetailTab::Preview;
         let effects = update(&mut s, Action::PollDue);
         assert!(refresh_targets(&effects).is_some(), "{effects:?}");
         s.link.poll.generation += 1;

@@ -58,7 +58,12 @@ fn build_row(id: &str) -> RowKey {
 
 /// The rows' names as the screen shows them.
 fn names(s: &AppState) -> Vec<String> {
-    let mut n: Vec<String> = s.rows.iter().map(|r| row_name(r).into_owned()).collect();
+    let mut n: Vec<String> = s
+        .list
+        .rows
+        .iter()
+        .map(|r| row_name(r).into_owned())
+        .collect();
     n.sort();
     n
 }
@@ -75,12 +80,13 @@ fn a_hosts_rows_join_the_local_ones_tagged() {
     );
     news(&mut s, 1, HostNews::Line(snapshot(&[row(ID, "api")])));
     assert_eq!(names(&s), ["alpha", "bravo", "build:api", "charlie"]);
-    assert!(s.rows.iter().any(|r| r.is(&build_row(ID))));
-    let r = s.rows.iter().find(|r| r.is(&build_row(ID))).unwrap();
+    assert!(s.list.rows.iter().any(|r| r.is(&build_row(ID))));
+    let r = s.list.rows.iter().find(|r| r.is(&build_row(ID))).unwrap();
     assert!(!greyed(&s.hosts, r));
 
     // Local rows come again (a file changed): the host's stay.
     let local: Vec<_> = s
+        .list
         .rows
         .iter()
         .filter(|r| r.host.is_none())
@@ -124,7 +130,12 @@ fn a_host_down_keeps_its_rows_greyed_and_is_retried_with_backoff() {
     let (mut s, _) = with_host();
     news(&mut s, 1, HostNews::Line(snapshot(&[row(ID, "api")])));
     news(&mut s, 1, HostNews::Down("Connection refused".into()));
-    let r = s.rows.iter().find(|r| row_name(r) == "build:api").unwrap();
+    let r = s
+        .list
+        .rows
+        .iter()
+        .find(|r| row_name(r) == "build:api")
+        .unwrap();
     let detail = r.activity.detail.clone().unwrap();
     assert!(
         detail.starts_with("build down since 12:00:00: Connection refused"),
@@ -156,7 +167,12 @@ fn a_host_down_keeps_its_rows_greyed_and_is_retried_with_backoff() {
     // Back: live, the detail gone; the wait is reset once the stream has
     // lived a while (see the next test).
     news(&mut s, 2, HostNews::Line(snapshot(&[row(ID, "api")])));
-    let r = s.rows.iter().find(|r| row_name(r) == "build:api").unwrap();
+    let r = s
+        .list
+        .rows
+        .iter()
+        .find(|r| row_name(r) == "build:api")
+        .unwrap();
     assert_eq!(r.activity.detail, None);
     assert!(!greyed(&s.hosts, r));
     s.now = now() + Duration::seconds(35);
@@ -255,9 +271,9 @@ fn a_huge_snapshot_and_a_flood_of_added_rows_cost_one_sort_per_burst() {
     let rows: Vec<String> = (0..100_000)
         .map(|n| format!(r#"{{"id":"{}","name":"r{n}"}}"#, uuid(n)))
         .collect();
-    let sorts = s.sorts;
+    let sorts = s.list.sorts;
     update(&mut s, said(vec![HostNews::Line(snapshot(&rows))]));
-    assert_eq!(s.sorts - sorts, 1);
+    assert_eq!(s.list.sorts - sorts, 1);
     let max = greenroom::tui::reduce::hosts::MAX_ROWS;
     let view = &s.hosts["build"];
     assert_eq!(view.rows.len(), max);
@@ -268,7 +284,7 @@ fn a_huge_snapshot_and_a_flood_of_added_rows_cost_one_sort_per_burst() {
         "{:?}",
         view.problems
     );
-    assert_eq!(s.rows.len(), 3 + max);
+    assert_eq!(s.list.rows.len(), 3 + max);
 
     // 8,000 rows more, past the cap: none shown; then rows removed make
     // room for new ones.
@@ -281,15 +297,19 @@ fn a_huge_snapshot_and_a_flood_of_added_rows_cost_one_sort_per_burst() {
             ))
         })
         .collect();
-    let sorts = s.sorts;
+    let sorts = s.list.sorts;
     let mut bursts = 0;
     let mut added = added.into_iter().peekable();
     while added.peek().is_some() {
         update(&mut s, said(added.by_ref().take(burst).collect()));
         bursts += 1;
     }
-    assert!(s.sorts - sorts <= bursts, "{} sorts", s.sorts - sorts);
-    assert_eq!(s.rows.len(), 3 + max);
+    assert!(
+        s.list.sorts - sorts <= bursts,
+        "{} sorts",
+        s.list.sorts - sorts
+    );
+    assert_eq!(s.list.rows.len(), 3 + max);
     let removed: Vec<HostNews> = (0..4000)
         .map(|n| line(&format!(r#"{{"type":"removed","id":"{}"}}"#, uuid(n))))
         .collect();
@@ -301,16 +321,16 @@ fn a_huge_snapshot_and_a_flood_of_added_rows_cost_one_sort_per_burst() {
             ))
         })
         .collect();
-    let sorts = s.sorts;
+    let sorts = s.list.sorts;
     update(&mut s, said(removed));
     update(&mut s, said(added));
-    assert_eq!(s.sorts - sorts, 2);
-    assert_eq!(s.rows.len(), 3 + max);
-    assert!(s.rows.iter().any(|r| row_name(r) == "build:r200000"));
-    assert!(!s.rows.iter().any(|r| row_name(r) == "build:r0"));
+    assert_eq!(s.list.sorts - sorts, 2);
+    assert_eq!(s.list.rows.len(), 3 + max);
+    assert!(s.list.rows.iter().any(|r| row_name(r) == "build:r200000"));
+    assert!(!s.list.rows.iter().any(|r| row_name(r) == "build:r0"));
 
     // Changes to known rows swap in place; heartbeats touch nothing.
-    let sorts = s.sorts;
+    let sorts = s.list.sorts;
     let changed: Vec<HostNews> = (4000..5000)
         .map(|n| {
             line(&format!(
@@ -320,11 +340,11 @@ fn a_huge_snapshot_and_a_flood_of_added_rows_cost_one_sort_per_burst() {
         })
         .collect();
     update(&mut s, said(changed));
-    assert!(s.rows.iter().any(|r| row_name(r) == "build:c4999"));
+    assert!(s.list.rows.iter().any(|r| row_name(r) == "build:c4999"));
     for _ in 0..1000 {
         update(&mut s, said(vec![line(r#"{"type":"heartbeat"}"#)]));
     }
-    assert!(s.sorts - sorts <= 1, "{} sorts", s.sorts - sorts);
+    assert!(s.list.sorts - sorts <= 1, "{} sorts", s.list.sorts - sorts);
 }
 
 #[test]
@@ -344,7 +364,7 @@ fn every_op_on_a_hosts_row_acts_on_that_host() {
     // The host's row has the tmux session name of a local row.
     news(&mut s, 1, HostNews::Line(snapshot(&[row(ID, "alpha")])));
     let host_row = build_row(ID);
-    let r = s.rows.iter().find(|r| r.is(&host_row)).unwrap();
+    let r = s.list.rows.iter().find(|r| r.is(&host_row)).unwrap();
     assert_eq!(
         r.host,
         Some(HostPlace {
@@ -415,7 +435,7 @@ fn keys_on_a_hosts_row_make_ops_on_that_host() {
     let waiting = row(ID, "alpha").replace(r#""health":"idle""#, r#""health":"waiting""#);
     news(&mut s, 1, HostNews::Line(snapshot(&[waiting])));
     let host_row = build_row(ID);
-    s.selected = Some(host_row.clone());
+    s.nav.selected = Some(host_row.clone());
     let host_of = |effects: &[Effect]| -> Vec<(Verb, RowKey)> {
         effects
             .iter()
@@ -499,6 +519,7 @@ fn each_hosts_rows_are_listed_together_after_the_local_ones() {
         );
     }
     let order: Vec<String> = s
+        .list
         .visible_sessions()
         .map(|r| row_name(r).into_owned())
         .collect();
@@ -538,7 +559,8 @@ fn a_changed_row_of_a_live_host_equals_a_snapshot_saying_it() {
     assert_eq!(effects_line, effects_snapshot);
     assert!(names(&by_line).contains(&"build:api2".to_owned()));
     let visible = |s: &AppState| -> Vec<(String, String)> {
-        s.visible_sessions()
+        s.list
+            .visible_sessions()
             .map(|r| (row_name(r).into_owned(), r.health.to_string()))
             .collect()
     };
@@ -606,13 +628,14 @@ fn a_burst_of_lines_in_one_action_equals_the_lines_one_by_one() {
         "{effects_one:?}"
     );
     let visible = |s: &AppState| -> Vec<(String, String)> {
-        s.visible_sessions()
+        s.list
+            .visible_sessions()
             .map(|r| (row_name(r).into_owned(), r.health.to_string()))
             .collect()
     };
     assert_eq!(visible(&together), visible(&one_by_one));
     assert!(names(&together).contains(&"build:new".to_owned()));
-    assert_eq!(together.rows, one_by_one.rows);
+    assert_eq!(together.list.rows, one_by_one.list.rows);
     assert_eq!(together.triage.attention, one_by_one.triage.attention);
     assert_eq!(together.triage.last_health, one_by_one.triage.last_health);
     assert_eq!(together.hosts, one_by_one.hosts);
@@ -668,16 +691,17 @@ fn a_hosts_row_keeps_its_place_whatever_the_hosts_name_holds() {
     said(&mut s);
     said(&mut s);
     let theirs: Vec<RowKey> = s
+        .list
         .rows
         .iter()
         .filter(|r| r.host.is_some())
         .map(|r| r.key())
         .collect();
     assert_eq!(theirs.len(), 1, "{:?}", names(&s));
-    assert_eq!(s.rows.len(), 4, "{:?}", names(&s));
+    assert_eq!(s.list.rows.len(), 4, "{:?}", names(&s));
     let list_id = theirs[0].clone();
     // Its group sorts after this machine's rows.
-    let last = s.visible_sessions().last().map(|r| r.key());
+    let last = s.list.visible_sessions().last().map(|r| r.key());
     assert_eq!(last.as_ref(), Some(&list_id));
     let effects = decide(&mut s, Verb::Kill, std::slice::from_ref(&list_id));
     assert_eq!(
@@ -707,6 +731,7 @@ fn a_hosts_row_and_a_local_row_of_the_same_name_and_id_are_two_rows() {
     news(&mut s, 1, HostNews::Line(snapshot(&[twin])));
     let (here, there) = (RowKey::here("id-bravo"), build_row("id-bravo"));
     let twins: Vec<RowKey> = s
+        .list
         .rows
         .iter()
         .filter(|r| r.id == "id-bravo" && r.name == "bravo")
@@ -715,23 +740,23 @@ fn a_hosts_row_and_a_local_row_of_the_same_name_and_id_are_two_rows() {
     assert_eq!(twins, [here.clone(), there.clone()]);
 
     // Selected and marked apart.
-    s.selected = Some(there.clone());
+    s.nav.selected = Some(there.clone());
     assert!(s.selected_session().is_some_and(|r| r.host.is_some()));
     update(&mut s, Action::Command(Command::Mark));
-    assert_eq!(s.marked.iter().collect::<Vec<_>>(), [&there]);
-    s.selected = Some(here.clone());
+    assert_eq!(s.nav.marked.iter().collect::<Vec<_>>(), [&there]);
+    s.nav.selected = Some(here.clone());
     assert!(s.selected_session().is_some_and(|r| r.host.is_none()));
     update(&mut s, Action::Command(Command::Mark));
-    assert_eq!(s.marked.len(), 2);
+    assert_eq!(s.nav.marked.len(), 2);
     // Space moves down: back on the local twin, Space unmarks it alone.
-    s.selected = Some(here.clone());
+    s.nav.selected = Some(here.clone());
     update(&mut s, Action::Command(Command::Mark));
-    assert_eq!(s.marked.iter().collect::<Vec<_>>(), [&there]);
-    s.marked.clear();
+    assert_eq!(s.nav.marked.iter().collect::<Vec<_>>(), [&there]);
+    s.nav.marked.clear();
 
     // Answered apart: `y` on each goes where that row is.
     let allow = |s: &mut AppState, key: &RowKey| {
-        s.selected = Some(key.clone());
+        s.nav.selected = Some(key.clone());
         update(s, Action::Command(Command::Allow))
     };
     assert_eq!(
@@ -757,7 +782,7 @@ fn a_hosts_row_and_a_local_row_of_the_same_name_and_id_are_two_rows() {
     );
 
     // The host's twin turns errored: only it is marked for attention.
-    s.selected = Some(RowKey::here("id-alpha"));
+    s.nav.selected = Some(RowKey::here("id-alpha"));
     s.triage.attention.clear();
     let errored = format!(
         r#"{{"type":"changed","session":{}}}"#,
@@ -789,14 +814,14 @@ fn the_screen_names_a_hosts_row_after_its_host() {
         1,
         HostNews::Line(snapshot(&[row("id-bravo", "bravo")])),
     );
-    s.selected = Some(build_row("id-bravo"));
-    s.page = 10;
+    s.nav.selected = Some(build_row("id-bravo"));
+    s.nav.page = 10;
     s.refresh_visible();
     let t = crate::tui::snapshots::draw(&s, 80, 16);
     let screen = crate::tui::snapshots::screen(&t);
     assert!(screen.contains("build:bravo"), "{screen}");
     assert!(
-        s.rows.iter().all(|r| !r.name.contains(':')),
+        s.list.rows.iter().all(|r| !r.name.contains(':')),
         "a row's own name is never changed"
     );
     insta::assert_snapshot!("host_row_named_after_its_host_80x16", t.backend());

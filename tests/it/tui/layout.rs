@@ -14,7 +14,7 @@ use greenroom::tui::model::state::{Mode, Overlay};
 use crate::tui::snapshots::{ago, draw, orchestration, phase, pick, rows, screen, session, state};
 
 fn with_usage(s: &mut greenroom::tui::model::state::AppState, id: &str) {
-    let row = s.rows.iter_mut().find(|r| r.id == id).unwrap();
+    let row = s.list.rows.iter_mut().find(|r| r.id == id).unwrap();
     row.usage = Some(Usage {
         input: 48_200,
         output: 12_700,
@@ -76,7 +76,7 @@ fn a_very_long_name_does_not_blank_the_other_rows_tasks() {
     rows.push(long);
     for (w, h) in [(100, 30), (160, 48)] {
         let mut s = state(w, h, "id-api-retries");
-        s.rows = rows.clone();
+        s.list.rows = rows.clone();
         s.refresh_visible();
         pick(&mut s, "id-api-retries");
         let t = draw(&s, w, h);
@@ -99,7 +99,12 @@ fn a_very_long_name_does_not_blank_the_other_rows_tasks() {
 #[test]
 fn the_sidebar_uses_the_room_of_a_wide_terminal() {
     let mut s = state(250, 40, "id-api-retries");
-    let row = s.rows.iter_mut().find(|r| r.id == "id-docs-site").unwrap();
+    let row = s
+        .list
+        .rows
+        .iter_mut()
+        .find(|r| r.id == "id-docs-site")
+        .unwrap();
     row.name = "docs-site-search-navigation".into();
     s.refresh_visible();
     let t = draw(&s, 250, 40);
@@ -125,7 +130,7 @@ fn the_header_counts_killed_and_exited_sessions_as_themselves() {
     let mut s = state(160, 48, "id-api-retries");
     let mut killed = session("old-spike", Health::Killed, Some("claude"), Activity::Idle);
     killed.status = Status::Killed;
-    s.rows.push(killed);
+    s.list.rows.push(killed);
     s.refresh_visible();
     let t = draw(&s, 160, 48);
     let header = screen(&t).lines().next().unwrap().to_owned();
@@ -139,7 +144,7 @@ fn the_header_counts_killed_and_exited_sessions_as_themselves() {
 fn the_empty_problems_popup_is_not_cut_off() {
     for (w, h) in [(60, 20), (160, 48)] {
         let mut s = state(w, h, "id-api-retries");
-        s.problems.clear();
+        s.list.problems.clear();
         s.mode = Mode::Overlay(Overlay::Problems);
         let t = draw(&s, w, h);
         let text = screen(&t);
@@ -157,7 +162,7 @@ fn a_short_pane_keeps_the_current_phase() {
     let mut s = state(100, 14, "id-api-retries");
     let mut o = orchestration();
     o.phases.push(phase(6, "Ship", PhaseStatus::Pending, &[]));
-    s.rows[0].orchestration = Some(Arc::new(o));
+    s.list.rows[0].orchestration = Some(Arc::new(o));
     let text = screen(&draw(&s, 100, 14));
     assert!(text.contains("▶ ✗ 3"), "{text}");
     assert!(text.contains("more lines in a taller pane"), "{text}");

@@ -54,7 +54,7 @@ fn esc(s: &mut AppState) -> Vec<Effect> {
 }
 
 fn shown(s: &AppState) -> usize {
-    s.visible.len()
+    s.list.visible.len()
 }
 
 fn typed(s: &mut AppState, text: &str) {
@@ -119,8 +119,8 @@ fn esc_in_normal_mode_clears_a_kept_filter() {
     assert_eq!((s.mode.clone(), shown(&s)), (Mode::Normal, 1), "kept");
     cmd(&mut s, Command::CycleHealthFilter);
     esc(&mut s);
-    assert_eq!(s.filter, "");
-    assert_eq!(s.health_filter, None);
+    assert_eq!(s.nav.filter, "");
+    assert_eq!(s.nav.health_filter, None);
     assert_eq!(shown(&s), 3, "every row again");
     assert_eq!(s.mode, Mode::Normal);
     // With nothing to clear Esc does nothing.
@@ -137,7 +137,7 @@ fn esc_while_typing_the_filter_clears_it_and_stops_typing() {
     assert_eq!(shown(&s), 1);
     esc(&mut s);
     assert_eq!(s.mode, Mode::Normal);
-    assert_eq!((s.filter.as_str(), shown(&s)), ("", 3));
+    assert_eq!((s.nav.filter.as_str(), shown(&s)), ("", 3));
 }
 
 #[test]
@@ -154,11 +154,11 @@ fn esc_closes_help_and_problems_even_with_a_kept_filter() {
         assert_eq!(s.mode, Mode::Overlay(overlay));
         esc(&mut s);
         assert_eq!(s.mode, Mode::Normal, "Esc closes {overlay:?}");
-        assert_eq!(s.filter, "alp", "the filter under it stays");
+        assert_eq!(s.nav.filter, "alp", "the filter under it stays");
     }
     // The next Esc, with nothing open, clears the filter.
     esc(&mut s);
-    assert_eq!(s.filter, "");
+    assert_eq!(s.nav.filter, "");
 }
 
 #[test]
@@ -227,7 +227,7 @@ fn a_paste_into_a_one_line_input_is_one_line_and_clean() {
     let mut s = loaded();
     cmd(&mut s, Command::Filter);
     update(&mut s, Action::Paste("bra\r".into()));
-    assert_eq!(s.filter, "bra");
+    assert_eq!(s.nav.filter, "bra");
     assert_eq!(shown(&s), 1);
     key_in(&mut s, KeyCode::Esc);
 
@@ -314,7 +314,7 @@ fn ctrl_c_quits_from_the_filter_and_dialogs_but_q_is_text_there() {
     let mut s = loaded();
     cmd(&mut s, Command::Filter);
     assert!(key_in(&mut s, KeyCode::Char('q')).is_empty());
-    assert_eq!(s.filter, "q", "q is text while typing");
+    assert_eq!(s.nav.filter, "q", "q is text while typing");
     assert_eq!(
         cmd(&mut s, Command::Quit),
         vec![Effect::Ui(UiEffect::Quit)],

@@ -54,7 +54,7 @@ fn loaded() -> AppState {
 }
 
 fn names(s: &AppState) -> Vec<String> {
-    s.visible_sessions().map(|r| r.name.clone()).collect()
+    s.list.visible_sessions().map(|r| r.name.clone()).collect()
 }
 
 fn cmd(s: &mut AppState, c: Command) -> Vec<Effect> {
@@ -65,13 +65,16 @@ fn cmd(s: &mut AppState, c: Command) -> Vec<Effect> {
 fn the_first_row_is_selected_and_moves_are_clamped() {
     let mut s = loaded();
     assert_eq!(names(&s), ["alpha", "bravo", "charlie", "delta"]);
-    assert_eq!(s.selected.as_ref().map(|k| k.id.as_str()), Some("id-alpha"));
+    assert_eq!(
+        s.nav.selected.as_ref().map(|k| k.id.as_str()),
+        Some("id-alpha")
+    );
     cmd(&mut s, Command::Up);
     assert_eq!(s.cursor(), Some(0));
     cmd(&mut s, Command::Down);
     cmd(&mut s, Command::Down);
     assert_eq!(
-        s.selected.as_ref().map(|k| k.id.as_str()),
+        s.nav.selected.as_ref().map(|k| k.id.as_str()),
         Some("id-charlie")
     );
     cmd(&mut s, Command::Bottom);
@@ -90,12 +93,12 @@ fn the_first_row_is_selected_and_moves_are_clamped() {
     let page =
         greenroom::tui::view::sidebar_list_area(ratatui::layout::Rect::new(0, 0, 80, 8)).height;
     assert_eq!(
-        s.page,
+        s.nav.page,
         usize::from(page),
         "a page is what the sidebar shows"
     );
     cmd(&mut s, Command::PageDown);
-    assert_eq!(s.cursor(), Some(s.page.min(3)));
+    assert_eq!(s.cursor(), Some(s.nav.page.min(3)));
 }
 
 #[test]
@@ -113,7 +116,10 @@ fn selection_follows_the_session_when_rows_reorder() {
         },
     );
     assert_eq!(names(&s)[0], "delta");
-    assert_eq!(s.selected.as_ref().map(|k| k.id.as_str()), Some("id-bravo"));
+    assert_eq!(
+        s.nav.selected.as_ref().map(|k| k.id.as_str()),
+        Some("id-bravo")
+    );
 }
 
 #[test]
@@ -130,7 +136,7 @@ fn when_the_selected_session_disappears_the_line_stays() {
     );
     assert_eq!(s.cursor(), Some(1));
     assert_eq!(
-        s.selected.as_ref().map(|k| k.id.as_str()),
+        s.nav.selected.as_ref().map(|k| k.id.as_str()),
         Some("id-charlie")
     );
 }
@@ -139,7 +145,7 @@ fn when_the_selected_session_disappears_the_line_stays() {
 fn triage_puts_the_most_urgent_first() {
     let mut s = loaded();
     cmd(&mut s, Command::ToggleTriage);
-    assert_eq!(s.sort, SortMode::Triage);
+    assert_eq!(s.nav.sort, SortMode::Triage);
     assert_eq!(names(&s), ["bravo", "delta", "charlie", "alpha"]);
     assert!(s.status.as_ref().unwrap().text.contains("triage"));
     cmd(&mut s, Command::ToggleTriage);
@@ -156,7 +162,7 @@ fn the_filter_matches_name_folder_branch_and_clears_on_escape() {
     }
     assert_eq!(names(&s), ["charlie"]);
     assert_eq!(
-        s.selected.as_ref().map(|k| k.id.as_str()),
+        s.nav.selected.as_ref().map(|k| k.id.as_str()),
         Some("id-charlie")
     );
     key_in(&mut s, KeyCode::Backspace);
@@ -169,7 +175,7 @@ fn the_filter_matches_name_folder_branch_and_clears_on_escape() {
     // Keys are commands again once the filter is set.
     cmd(&mut s, Command::Filter);
     key_in(&mut s, KeyCode::Esc);
-    assert_eq!(s.filter, "");
+    assert_eq!(s.nav.filter, "");
     assert_eq!(names(&s).len(), 4);
 }
 
@@ -177,18 +183,18 @@ fn the_filter_matches_name_folder_branch_and_clears_on_escape() {
 fn the_health_filter_cycles_through_every_class_and_back() {
     let mut s = loaded();
     cmd(&mut s, Command::CycleHealthFilter);
-    assert_eq!(s.health_filter, Some(Health::Errored));
+    assert_eq!(s.nav.health_filter, Some(Health::Errored));
     assert_eq!(names(&s), ["bravo"]);
     cmd(&mut s, Command::CycleHealthFilter);
     assert_eq!(names(&s), ["delta"]);
     for _ in 0..Health::ALL.len() - 2 {
         cmd(&mut s, Command::CycleHealthFilter);
     }
-    assert_eq!(s.health_filter, Some(Health::Done));
+    assert_eq!(s.nav.health_filter, Some(Health::Done));
     assert!(names(&s).is_empty());
-    assert_eq!(s.selected, None);
+    assert_eq!(s.nav.selected, None);
     cmd(&mut s, Command::CycleHealthFilter);
-    assert_eq!(s.health_filter, None);
+    assert_eq!(s.nav.health_filter, None);
     assert_eq!(names(&s).len(), 4);
 }
 
@@ -220,7 +226,11 @@ fn archived_sessions_show_under_a_toggle_and_never_count_or_alert() {
     );
     assert!(!s.triage.attention.contains(&RowKey::here(old_id())));
     assert_eq!(names(&s), ["alpha", "bravo", "charlie", "delta"]);
-    assert_eq!(s.counts().get(&Health::Errored), Some(&1), "bravo only");
+    assert_eq!(
+        s.list.counts().get(&Health::Errored),
+        Some(&1),
+        "bravo only"
+    );
     cmd(&mut s, Command::ToggleArchived);
     assert_eq!(names(&s), ["alpha", "echo", "bravo", "charlie", "delta"]);
     assert_eq!(
@@ -228,7 +238,7 @@ fn archived_sessions_show_under_a_toggle_and_never_count_or_alert() {
         Some("showing 1 archived session(s); r restores one, A hides them")
     );
     // Restore is offered on an archived row; kill and dismiss say why not.
-    s.selected = Some(RowKey::here(old_id()));
+    s.nav.selected = Some(RowKey::here(old_id()));
     assert!(cmd(&mut s, Command::Restore) == [crate::support::here(Verb::Restore, &[&old_id()])]);
     cmd(&mut s, Command::ToggleArchived);
     assert_eq!(names(&s), ["alpha", "bravo", "charlie", "delta"]);
@@ -273,7 +283,7 @@ fn a_session_that_turns_waiting_is_marked_and_alerts_until_looked_at() {
     cmd(&mut s, Command::Down);
     cmd(&mut s, Command::Down);
     assert_eq!(
-        s.selected.as_ref().map(|k| k.id.as_str()),
+        s.nav.selected.as_ref().map(|k| k.id.as_str()),
         Some("id-charlie")
     );
     assert!(
@@ -352,7 +362,7 @@ fn kill_and_dismiss_ask_first_and_apply_to_marked_rows() {
 
     cmd(&mut s, Command::Mark); // alpha, moves to bravo
     cmd(&mut s, Command::Mark); // bravo
-    assert_eq!(s.marked.len(), 2);
+    assert_eq!(s.nav.marked.len(), 2);
     cmd(&mut s, Command::Dismiss);
     assert!(s.dialog().is_none(), "live sessions cannot be dismissed");
     assert!(s.status.is_some(), "the refusal is said");
@@ -362,7 +372,7 @@ fn kill_and_dismiss_ask_first_and_apply_to_marked_rows() {
         effects,
         vec![crate::support::here(Verb::Kill, &["id-alpha", "id-bravo"])]
     );
-    assert!(s.marked.is_empty(), "marks are spent by the action");
+    assert!(s.nav.marked.is_empty(), "marks are spent by the action");
 }
 
 #[test]
@@ -395,7 +405,7 @@ fn send_types_a_line_and_refuses_a_stopped_session() {
         },
     );
     assert_eq!(
-        s.selected.as_ref().map(|k| k.id.as_str()),
+        s.nav.selected.as_ref().map(|k| k.id.as_str()),
         Some(uid.as_str())
     );
     cmd(&mut s, Command::Send);
@@ -482,7 +492,7 @@ fn the_new_session_form_edits_fields_and_submits() {
         },
     );
     assert_eq!(
-        s.selected.as_ref().map(|k| k.id.as_str()),
+        s.nav.selected.as_ref().map(|k| k.id.as_str()),
         Some("id-new"),
         "the new session is selected when it shows up"
     );
@@ -520,7 +530,7 @@ fn the_preview_is_requested_only_when_shown_and_live() {
         "overview tab: no capture"
     );
     let effects = cmd(&mut s, Command::TogglePreview);
-    assert_eq!(s.tab, DetailTab::Preview);
+    assert_eq!(s.detail.tab, DetailTab::Preview);
     assert_eq!(
         effects,
         vec![crate::support::here(Verb::Capture, &["id-bravo"])]
@@ -532,7 +542,7 @@ fn the_preview_is_requested_only_when_shown_and_live() {
             text: "hello".into(),
         },
     );
-    assert_eq!(s.preview.as_ref().unwrap().text, "hello");
+    assert_eq!(s.detail.preview.as_ref().unwrap().text, "hello");
     // A late capture for another session is dropped.
     update(
         &mut s,
@@ -541,7 +551,7 @@ fn the_preview_is_requested_only_when_shown_and_live() {
             text: "stale".into(),
         },
     );
-    assert_eq!(s.preview.as_ref().unwrap().text, "hello");
+    assert_eq!(s.detail.preview.as_ref().unwrap().text, "hello");
     let mut dormant = rows();
     dormant[2].status = Status::Dormant;
     update(
@@ -576,12 +586,12 @@ fn clicks_select_the_row_under_the_mouse_and_the_wheel_scrolls() {
     let mut s = loaded();
     update(&mut s, Action::ClickRow(2));
     assert_eq!(
-        s.selected.as_ref().map(|k| k.id.as_str()),
+        s.nav.selected.as_ref().map(|k| k.id.as_str()),
         Some("id-charlie")
     );
     update(&mut s, Action::ClickRow(40));
     assert_eq!(
-        s.selected.as_ref().map(|k| k.id.as_str()),
+        s.nav.selected.as_ref().map(|k| k.id.as_str()),
         Some("id-charlie")
     );
     update(&mut s, Action::ScrollUp);
@@ -693,7 +703,7 @@ fn while_following_the_list_keeps_its_order() {
     assert_eq!(names(&s), ["alpha", "bravo", "charlie", "delta"]);
     cmd(&mut s, Command::Down);
     assert_eq!(
-        s.selected.as_ref().map(|k| k.id.as_str()),
+        s.nav.selected.as_ref().map(|k| k.id.as_str()),
         Some("id-charlie"),
         "down moves on, not back"
     );
@@ -739,7 +749,7 @@ fn an_adopted_row_s_preview_captures_its_pane() {
         hooks: false,
     });
     let mut s = AppState::new(now(), vec![]);
-    s.tab = DetailTab::Preview;
+    s.detail.tab = DetailTab::Preview;
     let effects = update(
         &mut s,
         Action::Rows {
@@ -813,7 +823,7 @@ fn a_row_changed_alone_equals_every_row_sent_again() {
         let effects_one = update(&mut by_one, Action::RowsChanged(one));
         assert_eq!(effects_one, effects_all, "change {n}");
         assert_eq!(names(&by_one), names(&by_all), "change {n}");
-        assert_eq!(by_one.selected, by_all.selected, "change {n}");
+        assert_eq!(by_one.nav.selected, by_all.nav.selected, "change {n}");
         assert_eq!(by_one.cursor(), by_all.cursor(), "change {n}");
         assert_eq!(
             by_one.triage.attention, by_all.triage.attention,
@@ -824,8 +834,8 @@ fn a_row_changed_alone_equals_every_row_sent_again() {
             "change {n}"
         );
         assert_eq!(by_one.triage.handled, by_all.triage.handled, "change {n}");
-        let mut held: Vec<_> = by_one.rows.clone();
-        let mut sent: Vec<_> = by_all.rows.clone();
+        let mut held: Vec<_> = by_one.list.rows.clone();
+        let mut sent: Vec<_> = by_all.list.rows.clone();
         held.sort_by(|a, b| a.id.cmp(&b.id));
         sent.sort_by(|a, b| a.id.cmp(&b.id));
         assert_eq!(held, sent, "change {n}");

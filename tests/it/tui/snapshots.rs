@@ -253,17 +253,17 @@ fn keymap() -> Keymap {
 /// The dashboard as it would be after loading the rows, selecting `id`.
 pub(crate) fn state(w: u16, h: u16, select: &str) -> AppState {
     let mut s = AppState::new(now(), Vec::new());
-    s.rows = rows();
+    s.list.rows = rows();
     s.link.tmux = TmuxStatus::Running;
     s.triage.attention.insert(RowKey::here("id-docs-site"));
-    s.page = usize::from(sidebar_list_area(Rect::new(0, 0, w, h)).height);
+    s.nav.page = usize::from(sidebar_list_area(Rect::new(0, 0, w, h)).height);
     s.refresh_visible();
     pick(&mut s, select);
     s
 }
 
 pub(crate) fn pick(s: &mut AppState, id: &str) {
-    s.selected = Some(RowKey::here(id.to_owned()));
+    s.nav.selected = Some(RowKey::here(id.to_owned()));
     s.clamp_offset();
 }
 
@@ -303,13 +303,13 @@ fn overview_of_a_waiting_session() {
 
 #[test]
 fn orchestration_tab_with_phases() {
-    snap("orchestration", |s| s.tab = DetailTab::Orchestration);
+    snap("orchestration", |s| s.detail.tab = DetailTab::Orchestration);
 }
 
 #[test]
 fn triage_sort() {
     snap("triage", |s| {
-        s.sort = SortMode::Triage;
+        s.nav.sort = SortMode::Triage;
         s.refresh_visible();
         pick(s, "id-web-auth");
     });
@@ -318,7 +318,7 @@ fn triage_sort() {
 #[test]
 fn filter_being_typed() {
     snap("filter_editing", |s| {
-        s.filter = "api".into();
+        s.nav.filter = "api".into();
         s.mode = Mode::Filter;
         s.refresh_visible();
     });
@@ -327,7 +327,7 @@ fn filter_being_typed() {
 #[test]
 fn health_filter() {
     snap("health_filter", |s| {
-        s.health_filter = Some(Health::Errored);
+        s.nav.health_filter = Some(Health::Errored);
         s.refresh_visible();
         pick(s, "id-web-auth");
     });
@@ -358,7 +358,7 @@ fn problems() -> Vec<Problem> {
 #[test]
 fn problems_overlay() {
     snap("problems", |s| {
-        s.problems = problems();
+        s.list.problems = problems();
         s.mode = Mode::Overlay(Overlay::Problems);
     });
 }
@@ -382,8 +382,8 @@ const CAPTURE: &str = concat!(
 #[test]
 fn preview_tab() {
     snap("preview", |s| {
-        s.tab = DetailTab::Preview;
-        s.preview = Some(Preview {
+        s.detail.tab = DetailTab::Preview;
+        s.detail.preview = Some(Preview {
             id: RowKey::here("id-api-retries"),
             text: CAPTURE.into(),
         });
@@ -406,7 +406,7 @@ fn other_rows_at_medium_size() {
     ];
     for (name, id, tab) in cases {
         let mut s = state(100, 30, id);
-        s.tab = tab;
+        s.detail.tab = tab;
         let t = draw(&s, 100, 30);
         insta::assert_snapshot!(format!("{name}_100x30"), t.backend());
     }
@@ -415,7 +415,7 @@ fn other_rows_at_medium_size() {
 #[test]
 fn preview_of_a_dormant_session_says_why() {
     let mut s = state(60, 20, "id-billing-v2");
-    s.tab = DetailTab::Preview;
+    s.detail.tab = DetailTab::Preview;
     let t = screen(&draw(&s, 60, 20));
     assert!(t.contains("session is dormant: restore it with r"), "{t}");
     pick(&mut s, "id-ui-polish");
@@ -435,7 +435,7 @@ fn empty_state() {
             ],
         );
         s.link.tmux = TmuxStatus::NoServer;
-        s.problems = problems()[..1].to_vec();
+        s.list.problems = problems()[..1].to_vec();
         s.refresh_visible();
         let t = draw(&s, w, h);
         insta::assert_snapshot!(format!("empty_{w}x{h}"), t.backend());
@@ -475,9 +475,9 @@ fn no_size_panics() {
             for tab in tabs {
                 let mut s = state(w, h, "id-api-retries");
                 s.mode = overlay.clone();
-                s.tab = tab;
-                s.problems = problems();
-                s.preview = Some(Preview {
+                s.detail.tab = tab;
+                s.list.problems = problems();
+                s.detail.preview = Some(Preview {
                     id: RowKey::here("id-api-retries"),
                     text: CAPTURE.into(),
                 });
@@ -496,7 +496,7 @@ fn no_size_panics() {
 #[test]
 fn selection_scrolls_into_view_and_counts_show() {
     let mut s = state(160, 12, "release-q2");
-    s.page = usize::from(sidebar_list_area(Rect::new(0, 0, 160, 12)).height);
+    s.nav.page = usize::from(sidebar_list_area(Rect::new(0, 0, 160, 12)).height);
     s.clamp_offset();
     let t = screen(&draw(&s, 160, 12));
     assert!(t.contains("10/10"), "{t}");
@@ -549,7 +549,7 @@ fn health_glyphs_are_distinct_and_one_cell_wide() {
 fn help_second_page_lists_the_filter_and_dialog_keys() {
     snap("help_dialogs", |s| {
         s.mode = Mode::Overlay(Overlay::Help);
-        s.help_page = 1;
+        s.nav.help_page = 1;
     });
 }
 
@@ -576,7 +576,7 @@ fn dialogs_hint_their_own_layer_of_the_keymap() {
 #[test]
 fn an_agent_greenroom_did_not_start() {
     snap("adopted_overview", |s| {
-        let mut row = s.rows[0].clone();
+        let mut row = s.list.rows[0].clone();
         row.id = "%7".into();
         row.name = "gemini@work".into();
         row.source = Source::Tmux;
@@ -592,8 +592,8 @@ fn an_agent_greenroom_did_not_start() {
         row.health = Health::Idle;
         row.activity.state = Activity::Idle;
         row.activity.detail = Some("no hooks: install them with `greenroom hooks install`".into());
-        s.rows.insert(0, row);
+        s.list.rows.insert(0, row);
         s.refresh_visible();
-        s.selected = Some(RowKey::here("%7"));
+        s.nav.selected = Some(RowKey::here("%7"));
     });
 }

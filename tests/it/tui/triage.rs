@@ -96,7 +96,8 @@ fn key(s: &mut AppState, c: char) -> Vec<Effect> {
 }
 
 fn selected(s: &AppState) -> &str {
-    s.selected
+    s.nav
+        .selected
         .as_ref()
         .map(|k| k.id.as_str())
         .unwrap_or_default()
@@ -110,7 +111,7 @@ fn status(s: &AppState) -> String {
 }
 
 fn names(s: &AppState) -> Vec<String> {
-    s.visible_sessions().map(|r| r.name.clone()).collect()
+    s.list.visible_sessions().map(|r| r.name.clone()).collect()
 }
 
 #[test]
@@ -149,11 +150,11 @@ fn w_with_nothing_to_do_says_so_and_moves_nothing() {
 #[test]
 fn w_clears_a_filter_that_hides_the_next_session() {
     let mut s = loaded(rows(), false);
-    s.filter = "idle".into();
+    s.nav.filter = "idle".into();
     s.refresh_visible();
     key(&mut s, 'w');
     assert_eq!(selected(&s), "id-wait-old");
-    assert!(s.filter.is_empty());
+    assert!(s.nav.filter.is_empty());
     assert_eq!(
         s.cursor().map(|c| names(&s)[c].clone()).as_deref(),
         Some("wait-old")

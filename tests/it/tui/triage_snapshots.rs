@@ -18,7 +18,7 @@ const SIZES: [(u16, u16); 2] = [(60, 20), (160, 48)];
 fn triage_state(w: u16, h: u16) -> AppState {
     let mut s = state(w, h, "id-docs-site");
     let now = s.now;
-    for r in &mut s.rows {
+    for r in &mut s.list.rows {
         match r.id.as_str() {
             "id-docs-site" => {
                 r.waiting_for = Some(WaitingFor {

@@ -20,6 +20,7 @@ impl Runner {
             On::Host { host, rows } => return self.op_on_host(op, &host, rows),
         };
         let sessions: Vec<Session> = state
+            .list
             .rows
             .iter()
             .filter(|r| r.host.is_none() && ids.contains(&r.id))

@@ -1,0 +1,22 @@
+//! What triage keeps of the rows between updates: attention marks, the
+//! health each row had, the rows the operator came back from, the jump
+//! back. The rows reducer changes it as rows arrive, the act reducer when
+//! the operator comes back from a session, the navigate reducer when a
+//! session is looked at, the triage reducer on a jump; the views read it.
+
+use std::collections::{BTreeSet, HashMap};
+
+use crate::model::{Health, RowKey};
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Triage {
+    /// Sessions that turned waiting, errored or stuck and were not looked at since.
+    pub attention: BTreeSet<RowKey>,
+    /// Health at the last update, to see transitions.
+    pub last_health: HashMap<RowKey, Health>,
+    /// Sessions the operator came back from (attached, then detached), with
+    /// the health they had: `w` skips them until their health changes.
+    pub handled: HashMap<RowKey, Health>,
+    /// The session selected before the last jump (`w`, `W`, jump back).
+    pub jumped_from: Option<RowKey>,
+}
