@@ -12,6 +12,8 @@ use crate::sources::prices::Prices;
 use crate::sources::sidecar::Sidecar;
 use crate::sources::transcript::{self, TranscriptUsage};
 
+mod sum;
+
 /// One followed file, read by the parser of its agent.
 #[derive(Debug)]
 enum Reader {
@@ -260,6 +262,8 @@ pub(super) struct UsageFiles {
     pub(super) transcripts: Transcripts,
     /// Sidecar id -> its main transcript, found when the sidecar was read.
     pub(super) paths: HashMap<uuid::Uuid, PathBuf>,
+    /// Sidecar id -> the transcripts of its earlier conversations (`/clear`).
+    earlier: HashMap<uuid::Uuid, Vec<PathBuf>>,
     /// Whether token usage is followed (see [`Catalog::load_usage`]).
     pub(super) on: bool,
 }
@@ -271,6 +275,7 @@ impl UsageFiles {
             prices: config.prices.clone(),
             transcripts: Transcripts::default(),
             paths: HashMap::new(),
+            earlier: HashMap::new(),
             on: false,
         }
     }
@@ -298,8 +303,22 @@ impl UsageFiles {
             .or_else(|| transcript::locate(claude, &s.cwd, id))
     }
 
-    /// Finds (once per change of the sidecar) and follows its transcript.
+    /// Finds (once per change of the sidecar) and follows its transcript,
+    /// and those of its earlier conversations.
     pub(super) fn track(&mut self, s: &Sidecar) -> bool {
+        let mut changed = false;
+        for earlier in &s.earlier_transcripts {
+            changed |= self.transcripts.track(earlier.clone());
+        }
+        if s.earlier_transcripts.is_empty() {
+            changed |= self.earlier.remove(&s.id).is_some();
+        } else {
+            self.earlier.insert(s.id, s.earlier_transcripts.clone());
+        }
+        changed | self.track_main(s)
+    }
+
+    fn track_main(&mut self, s: &Sidecar) -> bool {
         match self.transcript_of(s) {
             Some(main) => {
                 self.paths.insert(s.id, main.clone());
@@ -324,10 +343,31 @@ impl UsageFiles {
         self.transcripts.last_api_error(main)
     }
 
-    /// The usage a row shows, priced. No IO.
+    /// Stops following a session's transcripts (dismissed or deleted),
+    /// those another session also names excepted (it resumed the same
+    /// conversation).
+    pub(super) fn forget(&mut self, id: uuid::Uuid) {
+        let files: Vec<PathBuf> = self
+            .paths
+            .remove(&id)
+            .into_iter()
+            .chain(self.earlier.remove(&id).unwrap_or_default())
+            .collect();
+        for file in files {
+            let named = self.paths.values().chain(self.earlier.values().flatten());
+            if !named.clone().any(|m| *m == file) {
+                self.transcripts.untrack(&file);
+            }
+        }
+    }
+
+    /// The usage a row shows, priced: every conversation of the session
+    /// added up, so `/clear` loses nothing it spent. No IO.
     pub(super) fn of(&self, s: &Sidecar, now: chrono::DateTime<chrono::Utc>) -> Option<Usage> {
-        let main = self.paths.get(&s.id)?;
-        self.at(main, now)
+        let main = self.paths.get(&s.id);
+        let earlier = self.earlier.get(&s.id).into_iter().flatten();
+        let files = earlier.filter(|p| Some(*p) != main).chain(main);
+        sum::conversations(files.filter_map(|main| self.at(main, now)))
     }
 
     /// The usage one main transcript holds, priced. No IO.

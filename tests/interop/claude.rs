@@ -4,6 +4,7 @@
 //! Code itself shows and records.
 
 mod answer;
+mod compact;
 mod cost;
 mod errors;
 mod harness;
