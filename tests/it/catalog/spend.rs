@@ -109,3 +109,40 @@ fn a_dismissed_session_keeps_its_spend() {
     assert!(rows[0].archived);
     assert!((spent(&catalog) - live).abs() < 1e-12, "{rows:#?}");
 }
+
+/// A transcript rewritten shorter (or replaced, or deleted) is read again
+/// from what it holds, but the row keeps what the file counted before until
+/// the file's own count passes it.
+#[test]
+fn a_transcript_rewritten_shorter_or_gone_keeps_what_it_counted() {
+    let world = World::new();
+    let dir = world.path("claude/projects/-work");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("t.jsonl");
+    std::fs::copy(fixture("clear__first-conversation"), &path).unwrap();
+    let mut s = Sidecar::new("rewritten", &world.path("work"), "claude", Utc::now());
+    s.transcript_path = Some(path.clone());
+    SidecarStore::new(world.path("sessions"))
+        .create(&s)
+        .unwrap();
+    let mut catalog = Catalog::load(&world.config(None, &[]), false);
+    catalog.load_usage();
+    let cost = |c: &Catalog| {
+        let rows = c.rows(Utc::now());
+        rows[0].usage.as_ref().and_then(|u| u.cost_usd)
+    };
+    assert_eq!(cost(&catalog), Some(0.0247));
+    let shorter = dir.join("shorter.jsonl");
+    let first_line = std::fs::read_to_string(&path).unwrap();
+    let first_line = first_line.lines().next().unwrap().to_owned() + "\n";
+    std::fs::write(&shorter, &first_line).unwrap();
+    std::fs::rename(&shorter, &path).unwrap();
+    catalog.apply(&path);
+    assert_eq!(cost(&catalog), Some(0.0247), "replaced by a shorter file");
+    std::fs::remove_file(&path).unwrap();
+    catalog.apply(&path);
+    assert_eq!(cost(&catalog), Some(0.0247), "deleted");
+    std::fs::copy(fixture("compact"), &path).unwrap();
+    catalog.apply(&path);
+    assert_eq!(cost(&catalog), Some(0.0724), "past what it counted");
+}
