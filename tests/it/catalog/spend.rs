@@ -133,9 +133,10 @@ fn a_transcript_rewritten_shorter_or_gone_keeps_what_it_counted() {
     };
     assert_eq!(cost(&catalog), Some(0.0247));
     let shorter = dir.join("shorter.jsonl");
-    let first_line = std::fs::read_to_string(&path).unwrap();
-    let first_line = first_line.lines().next().unwrap().to_owned() + "\n";
-    std::fs::write(&shorter, &first_line).unwrap();
+    // What is left once the conversation before a boundary is dropped.
+    let boundary = std::fs::read_to_string(fixture("compact")).unwrap();
+    let boundary = boundary.lines().find(|l| l.contains("compact_boundary"));
+    std::fs::write(&shorter, boundary.unwrap().to_owned() + "\n").unwrap();
     std::fs::rename(&shorter, &path).unwrap();
     catalog.apply(&path);
     assert_eq!(cost(&catalog), Some(0.0247), "replaced by a shorter file");
