@@ -153,10 +153,10 @@ fn cost_states(c: &Claude) -> Vec<f64> {
             std::fs::read_to_string(f)
                 .unwrap_or_default()
                 .lines()
+                .rev()
                 .filter_map(|l| serde_json::from_str::<Value>(l).ok())
                 .filter(|r| r["type"] == "cost-state")
-                .filter_map(|r| r["totalCostUSD"].as_f64())
-                .last()
+                .find_map(|r| r["totalCostUSD"].as_f64())
         })
         .collect()
 }
