@@ -4,11 +4,11 @@
 //! Code itself shows and records.
 
 mod answer;
-mod compact;
 mod cost;
 mod errors;
 mod harness;
 mod latency;
+mod spend;
 mod standin;
 mod standin_answers;
 mod turns;

@@ -3,7 +3,7 @@
 //! wins over greenroom's sum (it counts compaction's calls, which no
 //! transcript message holds), and a dismissed session keeps what it spent.
 //! The files are Claude Code 2.1.328's own, from the interop suite
-//! (tests/interop/claude/compact.rs), trimmed: see tests/fixtures/real/SOURCES.tsv.
+//! (tests/interop/claude/spend.rs), trimmed: see tests/fixtures/real/SOURCES.tsv.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
 
