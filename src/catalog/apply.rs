@@ -118,13 +118,12 @@ impl Catalog {
         if std::fs::symlink_metadata(path).is_err() {
             let had_problem = self.problems.remove(path).is_some();
             let removed = map.remove(path);
+            // Deleted, and not moved to (or from) the archive: its
+            // transcripts are no longer followed.
             if let Some(s) = &removed
-                && let Some(main) = self.usage.paths.remove(&s.id)
-                && !self.usage.paths.values().any(|m| *m == main)
+                && !self.own.holds(s.id)
             {
-                // Dismissed or deleted, and no other session resumed the same
-                // conversation: its transcript is no longer followed.
-                self.usage.transcripts.untrack(&main);
+                self.usage.forget(s.id);
             }
             return Applied::from(removed.is_some() || had_problem);
         }
@@ -134,9 +133,9 @@ impl Catalog {
                 let changed = map.get(path) != Some(&s);
                 let cwds: Vec<PathBuf> = sidecar_cwds(&s).map(ToOwned::to_owned).collect();
                 let agent_id = s.agent_session_id.clone();
-                let live = (!archived).then(|| s.clone());
+                // Archived sessions keep their spend: their transcripts are followed too.
+                let tracked = self.usage.on && self.usage.track(&s);
                 map.insert(path.to_path_buf(), s);
-                let tracked = self.usage.on && live.is_some_and(|s| self.usage.track(&s));
                 let mut new_state = false;
                 for cwd in cwds {
                     new_state |= self.maestro.add_workspace(&cwd, &mut self.problems);

@@ -198,6 +198,7 @@ impl Catalog {
             .own
             .sidecars
             .values()
+            .chain(self.own.archived.values())
             .chain(self.adopted.records.values())
             .cloned()
             .collect();

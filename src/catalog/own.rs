@@ -63,6 +63,15 @@ impl Own {
         out
     }
 
+    /// Whether a record of this session is held, live or archived (a
+    /// session moving to the archive is one for a moment).
+    pub(super) fn holds(&self, id: uuid::Uuid) -> bool {
+        self.sidecars
+            .values()
+            .chain(self.archived.values())
+            .any(|s| s.id == id)
+    }
+
     pub(super) fn new(store: SidecarStore) -> Self {
         Own {
             store,

@@ -41,7 +41,7 @@ impl Catalog {
                 let mut row = self.cache.rows.replace(path, inputs, alone, || {
                     self.sidecar_row(path, sidecar, orchestration.clone(), false, &facts, now)
                 })?;
-                self.fresh_parts(&mut row, path, sidecar, false, now);
+                self.fresh_parts(&mut row, path, sidecar, now);
                 self.git.attach(std::slice::from_mut(&mut row));
                 Some(row)
             })

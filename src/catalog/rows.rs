@@ -50,7 +50,7 @@ impl Catalog {
             let mut row = kept.row(path, inputs, || {
                 self.sidecar_row(path, sidecar, orchestration.clone(), archived, &facts, now)
             });
-            self.fresh_parts(&mut row, path, sidecar, archived, now);
+            self.fresh_parts(&mut row, path, sidecar, now);
             rows.push(row);
         }
         self.cache
@@ -142,15 +142,11 @@ impl Catalog {
         row: &mut Session,
         path: &Path,
         s: &Sidecar,
-        archived: bool,
         now: DateTime<Utc>,
     ) {
         self.sidecar_problems(path, s, &mut row.problems);
-        row.usage = if archived {
-            None
-        } else {
-            self.usage.of(s, now)
-        };
+        // A dismissed session's money was spent all the same.
+        row.usage = self.usage.of(s, now);
     }
 
     /// A record's row, without what [`Self::fresh_parts`] adds.

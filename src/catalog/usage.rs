@@ -7,73 +7,17 @@ use std::path::{Path, PathBuf};
 
 use super::WatchTarget;
 use crate::model::{ModelUsage, Usage};
-use crate::sources::gemini::{self, GeminiUsage};
+use crate::sources::gemini;
 use crate::sources::prices::Prices;
 use crate::sources::sidecar::Sidecar;
-use crate::sources::transcript::{self, TranscriptUsage};
+use crate::sources::transcript;
 
-/// One followed file, read by the parser of its agent.
-#[derive(Debug)]
-enum Reader {
-    Claude(TranscriptUsage),
-    Gemini(GeminiUsage),
-}
+mod floor;
+mod reader;
+mod sum;
 
-impl Reader {
-    fn new(path: &Path) -> Self {
-        if gemini::is_session_file(path) {
-            Reader::Gemini(GeminiUsage::new(path))
-        } else {
-            Reader::Claude(TranscriptUsage::new(path))
-        }
-    }
-
-    fn refresh(&mut self) -> Result<bool, String> {
-        match self {
-            Reader::Claude(r) => r.refresh(),
-            Reader::Gemini(r) => r.refresh(),
-        }
-    }
-
-    fn offset(&self) -> u64 {
-        match self {
-            Reader::Claude(r) => r.offset(),
-            Reader::Gemini(r) => r.offset(),
-        }
-    }
-
-    /// Claude Code's last API error with no answer after it; Gemini's
-    /// session file records none.
-    fn last_api_error(&self) -> Option<&str> {
-        match self {
-            Reader::Claude(r) => r.last_api_error(),
-            Reader::Gemini(_) => None,
-        }
-    }
-
-    /// The agent's own totals and what came after them (Claude Code's
-    /// `cost-state`; Gemini CLI writes no such record).
-    fn agent_total(&self) -> Option<(&transcript::AgentTotal, &BTreeMap<String, ModelUsage>)> {
-        match self {
-            Reader::Claude(r) => Some((r.agent_total()?, r.since_agent_total())),
-            Reader::Gemini(_) => None,
-        }
-    }
-
-    fn by_model(&self) -> &BTreeMap<String, ModelUsage> {
-        match self {
-            Reader::Claude(r) => r.by_model(),
-            Reader::Gemini(r) => r.by_model(),
-        }
-    }
-
-    fn tokens_per_minute(&self, now: chrono::DateTime<chrono::Utc>) -> f64 {
-        match self {
-            Reader::Claude(r) => r.tokens_per_minute(now),
-            Reader::Gemini(r) => r.tokens_per_minute(now),
-        }
-    }
-}
+use floor::Floors;
+use reader::Reader;
 
 /// Claude Code keeps subagents' transcripts beside the main one; Gemini
 /// CLI has no such folder.
@@ -87,6 +31,8 @@ pub struct Transcripts {
     readers: BTreeMap<PathBuf, Reader>,
     /// Main transcript -> its subagents' transcripts.
     subagents: BTreeMap<PathBuf, BTreeSet<PathBuf>>,
+    /// What files that now count less counted before.
+    floors: Floors,
 }
 
 fn is_jsonl(path: &Path) -> bool {
@@ -120,8 +66,14 @@ impl Transcripts {
             .readers
             .entry(path.to_path_buf())
             .or_insert_with(|| Reader::new(path));
+        let before = reader.counted();
         match reader.refresh() {
-            Ok(changed) => changed,
+            Ok(changed) => {
+                if changed {
+                    self.floors.after_read(path, before, &reader.counted());
+                }
+                changed
+            }
             Err(e) => {
                 tracing::debug!(path = %path.display(), error = %e, "transcript unreadable");
                 false
@@ -134,9 +86,11 @@ impl Transcripts {
         if let Some(subs) = self.subagents.remove(main) {
             for sub in subs {
                 self.readers.remove(&sub);
+                self.floors.forget(&sub);
             }
         }
         self.readers.remove(main);
+        self.floors.forget(main);
     }
 
     /// How many sessions' transcripts are followed.
@@ -212,8 +166,10 @@ impl Transcripts {
             let Some(reader) = self.readers.get(path) else {
                 continue;
             };
-            known |= reader.offset() > 0;
-            for (model, u) in reader.by_model() {
+            let floor = self.floors.get(path);
+            known |= reader.offset() > 0 || floor.is_some();
+            let by_model = floor.map_or(reader.by_model(), |f| &f.by_model);
+            for (model, u) in by_model {
                 let t = total.entry(model.clone()).or_default();
                 t.input = t.input.saturating_add(u.input);
                 t.output = t.output.saturating_add(u.output);
@@ -234,7 +190,10 @@ impl Transcripts {
         &self,
         main: &Path,
     ) -> Option<(&transcript::AgentTotal, &BTreeMap<String, ModelUsage>)> {
-        self.readers.get(main)?.agent_total()
+        match self.floors.get(main) {
+            Some(floor) => floor.agent.as_ref().map(|(a, since)| (a, since)),
+            None => self.readers.get(main)?.agent_total(),
+        }
     }
 
     /// Tokens per minute over the last five minutes, all of a session's files.
@@ -260,6 +219,8 @@ pub(super) struct UsageFiles {
     pub(super) transcripts: Transcripts,
     /// Sidecar id -> its main transcript, found when the sidecar was read.
     pub(super) paths: HashMap<uuid::Uuid, PathBuf>,
+    /// Sidecar id -> the transcripts of its earlier conversations (`/clear`).
+    earlier: HashMap<uuid::Uuid, Vec<PathBuf>>,
     /// Whether token usage is followed (see [`Catalog::load_usage`]).
     pub(super) on: bool,
 }
@@ -271,6 +232,7 @@ impl UsageFiles {
             prices: config.prices.clone(),
             transcripts: Transcripts::default(),
             paths: HashMap::new(),
+            earlier: HashMap::new(),
             on: false,
         }
     }
@@ -298,8 +260,22 @@ impl UsageFiles {
             .or_else(|| transcript::locate(claude, &s.cwd, id))
     }
 
-    /// Finds (once per change of the sidecar) and follows its transcript.
+    /// Finds (once per change of the sidecar) and follows its transcript,
+    /// and those of its earlier conversations.
     pub(super) fn track(&mut self, s: &Sidecar) -> bool {
+        let mut changed = false;
+        for earlier in &s.earlier_transcripts {
+            changed |= self.transcripts.track(earlier.clone());
+        }
+        if s.earlier_transcripts.is_empty() {
+            changed |= self.earlier.remove(&s.id).is_some();
+        } else {
+            self.earlier.insert(s.id, s.earlier_transcripts.clone());
+        }
+        changed | self.track_main(s)
+    }
+
+    fn track_main(&mut self, s: &Sidecar) -> bool {
         match self.transcript_of(s) {
             Some(main) => {
                 self.paths.insert(s.id, main.clone());
@@ -324,10 +300,31 @@ impl UsageFiles {
         self.transcripts.last_api_error(main)
     }
 
-    /// The usage a row shows, priced. No IO.
+    /// Stops following a session's transcripts (dismissed or deleted),
+    /// those another session also names excepted (it resumed the same
+    /// conversation).
+    pub(super) fn forget(&mut self, id: uuid::Uuid) {
+        let files: Vec<PathBuf> = self
+            .paths
+            .remove(&id)
+            .into_iter()
+            .chain(self.earlier.remove(&id).unwrap_or_default())
+            .collect();
+        for file in files {
+            let named = self.paths.values().chain(self.earlier.values().flatten());
+            if !named.clone().any(|m| *m == file) {
+                self.transcripts.untrack(&file);
+            }
+        }
+    }
+
+    /// The usage a row shows, priced: every conversation of the session
+    /// added up, so `/clear` loses nothing it spent. No IO.
     pub(super) fn of(&self, s: &Sidecar, now: chrono::DateTime<chrono::Utc>) -> Option<Usage> {
-        let main = self.paths.get(&s.id)?;
-        self.at(main, now)
+        let main = self.paths.get(&s.id);
+        let earlier = self.earlier.get(&s.id).into_iter().flatten();
+        let files = earlier.filter(|p| Some(*p) != main).chain(main);
+        sum::conversations(files.filter_map(|main| self.at(main, now)))
     }
 
     /// The usage one main transcript holds, priced. No IO.

@@ -215,6 +215,27 @@ pub fn classify(payload: &Value) -> Change {
     }
 }
 
+/// How many earlier conversations a record remembers: enough for any real
+/// session, and a record stays small whatever a payload claims.
+const EARLIER_TRANSCRIPTS: usize = 256;
+
+/// A session that moved on to another transcript (`/clear`) keeps the one it
+/// left: its spend is still the session's.
+fn keep_earlier(s: &mut Sidecar, before: Option<PathBuf>) {
+    // Back to an earlier conversation (`/resume`): it is the current one
+    // again, and each transcript is counted once.
+    let current = s.transcript_path.clone();
+    s.earlier_transcripts
+        .retain(|p| Some(p) != current.as_ref());
+    let Some(before) = before else { return };
+    if current.as_ref() == Some(&before) || s.earlier_transcripts.contains(&before) {
+        return;
+    }
+    if s.earlier_transcripts.len() < EARLIER_TRANSCRIPTS {
+        s.earlier_transcripts.push(before);
+    }
+}
+
 /// Applies a change and the payload's ids to a sidecar. Returns whether
 /// anything changed, so an identical report causes no write.
 pub fn apply(s: &mut Sidecar, change: &Change, ids: &PayloadIds, now: DateTime<Utc>) -> bool {
@@ -223,7 +244,8 @@ pub fn apply(s: &mut Sidecar, change: &Change, ids: &PayloadIds, now: DateTime<U
         s.agent_session_id = ids.session_id.clone();
     }
     if ids.transcript_path.is_some() {
-        s.transcript_path = ids.transcript_path.clone();
+        let before = std::mem::replace(&mut s.transcript_path, ids.transcript_path.clone());
+        keep_earlier(s, before);
     }
     if ids.cwd.is_some() {
         s.current_cwd = ids.cwd.clone();

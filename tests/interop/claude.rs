@@ -8,6 +8,7 @@ mod cost;
 mod errors;
 mod harness;
 mod latency;
+mod spend;
 mod standin;
 mod standin_answers;
 mod turns;

@@ -71,6 +71,10 @@ pub struct Sidecar {
     pub agent_session_id: Option<String>,
     #[serde(default)]
     pub transcript_path: Option<PathBuf>,
+    /// The session's earlier conversations' transcripts, oldest first
+    /// (`/clear` starts a new one): their spend is the session's too.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub earlier_transcripts: Vec<PathBuf>,
     #[serde(default)]
     pub worktree: Option<Worktree>,
     #[serde(default)]
@@ -125,6 +129,7 @@ impl Sidecar {
             current_cwd: None,
             agent_session_id: None,
             transcript_path: None,
+            earlier_transcripts: Vec::new(),
             worktree: None,
             env: BTreeMap::new(),
             metadata: BTreeMap::new(),

@@ -22,8 +22,25 @@ pub(in crate::tui) fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> 
         .triage
         .attention
         .retain(|id| state.triage.last_health.contains_key(id));
+    keep_spent(state, &rows);
     install(state, |held| *held = rows);
     alerts
+}
+
+/// Rows that leave the list (ended and gone, dismissed with the archive
+/// hidden) leave their cost in `spent_gone`; a row back in the list is
+/// counted from its row again.
+fn keep_spent(state: &mut AppState, rows: &[Session]) {
+    let keys: std::collections::HashSet<RowKey> = rows.iter().map(Session::key).collect();
+    for r in &state.rows {
+        let cost = r.usage.as_ref().and_then(|u| u.cost_usd);
+        if let Some(cost) = cost.filter(|_| !keys.contains(&r.key())) {
+            state.spent_gone.insert(r.key(), cost);
+        }
+    }
+    if !state.spent_gone.is_empty() {
+        state.spent_gone.retain(|key, _| !keys.contains(key));
+    }
 }
 
 /// Swaps in rows that changed alone (`Action::RowsChanged`), each in place

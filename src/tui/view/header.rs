@@ -252,13 +252,26 @@ fn right_parts(state: &AppState, theme: &Theme) -> Vec<Part> {
     parts
 }
 
-/// What every session's agent has spent, from the transcripts.
+/// What every session's agent has spent, from the transcripts: the rows
+/// listed, and those that left the list or are hidden with the archive
+/// (their money was spent all the same: the total only grows, and says
+/// how much of it is not on the list).
 fn spent_part(state: &AppState, theme: &Theme) -> Option<Part> {
+    let hidden = |r: &&crate::model::Session| r.archived && !state.show_archived;
+    let cost = |r: &crate::model::Session| r.usage.as_ref().and_then(|u| u.cost_usd);
+    let not_listed: f64 = state
+        .rows
+        .iter()
+        .filter(hidden)
+        .filter_map(cost)
+        .sum::<f64>()
+        + state.spent_gone.values().sum::<f64>();
     let costs: Vec<f64> = state
         .list
         .rows
         .iter()
-        .filter_map(|r| r.usage.as_ref().and_then(|u| u.cost_usd))
+        .filter_map(cost)
+        .chain(state.spent_gone.values().copied())
         .collect();
     // A session whose model has no price adds an unknown amount: the total
     // says so rather than look complete.
@@ -274,11 +287,18 @@ fn spent_part(state: &AppState, theme: &Theme) -> Option<Part> {
             (false, true) => (format!("${total:.2} + ?"), format!("${total:.0}+?")),
             (false, false) => (format!("${total:.2}"), format!("${total:.0}")),
         };
+        let mut long = vec![
+            Span::styled("spent ", theme.dim),
+            Span::styled(long, theme.accent),
+        ];
+        if not_listed > 0.0 {
+            long.push(Span::styled(
+                format!(" (${not_listed:.2} not listed)"),
+                theme.dim,
+            ));
+        }
         return Some(Part {
-            long: vec![
-                Span::styled("spent ", theme.dim),
-                Span::styled(long, theme.accent),
-            ],
+            long,
             short: vec![Span::styled(short, theme.accent)],
             keep: 2,
         });

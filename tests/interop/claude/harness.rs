@@ -282,10 +282,24 @@ impl Claude {
         ))
         .join(name);
         std::fs::create_dir_all(&out).unwrap();
+        self.keep_file(&self.transcript(), &out.join("transcript.jsonl"));
+        // The session's earlier conversations (`/clear` starts a new file).
+        let earlier = self.sidecar()["earlier_transcripts"].clone();
+        for (n, path) in earlier.as_array().into_iter().flatten().enumerate() {
+            let path = Path::new(path.as_str().unwrap_or_default());
+            self.keep_file(path, &out.join(format!("earlier-{n}.jsonl")));
+        }
+        let _ = std::fs::copy(
+            self.dir.path().join("payloads.jsonl"),
+            out.join("payloads.jsonl"),
+        );
+    }
+
+    fn keep_file(&self, from: &Path, to: &Path) {
         let prompts = ["api-request-shape", "api-request-blob"];
         let listings = ["skill_listing", "agent_listing_delta", "prompt_snapshot"];
         // A turn that failed before any answer may leave no transcript yet.
-        let kept: String = std::fs::read_to_string(self.transcript())
+        let kept: String = std::fs::read_to_string(from)
             .unwrap_or_default()
             .lines()
             .filter(|l| {
@@ -296,10 +310,6 @@ impl Claude {
             })
             .map(|l| format!("{l}\n"))
             .collect();
-        std::fs::write(out.join("transcript.jsonl"), kept).unwrap();
-        let _ = std::fs::copy(
-            self.dir.path().join("payloads.jsonl"),
-            out.join("payloads.jsonl"),
-        );
+        std::fs::write(to, kept).unwrap();
     }
 }

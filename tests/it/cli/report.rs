@@ -666,3 +666,37 @@ fn gemini_clear_keeps_the_session_and_learns_the_new_conversation() {
     session.report(&[], exit.as_bytes());
     assert_eq!(session.sidecar().status, Status::Exited);
 }
+
+/// Claude Code's `/clear` (2.1.328: SessionStart with source "clear", a new
+/// session id and transcript): the record keeps the transcript it left, so
+/// the session's spend keeps that conversation's; going back to it
+/// (`/resume`) leaves each transcript named once.
+#[test]
+fn clear_keeps_the_earlier_transcript_once() {
+    let session = Session::new();
+    let start = |id: &str, source: &str| {
+        format!(
+            r#"{{"session_id":"{id}","transcript_path":"/h/.claude/projects/-w/{id}.jsonl","cwd":"/w","hook_event_name":"SessionStart","source":"{source}"}}"#
+        )
+    };
+    session.report(&[], start("aaaa", "startup").as_bytes());
+    session.report(&[], start("aaaa", "startup").as_bytes());
+    assert!(session.sidecar().earlier_transcripts.is_empty());
+    session.report(&[], start("bbbb", "clear").as_bytes());
+    let s = session.sidecar();
+    assert_eq!(s.agent_session_id.as_deref(), Some("bbbb"));
+    assert_eq!(
+        s.earlier_transcripts,
+        [PathBuf::from("/h/.claude/projects/-w/aaaa.jsonl")]
+    );
+    session.report(&[], start("aaaa", "resume").as_bytes());
+    let s = session.sidecar();
+    assert_eq!(
+        s.transcript_path.as_deref(),
+        Some(Path::new("/h/.claude/projects/-w/aaaa.jsonl"))
+    );
+    assert_eq!(
+        s.earlier_transcripts,
+        [PathBuf::from("/h/.claude/projects/-w/bbbb.jsonl")]
+    );
+}

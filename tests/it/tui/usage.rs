@@ -155,3 +155,50 @@ fn a_model_without_a_price_is_named_in_the_detail_and_the_sidebar() {
     let text = screen(&s);
     assert!(text.contains("spent $0.50 + ?"), "header:\n{text}");
 }
+
+/// Issue 26 §5: the header's "spent" is money spent: a row that ends and
+/// leaves the list, or is dismissed while the archive is hidden, keeps its
+/// cost in the total, and the header says how much is not listed; a row
+/// back on the list counts once.
+#[test]
+fn spent_never_goes_down_when_rows_leave_the_list() {
+    let mut s = AppState::new(
+        Utc.with_ymd_and_hms(2026, 11, 29, 12, 0, 0).unwrap(),
+        vec![],
+    );
+    let rows = |rows: Vec<Session>| Action::Rows {
+        rows,
+        problems: vec![],
+    };
+    update(
+        &mut s,
+        rows(vec![
+            session("api-1", Some(0.05)),
+            session("web-2", Some(0.02)),
+        ]),
+    );
+    assert!(screen(&s).contains("spent $0.07"), "{}", screen(&s));
+    // api-1 ends and its row goes (a hand-started agent killed).
+    update(&mut s, rows(vec![session("web-2", Some(0.02))]));
+    let text = screen(&s);
+    assert!(text.contains("spent $0.07"), "header:\n{text}");
+    assert!(text.contains("($0.05 not listed)"), "header:\n{text}");
+    // Back on the list (the archive shown): counted once.
+    update(
+        &mut s,
+        rows(vec![
+            session("api-1", Some(0.05)),
+            session("web-2", Some(0.02)),
+        ]),
+    );
+    let text = screen(&s);
+    assert!(text.contains("spent $0.07"), "header:\n{text}");
+    assert!(!text.contains("not listed"), "header:\n{text}");
+    // Dismissed, its row archived and the archive hidden: kept, and said.
+    let mut archived = session("web-2", Some(0.02));
+    archived.archived = true;
+    update(&mut s, rows(vec![session("api-1", Some(0.05)), archived]));
+    let text = screen(&s);
+    assert!(text.contains("spent $0.07"), "header:\n{text}");
+    assert!(text.contains("($0.02 not listed)"), "header:\n{text}");
+}

@@ -1,0 +1,82 @@
+//! One followed usage file, read by the parser of its agent.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use super::floor::Counted;
+use crate::model::ModelUsage;
+use crate::sources::gemini::{self, GeminiUsage};
+use crate::sources::transcript::{self, TranscriptUsage};
+
+/// One followed file, read by the parser of its agent.
+#[derive(Debug)]
+pub(super) enum Reader {
+    Claude(TranscriptUsage),
+    Gemini(GeminiUsage),
+}
+
+impl Reader {
+    pub(super) fn new(path: &Path) -> Self {
+        if gemini::is_session_file(path) {
+            Reader::Gemini(GeminiUsage::new(path))
+        } else {
+            Reader::Claude(TranscriptUsage::new(path))
+        }
+    }
+
+    pub(super) fn refresh(&mut self) -> Result<bool, String> {
+        match self {
+            Reader::Claude(r) => r.refresh(),
+            Reader::Gemini(r) => r.refresh(),
+        }
+    }
+
+    pub(super) fn offset(&self) -> u64 {
+        match self {
+            Reader::Claude(r) => r.offset(),
+            Reader::Gemini(r) => r.offset(),
+        }
+    }
+
+    /// Claude Code's last API error with no answer after it; Gemini's
+    /// session file records none.
+    pub(super) fn last_api_error(&self) -> Option<&str> {
+        match self {
+            Reader::Claude(r) => r.last_api_error(),
+            Reader::Gemini(_) => None,
+        }
+    }
+
+    /// The agent's own totals and what came after them (Claude Code's
+    /// `cost-state`; Gemini CLI writes no such record).
+    pub(super) fn agent_total(
+        &self,
+    ) -> Option<(&transcript::AgentTotal, &BTreeMap<String, ModelUsage>)> {
+        match self {
+            Reader::Claude(r) => Some((r.agent_total()?, r.since_agent_total())),
+            Reader::Gemini(_) => None,
+        }
+    }
+
+    pub(super) fn by_model(&self) -> &BTreeMap<String, ModelUsage> {
+        match self {
+            Reader::Claude(r) => r.by_model(),
+            Reader::Gemini(r) => r.by_model(),
+        }
+    }
+
+    pub(super) fn tokens_per_minute(&self, now: chrono::DateTime<chrono::Utc>) -> f64 {
+        match self {
+            Reader::Claude(r) => r.tokens_per_minute(now),
+            Reader::Gemini(r) => r.tokens_per_minute(now),
+        }
+    }
+
+    /// What the file counts now: kept as a floor when a later read counts less.
+    pub(super) fn counted(&self) -> Counted {
+        Counted {
+            by_model: self.by_model().clone(),
+            agent: self.agent_total().map(|(a, s)| (a.clone(), s.clone())),
+        }
+    }
+}
