@@ -21,6 +21,10 @@ pub struct RowList {
     /// How many times the list was sorted anew (a host's burst of lines is
     /// one sort, whatever its length): counted for tests.
     pub sorts: u64,
+    /// What the rows that left the list had spent, by row: the money was
+    /// spent all the same, so the header's total keeps it (a row that
+    /// comes back, the archive shown again, counts as a row again).
+    pub spent_gone: HashMap<RowKey, f64>,
 }
 
 impl RowList {

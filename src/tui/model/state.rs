@@ -49,10 +49,6 @@ pub struct AppState {
     /// What triage keeps of the rows: attention marks, health seen, rows
     /// handled, the jump back.
     pub triage: Triage,
-    /// What the rows that left the list had spent, by row: the money was
-    /// spent all the same, so the header's total keeps it (a row that
-    /// comes back, the archive shown again, counts as a row again).
-    pub spent_gone: HashMap<RowKey, f64>,
     /// What config.toml says, copied at the start: read only.
     pub settings: Settings,
 }
@@ -72,7 +68,6 @@ impl AppState {
             hosts: Default::default(),
             link: TmuxLink::default(),
             triage: Triage::default(),
-            spent_gone: HashMap::new(),
             settings: Settings::default(),
         }
     }

@@ -28,18 +28,18 @@ pub(in crate::tui) fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> 
 }
 
 /// Rows that leave the list (ended and gone, dismissed with the archive
-/// hidden) leave their cost in `spent_gone`; a row back in the list is
+/// hidden) leave their cost in `list.spent_gone`; a row back in the list is
 /// counted from its row again.
 fn keep_spent(state: &mut AppState, rows: &[Session]) {
     let keys: std::collections::HashSet<RowKey> = rows.iter().map(Session::key).collect();
-    for r in &state.rows {
+    for r in &state.list.rows {
         let cost = r.usage.as_ref().and_then(|u| u.cost_usd);
         if let Some(cost) = cost.filter(|_| !keys.contains(&r.key())) {
-            state.spent_gone.insert(r.key(), cost);
+            state.list.spent_gone.insert(r.key(), cost);
         }
     }
-    if !state.spent_gone.is_empty() {
-        state.spent_gone.retain(|key, _| !keys.contains(key));
+    if !state.list.spent_gone.is_empty() {
+        state.list.spent_gone.retain(|key, _| !keys.contains(key));
     }
 }
 

@@ -257,21 +257,22 @@ fn right_parts(state: &AppState, theme: &Theme) -> Vec<Part> {
 /// (their money was spent all the same: the total only grows, and says
 /// how much of it is not on the list).
 fn spent_part(state: &AppState, theme: &Theme) -> Option<Part> {
-    let hidden = |r: &&crate::model::Session| r.archived && !state.show_archived;
+    let hidden = |r: &&crate::model::Session| r.archived && !state.nav.show_archived;
     let cost = |r: &crate::model::Session| r.usage.as_ref().and_then(|u| u.cost_usd);
     let not_listed: f64 = state
+        .list
         .rows
         .iter()
         .filter(hidden)
         .filter_map(cost)
         .sum::<f64>()
-        + state.spent_gone.values().sum::<f64>();
+        + state.list.spent_gone.values().sum::<f64>();
     let costs: Vec<f64> = state
         .list
         .rows
         .iter()
         .filter_map(cost)
-        .chain(state.spent_gone.values().copied())
+        .chain(state.list.spent_gone.values().copied())
         .collect();
     // A session whose model has no price adds an unknown amount: the total
     // says so rather than look complete.
