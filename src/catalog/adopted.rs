@@ -11,11 +11,11 @@ use super::own::Own;
 use super::pane_row::pane_row;
 use super::probe::{Found, Probe, at_a_shell, probe};
 use super::registry::Registry;
-use super::rows::RowContext;
+use super::rows::{RowContext, waiting_for};
 use super::usage::UsageFiles;
 use super::{Problems, WatchTarget, add_problems};
 use crate::health::{self, Report};
-use crate::model::{Adopted, Session, Status};
+use crate::model::{Adopted, Health, Session, Status};
 use crate::sources::adopted as records;
 use crate::sources::sidecar::{self, Sidecar};
 use crate::tmux::{Pane, PaneId, ServerState, Tmux};
@@ -243,6 +243,10 @@ fn reported_row(s: &Sidecar, pane: &Pane, usage: &UsageFiles, cx: &RowContext<'_
     let agent = s.agent.clone().unwrap_or_else(|| s.display_name());
     let cwd = s.current_cwd.clone().unwrap_or_else(|| s.cwd.clone());
     let mut row = pane_row(pane, agent, cwd, activity, last_signal_at, cx);
+    // What it asks, as greenroom's own rows say it.
+    row.waiting_for = (row.health == Health::Waiting)
+        .then(|| waiting_for(&row.activity, s.activity_tool.as_ref()))
+        .flatten();
     row.created_at = s.created_at;
     row.agent_session_id = s.agent_session_id.clone();
     row.usage = usage.of(s, now);

@@ -25,6 +25,7 @@ fn triage_state(w: u16, h: u16) -> AppState {
                     question: Some("Claude needs your permission".into()),
                     tool: Some("Bash".into()),
                     command: Some("npm run build".into()),
+                    ..WaitingFor::default()
                 });
                 r.why = "the hook reported AwaitingInput 2m ago: waiting".into();
                 r.activity.source = greenroom::model::ActivitySource::Hook;
