@@ -28,8 +28,8 @@ pub(super) fn fixture(name: &str) -> Value {
 
 /// A user's tmux server with a plain session `work` (not greenroom's).
 pub(super) struct Setup {
-    world: World,
-    tmux: TmuxServer,
+    pub(super) world: World,
+    pub(super) tmux: TmuxServer,
     socket: String,
     /// Panes whose program runs the lines written to a FIFO, by pane id:
     /// where an agent's hooks run `greenroom report`.
