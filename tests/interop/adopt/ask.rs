@@ -87,13 +87,16 @@ fn a_question_shows_its_choices_and_a_digit_from_greenroom_answers_it() {
         .as_str()
         .unwrap()
         .to_owned();
-    wait_for(10, "the answer in the transcript", || {
+    let result = wait_for(10, "the question's result in the transcript", || {
         let text = std::fs::read_to_string(&transcript).unwrap_or_default();
         text.lines()
-            .find(|l| l.contains("tool_result") && l.contains(QUESTION))
-            .filter(|l| l.contains("Blue") && !l.contains("Red"))
-            .map(drop)
+            .find(|l| l.contains("tool_result"))
+            .map(str::to_owned)
     });
+    assert!(
+        result.contains("Blue") && !result.contains("Red"),
+        "{result}"
+    );
     let r = wait_for(10, "the row no longer waiting", || {
         row().filter(|r| r["health"] != "waiting")
     });
