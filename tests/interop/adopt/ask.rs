@@ -87,16 +87,14 @@ fn a_question_shows_its_choices_and_a_digit_from_greenroom_answers_it() {
         .as_str()
         .unwrap()
         .to_owned();
-    let result = wait_for(10, "the question's result in the transcript", || {
+    // Claude Code's own record of the answer: `answers` in the result.
+    let answers = wait_for(10, "the question's result in the transcript", || {
         let text = std::fs::read_to_string(&transcript).unwrap_or_default();
         text.lines()
-            .find(|l| l.contains("tool_result"))
-            .map(str::to_owned)
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .find_map(|v| v["toolUseResult"].get("answers").cloned())
     });
-    assert!(
-        result.contains("Blue") && !result.contains("Red"),
-        "{result}"
-    );
+    assert_eq!(answers, serde_json::json!({ QUESTION: "Blue" }));
     let r = wait_for(10, "the row no longer waiting", || {
         row().filter(|r| r["health"] != "waiting")
     });
