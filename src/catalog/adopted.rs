@@ -10,13 +10,14 @@ use super::ao_sessions::AoSessions;
 use super::own::Own;
 use super::pane_row::pane_row;
 use super::probe::{Found, Probe, at_a_shell, probe};
-use super::registry::Registry;
-use super::rows::RowContext;
+use super::registry::{Registry, registry_report};
+use super::rows::{RowContext, waiting_for};
 use super::usage::UsageFiles;
 use super::{Problems, WatchTarget, add_problems};
 use crate::health::{self, Report};
-use crate::model::{Adopted, Session, Status};
+use crate::model::{Activity, ActivitySource, Adopted, Health, Session, Status};
 use crate::sources::adopted as records;
+use crate::sources::claude_registry::RegistryEntry;
 use crate::sources::sidecar::{self, Sidecar};
 use crate::tmux::{Pane, PaneId, ServerState, Tmux};
 
@@ -198,7 +199,7 @@ impl AdoptedPanes {
                 .filter(from_inside)
             {
                 reported.insert(&p.id);
-                out.push(reported_row(s, p, usage, cx));
+                out.push(reported_row(s, p, registry.of(p), usage, cx));
             }
         }
         for (id, pane) in &panes {
@@ -229,20 +230,58 @@ pub(super) fn claimed_sessions<'a>(own: &'a Own, ao: &'a AoSessions) -> HashSet<
         .collect()
 }
 
-fn reported_row(s: &Sidecar, pane: &Pane, usage: &UsageFiles, cx: &RowContext<'_>) -> Session {
+/// Claude Code's own record of the pane, when it says waiting after the
+/// last hook said anything else: its own dialogs (a first-run question)
+/// block the agent and fire no hook. A hook's wait is kept: it names the
+/// tool and command, which the record does not.
+fn blocked_by_a_dialog<'a>(
+    s: &Sidecar,
+    entry: Option<&'a RegistryEntry>,
+) -> Option<&'a RegistryEntry> {
+    let hook_waits = s.activity == Some(Activity::AwaitingInput);
+    entry
+        .filter(|_| !hook_waits)
+        .filter(|e| e.activity() == Activity::AwaitingInput)
+        .filter(|e| {
+            e.status_at
+                .is_some_and(|at| s.activity_reported_at.is_none_or(|hook| at > hook))
+        })
+}
+
+fn reported_row(
+    s: &Sidecar,
+    pane: &Pane,
+    entry: Option<&RegistryEntry>,
+    usage: &UsageFiles,
+    cx: &RowContext<'_>,
+) -> Session {
     let (t, now) = (cx.thresholds, cx.now);
     let facts = pane.facts();
-    let report = s.activity.as_ref().map(|state| Report {
-        state,
-        detail: usage.error_words(s).or(s.activity_detail.as_deref()),
-        since: s.activity_since,
-        reported_at: s.activity_reported_at,
-    });
-    let activity = health::effective_activity(report, Some(&facts), now, t);
+    let dialog = blocked_by_a_dialog(s, entry);
+    let waits = Activity::AwaitingInput;
+    let report = match dialog {
+        Some(e) => Some(registry_report(e, &waits)),
+        None => s.activity.as_ref().map(|state| Report {
+            state,
+            detail: usage.error_words(s).or(s.activity_detail.as_deref()),
+            since: s.activity_since,
+            reported_at: s.activity_reported_at,
+        }),
+    };
+    let mut activity = health::effective_activity(report, Some(&facts), now, t);
+    if dialog.is_some() && activity.source == ActivitySource::Hook {
+        activity.source = ActivitySource::ClaudeRegistry;
+    }
     let last_signal_at = health::last_signal_at([facts.window_activity, s.activity_reported_at]);
     let agent = s.agent.clone().unwrap_or_else(|| s.display_name());
     let cwd = s.current_cwd.clone().unwrap_or_else(|| s.cwd.clone());
     let mut row = pane_row(pane, agent, cwd, activity, last_signal_at, cx);
+    // What it asks, as greenroom's own rows say it; a dialog in the
+    // words of Claude Code's record ("dialog open").
+    let tool = s.activity_tool.as_ref().filter(|_| dialog.is_none());
+    row.waiting_for = (row.health == Health::Waiting)
+        .then(|| waiting_for(&row.activity, tool))
+        .flatten();
     row.created_at = s.created_at;
     row.agent_session_id = s.agent_session_id.clone();
     row.usage = usage.of(s, now);

@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Utc};
 
 use super::pane_row::pane_row;
-use super::rows::RowContext;
+use super::rows::{RowContext, waiting_for};
 use super::usage::UsageFiles;
 use super::{Problems, WatchTarget};
 use crate::health::{self, Report};
-use crate::model::{Activity, ActivitySource, Adopted, Session, Usage};
+use crate::model::{Activity, ActivitySource, Adopted, Health, Session, Usage};
 use crate::sources::claude_registry::{self, RegistryEntry};
 use crate::sources::{read_text_file, transcript};
 use crate::tmux::Pane;
@@ -221,6 +221,10 @@ impl Registry {
         let cwd = e.cwd.clone().unwrap_or_default();
         let mut row = pane_row(pane, agent, cwd, activity, last_signal_at, cx);
         row.agent_session_id = Some(e.session_id.clone());
+        // What it waits for, in its record's words ("permission prompt").
+        row.waiting_for = (row.health == Health::Waiting)
+            .then(|| waiting_for(&row.activity, None))
+            .flatten();
         row.usage = self.usage(e, usage, now);
         row.adopted = Some(Adopted {
             pane: pane.id.clone(),

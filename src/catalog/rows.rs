@@ -289,16 +289,24 @@ fn sidecar_status(
 }
 
 /// What a waiting session asks: the hook's words (Claude Code's
-/// Notification message, Gemini CLI's command) and the tool call it holds.
-fn waiting_for(a: &ActivityView, tool: Option<&ToolCall>) -> Option<WaitingFor> {
-    let question = a
-        .detail
-        .clone()
-        .filter(|_| a.source == ActivitySource::Hook);
+/// Notification message, Gemini CLI's command; Claude Code's own record's
+/// `waitingFor`) and the tool call it holds;
+/// a question the call puts (AskUserQuestion) is said in its own words,
+/// not the Notification's "needs your permission". Greenroom's own rows
+/// and hand-started ones alike.
+pub(super) fn waiting_for(a: &ActivityView, tool: Option<&ToolCall>) -> Option<WaitingFor> {
+    let said = a.detail.clone().filter(|_| {
+        matches!(
+            a.source,
+            ActivitySource::Hook | ActivitySource::ClaudeRegistry
+        )
+    });
+    let asked = tool.and_then(|t| t.question.clone());
     let w = WaitingFor {
-        question,
+        question: asked.or(said),
         tool: tool.and_then(|t| t.tool.clone()),
         command: tool.and_then(|t| t.command.clone()),
+        options: tool.map(|t| t.options.clone()).unwrap_or_default(),
     };
     (w != WaitingFor::default()).then_some(w)
 }

@@ -189,7 +189,11 @@ pub fn classify(payload: &Value) -> Change {
         "Notification" => {
             let message = text(payload, "message");
             match text(payload, "notification_type") {
-                Some("permission_prompt" | "elicitation_dialog") => awaiting(message),
+                // `agent_needs_input`: one of Claude Code's own dialogs
+                // blocks the agent (its words say which).
+                Some("permission_prompt" | "elicitation_dialog" | "agent_needs_input") => {
+                    awaiting(message)
+                }
                 // Gemini: the command waiting for "Allow execution?".
                 Some("ToolPermission") => {
                     let command = payload.get("details").and_then(|d| text(d, "command"));

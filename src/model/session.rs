@@ -114,18 +114,38 @@ pub struct ActivityView {
 }
 
 /// What a waiting agent asks, in its own words where it says them: Claude
-/// Code's Notification message, the tool and command of the call it holds.
+/// Code's Notification message, the tool and command of the call it holds,
+/// or the question it puts and its numbered choices.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct WaitingFor {
     pub question: Option<String>,
     pub tool: Option<String>,
     pub command: Option<String>,
+    /// A question's choices: the digit `n` answers with the n-th.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<String>,
 }
 
 impl WaitingFor {
+    /// The choices as the digits that pick them: `1 Red · 2 Blue`.
+    pub fn choices(&self) -> Option<String> {
+        let numbered: Vec<String> = (1..)
+            .zip(&self.options)
+            .map(|(n, o)| format!("{n} {o}"))
+            .collect();
+        (!numbered.is_empty()).then(|| numbered.join(" · "))
+    }
+
     /// One line: `Claude needs your permission · Bash: touch x`; a part
-    /// the question already says is not repeated.
+    /// the question already says is not repeated. A question with choices
+    /// is the question and its numbered choices.
     pub fn line(&self) -> Option<String> {
+        if let Some(choices) = self.choices() {
+            return Some(match &self.question {
+                Some(q) => format!("{q} · {choices}"),
+                None => choices,
+            });
+        }
         let question = self.question.as_deref();
         let said = |t: &str| question.is_some_and(|q| q.contains(t));
         let tool = self.tool.as_deref().filter(|t| !said(t));
@@ -250,5 +270,36 @@ pub fn row_name(s: &Session) -> std::borrow::Cow<'_, str> {
     match &s.host {
         Some(place) => format!("{}:{}", place.name, s.name).into(),
         None => s.name.as_str().into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::WaitingFor;
+
+    #[test]
+    fn a_question_with_choices_reads_as_the_digits_that_answer_it() {
+        let w = WaitingFor {
+            question: Some("Which colour shall the button be?".into()),
+            tool: Some("AskUserQuestion".into()),
+            command: None,
+            options: vec!["Red".into(), "Blue".into()],
+        };
+        assert_eq!(w.choices().as_deref(), Some("1 Red · 2 Blue"));
+        assert_eq!(
+            w.line().as_deref(),
+            Some("Which colour shall the button be? · 1 Red · 2 Blue")
+        );
+        let call = WaitingFor {
+            question: Some("Claude needs your permission".into()),
+            tool: Some("Bash".into()),
+            command: Some("touch x".into()),
+            options: Vec::new(),
+        };
+        assert_eq!(call.choices(), None);
+        assert_eq!(
+            call.line().as_deref(),
+            Some("Claude needs your permission · Bash: touch x")
+        );
     }
 }

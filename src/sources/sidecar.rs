@@ -20,7 +20,7 @@ mod record;
 
 use super::atomic::{WriteError, lock_within, replace_atomic, sync_dir};
 pub use super::atomic::{remove_stale_temps, write_atomic, write_atomic_mode};
-pub use record::{Sidecar, ToolCall, Worktree};
+pub use record::{MAX_OPTIONS, Sidecar, ToolCall, Worktree};
 
 use super::{NOT_REGULAR, O_NOFOLLOW, O_NONBLOCK, read_text_file};
 use crate::model::Problem;

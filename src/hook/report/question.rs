@@ -2,12 +2,14 @@
 //! of the call it holds (Claude Code's PreToolUse and PermissionRequest,
 //! Gemini CLI's BeforeTool: `tool_name`, `tool_input.command`) and the
 //! words of its question (Claude Code's Notification `message`, Gemini
-//! CLI's `details.command`). Payloads are untrusted: every text is
-//! cleaned of control characters and bounded.
+//! CLI's `details.command`); for Claude Code's AskUserQuestion, the
+//! question it puts and its choices (`tool_input.questions[]`, whose
+//! `question` and `options[].label` are what its dialog shows). Payloads
+//! are untrusted: every text is cleaned of control characters and bounded.
 
 use serde_json::Value;
 
-use crate::sources::sidecar::ToolCall;
+use crate::sources::sidecar::{MAX_OPTIONS, ToolCall};
 
 /// The longest tool name or command kept, in characters.
 pub const MAX_TEXT_CHARS: usize = 200;
@@ -64,6 +66,35 @@ fn input_summary(input: &Value) -> Option<String> {
         .and_then(|t| clean(t, MAX_TEXT_CHARS))
 }
 
+/// The first question of an AskUserQuestion call and its choices'
+/// labels. Claude Code shows one question at a time, and a digit picks
+/// one of the choices of the question on screen: the first.
+fn asked(input: &Value) -> (Option<String>, Vec<String>) {
+    let first = input
+        .get("questions")
+        .and_then(Value::as_array)
+        .and_then(|q| q.first());
+    let Some(first) = first else {
+        return (None, Vec::new());
+    };
+    let question = first
+        .get("question")
+        .and_then(Value::as_str)
+        .and_then(|t| clean(t, MAX_TEXT_CHARS));
+    let options = first
+        .get("options")
+        .and_then(Value::as_array)
+        .map(|o| {
+            o.iter()
+                .take(MAX_OPTIONS)
+                .map_while(|o| o.get("label").and_then(Value::as_str))
+                .map_while(|l| clean(l, MAX_TEXT_CHARS))
+                .collect()
+        })
+        .unwrap_or_default();
+    (question, options)
+}
+
 /// The tool-call update a payload carries.
 pub fn tool_update(payload: &Value) -> ToolUpdate {
     let event = payload.get("hook_event_name").and_then(Value::as_str);
@@ -73,11 +104,18 @@ pub fn tool_update(payload: &Value) -> ToolUpdate {
                 .get("tool_name")
                 .and_then(Value::as_str)
                 .and_then(|t| clean(t, MAX_TEXT_CHARS));
-            let command = payload.get("tool_input").and_then(input_summary);
-            if tool.is_none() && command.is_none() {
+            let input = payload.get("tool_input");
+            let command = input.and_then(input_summary);
+            let (question, options) = input.map(asked).unwrap_or_default();
+            if tool.is_none() && command.is_none() && question.is_none() {
                 return ToolUpdate::Keep;
             }
-            ToolUpdate::Set(ToolCall { tool, command })
+            ToolUpdate::Set(ToolCall {
+                tool,
+                command,
+                question,
+                options,
+            })
         }
         Some("Notification") | None => ToolUpdate::Keep,
         Some(_) => ToolUpdate::Clear,
@@ -109,7 +147,8 @@ mod tests {
             tool_update(&pre),
             ToolUpdate::Set(ToolCall {
                 tool: Some("Bash".into()),
-                command: Some("ls -la".into())
+                command: Some("ls -la".into()),
+                ..ToolCall::default()
             })
         );
         let edit = json!({"hook_event_name": "PermissionRequest", "tool_name": "Edit",
@@ -122,5 +161,43 @@ mod tests {
         assert_eq!(tool_update(&post), ToolUpdate::Clear);
         let bare = json!({"hook_event_name": "PreToolUse", "tool_input": 3});
         assert_eq!(tool_update(&bare), ToolUpdate::Keep);
+    }
+
+    /// Claude Code 2.1.328's own PermissionRequest for an AskUserQuestion
+    /// call (recorded by the interop suite): the question and its choices'
+    /// labels, in order.
+    #[test]
+    fn a_question_holds_its_words_and_choices() {
+        let real = include_str!(
+            "../../../tests/fixtures/real/claude-hook-payloads/greenroom-standin__claude-code-2.1.328__PermissionRequest__ask-user-question.json"
+        );
+        let payload: Value = serde_json::from_str(real).unwrap();
+        assert_eq!(
+            tool_update(&payload),
+            ToolUpdate::Set(ToolCall {
+                tool: Some("AskUserQuestion".into()),
+                command: None,
+                question: Some("Which colour shall the button be?".into()),
+                options: vec!["Red".into(), "Blue".into(), "Green".into()],
+            })
+        );
+    }
+
+    /// Untrusted choices: cleaned, at most nine (the digits), and none
+    /// after one without a label (the numbers would no longer match).
+    #[test]
+    fn choices_are_cleaned_bounded_and_keep_their_numbers() {
+        let many: Vec<Value> = (1..=12)
+            .map(|n| json!({"label": format!("o{n}")}))
+            .collect();
+        let input = json!({"questions": [{"question": "Pick\n\u{1b}one?", "options": many}]});
+        let (question, options) = asked(&input);
+        assert_eq!(question.as_deref(), Some("Pick one?"));
+        assert_eq!(options.len(), MAX_OPTIONS);
+        assert_eq!(options[8], "o9");
+        let gap = json!({"questions": [{"question": "Q?",
+            "options": [{"label": "a"}, {"label": 3}, {"label": "c"}]}]});
+        assert_eq!(asked(&gap).1, vec!["a".to_owned()]);
+        assert_eq!(asked(&json!({"questions": "no"})), (None, Vec::new()));
     }
 }

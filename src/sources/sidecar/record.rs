@@ -20,7 +20,18 @@ pub struct ToolCall {
     pub tool: Option<String>,
     #[serde(default)]
     pub command: Option<String>,
+    /// A question the call puts to the operator (Claude Code's
+    /// AskUserQuestion), in its words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub question: Option<String>,
+    /// The question's choices in the agent's order: choice 1 is the
+    /// first, so a digit answers it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<String>,
 }
+
+/// The most choices kept: a digit key answers 1 to 9.
+pub const MAX_OPTIONS: usize = 9;
 
 /// A git worktree a session was spawned in.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -155,12 +166,19 @@ impl Sidecar {
     }
 
     pub(super) fn cap_detail(&mut self) {
-        let tool = self.activity_tool.as_mut();
-        let parts = tool.into_iter().flat_map(|t| [&mut t.tool, &mut t.command]);
-        for text in parts.chain([&mut self.activity_detail]).flatten() {
+        let cut = |text: &mut String| {
             if let Some((cut, _)) = text.char_indices().nth(MAX_DETAIL_CHARS) {
                 text.truncate(cut);
             }
+        };
+        if let Some(t) = self.activity_tool.as_mut() {
+            t.options.truncate(MAX_OPTIONS);
+            t.options.iter_mut().for_each(cut);
+            [&mut t.tool, &mut t.command, &mut t.question]
+                .into_iter()
+                .flatten()
+                .for_each(cut);
         }
+        self.activity_detail.iter_mut().for_each(cut);
     }
 }

@@ -98,6 +98,14 @@ struct WaitingForJson<'a> {
     question: Option<&'a str>,
     tool: Option<&'a str>,
     command: Option<&'a str>,
+    /// Additive: a question's choices, in order (the digit n picks the
+    /// n-th); left out when there are none.
+    #[serde(skip_serializing_if = "no_options")]
+    options: &'a [String],
+}
+
+fn no_options(options: &&[String]) -> bool {
+    options.is_empty()
 }
 
 #[derive(Serialize)]
@@ -199,6 +207,7 @@ fn session_json(s: &Session, now: DateTime<Utc>) -> SessionJson<'_> {
                 question: w.question.as_deref(),
                 tool: w.tool.as_deref(),
                 command: w.command.as_deref(),
+                options: &w.options,
             }),
             why: s.why.at(now),
         },

@@ -100,7 +100,7 @@ fn kill_on_an_adopted_claude_closes_only_its_pane() {
 /// Types `text` into Claude Code's prompt; keys that land while it is
 /// still redrawing its first screen are lost, so they are typed again until
 /// the text shows (polled, with a deadline).
-fn type_until_shown(p: &Pane<'_>, text: &str) {
+pub(super) fn type_until_shown(p: &Pane<'_>, text: &str) {
     let deadline = std::time::Instant::now() + Duration::from_secs(30);
     while !p.text().contains(text) {
         assert!(

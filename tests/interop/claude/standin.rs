@@ -34,6 +34,8 @@ pub enum Reply {
     /// A `tool_use` of Bash with this command; the turn after its result
     /// takes the next reply.
     Bash(String, Tokens),
+    /// A `tool_use` of AskUserQuestion: this question with these choices.
+    Ask(String, Vec<String>, Tokens),
     /// `message_start`, then nothing for this long (or until the client
     /// hangs up), then the text.
     Slow(Duration, Tokens),
@@ -282,6 +284,21 @@ fn answer(w: &mut TcpStream, model: &str, stream: bool, reply: &Reply) -> std::i
             "tool_use",
             None,
         ),
+        Reply::Ask(question, labels, t) => {
+            let options: Vec<Value> = labels
+                .iter()
+                .map(|l| json!({"label": l, "description": format!("Make it {l}")}))
+                .collect();
+            let input = json!({"questions": [{"question": question, "header": "Colour",
+                               "options": options, "multiSelect": false}]});
+            (
+                json!({"type": "tool_use", "id": format!("toolu_{}", message_id()),
+                       "name": "AskUserQuestion", "input": input}),
+                *t,
+                "tool_use",
+                None,
+            )
+        }
     };
     let id = message_id();
     if !stream {

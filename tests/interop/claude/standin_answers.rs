@@ -7,7 +7,7 @@ use super::tokens;
 
 /// The stand-in's other answers, which Claude Code 2.1.328 did not ask for
 /// in these runs (all its turns stream; nonessential traffic is off): plain
-/// JSON messages, a Bash tool_use, count_tokens, a GET, an error, each over
+/// JSON messages, a Bash and an AskUserQuestion tool_use, count_tokens, a GET, an error, each over
 /// one kept-alive connection.
 #[test]
 fn the_stand_in_answers_json_count_tokens_and_errors() {
@@ -16,6 +16,11 @@ fn the_stand_in_answers_json_count_tokens_and_errors() {
     api.script([
         Reply::Text("Plain.".into(), tokens(7, 3, 2, 1)),
         Reply::Bash("true".into(), tokens(1, 1, 0, 0)),
+        Reply::Ask(
+            "Which?".into(),
+            vec!["A".into(), "B".into()],
+            tokens(1, 1, 0, 0),
+        ),
         Reply::Error(400, "invalid_request_error", "no".into()),
     ]);
     let conn = std::net::TcpStream::connect(("127.0.0.1", api.port)).unwrap();
@@ -57,6 +62,13 @@ fn the_stand_in_answers_json_count_tokens_and_errors() {
     assert_eq!(m["content"][0]["type"], "tool_use");
     assert_eq!(m["content"][0]["input"]["command"], "true");
     assert_eq!(m["stop_reason"], "tool_use");
+    let (_, m) = call("POST", "/v1/messages", turn);
+    assert_eq!(m["content"][0]["name"], "AskUserQuestion");
+    let asked = &m["content"][0]["input"]["questions"][0];
+    assert_eq!(
+        (&asked["question"], &asked["options"][1]["label"]),
+        (&"Which?".into(), &"B".into())
+    );
     let (code, m) = call("POST", "/v1/messages/count_tokens?beta=true", turn);
     assert_eq!((code, m["input_tokens"].as_u64()), (200, Some(100)));
     let (code, _) = call("GET", "/v1/models", "");
@@ -66,5 +78,5 @@ fn the_stand_in_answers_json_count_tokens_and_errors() {
         assert_eq!(code, 400, "a last error answers every later turn");
         assert_eq!(m["error"]["message"], "no");
     }
-    assert_eq!(api.turns(), 5);
+    assert_eq!(api.turns(), 6);
 }

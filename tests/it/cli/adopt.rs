@@ -17,7 +17,7 @@ const PAYLOADS: &str = concat!(
     "/tests/fixtures/real/claude-hook-payloads"
 );
 
-fn fixture(name: &str) -> Value {
+pub(super) fn fixture(name: &str) -> Value {
     let path = std::fs::read_dir(PAYLOADS)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -27,9 +27,9 @@ fn fixture(name: &str) -> Value {
 }
 
 /// A user's tmux server with a plain session `work` (not greenroom's).
-struct Setup {
-    world: World,
-    tmux: TmuxServer,
+pub(super) struct Setup {
+    pub(super) world: World,
+    pub(super) tmux: TmuxServer,
     socket: String,
     /// Panes whose program runs the lines written to a FIFO, by pane id:
     /// where an agent's hooks run `greenroom report`.
@@ -38,7 +38,7 @@ struct Setup {
 }
 
 impl Setup {
-    fn new() -> Self {
+    pub(super) fn new() -> Self {
         let world = World::new();
         let tmux = TmuxServer::new();
         tmux.spawn("work", &["sleep", "600"]);
@@ -70,7 +70,7 @@ impl Setup {
     /// each line written to its FIFO, as an agent runs its hooks. It is a
     /// copy of `sh` named `agent-host` (tmux shows that name: neither a
     /// shell nor an agent). Returns its pane id.
-    fn hook_window(&self) -> String {
+    pub(super) fn hook_window(&self) -> String {
         let n = self.hook_panes.borrow().len();
         let fifo = self.world.path(&format!("hooks-{n}.fifo"));
         let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
@@ -153,7 +153,7 @@ impl Setup {
 
     /// `greenroom report` as a hook runs it in `pane`: from inside the pane
     /// when it is a hook window, else from this test (outside any pane).
-    fn report(&self, pane: Option<&str>, payload: &Value) {
+    pub(super) fn report(&self, pane: Option<&str>, payload: &Value) {
         if let Some(p) = pane.filter(|p| self.hook_panes.borrow().contains_key(*p)) {
             return self.report_in(p, pane, payload);
         }
@@ -185,7 +185,7 @@ impl Setup {
         v["sessions"].as_array().unwrap().clone()
     }
 
-    fn row(&self, pane: &str) -> Option<Value> {
+    pub(super) fn row(&self, pane: &str) -> Option<Value> {
         self.rows().into_iter().find(|r| r["id"] == pane)
     }
 
@@ -200,7 +200,7 @@ impl Setup {
     }
 }
 
-fn with(mut payload: Value, key: &str, value: &str) -> Value {
+pub(super) fn with(mut payload: Value, key: &str, value: &str) -> Value {
     payload[key] = Value::String(value.to_owned());
     payload
 }

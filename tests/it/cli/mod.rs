@@ -3,6 +3,7 @@
 
 mod actions;
 mod adopt;
+mod adopt_asks;
 mod claude_registry;
 mod completion;
 mod config_layers;

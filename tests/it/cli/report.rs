@@ -242,6 +242,30 @@ fn every_real_payload_updates_the_sidecar_field_by_field() {
             ),
             cwd: "/home/USER/work",
         },
+        Want {
+            // Claude Code 2.1.328 started by hand, the stand-in asking a
+            // question (AskUserQuestion; greenroom's interop suite).
+            fixture: "2.1.328__PreToolUse__ask-user-question",
+            activity: Activity::Active,
+            detail: None,
+            status: Status::Running,
+            agent_session_id: "071f77f5-db29-4045-a3fc-81f8c3857bc2",
+            transcript: Some(
+                "/home/USER/.claude/projects/-home-USER-work/071f77f5-db29-4045-a3fc-81f8c3857bc2.jsonl",
+            ),
+            cwd: "/home/USER/work",
+        },
+        Want {
+            fixture: "2.1.328__PermissionRequest__ask-user-question",
+            activity: Activity::AwaitingInput,
+            detail: Some("permission to use AskUserQuestion"),
+            status: Status::Running,
+            agent_session_id: "071f77f5-db29-4045-a3fc-81f8c3857bc2",
+            transcript: Some(
+                "/home/USER/.claude/projects/-home-USER-work/071f77f5-db29-4045-a3fc-81f8c3857bc2.jsonl",
+            ),
+            cwd: "/home/USER/work",
+        },
     ];
     assert_eq!(
         std::fs::read_dir(PAYLOADS)
@@ -566,6 +590,8 @@ fn event_table_for_claude_and_gemini() {
     let waiting = |m: &str| Change::Activity(Activity::AwaitingInput, Some(m.into()));
     assert_eq!(note(Some("permission_prompt"), "p"), waiting("p"));
     assert_eq!(note(Some("elicitation_dialog"), "q"), waiting("q"));
+    // Claude Code 2.1.328's notification for its own blocking dialogs.
+    assert_eq!(note(Some("agent_needs_input"), "d"), waiting("d"));
     assert_eq!(note(Some("ToolPermission"), "g"), waiting("g"));
     assert_eq!(note(Some("idle_prompt"), "x"), act(Activity::Idle));
     assert_eq!(note(Some("auth_success"), "x"), Change::Nothing);

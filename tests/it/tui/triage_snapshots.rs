@@ -25,6 +25,7 @@ fn triage_state(w: u16, h: u16) -> AppState {
                     question: Some("Claude needs your permission".into()),
                     tool: Some("Bash".into()),
                     command: Some("npm run build".into()),
+                    ..WaitingFor::default()
                 });
                 r.why = "the hook reported AwaitingInput 2m ago: waiting".into();
                 r.activity.source = greenroom::model::ActivitySource::Hook;
@@ -66,4 +67,33 @@ fn an_answer_says_what_was_sent_and_what_follows() {
         let t = draw(&s, w, h);
         insta::assert_snapshot!(format!("triage_answer_{w}x{h}"), t.backend());
     }
+}
+
+/// A question with choices (AskUserQuestion): the detail pane and the
+/// sidebar say the question and the digits that answer it.
+#[test]
+fn a_question_shows_the_digits_that_answer_it() {
+    let (w, h) = SIZES[1];
+    let mut s = triage_state(w, h);
+    for r in &mut s.rows {
+        if r.id == "id-docs-site" {
+            r.waiting_for = Some(WaitingFor {
+                question: Some("Which colour shall the button be?".into()),
+                tool: Some("AskUserQuestion".into()),
+                command: None,
+                options: vec!["Red".into(), "Blue".into(), "Green".into()],
+            });
+        }
+    }
+    s.refresh_visible();
+    pick(&mut s, "id-docs-site");
+    let screen = draw(&s, w, h).backend().to_string();
+    let asks = screen
+        .lines()
+        .find(|l| l.contains("asks"))
+        .unwrap_or_else(|| panic!("no asks line:\n{screen}"));
+    assert!(
+        asks.contains("Which colour shall the button be? · 1 Red · 2 Blue · 3 Green"),
+        "{screen}"
+    );
 }

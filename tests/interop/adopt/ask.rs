@@ -1,0 +1,102 @@
+//! Claude Code started by hand asks a question (AskUserQuestion): the
+//! row says the question and its numbered choices, and a digit from
+//! greenroom answers it.
+
+use std::time::{Duration, Instant};
+
+use super::claude::{by_hand, type_until_shown};
+use super::harness::Claude;
+use super::standin::{Reply, StandIn, Tokens};
+use super::user;
+use crate::it_support::{Pane, wait_for};
+
+const QUESTION: &str = "Which colour shall the button be?";
+
+fn tokens() -> Tokens {
+    Tokens {
+        input: 100,
+        output: 10,
+        cache_read: 0,
+        cache_write: 0,
+    }
+}
+
+/// Keeps the question's real payloads under `target/interop-captures/ask/`
+/// (the source of tests/fixtures/real's AskUserQuestion files).
+fn keep_payloads(c: &Claude) {
+    let out = std::path::PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/target/interop-captures/ask"
+    ));
+    std::fs::create_dir_all(&out).unwrap();
+    for p in c.payloads() {
+        let event = p["hook_event_name"].as_str().unwrap_or_default();
+        if matches!(event, "PermissionRequest" | "Notification" | "PreToolUse") {
+            let text = serde_json::to_string_pretty(&p).unwrap();
+            std::fs::write(out.join(format!("{event}.json")), text).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_question_shows_its_choices_and_a_digit_from_greenroom_answers_it() {
+    let api = StandIn::start();
+    let colours = ["Red", "Blue", "Green"].map(String::from).to_vec();
+    api.script([
+        Reply::Ask(QUESTION.into(), colours, tokens()),
+        Reply::Text("Blue it is.".into(), tokens()),
+    ]);
+    let (c, pane) = by_hand(api.clone());
+    let row = || user::row(&c.tmux, &c.home(), &pane);
+    let p = Pane::new(&c.tmux, "work");
+    type_until_shown(&p, "Make a button.");
+    p.keys(&["Enter"]);
+    p.until(40, "Claude Code's question", |s| s.contains(QUESTION));
+    let r = wait_for(10, "the row waiting on the question", || {
+        row().filter(|r| r["health"] == "waiting" && r["activity"]["waiting_for"].is_object())
+    });
+    keep_payloads(&c);
+    let w = &r["activity"]["waiting_for"];
+    assert_eq!(w["question"], QUESTION, "{r:#}");
+    assert_eq!(w["tool"], "AskUserQuestion", "{r:#}");
+    assert_eq!(
+        w["options"],
+        serde_json::json!(["Red", "Blue", "Green"]),
+        "{r:#}"
+    );
+
+    // `2` from greenroom picks Blue: the answer reaches the stand-in.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while p.text().contains(QUESTION) {
+        assert!(
+            Instant::now() < deadline,
+            "the question stayed:\n{}",
+            p.text()
+        );
+        user::ok(&c.tmux, &c.home(), &["send", &pane, "--key", "2"]);
+        let pressed = Instant::now();
+        while pressed.elapsed() < Duration::from_secs(3) && p.text().contains(QUESTION) {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+    p.until(30, "Claude's reply after the answer", |s| {
+        s.contains("Blue it is.")
+    });
+    // The answer Claude Code took is Blue, in its own transcript.
+    let transcript = c.payloads()[0]["transcript_path"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // Claude Code's own record of the answer: `answers` in the result.
+    let answers = wait_for(10, "the question's result in the transcript", || {
+        let text = std::fs::read_to_string(&transcript).unwrap_or_default();
+        text.lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .find_map(|v| v["toolUseResult"].get("answers").cloned())
+    });
+    assert_eq!(answers, serde_json::json!({ QUESTION: "Blue" }));
+    let r = wait_for(10, "the row no longer waiting", || {
+        row().filter(|r| r["health"] != "waiting")
+    });
+    assert!(r["activity"]["waiting_for"].is_null(), "{r:#}");
+}
