@@ -75,7 +75,7 @@ fn an_answer_says_what_was_sent_and_what_follows() {
 fn a_question_shows_the_digits_that_answer_it() {
     let (w, h) = SIZES[1];
     let mut s = triage_state(w, h);
-    for r in &mut s.rows {
+    for r in &mut s.list.rows {
         if r.id == "id-docs-site" {
             r.waiting_for = Some(WaitingFor {
                 question: Some("Which colour shall the button be?".into()),
