@@ -10,7 +10,7 @@ use crate::model::{Activity, ActivitySource, ActivityView, Health, Orchestration
 mod explain;
 mod signal;
 pub use explain::{explain, provenance};
-pub use signal::last_signal_at;
+pub use signal::{last_signal_at, sign_of_life};
 
 /// Thresholds for activity inference and health: how long a hook's report
 /// wins over tmux, how recent tmux output counts as active, and how long
@@ -196,8 +196,13 @@ pub struct HealthInputs<'a> {
     pub exit_status: Option<i32>,
     pub activity: &'a Activity,
     pub orchestration: Option<&'a Orchestration>,
-    /// The latest sign of life: tmux activity, a file change, a report.
+    /// The latest sign of life: tmux activity, a file change, a report
+    /// ([`sign_of_life`]: an agent whose last word is Active is alive only
+    /// while it speaks, whatever its spinner does).
     pub last_signal_at: Option<DateTime<Utc>>,
+    /// What the agent last said, for the why line of a stuck one: the tool
+    /// call it reported (`Bash \`npm test\``).
+    pub said: Option<&'a str>,
 }
 
 /// Which rule decided a health class: the "why" line says it in words
@@ -216,7 +221,8 @@ pub enum Rule {
     OrchestrationFailed,
     /// The agent asks the operator.
     AwaitingInput,
-    /// Working, with no sign of life for `stuck_after`.
+    /// Working, with no sign of life for `stuck_after`: for an agent
+    /// that said it was Active, no word from it, whatever its screen does.
     Silent,
     /// The activity is Active.
     Working,

@@ -11,11 +11,11 @@ use super::own::Own;
 use super::pane_row::pane_row;
 use super::probe::{Found, Probe, at_a_shell, probe};
 use super::registry::Registry;
-use super::rows::RowContext;
+use super::rows::{RowContext, said};
 use super::usage::UsageFiles;
 use super::{Problems, WatchTarget, add_problems};
 use crate::health::{self, Report};
-use crate::model::{Adopted, Session, Status};
+use crate::model::{Activity, Adopted, Session, Status};
 use crate::sources::adopted as records;
 use crate::sources::sidecar::{self, Sidecar};
 use crate::tmux::{Pane, PaneId, ServerState, Tmux};
@@ -239,10 +239,23 @@ fn reported_row(s: &Sidecar, pane: &Pane, usage: &UsageFiles, cx: &RowContext<'_
         reported_at: s.activity_reported_at,
     });
     let activity = health::effective_activity(report, Some(&facts), now, t);
-    let last_signal_at = health::last_signal_at([facts.window_activity, s.activity_reported_at]);
+    let last_signal_at = health::sign_of_life(
+        s.activity == Some(Activity::Active),
+        [s.activity_reported_at],
+        facts.window_activity,
+    );
+    let said = said(s.activity_tool.as_ref());
     let agent = s.agent.clone().unwrap_or_else(|| s.display_name());
     let cwd = s.current_cwd.clone().unwrap_or_else(|| s.cwd.clone());
-    let mut row = pane_row(pane, agent, cwd, activity, last_signal_at, cx);
+    let mut row = pane_row(
+        pane,
+        agent,
+        cwd,
+        activity,
+        last_signal_at,
+        said.as_deref(),
+        cx,
+    );
     row.created_at = s.created_at;
     row.agent_session_id = s.agent_session_id.clone();
     row.usage = usage.of(s, now);
@@ -264,6 +277,7 @@ fn discovered_row(pane: &Pane, found: &Found, cx: &RowContext<'_>) -> Session {
         cwd,
         activity,
         facts.window_activity,
+        None,
         cx,
     );
     row.adopted = Some(Adopted {

@@ -143,6 +143,7 @@ fn row(a: &AoSession, cx: &RowContext<'_>) -> Session {
         activity: &activity.state,
         orchestration: None,
         last_signal_at,
+        said: None,
     };
     let (health, why) = ao_health(a, inputs, &activity, now, t);
     let snoozed_until = cx

@@ -216,10 +216,14 @@ impl Registry {
         if activity.source == ActivitySource::Hook {
             activity.source = ActivitySource::ClaudeRegistry;
         }
-        let last_signal_at = health::last_signal_at([facts.window_activity, e.status_at]);
+        let last_signal_at = health::sign_of_life(
+            state == Activity::Active,
+            [e.status_at],
+            facts.window_activity,
+        );
         let agent = agent.unwrap_or_else(|| "claude".to_owned());
         let cwd = e.cwd.clone().unwrap_or_default();
-        let mut row = pane_row(pane, agent, cwd, activity, last_signal_at, cx);
+        let mut row = pane_row(pane, agent, cwd, activity, last_signal_at, None, cx);
         row.agent_session_id = Some(e.session_id.clone());
         row.usage = self.usage(e, usage, now);
         row.adopted = Some(Adopted {

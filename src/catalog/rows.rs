@@ -12,7 +12,8 @@ use super::order::sort_by_last_focus;
 use crate::attention;
 use crate::health::{self, HealthInputs, Report, TmuxFacts};
 use crate::model::{
-    ActivitySource, ActivityView, Health, Orchestration, Session, Source, Status, WaitingFor,
+    Activity, ActivitySource, ActivityView, Health, Orchestration, Session, Source, Status,
+    WaitingFor,
 };
 use crate::sources::sidecar::{Sidecar, ToolCall};
 
@@ -170,12 +171,14 @@ impl Catalog {
             sidecar_status(s, archived, facts, tmux_session.as_deref());
         let activity = self.sidecar_activity(s, &status, exit_status, live.as_ref(), archived, now);
         let last_signal_at = sidecar_signal_at(live.as_ref(), s, orchestration.as_deref());
+        let said = said(s.activity_tool.as_ref());
         let inputs = HealthInputs {
             status: &status,
             exit_status,
             activity: &activity.state,
             orchestration: orchestration.as_deref(),
             last_signal_at,
+            said: said.as_deref(),
         };
         let (health, rule) = health::decide(inputs, now, t);
         let why = health::explain(rule, health, &inputs, &activity, t);
@@ -373,16 +376,32 @@ pub(super) fn live_status(
     }
 }
 
-/// A record's newest sign of life: pane output, a report, Maestro's update.
+/// A record's newest sign of life: a report, Maestro's update, and pane
+/// output unless the agent's last word is Active ([`health::sign_of_life`]).
 pub(super) fn sidecar_signal_at(
     live: Option<&TmuxFacts>,
     s: &Sidecar,
     orchestration: Option<&Orchestration>,
 ) -> Option<DateTime<Utc>> {
-    health::last_signal_at([
+    health::sign_of_life(
+        s.activity == Some(Activity::Active),
+        [
+            s.activity_reported_at,
+            s.last_activity_at,
+            orchestration.and_then(|o| o.updated_at),
+        ],
         live.and_then(|f| f.window_activity),
-        s.activity_reported_at,
-        s.last_activity_at,
-        orchestration.and_then(|o| o.updated_at),
-    ])
+    )
+}
+
+/// What the agent last said, as a stuck row's why line names it: the
+/// tool call its record holds (`Bash \`npm test\``).
+pub(super) fn said(tool: Option<&ToolCall>) -> Option<String> {
+    let tool = tool?;
+    match (tool.tool.as_deref(), tool.command.as_deref()) {
+        (Some(name), Some(command)) => Some(format!("{name} `{command}`")),
+        (Some(name), None) => Some(name.to_owned()),
+        (None, Some(command)) => Some(format!("`{command}`")),
+        (None, None) => None,
+    }
 }

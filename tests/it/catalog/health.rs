@@ -91,6 +91,7 @@ fn inputs<'a>(
         activity,
         orchestration: None,
         last_signal_at: signal,
+        said: None,
     }
 }
 

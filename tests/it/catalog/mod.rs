@@ -3,3 +3,4 @@
 mod ao_lifecycle;
 mod health;
 mod maestro;
+mod stuck;

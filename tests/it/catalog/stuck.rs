@@ -1,0 +1,74 @@
+//! Stuck is silence from the agent, not from the screen: a session whose
+//! agent said it works (a hook's Active report) and has said nothing since
+//! is stuck after `stuck_after_seconds`, however its pane moves; its why
+//! line names the silence and the last thing the agent said.
+
+use crate::support;
+
+use chrono::{Duration, Utc};
+use greenroom::catalog::Catalog;
+use greenroom::model::{Activity, Health, Session};
+use greenroom::sources::sidecar::{Sidecar, SidecarStore, ToolCall};
+use greenroom::tmux::Tmux;
+use support::{Pane, TmuxServer, World};
+
+/// A pane that redraws every fifth of a second, as Claude Code's spinner
+/// and timer do while a turn runs (also while its API call hangs).
+const SPINNER: &str = "while :; do date +%s%N; sleep 0.2; done";
+
+/// A record of session `name`, its agent's last report `state` made
+/// `minutes` ago, with the tool call it held; its pane runs [`SPINNER`].
+fn spinning(world: &World, tmux: &TmuxServer, name: &str, state: Activity, minutes: i64) {
+    let store = SidecarStore::new(world.path("sessions"));
+    let cwd = world.path("work");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let said = Utc::now() - Duration::minutes(minutes);
+    let mut s = Sidecar::new(name, &cwd, "claude", said);
+    s.tmux_session = Some(format!("gr-{name}"));
+    s.activity = Some(state);
+    s.activity_since = Some(said);
+    s.activity_reported_at = Some(said);
+    s.last_activity_at = Some(said);
+    s.activity_tool = Some(ToolCall {
+        tool: Some("Bash".into()),
+        command: Some("npm test".into()),
+    });
+    store.create(&s).unwrap();
+    tmux.spawn(&format!("gr-{name}"), &["sh", "-c", SPINNER]);
+}
+
+/// The rows as `greenroom ls` builds them: the files, one tmux poll.
+fn rows(world: &World, tmux: &TmuxServer) -> Vec<Session> {
+    let config = world.config(Some(tmux), &[]);
+    let mut catalog = Catalog::load(&config, false);
+    catalog.set_tmux(Tmux::new(config.tmux_socket.clone()).poll());
+    catalog.rows(Utc::now())
+}
+
+fn row<'a>(rows: &'a [Session], name: &str) -> &'a Session {
+    rows.iter().find(|r| r.name == name).unwrap()
+}
+
+#[test]
+fn an_agent_silent_since_its_active_report_is_stuck_while_its_pane_moves() {
+    let world = World::new();
+    let tmux = TmuxServer::new();
+    spinning(&world, &tmux, "hung", Activity::Active, 15);
+    spinning(&world, &tmux, "done", Activity::Idle, 15);
+    // Both panes moving now.
+    for name in ["gr-hung", "gr-done"] {
+        Pane::new(&tmux, name).until(10, "the pane moving", |t| t.lines().count() > 2);
+    }
+    let rows = rows(&world, &tmux);
+    let hung = row(&rows, "hung");
+    assert_eq!(hung.health, Health::Stuck, "{hung:#?}");
+    assert_eq!(
+        hung.why.at(Utc::now()),
+        "no word from the agent for 15m; last: Bash `npm test`: stuck after 10m"
+    );
+    // Said it was done, and its pane moves (the operator types): active,
+    // as tmux shows it; nothing is expected of it, so never stuck.
+    let done = row(&rows, "done");
+    assert_eq!(done.health, Health::Active, "{done:#?}");
+    tmux.kill();
+}
