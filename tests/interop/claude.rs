@@ -10,6 +10,7 @@ mod harness;
 mod latency;
 mod standin;
 mod standin_answers;
+mod stuck;
 mod turns;
 
 use std::time::{Duration, Instant};
