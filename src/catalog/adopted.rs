@@ -11,11 +11,12 @@ use super::own::Own;
 use super::pane_row::pane_row;
 use super::probe::{Found, Probe, at_a_shell, probe};
 use super::registry::Registry;
-use super::rows::{RowContext, said};
+use super::registry::last_word;
+use super::rows::{RowContext, hook_report, said};
 use super::usage::UsageFiles;
 use super::{Problems, WatchTarget, add_problems};
-use crate::health::{self, Report};
-use crate::model::{Activity, Adopted, Session, Status};
+use crate::health;
+use crate::model::{Activity, ActivitySource, Adopted, Session, Status};
 use crate::sources::adopted as records;
 use crate::sources::sidecar::{self, Sidecar};
 use crate::tmux::{Pane, PaneId, ServerState, Tmux};
@@ -198,7 +199,7 @@ impl AdoptedPanes {
                 .filter(from_inside)
             {
                 reported.insert(&p.id);
-                out.push(reported_row(s, p, usage, cx));
+                out.push(reported_row(s, p, registry, usage, cx));
             }
         }
         for (id, pane) in &panes {
@@ -229,21 +230,32 @@ pub(super) fn claimed_sessions<'a>(own: &'a Own, ao: &'a AoSessions) -> HashSet<
         .collect()
 }
 
-fn reported_row(s: &Sidecar, pane: &Pane, usage: &UsageFiles, cx: &RowContext<'_>) -> Session {
+fn reported_row(
+    s: &Sidecar,
+    pane: &Pane,
+    registry: &Registry,
+    usage: &UsageFiles,
+    cx: &RowContext<'_>,
+) -> Session {
     let (t, now) = (cx.thresholds, cx.now);
     let facts = pane.facts();
-    let report = s.activity.as_ref().map(|state| Report {
-        state,
-        detail: usage.error_words(s).or(s.activity_detail.as_deref()),
-        since: s.activity_since,
-        reported_at: s.activity_reported_at,
-    });
-    let activity = health::effective_activity(report, Some(&facts), now, t);
+    let record = registry.of_session(s.agent_session_id.as_deref());
+    let (report, from_record) = last_word(hook_report(s, usage), record);
+    let said_active = report
+        .as_ref()
+        .is_some_and(|r| *r.state == Activity::Active);
     let last_signal_at = health::sign_of_life(
-        s.activity == Some(Activity::Active),
-        [s.activity_reported_at],
+        said_active,
+        [
+            report.as_ref().and_then(|r| r.reported_at),
+            s.activity_reported_at,
+        ],
         facts.window_activity,
     );
+    let mut activity = health::effective_activity(report, Some(&facts), now, t);
+    if from_record && activity.source == ActivitySource::Hook {
+        activity.source = ActivitySource::ClaudeRegistry;
+    }
     let said = said(s.activity_tool.as_ref());
     let agent = s.agent.clone().unwrap_or_else(|| s.display_name());
     let cwd = s.current_cwd.clone().unwrap_or_else(|| s.cwd.clone());

@@ -60,6 +60,15 @@ impl Reader {
         }
     }
 
+    /// When the agent last answered, by the transcript (Gemini's session
+    /// file is not followed for it).
+    fn last_answer_at(&self) -> Option<chrono::DateTime<chrono::Utc>> {
+        match self {
+            Reader::Claude(r) => r.last_answer_at(),
+            Reader::Gemini(_) => None,
+        }
+    }
+
     fn by_model(&self) -> &BTreeMap<String, ModelUsage> {
         match self {
             Reader::Claude(r) => r.by_model(),
@@ -222,6 +231,16 @@ impl Transcripts {
             }
         }
         known.then_some(total)
+    }
+
+    /// When a session last answered, in its main transcript or a
+    /// subagent's: a word from the agent.
+    pub fn last_answer_at(&self, main: &Path) -> Option<chrono::DateTime<chrono::Utc>> {
+        let subs = self.subagents.get(main)?;
+        std::iter::once(main)
+            .chain(subs.iter().map(PathBuf::as_path))
+            .filter_map(|p| self.readers.get(p)?.last_answer_at())
+            .max()
     }
 
     /// The last API error a main transcript shows, if no answer followed it.

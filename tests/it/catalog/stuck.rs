@@ -38,7 +38,7 @@ fn spinning(world: &World, tmux: &TmuxServer, name: &str, state: Activity, minut
 }
 
 /// The rows as `greenroom ls` builds them: the files, one tmux poll.
-fn rows(world: &World, tmux: &TmuxServer) -> Vec<Session> {
+fn rows_of(world: &World, tmux: &TmuxServer) -> Vec<Session> {
     let config = world.config(Some(tmux), &[]);
     let mut catalog = Catalog::load(&config, false);
     catalog.set_tmux(Tmux::new(config.tmux_socket.clone()).poll());
@@ -59,7 +59,7 @@ fn an_agent_silent_since_its_active_report_is_stuck_while_its_pane_moves() {
     for name in ["gr-hung", "gr-done"] {
         Pane::new(&tmux, name).until(10, "the pane moving", |t| t.lines().count() > 2);
     }
-    let rows = rows(&world, &tmux);
+    let rows = rows_of(&world, &tmux);
     let hung = row(&rows, "hung");
     assert_eq!(hung.health, Health::Stuck, "{hung:#?}");
     assert_eq!(
@@ -70,5 +70,76 @@ fn an_agent_silent_since_its_active_report_is_stuck_while_its_pane_moves() {
     // as tmux shows it; nothing is expected of it, so never stuck.
     let done = row(&rows, "done");
     assert_eq!(done.health, Health::Active, "{done:#?}");
+    tmux.kill();
+}
+
+/// Claude Code's own record of the conversation (`sessions/<pid>.json`),
+/// written by this test's process (alive, with a parent), as Claude Code
+/// writes it: `busy` or `idle` since `at`.
+fn record(world: &World, session_id: &str, status: &str, at: chrono::DateTime<Utc>) {
+    let pid = std::process::id();
+    let dir = world.path("claude/sessions");
+    std::fs::create_dir_all(&dir).unwrap();
+    let ms = at.timestamp_millis();
+    let text = format!(
+        r#"{{"pid":{pid},"sessionId":"{session_id}","cwd":"{cwd}","status":"{status}","updatedAt":{ms},"statusUpdatedAt":{ms},"version":"2.1.328"}}"#,
+        cwd = world.path("work").display(),
+    );
+    std::fs::write(dir.join(format!("{pid}.json")), text).unwrap();
+}
+
+/// A record of session `name` whose agent (conversation `name`) said
+/// Active `minutes` ago; its pane printed once since, then froze.
+fn frozen(world: &World, tmux: &TmuxServer, name: &str, minutes: i64) {
+    let store = SidecarStore::new(world.path("sessions"));
+    let cwd = world.path("work");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let said = Utc::now() - Duration::minutes(minutes);
+    let mut s = Sidecar::new(name, &cwd, "claude", said);
+    s.tmux_session = Some(format!("gr-{name}"));
+    s.agent_session_id = Some(name.into());
+    s.activity = Some(Activity::Active);
+    s.activity_since = Some(said);
+    s.activity_reported_at = Some(said);
+    store.create(&s).unwrap();
+    tmux.spawn(
+        &format!("gr-{name}"),
+        &["sh", "-c", "echo working; sleep 600"],
+    );
+}
+
+/// Claude Code keeps a record of its own that turns idle on an interrupt
+/// (Esc fires no hook): with it, a still screen after an Active report is
+/// no longer taken for an interrupt. Active 15 minutes ago and still since
+/// is stuck; the record turning idle is the interrupt, read at once. An
+/// agent with no such record keeps the screen rule.
+#[test]
+fn with_claude_codes_record_a_still_screen_is_stuck_and_its_idle_the_interrupt() {
+    let world = World::new();
+    let tmux = TmuxServer::new();
+    frozen(&world, &tmux, "frozen", 15);
+    frozen(&world, &tmux, "unheard", 15);
+    record(&world, "frozen", "busy", Utc::now() - Duration::minutes(15));
+    // The screens moved after the reports, then stopped: the agent with no
+    // record of its own reads idle by the screen rule (its only sign).
+    let rows = support::wait_for(15, "the screen rule's idle", || {
+        let rows = rows_of(&world, &tmux);
+        (row(&rows, "unheard").health == Health::Idle).then_some(rows)
+    });
+    let frozen = row(&rows, "frozen");
+    assert_eq!(frozen.health, Health::Stuck, "{frozen:#?}");
+    assert_eq!(
+        frozen.why.at(Utc::now()),
+        "no word from the agent for 15m; last: the hook reported Active: stuck after 10m"
+    );
+    // Esc: Claude Code's record turns idle, no hook fires.
+    record(&world, "frozen", "idle", Utc::now());
+    let rows = rows_of(&world, &tmux);
+    let frozen = row(&rows, "frozen");
+    assert_eq!(frozen.health, Health::Idle, "{frozen:#?}");
+    assert_eq!(
+        frozen.activity.source,
+        greenroom::model::ActivitySource::ClaudeRegistry
+    );
     tmux.kill();
 }
