@@ -9,7 +9,8 @@ use chrono::{DateTime, Utc};
 
 use super::Catalog;
 use super::row_cache::Inputs;
-use super::rows::{Facts, sidecar_signal_at};
+use super::rows::Facts;
+use super::word::sidecar_signal_at;
 use crate::health::{self, TmuxFacts};
 use crate::model::{Orchestration, Session};
 use crate::sources::sidecar::Sidecar;

@@ -9,12 +9,11 @@ use chrono::{DateTime, Utc};
 
 use super::Catalog;
 use super::order::sort_by_last_focus;
-use super::usage::UsageFiles;
+use super::word::{hook_report, said, sidecar_signal_at};
 use crate::attention;
 use crate::health::{self, HealthInputs, Report, TmuxFacts};
 use crate::model::{
-    Activity, ActivitySource, ActivityView, Health, Orchestration, Session, Source, Status,
-    WaitingFor,
+    ActivitySource, ActivityView, Health, Orchestration, Session, Source, Status, WaitingFor,
 };
 use crate::sources::sidecar::{Sidecar, ToolCall};
 
@@ -384,50 +383,5 @@ pub(super) fn live_status(
         // Killed and Exited say how it ended; a vanished session is dormant.
         None if matches!(recorded, Status::Killed | Status::Exited) => (recorded.clone(), None),
         None => (Status::Dormant, None),
-    }
-}
-
-/// The hook's last report a record holds, with the transcript's words
-/// for a vague error.
-pub(super) fn hook_report<'a>(s: &'a Sidecar, usage: &'a UsageFiles) -> Option<Report<'a>> {
-    s.activity.as_ref().map(|state| Report {
-        state,
-        detail: usage.error_words(s).or(s.activity_detail.as_deref()),
-        since: s.activity_since,
-        reported_at: s.activity_reported_at,
-        hears_interrupt: false,
-    })
-}
-
-/// A record's newest sign of life: its agent's words (`word`, its last),
-/// Maestro's update, and pane output unless the agent's last word is
-/// Active ([`health::sign_of_life`]).
-pub(super) fn sidecar_signal_at(
-    live: Option<&TmuxFacts>,
-    s: &Sidecar,
-    orchestration: Option<&Orchestration>,
-    word: Option<&Report<'_>>,
-) -> Option<DateTime<Utc>> {
-    health::sign_of_life(
-        word.is_some_and(|r| *r.state == Activity::Active),
-        [
-            word.and_then(|r| r.reported_at),
-            s.activity_reported_at,
-            s.last_activity_at,
-            orchestration.and_then(|o| o.updated_at),
-        ],
-        live.and_then(|f| f.window_activity),
-    )
-}
-
-/// What the agent last said, as a stuck row's why line names it: the
-/// tool call its record holds (`Bash \`npm test\``).
-pub(super) fn said(tool: Option<&ToolCall>) -> Option<String> {
-    let tool = tool?;
-    match (tool.tool.as_deref(), tool.command.as_deref()) {
-        (Some(name), Some(command)) => Some(format!("{name} `{command}`")),
-        (Some(name), None) => Some(name.to_owned()),
-        (None, Some(command)) => Some(format!("`{command}`")),
-        (None, None) => None,
     }
 }

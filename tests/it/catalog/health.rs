@@ -12,19 +12,19 @@ use greenroom::model::{
     Activity, Health, Orchestration, Phase, PhaseError, PhaseId, PhaseStatus, Status,
 };
 
-fn now() -> DateTime<Utc> {
+pub(super) fn now() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 29, 12, 0, 0).unwrap()
 }
 
-fn ago(secs: i64) -> Option<DateTime<Utc>> {
+pub(super) fn ago(secs: i64) -> Option<DateTime<Utc>> {
     Some(now() - Duration::seconds(secs))
 }
 
-fn t() -> Thresholds {
+pub(super) fn t() -> Thresholds {
     Thresholds::default() // ttl 300 s, active window 30 s, stuck after 600 s
 }
 
-fn report(state: &Activity, reported_secs_ago: i64) -> Report<'_> {
+pub(super) fn report(state: &Activity, reported_secs_ago: i64) -> Report<'_> {
     Report {
         state,
         detail: Some("why"),
@@ -34,7 +34,7 @@ fn report(state: &Activity, reported_secs_ago: i64) -> Report<'_> {
     }
 }
 
-fn tmux(active_secs_ago: i64) -> TmuxFacts {
+pub(super) fn tmux(active_secs_ago: i64) -> TmuxFacts {
     TmuxFacts {
         window_activity: ago(active_secs_ago),
         ..TmuxFacts::default()
@@ -81,7 +81,7 @@ fn without_tmux_the_last_recorded_state_shows_as_not_reported() {
     assert!(matches!(none.state, Activity::Unknown(_)));
 }
 
-fn inputs<'a>(
+pub(super) fn inputs<'a>(
     status: &'a Status,
     activity: &'a Activity,
     signal: Option<DateTime<Utc>>,
@@ -285,44 +285,6 @@ fn a_working_screen_that_falls_silent_ends_the_reported_turn() {
     };
     let v = effective_activity(Some(r), Some(&next_second), now(), &t());
     assert_eq!(v.state, Activity::Idle);
-}
-
-/// Issue 26 §4: an agent whose interrupt is heard otherwise (Claude Code's
-/// record turns idle on Esc) is active by its word until it speaks again,
-/// whatever its screen does; after `stuck_after` of silence it is stuck.
-#[test]
-fn an_agent_heard_on_interrupt_works_until_it_says_otherwise() {
-    let active = Activity::Active;
-    let run = Status::Running;
-    let heard = |secs| Report {
-        hears_interrupt: true,
-        ..report(&active, secs)
-    };
-    // Reported 20 s ago, the screen moved until 6 s ago, then stopped: not
-    // an interrupt (that would be heard), still the turn.
-    let v = effective_activity(Some(heard(20)), Some(&tmux(6)), now(), &t());
-    assert_eq!(v.state, Activity::Active);
-    assert!(v.reported);
-    // Reported 15 minutes ago, the screen still since 14: past the report's
-    // TTL it stands as the last word (the screen says nothing), and with no
-    // word for 15 minutes the agent is stuck.
-    for pane in [tmux(840), tmux(1)] {
-        let v = effective_activity(Some(heard(900)), Some(&pane), now(), &t());
-        assert_eq!(v.state, Activity::Active, "{pane:?}");
-        assert!(!v.reported);
-        assert_eq!(v.detail.as_deref(), Some("why"), "the agent's own word");
-        let h = health(inputs(&run, &v.state, ago(900)), now(), &t());
-        assert_eq!(h, Health::Stuck);
-    }
-    // Its other words are as before: an expired waiting report gives way
-    // to the screen moving after it.
-    let waiting = Activity::AwaitingInput;
-    let r = Report {
-        hears_interrupt: true,
-        ..report(&waiting, 600)
-    };
-    let v = effective_activity(Some(r), Some(&tmux(20)), now(), &t());
-    assert_eq!(v.state, Activity::Active);
 }
 
 #[test]

@@ -5,10 +5,13 @@
 
 use crate::support;
 
+use super::health::{ago, inputs, now, report, t, tmux};
 use chrono::{Duration, Utc};
 use greenroom::catalog::Catalog;
-use greenroom::model::{Activity, Health, Session};
+use greenroom::health::{Report, effective_activity, health};
+use greenroom::model::{Activity, Health, Session, Status};
 use greenroom::sources::sidecar::{Sidecar, SidecarStore, ToolCall};
+use greenroom::sources::transcript::TranscriptUsage;
 use greenroom::tmux::Tmux;
 use support::{Pane, TmuxServer, World};
 
@@ -142,4 +145,70 @@ fn with_claude_codes_record_a_still_screen_is_stuck_and_its_idle_the_interrupt()
         greenroom::model::ActivitySource::ClaudeRegistry
     );
     tmux.kill();
+}
+
+/// Issue 26 §4: an agent whose interrupt is heard otherwise (Claude Code's
+/// record turns idle on Esc) is active by its word until it speaks again,
+/// whatever its screen does; after `stuck_after` of silence it is stuck.
+#[test]
+fn an_agent_heard_on_interrupt_works_until_it_says_otherwise() {
+    let active = Activity::Active;
+    let run = Status::Running;
+    let heard = |secs| Report {
+        hears_interrupt: true,
+        ..report(&active, secs)
+    };
+    // Reported 20 s ago, the screen moved until 6 s ago, then stopped: not
+    // an interrupt (that would be heard), still the turn.
+    let v = effective_activity(Some(heard(20)), Some(&tmux(6)), now(), &t());
+    assert_eq!(v.state, Activity::Active);
+    assert!(v.reported);
+    // Reported 15 minutes ago, the screen still since 14: past the report's
+    // TTL it stands as the last word (the screen says nothing), and with no
+    // word for 15 minutes the agent is stuck.
+    for pane in [tmux(840), tmux(1)] {
+        let v = effective_activity(Some(heard(900)), Some(&pane), now(), &t());
+        assert_eq!(v.state, Activity::Active, "{pane:?}");
+        assert!(!v.reported);
+        assert_eq!(v.detail.as_deref(), Some("why"), "the agent's own word");
+        let h = health(inputs(&run, &v.state, ago(900)), now(), &t());
+        assert_eq!(h, Health::Stuck);
+    }
+    // Its other words are as before: an expired waiting report gives way
+    // to the screen moving after it.
+    let waiting = Activity::AwaitingInput;
+    let r = Report {
+        hears_interrupt: true,
+        ..report(&waiting, 600)
+    };
+    let v = effective_activity(Some(r), Some(&tmux(20)), now(), &t());
+    assert_eq!(v.state, Activity::Active);
+}
+
+/// The agent's last answer in its transcript is a word from it (a Claude
+/// Code known only by its registry record says nothing else in a long turn).
+#[test]
+fn the_last_answer_is_the_newest_answers_own_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.jsonl");
+    std::fs::write(&path, "").unwrap();
+    let read = || {
+        let mut t = TranscriptUsage::new(&path);
+        t.refresh().unwrap();
+        t.last_answer_at()
+    };
+    assert_eq!(read(), None);
+    let answer = |id: &str, time: &str| {
+        serde_json::json!({
+            "type": "assistant", "requestId": id, "timestamp": time,
+            "message": {"id": id, "model": "claude-sonnet-4-5", "role": "assistant",
+                        "usage": {"input_tokens": 10, "output_tokens": 1}}
+        })
+        .to_string()
+            + "\n"
+    };
+    let text = answer("m1", "2026-11-29T12:05:00Z") + &answer("m2", "2026-11-29T12:09:30Z");
+    std::fs::write(&path, text).unwrap();
+    let want = chrono::DateTime::parse_from_rfc3339("2026-11-29T12:09:30Z").unwrap();
+    assert_eq!(read(), Some(want.to_utc()));
 }

@@ -380,28 +380,3 @@ fn an_errored_session_takes_its_reason_from_the_transcript_when_the_report_has_n
         .unwrap();
     assert_eq!(row(&world)["activity"]["detail"], "unknown");
 }
-
-/// The agent's last answer in its transcript is a word from it (a Claude
-/// Code known only by its registry record says nothing else in a long turn).
-#[test]
-fn the_last_answer_is_the_newest_answers_own_time() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("t.jsonl");
-    std::fs::write(&path, "").unwrap();
-    assert_eq!(usage_of(&path).last_answer_at(), None);
-    let at = |line: String, time: &str| line.replace("2026-11-29T12:00:00Z", time);
-    let text = [
-        at(
-            line("m1", "r1", "claude-sonnet-4-5", 10, 1),
-            "2026-11-29T12:05:00Z",
-        ),
-        at(
-            line("m2", "r2", "claude-sonnet-4-5", 10, 1),
-            "2026-11-29T12:09:30Z",
-        ),
-    ]
-    .concat();
-    std::fs::write(&path, text).unwrap();
-    let want = chrono::DateTime::parse_from_rfc3339("2026-11-29T12:09:30Z").unwrap();
-    assert_eq!(usage_of(&path).last_answer_at(), Some(want.to_utc()));
-}
