@@ -10,7 +10,7 @@ use crate::model::{Activity, ActivitySource, ActivityView, Health, Orchestration
 mod explain;
 mod signal;
 pub use explain::{explain, provenance};
-pub use signal::last_signal_at;
+pub use signal::{last_signal_at, sign_of_life};
 
 /// Thresholds for activity inference and health: how long a hook's report
 /// wins over tmux, how recent tmux output counts as active, and how long
@@ -34,17 +34,26 @@ impl Default for Thresholds {
 
 pub use crate::model::TmuxFacts;
 
-/// A hook's last report, as the sidecar stores it.
+/// The agent's last word on itself: a hook's report as the sidecar
+/// stores it, or a record the agent keeps (Claude Code's registry).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Report<'a> {
     pub state: &'a Activity,
     pub detail: Option<&'a str>,
     pub since: Option<DateTime<Utc>>,
     pub reported_at: Option<DateTime<Utc>>,
+    /// Whether an interrupt reaches greenroom as a word of the agent's own:
+    /// Claude Code fires no hook on Esc, but its registry record turns idle.
+    /// Then the screen proves nothing, and an Active word stands until the
+    /// agent speaks again (stuck, after `stuck_after` of silence). Without
+    /// one, a working screen that falls silent is the only sign that the
+    /// turn ended ([`SILENT_AFTER`]).
+    pub hears_interrupt: bool,
 }
 
 /// How long a pane may stay still under an Active report, after it moved
-/// since that report, before the turn is taken as over. Claude Code and
+/// since that report, before the turn is taken as over (for an agent whose
+/// interrupt is not heard otherwise: [`Report::hears_interrupt`]). Claude Code and
 /// Gemini CLI redraw a spinner and a timer (at least once a second) for as
 /// long as a turn runs, and no hook fires on an interrupt (Esc): a working
 /// screen that falls silent is the only sign the turn ended. tmux keeps
@@ -119,6 +128,7 @@ pub fn effective_activity(
     t: &Thresholds,
 ) -> ActivityView {
     if let (Some(r), Some(facts)) = (&report, tmux)
+        && !r.hears_interrupt
         && let Some(still_since) = fell_silent(r, facts, now)
     {
         return ActivityView {
@@ -133,6 +143,15 @@ pub fn effective_activity(
         && within(now, r.reported_at, t.report_ttl)
     {
         return as_reported(r, true);
+    }
+    // An agent heard when its turn ends, an interrupt too, works until it
+    // says otherwise, whatever its screen does: a hung API call ticks a
+    // spinner, a frozen one shows a still screen, and both are stuck.
+    if let Some(r) = &report
+        && r.hears_interrupt
+        && *r.state == Activity::Active
+    {
+        return as_reported(r, false);
     }
     // After the TTL a report is no longer exact, but it is still the last
     // known state until tmux shows something newer: an agent waiting for
@@ -196,8 +215,13 @@ pub struct HealthInputs<'a> {
     pub exit_status: Option<i32>,
     pub activity: &'a Activity,
     pub orchestration: Option<&'a Orchestration>,
-    /// The latest sign of life: tmux activity, a file change, a report.
+    /// The latest sign of life: tmux activity, a file change, a report
+    /// ([`sign_of_life`]: an agent whose last word is Active is alive only
+    /// while it speaks, whatever its spinner does).
     pub last_signal_at: Option<DateTime<Utc>>,
+    /// What the agent last said, for the why line of a stuck one: the tool
+    /// call it reported (`Bash \`npm test\``).
+    pub said: Option<&'a str>,
 }
 
 /// Which rule decided a health class: the "why" line says it in words
@@ -216,7 +240,8 @@ pub enum Rule {
     OrchestrationFailed,
     /// The agent asks the operator.
     AwaitingInput,
-    /// Working, with no sign of life for `stuck_after`.
+    /// Working, with no sign of life for `stuck_after`: for an agent
+    /// that said it was Active, no word from it, whatever its screen does.
     Silent,
     /// The activity is Active.
     Working,

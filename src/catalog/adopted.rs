@@ -10,11 +10,12 @@ use super::ao_sessions::AoSessions;
 use super::own::Own;
 use super::pane_row::pane_row;
 use super::probe::{Found, Probe, at_a_shell, probe};
-use super::registry::{Registry, registry_report};
+use super::registry::{Registry, last_word, registry_report};
 use super::rows::{RowContext, waiting_for};
 use super::usage::UsageFiles;
+use super::word::{hook_report, said};
 use super::{Problems, WatchTarget, add_problems};
-use crate::health::{self, Report};
+use crate::health;
 use crate::model::{Activity, ActivitySource, Adopted, Health, Session, Status};
 use crate::sources::adopted as records;
 use crate::sources::claude_registry::RegistryEntry;
@@ -199,7 +200,7 @@ impl AdoptedPanes {
                 .filter(from_inside)
             {
                 reported.insert(&p.id);
-                out.push(reported_row(s, p, registry.of(p), usage, cx));
+                out.push(reported_row(s, p, registry, usage, cx));
             }
         }
         for (id, pane) in &panes {
@@ -251,31 +252,48 @@ fn blocked_by_a_dialog<'a>(
 fn reported_row(
     s: &Sidecar,
     pane: &Pane,
-    entry: Option<&RegistryEntry>,
+    registry: &Registry,
     usage: &UsageFiles,
     cx: &RowContext<'_>,
 ) -> Session {
     let (t, now) = (cx.thresholds, cx.now);
     let facts = pane.facts();
-    let dialog = blocked_by_a_dialog(s, entry);
+    let dialog = blocked_by_a_dialog(s, registry.of(pane));
     let waits = Activity::AwaitingInput;
-    let report = match dialog {
-        Some(e) => Some(registry_report(e, &waits)),
-        None => s.activity.as_ref().map(|state| Report {
-            state,
-            detail: usage.error_words(s).or(s.activity_detail.as_deref()),
-            since: s.activity_since,
-            reported_at: s.activity_reported_at,
-        }),
+    let (report, from_record) = match dialog {
+        Some(e) => (Some(registry_report(e, &waits)), true),
+        None => last_word(
+            hook_report(s, usage),
+            registry.of_session(s.agent_session_id.as_deref()),
+        ),
     };
+    let said_active = report
+        .as_ref()
+        .is_some_and(|r| *r.state == Activity::Active);
+    let last_signal_at = health::sign_of_life(
+        said_active,
+        [
+            report.as_ref().and_then(|r| r.reported_at),
+            s.activity_reported_at,
+        ],
+        facts.window_activity,
+    );
     let mut activity = health::effective_activity(report, Some(&facts), now, t);
-    if dialog.is_some() && activity.source == ActivitySource::Hook {
+    if from_record && activity.source == ActivitySource::Hook {
         activity.source = ActivitySource::ClaudeRegistry;
     }
-    let last_signal_at = health::last_signal_at([facts.window_activity, s.activity_reported_at]);
+    let said = said(s.activity_tool.as_ref());
     let agent = s.agent.clone().unwrap_or_else(|| s.display_name());
     let cwd = s.current_cwd.clone().unwrap_or_else(|| s.cwd.clone());
-    let mut row = pane_row(pane, agent, cwd, activity, last_signal_at, cx);
+    let mut row = pane_row(
+        pane,
+        agent,
+        cwd,
+        activity,
+        last_signal_at,
+        said.as_deref(),
+        cx,
+    );
     // What it asks, as greenroom's own rows say it; a dialog in the
     // words of Claude Code's record ("dialog open").
     let tool = s.activity_tool.as_ref().filter(|_| dialog.is_none());
@@ -303,6 +321,7 @@ fn discovered_row(pane: &Pane, found: &Found, cx: &RowContext<'_>) -> Session {
         cwd,
         activity,
         facts.window_activity,
+        None,
         cx,
     );
     row.adopted = Some(Adopted {

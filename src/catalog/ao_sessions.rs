@@ -128,6 +128,7 @@ fn row(a: &AoSession, cx: &RowContext<'_>) -> Session {
         detail: None,
         since: a.last_transition_at,
         reported_at: None,
+        hears_interrupt: false,
     };
     let mut activity = health::effective_activity(Some(report), live.as_ref(), now, t);
     if activity.source == ActivitySource::Hook {
@@ -143,6 +144,7 @@ fn row(a: &AoSession, cx: &RowContext<'_>) -> Session {
         activity: &activity.state,
         orchestration: None,
         last_signal_at,
+        said: None,
     };
     let (health, why) = ao_health(a, inputs, &activity, now, t);
     let snoozed_until = cx

@@ -54,6 +54,7 @@ fn row(o: &Arc<Orchestration>, cx: &RowContext<'_>) -> Session {
         activity: &state,
         orchestration: Some(o),
         last_signal_at: updated,
+        said: None,
     };
     let t = cx.thresholds;
     let (health, rule) = health::decide(inputs, now, t);

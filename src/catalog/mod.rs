@@ -22,6 +22,7 @@ mod rows;
 mod settings;
 mod status;
 mod usage;
+mod word;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;

@@ -17,6 +17,7 @@ pub(super) fn pane_row(
     cwd: PathBuf,
     activity: crate::model::ActivityView,
     last_signal_at: Option<DateTime<Utc>>,
+    said: Option<&str>,
     cx: &RowContext<'_>,
 ) -> Session {
     let now = cx.now;
@@ -27,6 +28,7 @@ pub(super) fn pane_row(
         activity: &activity.state,
         orchestration: None,
         last_signal_at,
+        said,
     };
     let t = cx.thresholds;
     let (health, rule): (Health, _) = health::decide(inputs, now, t);

@@ -9,7 +9,8 @@ use chrono::{DateTime, Utc};
 
 use super::Catalog;
 use super::row_cache::Inputs;
-use super::rows::{Facts, sidecar_signal_at};
+use super::rows::Facts;
+use super::word::sidecar_signal_at;
 use crate::health::{self, TmuxFacts};
 use crate::model::{Orchestration, Session};
 use crate::sources::sidecar::Sidecar;
@@ -69,6 +70,10 @@ impl Catalog {
             live,
             active_agent: self.active_agent_of(sidecar),
             error_words: self.usage.error_words(sidecar),
+            record: self
+                .registry
+                .of_session(sidecar.agent_session_id.as_deref())
+                .filter(|_| !archived),
             now,
             until: self.clock_moves(sidecar, live, orchestration.map(|o| &**o), now),
         }
@@ -103,10 +108,11 @@ impl Catalog {
         now: DateTime<Utc>,
     ) -> Option<DateTime<Utc>> {
         let t = &self.config.thresholds;
+        let (word, _) = self.sidecar_word(s, false);
         let rules = health::clock_moves_after(
             live,
-            s.activity_reported_at,
-            sidecar_signal_at(live, s, orchestration),
+            word.as_ref().and_then(|r| r.reported_at),
+            sidecar_signal_at(live, s, orchestration, word.as_ref()),
             now,
             t,
         );

@@ -179,6 +179,17 @@ impl Registry {
         })
     }
 
+    /// The live record of the Claude Code conversation its hooks named (the
+    /// session id they reported): a record whose process was gone when it
+    /// was read (no parent found) speaks for nothing.
+    pub(super) fn of_session(&self, id: Option<&str>) -> Option<&RegistryEntry> {
+        let id = id?;
+        self.entries
+            .values()
+            .filter(|e| e.session_id == id && e.ancestry.len() > 1)
+            .max_by_key(|e| e.status_at)
+    }
+
     /// The usage a record's transcript holds, priced. No IO.
     fn usage(&self, e: &RegistryEntry, usage: &UsageFiles, now: DateTime<Utc>) -> Option<Usage> {
         let main = self.transcripts.get(&e.path)?;
@@ -187,14 +198,53 @@ impl Registry {
 }
 
 /// Claude Code's own status as a report: busy, waiting or idle, since it
-/// last set it.
+/// last set it. Its record turns idle on an interrupt: heard.
 pub(super) fn registry_report<'a>(e: &'a RegistryEntry, state: &'a Activity) -> Report<'a> {
     Report {
         state,
         detail: e.waiting_for.as_deref(),
         since: e.status_at,
         reported_at: e.status_at,
+        hears_interrupt: true,
     }
+}
+
+/// Idle, as a report borrows it.
+static IDLE: Activity = Activity::Idle;
+
+/// The last word of a Claude Code whose hooks report and which keeps its
+/// own record: the hook's report, unless the record turned idle after the
+/// hook said Active. That is an interrupt (Esc), on which Claude Code
+/// fires no hook; so with a record an interrupt is heard, and the screen
+/// need not tell it (see [`Report::hears_interrupt`]). Otherwise the hooks
+/// stay the first source. Returns whether the record spoke.
+pub(super) fn last_word<'a>(
+    hook: Option<Report<'a>>,
+    record: Option<&RegistryEntry>,
+) -> (Option<Report<'a>>, bool) {
+    let Some(record) = record else {
+        return (hook, false);
+    };
+    let hook = hook.map(|r| Report {
+        hears_interrupt: true,
+        ..r
+    });
+    let interrupted = hook.as_ref().is_some_and(|r| {
+        *r.state == Activity::Active
+            && record.activity() == Activity::Idle
+            && record.status_at > r.reported_at
+    });
+    if !interrupted {
+        return (hook, false);
+    }
+    let report = Report {
+        state: &IDLE,
+        detail: None,
+        since: record.status_at,
+        reported_at: record.status_at,
+        hears_interrupt: true,
+    };
+    (Some(report), true)
 }
 
 impl Registry {
@@ -216,10 +266,20 @@ impl Registry {
         if activity.source == ActivitySource::Hook {
             activity.source = ActivitySource::ClaudeRegistry;
         }
-        let last_signal_at = health::last_signal_at([facts.window_activity, e.status_at]);
+        // Its status changes only with the turn's state: in a long turn
+        // with no question, its transcript's answers are its words.
+        let answered = self
+            .transcripts
+            .get(&e.path)
+            .and_then(|main| usage.transcripts.last_answer_at(main));
+        let last_signal_at = health::sign_of_life(
+            state == Activity::Active,
+            [e.status_at, answered],
+            facts.window_activity,
+        );
         let agent = agent.unwrap_or_else(|| "claude".to_owned());
         let cwd = e.cwd.clone().unwrap_or_default();
-        let mut row = pane_row(pane, agent, cwd, activity, last_signal_at, cx);
+        let mut row = pane_row(pane, agent, cwd, activity, last_signal_at, None, cx);
         row.agent_session_id = Some(e.session_id.clone());
         // What it waits for, in its record's words ("permission prompt").
         row.waiting_for = (row.health == Health::Waiting)

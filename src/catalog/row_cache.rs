@@ -5,7 +5,8 @@
 //! same: the record itself, whether it is archived, its orchestration (the
 //! same shared state file read), what tmux says of its session and whether
 //! tmux answered at all, the agent Maestro's hooks name for it, the
-//! transcript's words for a vague error, and the clock, up to the first
+//! transcript's words for a vague error, Claude Code's own record of the
+//! conversation, and the clock, up to the first
 //! instant the health rules would read it differently
 //! (`health::clock_moves_after`; a row's ages are times the view states).
 //! So the dashboard's clock, moving once a second, rebuilds only the rows
@@ -20,6 +21,7 @@ use chrono::{DateTime, Utc};
 
 use crate::health::TmuxFacts;
 use crate::model::{Orchestration, Session};
+use crate::sources::claude_registry::RegistryEntry;
 use crate::sources::sidecar::Sidecar;
 
 /// What the last build left for the next: the kept rows, how many it
@@ -64,6 +66,8 @@ pub(super) struct Inputs<'a> {
     pub live: Option<&'a TmuxFacts>,
     pub active_agent: Option<&'a str>,
     pub error_words: Option<&'a str>,
+    /// Claude Code's own record of the conversation (it hears an interrupt).
+    pub record: Option<&'a RegistryEntry>,
     pub now: DateTime<Utc>,
     /// The first instant after `now` the clock could change the row.
     pub until: Option<DateTime<Utc>>,
@@ -79,6 +83,7 @@ struct Key {
     live: Option<TmuxFacts>,
     active_agent: Option<String>,
     error_words: Option<String>,
+    record: Option<RegistryEntry>,
     /// When the row was built, and until when the clock leaves it as it is.
     built: DateTime<Utc>,
     until: Option<DateTime<Utc>>,
@@ -94,6 +99,7 @@ impl Key {
             live: i.live.cloned(),
             active_agent: i.active_agent.map(ToOwned::to_owned),
             error_words: i.error_words.map(ToOwned::to_owned),
+            record: i.record.cloned(),
             built: i.now,
             until: i.until,
         }
@@ -126,6 +132,7 @@ impl Key {
             }
             && self.active_agent.as_deref() == i.active_agent
             && self.error_words.as_deref() == i.error_words
+            && self.record.as_ref() == i.record
             && self.sidecar == *i.sidecar
     }
 }

@@ -9,6 +9,7 @@ use chrono::{DateTime, Utc};
 
 use super::Catalog;
 use super::order::sort_by_last_focus;
+use super::word::{hook_report, said, sidecar_signal_at};
 use crate::attention;
 use crate::health::{self, HealthInputs, Report, TmuxFacts};
 use crate::model::{
@@ -165,13 +166,17 @@ impl Catalog {
         let (status, live, exit_status) =
             sidecar_status(s, archived, facts, tmux_session.as_deref());
         let activity = self.sidecar_activity(s, &status, exit_status, live.as_ref(), archived, now);
-        let last_signal_at = sidecar_signal_at(live.as_ref(), s, orchestration.as_deref());
+        let (word, _) = self.sidecar_word(s, archived);
+        let last_signal_at =
+            sidecar_signal_at(live.as_ref(), s, orchestration.as_deref(), word.as_ref());
+        let said = said(s.activity_tool.as_ref());
         let inputs = HealthInputs {
             status: &status,
             exit_status,
             activity: &activity.state,
             orchestration: orchestration.as_deref(),
             last_signal_at,
+            said: said.as_deref(),
         };
         let (health, rule) = health::decide(inputs, now, t);
         let why = health::explain(rule, health, &inputs, &activity, t);
@@ -231,18 +236,11 @@ impl Catalog {
         archived: bool,
         now: DateTime<Utc>,
     ) -> ActivityView {
-        let report = s
-            .activity
-            .as_ref()
-            .filter(|_| !archived)
-            .map(|state| Report {
-                state,
-                detail: self.usage.error_words(s).or(s.activity_detail.as_deref()),
-                since: s.activity_since,
-                reported_at: s.activity_reported_at,
-            });
+        let (report, from_record) = self.sidecar_word(s, archived);
         let mut activity = health::effective_activity(report, live, now, &self.config.thresholds);
-        if activity.source == ActivitySource::Hook && s.answered_with.is_some() {
+        if activity.source == ActivitySource::Hook && from_record {
+            activity.source = ActivitySource::ClaudeRegistry;
+        } else if activity.source == ActivitySource::Hook && s.answered_with.is_some() {
             activity.source = ActivitySource::Answer;
         }
         // How a kept dead pane ended is the news, unless a report says more.
@@ -250,6 +248,21 @@ impl Catalog {
             activity.detail = Some(format!("exited with status {code}"));
         }
         activity
+    }
+
+    /// The last word of a record's agent: its hook's report, heard beside
+    /// Claude Code's own record of the conversation (an archived record's
+    /// is over, like its status). Returns whether the record spoke.
+    pub(super) fn sidecar_word<'a>(
+        &'a self,
+        s: &'a Sidecar,
+        archived: bool,
+    ) -> (Option<Report<'a>>, bool) {
+        if archived {
+            return (None, false);
+        }
+        let record = self.registry.of_session(s.agent_session_id.as_deref());
+        super::registry::last_word(hook_report(s, &self.usage), record)
     }
 
     /// What is wrong with the record's own file and its Maestro state file.
@@ -375,18 +388,4 @@ pub(super) fn live_status(
         None if matches!(recorded, Status::Killed | Status::Exited) => (recorded.clone(), None),
         None => (Status::Dormant, None),
     }
-}
-
-/// A record's newest sign of life: pane output, a report, Maestro's update.
-pub(super) fn sidecar_signal_at(
-    live: Option<&TmuxFacts>,
-    s: &Sidecar,
-    orchestration: Option<&Orchestration>,
-) -> Option<DateTime<Utc>> {
-    health::last_signal_at([
-        live.and_then(|f| f.window_activity),
-        s.activity_reported_at,
-        s.last_activity_at,
-        orchestration.and_then(|o| o.updated_at),
-    ])
 }

@@ -180,6 +180,16 @@ impl Transcripts {
         known.then_some(total)
     }
 
+    /// When a session last answered, in its main transcript or a
+    /// subagent's: a word from the agent.
+    pub fn last_answer_at(&self, main: &Path) -> Option<chrono::DateTime<chrono::Utc>> {
+        let subs = self.subagents.get(main)?;
+        std::iter::once(main)
+            .chain(subs.iter().map(PathBuf::as_path))
+            .filter_map(|p| self.readers.get(p)?.last_answer_at())
+            .max()
+    }
+
     /// The last API error a main transcript shows, if no answer followed it.
     pub fn last_api_error(&self, main: &Path) -> Option<&str> {
         self.readers.get(main)?.last_api_error()

@@ -5,8 +5,11 @@
 use chrono::{DateTime, Utc};
 
 use super::{HealthInputs, Rule, SILENT_DETAIL, Thresholds};
-use crate::display::age;
+use crate::display::{age, fit};
 use crate::model::{Activity, ActivitySource, ActivityView, Health, Session, Source, Why};
+
+/// The most of what a stuck agent last said that its why line shows.
+const SAID_CHARS: usize = 80;
 
 /// A length of time the way ages are shown: `45s`, `10m`, `2h`.
 fn span(d: std::time::Duration) -> String {
@@ -61,15 +64,24 @@ pub fn explain(
         }
         Rule::AwaitingInput => said("AwaitingInput", ": waiting"),
         Rule::Silent => {
-            let what = match (a.source, i.activity) {
-                (ActivitySource::Hook, Activity::Active) => {
-                    why.words("reported Active ").age(a.since).words(" ago")
+            let what = match i.activity {
+                // The agent said it works and has said nothing since: the
+                // silence, and the last thing it said.
+                Activity::Active => {
+                    let last = match i.said {
+                        // The agent's own text: one bounded line.
+                        Some(said) => fit(said, SAID_CHARS),
+                        None => format!("{} Active", said_by(a)),
+                    };
+                    why.words("no word from the agent for ")
+                        .age(i.last_signal_at)
+                        .words(format!("; last: {last}"))
                 }
-                _ => why.words("a Maestro phase in progress"),
+                _ => why
+                    .words("a Maestro phase in progress, no output or report for ")
+                    .age(i.last_signal_at),
             };
-            what.words(", no output or report for ")
-                .age(i.last_signal_at)
-                .words(format!(": stuck after {}", span(t.stuck_after)))
+            what.words(format!(": stuck after {}", span(t.stuck_after)))
         }
         Rule::Working => match a.source {
             ActivitySource::Tmux => why
@@ -175,6 +187,7 @@ mod tests {
             activity: &a.state,
             orchestration: o,
             last_signal_at: ago(signal_min),
+            said: None,
         };
         let (h, rule) = decide(i, now(), &t);
         (h, explain(rule, h, &i, a, &t).at(now()))
@@ -277,7 +290,7 @@ mod tests {
                 None,
                 12,
                 Health::Stuck,
-                "reported Active 12m ago, no output or report for 12m: stuck after 10m",
+                "no word from the agent for 12m; last: the hook reported Active: stuck after 10m",
             ),
             (
                 run.clone(),
@@ -340,6 +353,30 @@ mod tests {
                 (health, line.to_owned())
             );
         }
+        // What it last said, as the catalog words it: one bounded line.
+        let a = view(Active, Hook, 12);
+        let i = HealthInputs {
+            status: &Status::Running,
+            exit_status: None,
+            activity: &a.state,
+            orchestration: None,
+            last_signal_at: ago(12),
+            said: Some("Bash `npm test\n`"),
+        };
+        let t = Thresholds::default();
+        let (h, rule) = decide(i, now(), &t);
+        assert_eq!(
+            (h, explain(rule, h, &i, &a, &t).at(now())),
+            (
+                Health::Stuck,
+                "no word from the agent for 12m; last: Bash `npm test `: stuck after 10m".into()
+            )
+        );
+        let phase = orchestration("in_progress", PhaseStatus::InProgress);
+        assert_eq!(
+            why(run.clone(), None, &view(Idle, Tmux, 12), Some(&phase), 12).1,
+            "a Maestro phase in progress, no output or report for 12m: stuck after 10m"
+        );
         let mut silent = view(Idle, Tmux, 1);
         silent.detail = Some(SILENT_DETAIL.into());
         assert_eq!(

@@ -38,6 +38,11 @@ impl RateWindow {
         sum as f64 / WINDOW_MINUTES as f64
     }
 
+    /// When the newest count was made: the agent's last answer.
+    pub fn newest(&self) -> Option<DateTime<Utc>> {
+        self.entries.iter().map(|(t, _)| *t).max()
+    }
+
     pub fn clear(&mut self) {
         self.entries.clear();
     }

@@ -216,6 +216,12 @@ impl TranscriptUsage {
         self.window.per_minute(now)
     }
 
+    /// When the newest answer with usage was written (the record's own
+    /// time): the agent's last word in its transcript.
+    pub fn last_answer_at(&self) -> Option<DateTime<Utc>> {
+        self.window.newest()
+    }
+
     /// Reads what was appended since the last call. Returns whether the
     /// usage changed. A missing file is empty usage, not an error; a file
     /// replaced or truncated is counted again from its start.

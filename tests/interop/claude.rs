@@ -11,6 +11,7 @@ mod latency;
 mod spend;
 mod standin;
 mod standin_answers;
+mod stuck;
 mod turns;
 
 use std::time::{Duration, Instant};

@@ -47,6 +47,15 @@ impl Reader {
         }
     }
 
+    /// When the agent last answered, by the transcript (Gemini's session
+    /// file is not followed for it).
+    pub(super) fn last_answer_at(&self) -> Option<chrono::DateTime<chrono::Utc>> {
+        match self {
+            Reader::Claude(r) => r.last_answer_at(),
+            Reader::Gemini(_) => None,
+        }
+    }
+
     /// The agent's own totals and what came after them (Claude Code's
     /// `cost-state`; Gemini CLI writes no such record).
     pub(super) fn agent_total(

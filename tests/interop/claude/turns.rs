@@ -9,10 +9,10 @@ use super::{allow, health, tokens};
 use crate::it_support::wait_for;
 
 /// Esc during a slow reply: no hook fires, yet within seconds greenroom no
-/// longer calls the session active, because Claude Code's working screen
-/// (spinner, timer) has stopped moving. While the reply is merely slow —
-/// nothing on the wire for longer than the silence rule waits — the
-/// spinner keeps the session active.
+/// longer calls the session active, because Claude Code's own record of
+/// the session (`sessions/<pid>.json`) turns idle. While the reply is
+/// merely slow (nothing on the wire for longer than a screen's pause) the
+/// session stays active.
 #[test]
 fn an_interrupted_turn_is_no_longer_active_within_seconds() {
     let api = StandIn::start();
@@ -46,6 +46,7 @@ fn an_interrupted_turn_is_no_longer_active_within_seconds() {
     );
     assert_eq!(health(&r), "idle");
     assert_eq!(r["activity"]["state"], "idle");
+    assert_eq!(r["activity"]["source"], "claude-registry", "{r:#}");
     let hooks: Vec<String> = c
         .payloads()
         .iter()

@@ -12,28 +12,29 @@ use greenroom::model::{
     Activity, Health, Orchestration, Phase, PhaseError, PhaseId, PhaseStatus, Status,
 };
 
-fn now() -> DateTime<Utc> {
+pub(super) fn now() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 29, 12, 0, 0).unwrap()
 }
 
-fn ago(secs: i64) -> Option<DateTime<Utc>> {
+pub(super) fn ago(secs: i64) -> Option<DateTime<Utc>> {
     Some(now() - Duration::seconds(secs))
 }
 
-fn t() -> Thresholds {
+pub(super) fn t() -> Thresholds {
     Thresholds::default() // ttl 300 s, active window 30 s, stuck after 600 s
 }
 
-fn report(state: &Activity, reported_secs_ago: i64) -> Report<'_> {
+pub(super) fn report(state: &Activity, reported_secs_ago: i64) -> Report<'_> {
     Report {
         state,
         detail: Some("why"),
         since: ago(reported_secs_ago + 5),
         reported_at: ago(reported_secs_ago),
+        hears_interrupt: false,
     }
 }
 
-fn tmux(active_secs_ago: i64) -> TmuxFacts {
+pub(super) fn tmux(active_secs_ago: i64) -> TmuxFacts {
     TmuxFacts {
         window_activity: ago(active_secs_ago),
         ..TmuxFacts::default()
@@ -80,7 +81,7 @@ fn without_tmux_the_last_recorded_state_shows_as_not_reported() {
     assert!(matches!(none.state, Activity::Unknown(_)));
 }
 
-fn inputs<'a>(
+pub(super) fn inputs<'a>(
     status: &'a Status,
     activity: &'a Activity,
     signal: Option<DateTime<Utc>>,
@@ -91,6 +92,7 @@ fn inputs<'a>(
         activity,
         orchestration: None,
         last_signal_at: signal,
+        said: None,
     }
 }
 
@@ -269,6 +271,7 @@ fn a_working_screen_that_falls_silent_ends_the_reported_turn() {
         detail: None,
         since: Some(at),
         reported_at: Some(at),
+        hears_interrupt: false,
     };
     let same_second = TmuxFacts {
         window_activity: ago(10),

@@ -4,3 +4,4 @@ mod ao_lifecycle;
 mod health;
 mod maestro;
 mod spend;
+mod stuck;
