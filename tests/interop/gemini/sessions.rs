@@ -108,7 +108,8 @@ fn hooks_show_waiting_on_allow_execution_then_idle_with_usage() {
     }
 
     // `/clear` starts a new conversation: greenroom follows it, the row
-    // stays a running session, and the new file's usage starts afresh.
+    // stays a running session, and its spend carries on: the new file's
+    // usage adds to the first conversation's (money spent stays spent).
     let first = row["agent_session_id"].clone();
     gr.ok(&["send", "gem", "/clear"]);
     let row = setup.until_row("gem", 20, "the new conversation", |r| {
@@ -121,7 +122,7 @@ fn hooks_show_waiting_on_allow_execution_then_idle_with_usage() {
     });
     gr.ok(&["send", "gem", "after clear"]);
     setup.until_asked("gem", "after clear");
-    setup.until_row("gem", 20, "the new file's usage", |r| {
-        r["activity"]["state"] == "idle" && usage_of(r) == Some(per_call())
+    setup.until_row("gem", 20, "both conversations' usage", |r| {
+        r["activity"]["state"] == "idle" && usage_of(r) == Some(times(per_call(), calls + 1))
     });
 }
