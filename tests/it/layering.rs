@@ -15,7 +15,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("display", &[]),
     ("model", &["display"]),
     ("health", &["display", "model"]),
-    // How every child process starts: only tmux, git and hosts (ssh) use it.
+    // How every child process starts: tmux, git, hosts (ssh) and the
+    // dashboard's desktop alert use it.
     ("process", &["environ"]),
     ("tmux", &["display", "model", "process"]),
     ("git", &["display", "model", "process"]),
