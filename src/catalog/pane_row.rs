@@ -33,8 +33,17 @@ pub(super) fn pane_row(
     let t = cx.thresholds;
     let (health, rule): (Health, _) = health::decide(inputs, now, t);
     let why = health::explain(rule, health, &inputs, &activity, t);
+    let id = pane.id.to_string();
+    // Not greenroom's record: its snooze is in greenroom's snooze file, by
+    // the row's id (its pane), as Maestro's and AO's rows are. A new state
+    // (its `since`) wakes it; pane output does not.
+    let snoozed_until = cx
+        .snoozes
+        .get(&id)
+        .filter(|z| crate::attention::snooze_holds(z, health, activity.since, now))
+        .map(|z| z.until);
     Session {
-        id: pane.id.to_string(),
+        id,
         name: format!("{agent}@{}", pane.session),
         source: Source::Tmux,
         status,
@@ -57,8 +66,7 @@ pub(super) fn pane_row(
         adopted: None,
         changes: None,
         own_worktree: None,
-        // Not greenroom's record: no snooze kept for it.
-        snoozed_until: None,
+        snoozed_until,
         waiting_for: None,
         why,
         host: None,

@@ -1,7 +1,8 @@
 //! Snoozes: "not now" from the operator, until a time or until something
 //! new happens. A greenroom session keeps its snooze in its sidecar;
-//! Maestro and Agent Orchestrator rows (whose files greenroom never
-//! writes) keep theirs in greenroom's own small state file, `.snoozes.json`
+//! Maestro's, Agent Orchestrator's and hand-started agents' rows (whose
+//! files greenroom never writes; the last by their pane) keep theirs in
+//! greenroom's own small state file, `.snoozes.json`
 //! in the sidecar folder (a hidden name, so it is never read as a sidecar,
 //! and watched with the folder): `{"version": 1, "snoozes": {ROW_ID: SNOOZE}}`.
 

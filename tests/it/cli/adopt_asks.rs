@@ -111,3 +111,29 @@ fn a_dialog_claude_codes_record_says_blocks_it_reads_waiting() {
     assert_eq!(row["health"], "active", "{row:#}");
     assert_eq!(row["activity"]["source"], "hook", "{row:#}");
 }
+
+/// `z` (or `greenroom snooze`) on a hand-started row snoozes it like any
+/// other: the row says until when and leaves the attention queue.
+#[test]
+fn a_hand_started_waiting_row_can_be_snoozed() {
+    let s = Setup::new();
+    let pane = s.hook_window();
+    report_all(
+        &s,
+        &pane,
+        &[
+            "2.1.328__PermissionRequest__bash",
+            "2.1.328__Notification__bash",
+        ],
+    );
+    assert_eq!(s.row(&pane).unwrap()["health"], "waiting");
+    let gr = crate::support::actions::Greenroom::new(&s.world, &s.tmux);
+    gr.ok(&["snooze", "--", &pane]);
+    let row = s.row(&pane).unwrap();
+    assert!(row["snoozed_until"].is_string(), "{row:#}");
+    let status = gr.ok(&["status"]);
+    assert!(
+        !status.contains("waiting"),
+        "the queue leaves it out: {status}"
+    );
+}
