@@ -88,7 +88,7 @@ pub fn attach_in_window(
     cmd.arg(super::ssh::remote_line(&host, &["attach", "--", id]));
     let line: Vec<String> = std::iter::once(cmd.get_program())
         .chain(cmd.get_args())
-        .map(|a| crate::ops::shell_quote(&a.to_string_lossy()))
+        .map(|a| crate::tmux::shell_quote(&a.to_string_lossy()))
         .collect();
     Some(
         here.new_window(&host.name, &line.join(" "))

@@ -16,8 +16,8 @@ use std::time::Duration;
 
 use super::HostConfig;
 use crate::environ::Env;
-use crate::ops::shell_quote;
 use crate::process::{Limits, Overflow, ProcessError, Spec};
+use crate::tmux::shell_quote;
 
 /// How long ssh may take to connect before the host counts as unreachable.
 pub const CONNECT_TIMEOUT_SECS: u32 = 5;

@@ -56,9 +56,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ),
     (
         "hosts",
-        &[
-            "display", "environ", "model", "ops", "process", "sources", "tmux",
-        ],
+        &["display", "environ", "model", "process", "sources", "tmux"],
     ),
     (
         "config",
