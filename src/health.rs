@@ -228,7 +228,8 @@ pub struct HealthInputs<'a> {
 /// ([`explain`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Rule {
-    /// Not running, and it left a failure: a non-zero exit or a failed phase.
+    /// Not running, and it left a failure: a non-zero exit, an exit whose
+    /// last word was an error, or a failed phase.
     EndedFailed,
     /// Not running, and its orchestration completed.
     EndedDone,
@@ -277,7 +278,10 @@ pub fn decide(i: HealthInputs<'_>, now: DateTime<Utc>, t: &Thresholds) -> (Healt
     if let Some(ended) = ended {
         // A session that is not running is waiting on nobody; only a
         // failure it left behind still needs the operator.
-        return if i.exit_status.is_some_and(|s| s != 0) || orch_failed {
+        // An exit whose last word was an error (an agent that died
+        // without ending its session) left a failure too.
+        let died = *i.status == Status::Exited && *i.activity == Activity::Error;
+        return if i.exit_status.is_some_and(|s| s != 0) || orch_failed || died {
             (Health::Errored, Rule::EndedFailed)
         } else if orch_done {
             (Health::Done, Rule::EndedDone)

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::ao_sessions::AoSessions;
 use super::own::Own;
-use super::pane_row::pane_row;
+use super::pane_row::{Heard, pane_row};
 use super::probe::{Found, Probe, at_a_shell, probe};
 use super::registry::{Registry, last_word, registry_report};
 use super::rows::{RowContext, waiting_for};
@@ -22,6 +22,8 @@ use crate::sources::claude_registry::RegistryEntry;
 use crate::sources::sidecar::{self, Sidecar};
 use crate::tmux::{Pane, PaneId, ServerState, Tmux};
 
+mod ended;
+
 /// What a discovered row says about itself.
 pub const NO_HOOKS: &str = "no hooks: install them with `greenroom hooks install`";
 
@@ -34,6 +36,16 @@ pub(super) struct AdoptedPanes {
     pub(super) records: BTreeMap<PathBuf, Sidecar>,
     /// What each pane outside greenroom's sessions was found to run.
     pub(super) probes: HashMap<PaneId, Probe>,
+    /// Those panes as the last poll saw them.
+    panes: HashMap<PaneId, Pane>,
+    /// Panes the poll saw go back to a shell, and no hook has spoken from
+    /// since: their agent has ended (a hook heard after that is a new
+    /// agent the poll has not seen yet, not a death).
+    left: HashSet<PaneId>,
+    /// Each record seen speaking from inside its live pane, with that
+    /// pane as last seen: what an ended agent's row shows once the pane
+    /// has closed, when it can no longer vouch for the record.
+    vouched: HashMap<PathBuf, Pane>,
     /// The programs discovery recognises as agents.
     pub(super) known_programs: Vec<String>,
     /// The tmux server greenroom follows: a record is its only when it
@@ -58,6 +70,9 @@ impl AdoptedPanes {
             dir: records::adopted_dir(&config.sidecar_dir),
             records: BTreeMap::new(),
             probes: HashMap::new(),
+            panes: HashMap::new(),
+            left: HashSet::new(),
+            vouched: HashMap::new(),
             known_programs: super::probe::known_programs(config),
             tmux: Tmux::new(config.tmux_socket.clone()),
         }
@@ -84,6 +99,7 @@ impl AdoptedPanes {
     ) -> bool {
         if std::fs::symlink_metadata(path).is_err() {
             let had_problem = problems.remove(path).is_some();
+            self.vouched.remove(path);
             if let Some(s) = self.records.remove(path) {
                 usage.paths.remove(&s.id);
                 return true;
@@ -95,7 +111,13 @@ impl AdoptedPanes {
                 let had_problem = problems.remove(path).is_some();
                 let changed = self.records.get(path) != Some(&s);
                 let tracked = usage.on && usage.track(&s);
+                if changed && let Some(pane) = records::pane_of(&s) {
+                    // The agent spoke after its pane was seen at a shell:
+                    // it started since, whatever the last poll said.
+                    self.left.remove(&pane);
+                }
                 self.records.insert(path.to_path_buf(), s);
+                self.vouch(path);
                 changed || had_problem || tracked
             }
             Err(p) => problems.insert(p.path, p.error.clone()).as_ref() != Some(&p.error),
@@ -108,6 +130,8 @@ impl AdoptedPanes {
     pub(super) fn probe_panes(&mut self, state: &ServerState, claimed: &HashSet<&str>) {
         let ServerState::Running(server) = state else {
             self.probes.clear();
+            self.panes.clear();
+            self.left.clear();
             return;
         };
         let mut next: HashMap<PaneId, Probe> = HashMap::with_capacity(self.probes.len());
@@ -120,14 +144,45 @@ impl AdoptedPanes {
                 .get(&pane.id)
                 .filter(|p| p.pid == pane.pid && p.command == pane.command)
                 .cloned();
-            let p = kept.unwrap_or_else(|| Probe {
-                pid: pane.pid,
-                command: pane.command.clone(),
-                found: probe(pane, &self.known_programs),
+            let p = kept.unwrap_or_else(|| {
+                // A pane seen anew: at a shell, its agent (if any) has left.
+                if at_a_shell(pane) {
+                    self.left.insert(pane.id.clone());
+                } else {
+                    self.left.remove(&pane.id);
+                }
+                Probe {
+                    pid: pane.pid,
+                    command: pane.command.clone(),
+                    found: probe(pane, &self.known_programs),
+                }
             });
             next.insert(pane.id.clone(), p);
         }
+        self.left.retain(|id| next.contains_key(id));
         self.probes = next;
+        self.panes = server
+            .panes()
+            .iter()
+            .filter(|p| self.probes.contains_key(&p.id))
+            .map(|p| (p.id.clone(), p.clone()))
+            .collect();
+        let paths: Vec<PathBuf> = self.records.keys().cloned().collect();
+        for path in paths {
+            self.vouch(&path);
+        }
+    }
+
+    /// Remembers the pane of a record whose reporter runs inside it: once
+    /// the pane closes, nothing else can vouch for the record.
+    fn vouch(&mut self, path: &Path) {
+        let Some(s) = self.records.get(path) else {
+            return;
+        };
+        let pane = records::pane_of(s).and_then(|id| self.panes.get(&id));
+        if let Some(pane) = pane.filter(|p| speaks_from_inside(s, p)) {
+            self.vouched.insert(path.to_path_buf(), pane.clone());
+        }
     }
 
     /// Records of this server's panes that are gone (start-up removes them:
@@ -180,29 +235,39 @@ impl AdoptedPanes {
             .collect();
         let mut out = Vec::new();
         let mut reported: HashSet<&PaneId> = HashSet::new();
-        for s in self.records.values() {
+        let mut ended: Vec<(&Sidecar, &Pane, bool)> = Vec::new();
+        for (path, s) in &self.records {
             let Some(pane) = records::pane_of(s) else {
                 continue;
             };
-            // An ended agent, or a pane that is gone: the row ends.
-            if s.status != Status::Running || !self.on_this_server(s) {
+            if !self.on_this_server(s) {
                 continue;
             }
             // `TMUX_PANE` is whatever the reporter's environment said: the
             // record counts for the pane only when the reporter ran inside
-            // it. Otherwise no row is made at all (rather than one shown
-            // unverified without actions): a row that says "waiting" draws
-            // the operator to a pane on the word of something elsewhere.
-            let from_inside = |p: &&&Pane| records::reporter_of(s).contains(&p.pid);
-            if let Some(p) = panes
-                .get(&pane)
-                .filter(|p| !at_a_shell(p))
-                .filter(from_inside)
-            {
-                reported.insert(&p.id);
-                out.push(reported_row(s, p, registry, usage, cx));
+            // it (or did while the pane was there). Otherwise no row is
+            // made at all (rather than one shown unverified without
+            // actions): a row that says "waiting" draws the operator to a
+            // pane on the word of something elsewhere.
+            let live = panes.get(&pane).copied();
+            let inside = live.filter(|p| speaks_from_inside(s, p));
+            match inside {
+                Some(p) if s.status == Status::Running && !self.has_left(p) => {
+                    reported.insert(&p.id);
+                    out.push(reported_row(s, p, registry, usage, cx));
+                }
+                // It ended (its SessionEnd), or died: its pane went back to
+                // a shell, or closed. Shown until dismissed.
+                Some(p) => ended.push((s, p, true)),
+                None if live.is_none() => {
+                    if let Some(p) = self.vouched.get(path) {
+                        ended.push((s, p, false));
+                    }
+                }
+                None => {}
             }
         }
+        let mut spoken: HashSet<&PaneId> = HashSet::new();
         for (id, pane) in &panes {
             if reported.contains(id) {
                 continue;
@@ -212,14 +277,35 @@ impl AdoptedPanes {
             if let Some(e) = registry.of(pane).filter(|_| !at_a_shell(pane)) {
                 let agent = found.map(|f| f.agent.clone());
                 out.push(registry.row(pane, e, agent, usage, cx));
+                spoken.insert(id);
                 continue;
             }
             if let Some(found) = found {
                 out.push(discovered_row(pane, found, cx));
+                spoken.insert(id);
             }
         }
+        // A pane that runs another agent now is that agent's row.
+        ended.retain(|(_, p, _)| !spoken.contains(&p.id));
+        out.extend(
+            ended
+                .into_iter()
+                .map(|(s, p, live)| ended::row(s, p, live, usage, cx)),
+        );
         out
     }
+
+    /// Whether the poll saw the pane go back to a shell with no word from
+    /// its agent since.
+    fn has_left(&self, pane: &Pane) -> bool {
+        at_a_shell(pane) && self.left.contains(&pane.id)
+    }
+}
+
+/// Whether a record's last reporter ran inside the pane (its process is
+/// among the reporter's ancestors).
+fn speaks_from_inside(s: &Sidecar, pane: &Pane) -> bool {
+    records::reporter_of(s).contains(&pane.pid)
 }
 
 /// Sessions whose panes belong to a row already (greenroom's own, AO's).
@@ -285,15 +371,8 @@ fn reported_row(
     let said = said(s.activity_tool.as_ref());
     let agent = s.agent.clone().unwrap_or_else(|| s.display_name());
     let cwd = s.current_cwd.clone().unwrap_or_else(|| s.cwd.clone());
-    let mut row = pane_row(
-        pane,
-        agent,
-        cwd,
-        activity,
-        last_signal_at,
-        said.as_deref(),
-        cx,
-    );
+    let heard = Heard::running(activity, last_signal_at, said.as_deref());
+    let mut row = pane_row(pane, agent, cwd, heard, cx);
     // What it asks, as greenroom's own rows say it; a dialog in the
     // words of Claude Code's record ("dialog open").
     let tool = s.activity_tool.as_ref().filter(|_| dialog.is_none());
@@ -306,6 +385,7 @@ fn reported_row(
     row.adopted = Some(Adopted {
         pane: pane.id.clone(),
         hooks: true,
+        record: Some(s.id),
     });
     row
 }
@@ -315,18 +395,12 @@ fn discovered_row(pane: &Pane, found: &Found, cx: &RowContext<'_>) -> Session {
     let mut activity = health::effective_activity(None, Some(&facts), cx.now, cx.thresholds);
     activity.detail.get_or_insert_with(|| NO_HOOKS.to_owned());
     let cwd = found.cwd.clone().unwrap_or_default();
-    let mut row = pane_row(
-        pane,
-        found.agent.clone(),
-        cwd,
-        activity,
-        facts.window_activity,
-        None,
-        cx,
-    );
+    let heard = Heard::running(activity, facts.window_activity, None);
+    let mut row = pane_row(pane, found.agent.clone(), cwd, heard, cx);
     row.adopted = Some(Adopted {
         pane: pane.id.clone(),
         hooks: false,
+        record: None,
     });
     row
 }

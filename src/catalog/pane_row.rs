@@ -8,20 +8,50 @@ use chrono::{DateTime, Utc};
 
 use super::rows::RowContext;
 use crate::health::{self, HealthInputs};
-use crate::model::{Health, Session, Source, Status};
+use crate::model::{ActivityView, Health, Session, Source, Status};
 use crate::tmux::Pane;
+
+/// What the sources say of the agent in a pane.
+pub(super) struct Heard<'a> {
+    /// Running, or Exited once it ended or died.
+    pub(super) status: Status,
+    pub(super) activity: ActivityView,
+    /// Its latest sign of life ([`health::sign_of_life`]).
+    pub(super) last_signal_at: Option<DateTime<Utc>>,
+    /// The tool call it last reported, for a stuck one's why line.
+    pub(super) said: Option<&'a str>,
+}
+
+impl Heard<'_> {
+    /// A running agent.
+    pub(super) fn running(
+        activity: ActivityView,
+        last_signal_at: Option<DateTime<Utc>>,
+        said: Option<&str>,
+    ) -> Heard<'_> {
+        Heard {
+            status: Status::Running,
+            activity,
+            last_signal_at,
+            said,
+        }
+    }
+}
 
 pub(super) fn pane_row(
     pane: &Pane,
     agent: String,
     cwd: PathBuf,
-    activity: crate::model::ActivityView,
-    last_signal_at: Option<DateTime<Utc>>,
-    said: Option<&str>,
+    heard: Heard<'_>,
     cx: &RowContext<'_>,
 ) -> Session {
+    let Heard {
+        status,
+        activity,
+        last_signal_at,
+        said,
+    } = heard;
     let now = cx.now;
-    let status = Status::Running;
     let inputs = HealthInputs {
         status: &status,
         exit_status: None,

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
 
-use super::pane_row::pane_row;
+use super::pane_row::{Heard, pane_row};
 use super::rows::{RowContext, waiting_for};
 use super::usage::UsageFiles;
 use super::{Problems, WatchTarget};
@@ -279,7 +279,8 @@ impl Registry {
         );
         let agent = agent.unwrap_or_else(|| "claude".to_owned());
         let cwd = e.cwd.clone().unwrap_or_default();
-        let mut row = pane_row(pane, agent, cwd, activity, last_signal_at, None, cx);
+        let heard = Heard::running(activity, last_signal_at, None);
+        let mut row = pane_row(pane, agent, cwd, heard, cx);
         row.agent_session_id = Some(e.session_id.clone());
         // What it waits for, in its record's words ("permission prompt").
         row.waiting_for = (row.health == Health::Waiting)
@@ -289,6 +290,7 @@ impl Registry {
         row.adopted = Some(Adopted {
             pane: pane.id.clone(),
             hooks: false,
+            record: None,
         });
         row
     }

@@ -54,6 +54,10 @@ pub fn explain(
     match rule {
         Rule::EndedFailed => why.words(match i.exit_status.filter(|s| *s != 0) {
             Some(code) => format!("exited with status {code}: errored"),
+            None if *i.activity == Activity::Error => match &a.detail {
+                Some(how) => format!("{}: errored", fit(how, SAID_CHARS)),
+                None => "ended with an error: errored".into(),
+            },
             None => "not running, and a Maestro phase failed: errored".into(),
         }),
         Rule::EndedDone => why.words("not running, and its orchestration completed: done"),

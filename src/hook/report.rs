@@ -240,6 +240,21 @@ fn keep_earlier(s: &mut Sidecar, before: Option<PathBuf>) {
     }
 }
 
+/// The detail of an ended session: SessionEnd's reason in the operator's
+/// words where it names what they did.
+fn ended_because(reason: Option<&str>) -> String {
+    match reason {
+        Some("prompt_input_exit") => "agent session ended (/exit)".into(),
+        Some("logout") => "agent session ended (/logout)".into(),
+        // The payload's word, bounded and without control characters.
+        Some(r) => {
+            let r: String = r.chars().filter(|c| !c.is_control()).take(40).collect();
+            format!("agent session ended ({r})")
+        }
+        None => "agent session ended".into(),
+    }
+}
+
 /// Applies a change and the payload's ids to a sidecar. Returns whether
 /// anything changed, so an identical report causes no write.
 pub fn apply(s: &mut Sidecar, change: &Change, ids: &PayloadIds, now: DateTime<Utc>) -> bool {
@@ -264,13 +279,7 @@ pub fn apply(s: &mut Sidecar, change: &Change, ids: &PayloadIds, now: DateTime<U
         Change::Activity(a, d) => (a.clone(), d.clone()),
         Change::Ended(reason) => {
             s.status = Status::Exited;
-            let detail = reason
-                .as_ref()
-                .map(|r| format!("agent session ended ({r})"));
-            (
-                Activity::Idle,
-                detail.or(Some("agent session ended".into())),
-            )
+            (Activity::Idle, Some(ended_because(reason.as_deref())))
         }
     };
     if s.activity.as_ref() != Some(&activity) {

@@ -221,6 +221,9 @@ pub struct Adopted {
     /// Whether its hooks report to greenroom; without them the activity is
     /// inferred from tmux.
     pub hooks: bool,
+    /// The hooks' record of the pane in greenroom's adopted folder: what
+    /// dismiss archives once the agent has ended.
+    pub record: Option<uuid::Uuid>,
 }
 
 impl Session {
@@ -257,9 +260,13 @@ impl Session {
         self.source == Source::Greenroom && (self.archived || self.status.is_stopped())
     }
 
-    /// Dismiss archives one of greenroom's own sessions that is not running.
+    /// Dismiss archives a record greenroom keeps of a session that is not
+    /// running: one of its own, or the hooks' record of an ended agent it
+    /// did not start.
     pub fn can_dismiss(&self) -> bool {
-        self.source == Source::Greenroom && !self.archived && !self.status.is_live()
+        let kept = self.source == Source::Greenroom
+            || self.adopted.as_ref().is_some_and(|a| a.record.is_some());
+        kept && !self.archived && !self.status.is_live()
     }
 }
 

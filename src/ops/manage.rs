@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use super::{LOCK_WAIT, OpsError, live_tmux_name, not_live_if_missing, own_id};
 use crate::model::{Session, Status};
+use crate::sources::adopted;
 use crate::sources::sidecar::{SidecarError, SidecarStore};
 use crate::tmux::{Tmux, TmuxError};
 use uuid::Uuid;
@@ -18,6 +19,18 @@ pub fn kill(tmux: &Tmux, store: &SidecarStore, session: &Session) -> Result<(), 
     let name = live_tmux_name(session)?;
     tmux.kill_session(&name)
         .map_err(not_live_if_missing(session))?;
+    // An agent greenroom did not start: its record says who ended it, so
+    // its row reads killed, not died. Its pane is gone either way.
+    if let Some(record) = super::adopted_record(session) {
+        let adopted = SidecarStore::new(adopted::adopted_dir(store.dir()));
+        let written = adopted.update(record, LOCK_WAIT, |s| {
+            s.status = Status::Killed;
+            true
+        });
+        if let Err(e) = written {
+            tracing::warn!(error = %e, "cannot record the adopted agent killed");
+        }
+    }
     // Agent Orchestrator sessions are killed through tmux; their files are theirs.
     if let Ok(id) = own_id(session, "kill") {
         let written = store.update(id, LOCK_WAIT, |s| {
@@ -40,9 +53,16 @@ pub fn kill(tmux: &Tmux, store: &SidecarStore, session: &Session) -> Result<(), 
 
 /// Moves the sidecar of one of greenroom's sessions that is not live to
 /// `archive/` (recovery will not bring it back; nothing is deleted; restore
-/// does). The dead pane tmux kept for it goes, so its name is free again.
+/// does), or an ended adopted agent's record to the adopted folder's. The dead pane tmux kept for it goes, so its name is free again.
 /// Returns where the record went. The caller has confirmed.
 pub fn dismiss(tmux: &Tmux, store: &SidecarStore, session: &Session) -> Result<PathBuf, OpsError> {
+    if let Some(record) = super::adopted_record(session) {
+        // An ended agent greenroom did not start: its pane is the
+        // operator's and stays; its record goes to the adopted archive.
+        super::ensure_dismissable(session)?;
+        let adopted = SidecarStore::new(adopted::adopted_dir(store.dir()));
+        return Ok(adopted.archive(record)?);
+    }
     let id = clear_for_dismiss(tmux, session)?;
     Ok(store.archive(id)?)
 }

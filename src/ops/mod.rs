@@ -245,7 +245,10 @@ fn folder_problem(dir: &std::path::Path) -> Option<OpsError> {
 /// Whether dismiss may act on this row: one of greenroom's own, not live,
 /// not archived yet.
 pub fn ensure_dismissable(session: &Session) -> Result<(), OpsError> {
-    own_id(session, "dismiss")?;
+    // An ended agent greenroom did not start: its hooks' record goes.
+    if adopted_record(session).is_none() {
+        own_id(session, "dismiss")?;
+    }
     if session.can_dismiss() {
         return Ok(());
     }
@@ -278,6 +281,12 @@ fn live_tmux_name(session: &Session) -> Result<crate::tmux::TmuxTarget, OpsError
         return Err(OpsError::NotLive(session.name.clone()));
     }
     Ok(name)
+}
+
+/// The hooks' record of an agent greenroom did not start, in the
+/// adopted folder beside greenroom's own records.
+fn adopted_record(session: &Session) -> Option<Uuid> {
+    session.adopted.as_ref()?.record
 }
 
 /// The sidecar id of one of greenroom's own rows; other sources are refused.

@@ -53,10 +53,9 @@ fn describe(s: &Session) -> String {
     format!("{} ({short})", s.name)
 }
 
-/// What `dismiss --all-dormant` takes: every one of greenroom's own
-/// sessions that is not live (dormant, killed, exited), not yet dismissed.
+/// What `dismiss --all-dormant` takes: every session greenroom keeps a
+/// record of that is not live (its own dormant, killed or exited ones, and
+/// ended agents it did not start), not yet dismissed.
 pub fn dismissable(rows: &[Session]) -> Vec<&Session> {
-    rows.iter()
-        .filter(|s| s.source == Source::Greenroom && !s.archived && !s.status.is_live())
-        .collect()
+    rows.iter().filter(|s| s.can_dismiss()).collect()
 }

@@ -145,7 +145,11 @@ pub fn record(
             // last ended: what the record said was about the previous one.
             let restarted = s.status != Status::Running && !matches!(change, Change::Ended(_));
             if replaced || restarted {
-                *s = fresh();
+                let before = std::mem::replace(s, fresh());
+                // Money spent stays spent: the pane's earlier conversations
+                // (`/clear`, an agent started again) still count.
+                s.earlier_transcripts = before.earlier_transcripts;
+                super::keep_earlier(s, before.transcript_path);
             }
             let agent_changed = s.agent.as_deref() != Some(agent);
             if agent_changed {

@@ -55,12 +55,12 @@ impl Setup {
         }
     }
 
-    fn greenroom(&self) -> Greenroom<'_> {
+    pub(super) fn greenroom(&self) -> Greenroom<'_> {
         Greenroom::new(&self.world, &self.tmux)
     }
 
     /// A new window of `work` running `argv`; returns its pane id.
-    fn window(&self, argv: &[&str]) -> String {
+    pub(super) fn window(&self, argv: &[&str]) -> String {
         let mut args = vec!["new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "work:"];
         args.extend_from_slice(argv);
         self.tmux.run(&args).trim().to_owned()
@@ -93,7 +93,7 @@ impl Setup {
     /// tmux gives a pane (`TMUX_PANE` as given), no greenroom session, the
     /// payload on stdin; its exit code, stdout and stderr go to files.
     /// Returns the line and the file its exit code goes to.
-    fn report_line(
+    pub(super) fn report_line(
         &self,
         tmux_pane: Option<&str>,
         payload: &Value,
@@ -129,7 +129,7 @@ impl Setup {
     }
 
     /// Waits for a report started with [`Setup::report_line`] to end well.
-    fn report_done(&self, done: &Path) {
+    pub(super) fn report_done(&self, done: &Path) {
         let code = wait_for(10, "the report to end", || {
             std::fs::read_to_string(done)
                 .ok()
@@ -190,7 +190,15 @@ impl Setup {
     }
 
     fn adopted_files(&self) -> usize {
-        std::fs::read_dir(self.world.path("sessions/adopted"))
+        self.json_files("sessions/adopted")
+    }
+
+    fn archived_adopted_files(&self) -> usize {
+        self.json_files("sessions/adopted/archive")
+    }
+
+    fn json_files(&self, dir: &str) -> usize {
+        std::fs::read_dir(self.world.path(dir))
             .map(|d| {
                 d.filter_map(Result::ok)
                     .filter(|e| e.file_name().to_string_lossy().ends_with(".json"))
@@ -240,13 +248,22 @@ fn a_hook_in_a_plain_pane_is_adopted_by_its_pane() {
     assert_eq!(row["agent_session_id"], other);
     assert_eq!(row["activity"]["state"], "idle");
 
-    // The agent exits: the row ends.
+    // The agent ends its session: the row says so and stays, until the
+    // operator dismisses it (its record goes to the adopted archive).
     s.report(
         Some(&pane),
         &with(fixture("SessionEnd__other"), "session_id", other),
     );
+    let row = s.row(&pane).expect("the ended agent's row");
+    assert_eq!(row["status"], "Exited");
+    assert_eq!(row["health"], "exited");
+    assert_eq!(row["activity"]["detail"], "agent session ended (other)");
+    assert_eq!(s.rows().len(), 1);
+    let said = s.greenroom().ok(&["dismiss", &pane, "--yes"]);
+    assert!(said.contains("dismissed claude@work"), "{said}");
     assert!(s.row(&pane).is_none(), "{:#?}", s.rows());
-    assert_eq!(s.rows().len(), 0);
+    assert_eq!(s.adopted_files(), 0);
+    assert_eq!(s.archived_adopted_files(), 1);
 }
 
 /// `TMUX_PANE` is only what the reporter's environment says: a report that
@@ -407,7 +424,7 @@ fn start_up_removes_the_records_of_closed_panes_only() {
 }
 
 #[test]
-fn an_agent_that_exits_without_its_hook_ends_its_row_at_the_shell() {
+fn an_agent_that_exits_without_its_hook_is_shown_died_until_dismissed() {
     let s = Setup::new();
     let claude = fake_agent(s.world.dir.path(), "claude");
     // A shell, then the agent started from it, as a person would; its
@@ -420,11 +437,22 @@ fn an_agent_that_exits_without_its_hook_ends_its_row_at_the_shell() {
     wait_for(10, "the agent in front", || {
         s.row(&pane).filter(|r| r["adopted"]["hooks"] == true)
     });
-    // Killed: no SessionEnd; the pane is back at its shell.
+    // Killed: no SessionEnd; the pane is back at its shell. The row says
+    // the agent died, and stays until dismissed.
     s.tmux.run(&["send-keys", "-t", &pane, "C-c", ""]);
-    wait_for(10, "the row to end", || {
-        s.row(&pane).is_none().then_some(())
+    let row = wait_for(10, "the row to say the agent died", || {
+        s.row(&pane).filter(|r| r["health"] == "errored")
     });
+    assert_eq!(row["status"], "Exited", "{row:#}");
+    assert_eq!(
+        row["activity"]["detail"],
+        "died without ending its session (killed, or it crashed): its pane is back at the shell"
+    );
+    // Nothing of a live agent is offered: no keys reach the shell.
+    let err = s.greenroom().refused(&["send", &pane, "--key", "Enter"]);
+    assert!(err.contains("not running"), "{err}");
+    s.greenroom().ok(&["dismiss", &pane, "--yes"]);
+    assert!(s.row(&pane).is_none(), "{:#?}", s.rows());
 }
 
 #[test]

@@ -747,6 +747,7 @@ fn an_adopted_row_s_preview_captures_its_pane() {
     adopted.adopted = Some(greenroom::model::Adopted {
         pane: greenroom::tmux::PaneId::parse("%7").unwrap(),
         hooks: false,
+        record: None,
     });
     let mut s = AppState::new(now(), vec![]);
     s.detail.tab = DetailTab::Preview;
@@ -771,6 +772,7 @@ fn killing_an_adopted_row_asks_about_its_pane_only() {
     adopted.adopted = Some(greenroom::model::Adopted {
         pane: greenroom::tmux::PaneId::parse("%7").unwrap(),
         hooks: true,
+        record: None,
     });
     for (row, panes) in [
         (adopted, true),

@@ -588,6 +588,7 @@ fn an_agent_greenroom_did_not_start() {
         row.adopted = Some(greenroom::model::Adopted {
             pane: greenroom::tmux::PaneId::parse("%7").unwrap(),
             hooks: false,
+            record: None,
         });
         row.health = Health::Idle;
         row.activity.state = Activity::Idle;
