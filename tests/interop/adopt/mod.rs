@@ -17,6 +17,7 @@ mod standin;
 
 mod ask;
 mod claude;
+mod ends;
 mod gemini;
 mod popup;
 mod user;
