@@ -19,4 +19,5 @@ mod ask;
 mod claude;
 mod gemini;
 mod popup;
+mod registry;
 mod user;
