@@ -3,7 +3,9 @@
 //! Code: idle after a turn with no hooks at all (its session id, and the
 //! usage of the transcript that id names); and with greenroom's hooks,
 //! where the hooks stay the first source and the record agrees with them,
-//! followed by a watcher that ran before the first hook made its folder.
+//! followed by a watcher that ran before the first hook made its folder;
+//! and Claude Code's own blocking first-run question, which only its record
+//! tells ("dialog open").
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
@@ -178,5 +180,68 @@ fn with_hooks_the_registry_agrees_and_a_watcher_sees_the_first_hook_at_once() {
         assert_eq!(r["activity"]["source"], "hook", "{r:#}");
         assert_eq!(r["agent_session_id"], agent["sessionId"], "{r:#}");
         assert_eq!(r["adopted"]["hooks"], true, "{r:#}");
+    }
+}
+
+/// Claude Code's own question on a fresh config, which blocks it before
+/// any prompt and fires no hook: "Make auto mode your default permission
+/// mode?" (shown once, when `~/.claude.json` has no
+/// `hasSeenAutoDefaultNudge` and the user's settings choose another mode).
+/// The row reads waiting while it is open, and idle once answered.
+#[test]
+fn claude_codes_own_first_run_question_reads_waiting_until_answered() {
+    let c = Claude::prepare(StandIn::start());
+    let config = c.home().join(".claude.json");
+    let mut v: Value = serde_json::from_slice(&std::fs::read(&config).unwrap()).unwrap();
+    v.as_object_mut().unwrap().remove("hasSeenAutoDefaultNudge");
+    std::fs::write(&config, v.to_string()).unwrap();
+    user::plain_session(&c.tmux, &c.home(), &c.work());
+    let pane = user::first_pane(&c.tmux);
+    let watch = Watch::start(&c);
+    let p = Pane::new(&c.tmux, "work");
+    user::type_line(&p, &c.dir.path().join("run-claude").to_string_lossy());
+    p.until(60, "Claude Code's question", |s| {
+        s.contains("Make auto mode your default permission mode?")
+            && s.contains("No, keep manual mode")
+    });
+    let agent = wait_for(10, "claude agents: waiting", || {
+        Some(claude_agents(&c)).filter(|a| a["status"] == "waiting")
+    });
+    wait_for(30, "the SessionStart hook", || {
+        c.payloads()
+            .iter()
+            .any(|p| p["hook_event_name"] == "SessionStart")
+            .then_some(())
+    });
+    let ls = || user::row(&c.tmux, &c.home(), &pane);
+    for (how, row) in [
+        ("ls", &ls as &dyn Fn() -> Option<Value>),
+        ("the watcher", &|| watch.row(&pane)),
+    ] {
+        let r = wait_for(5, &format!("{how}: the row waiting"), || {
+            row().filter(|r| r["health"] == "waiting")
+        });
+        assert_eq!(r["activity"]["state"], "awaiting_input", "{how}: {r:#}");
+        assert_eq!(r["activity"]["detail"], agent["waitingFor"], "{how}: {r:#}");
+        assert_eq!(r["adopted"]["hooks"], true, "{how}: {r:#}");
+        assert_eq!(r["agent_session_id"], agent["sessionId"], "{how}: {r:#}");
+    }
+
+    // Answered ("No, keep manual mode"): Claude Code is idle, and the row.
+    p.keys(&["Down"]);
+    p.keys(&["Enter"]);
+    p.until(10, "the prompt", |s| {
+        !s.contains("Make auto mode your default") && s.contains("for shortcuts")
+    });
+    wait_for(10, "claude agents: idle", || {
+        Some(claude_agents(&c)).filter(|a| a["status"] == "idle")
+    });
+    for (how, row) in [
+        ("ls", &ls as &dyn Fn() -> Option<Value>),
+        ("the watcher", &|| watch.row(&pane)),
+    ] {
+        wait_for(5, &format!("{how}: the row idle"), || {
+            row().filter(|r| r["activity"]["state"] == "idle")
+        });
     }
 }
