@@ -54,8 +54,13 @@ pub(super) struct AdoptedPanes {
 }
 
 impl AdoptedPanes {
-    /// Whether a changed path is a record of the adopted folder.
+    /// Whether a changed path is the adopted folder's: a record, or the
+    /// folder itself (the first hook creates it).
     pub(super) fn claims(&self, path: &Path) -> bool {
+        self.is_record(path) || path == self.dir
+    }
+
+    fn is_record(&self, path: &Path) -> bool {
         let name = path.file_name().map(|n| n.to_string_lossy());
         path.parent() == Some(self.dir.as_path())
             && name.is_some_and(|n| sidecar::is_sidecar_name(&n))
@@ -90,8 +95,39 @@ impl AdoptedPanes {
         }
     }
 
-    /// A record in the adopted folder changed. Returns whether rows change.
+    /// A record in the adopted folder changed, or the folder itself
+    /// appeared (or went). Returns whether rows change.
     pub(super) fn apply(
+        &mut self,
+        path: &Path,
+        problems: &mut Problems,
+        usage: &mut UsageFiles,
+    ) -> bool {
+        if path == self.dir {
+            return self.rescan(problems, usage);
+        }
+        self.apply_record(path, problems, usage)
+    }
+
+    /// Reads the folder again: the first hook creates it and writes its
+    /// record milliseconds later, before the folder's watch is armed, so
+    /// no event will ever come for that record. Records gone are dropped.
+    fn rescan(&mut self, problems: &mut Problems, usage: &mut UsageFiles) -> bool {
+        let mut paths: Vec<PathBuf> = self.records.keys().cloned().collect();
+        if let Ok(entries) = std::fs::read_dir(&self.dir) {
+            paths.extend(entries.filter_map(Result::ok).map(|e| e.path()));
+        }
+        paths.retain(|p| self.is_record(p));
+        paths.sort();
+        paths.dedup();
+        let mut changed = false;
+        for path in &paths {
+            changed |= self.apply_record(path, problems, usage);
+        }
+        changed
+    }
+
+    fn apply_record(
         &mut self,
         path: &Path,
         problems: &mut Problems,

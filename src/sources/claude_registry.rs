@@ -204,6 +204,18 @@ mod tests {
         assert_eq!(e.status_at, DateTime::from_timestamp_millis(1796193419431));
     }
 
+    /// Its own question, before any prompt ("Make auto mode your default
+    /// permission mode?"): no hook fires, only the record says it waits.
+    #[test]
+    fn a_claude_code_at_its_own_first_run_question() {
+        let (text, path) = fixture("claude-code-2.1.328__waiting-dialog-open.json");
+        let e = parse_entry(&text, &path).unwrap();
+        assert_eq!(e.activity(), Activity::AwaitingInput);
+        assert_eq!(e.waiting_for.as_deref(), Some("dialog open"));
+        assert_eq!(e.tmux_pane.as_deref(), Some("%0"));
+        assert_eq!(e.status_at, DateTime::from_timestamp_millis(1796210998880));
+    }
+
     #[test]
     fn busy_then_idle_after_esc() {
         let (text, path) = fixture("claude-code-2.1.328__busy.json");

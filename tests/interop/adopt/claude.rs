@@ -9,7 +9,7 @@ use super::user;
 use crate::it_support::{Pane, wait_for};
 use serde_json::Value;
 
-fn tokens(input: u64, output: u64) -> Tokens {
+pub(super) fn tokens(input: u64, output: u64) -> Tokens {
     Tokens {
         input,
         output,
@@ -117,7 +117,7 @@ pub(super) fn type_until_shown(p: &Pane<'_>, text: &str) {
 }
 
 /// What `claude agents --json` says of the one Claude Code running.
-fn claude_agents(c: &Claude) -> Value {
+pub(super) fn claude_agents(c: &Claude) -> Value {
     let out = std::process::Command::new(c.dir.path().join("run-claude"))
         .args(["agents", "--json"])
         .output()

@@ -20,4 +20,5 @@ mod claude;
 mod ends;
 mod gemini;
 mod popup;
+mod registry;
 mod user;

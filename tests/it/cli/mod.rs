@@ -5,6 +5,7 @@ mod actions;
 mod adopt;
 mod adopt_asks;
 mod adopt_ends;
+mod adopt_first_hook;
 mod claude_registry;
 mod completion;
 mod config_layers;
