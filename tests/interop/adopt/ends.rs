@@ -2,7 +2,8 @@
 //! typed into a shell: killed with `kill -9` (no SessionEnd: the row says
 //! it died and keeps what it spent), then started again in the same pane
 //! and ended with `/exit` (the row says so; the pane's spend counts both
-//! conversations). Every row stays until dismissed.
+//! conversations). Every row stays until dismissed; a snooze holds until
+//! the agent's next state.
 
 use serde_json::Value;
 
@@ -97,6 +98,10 @@ fn a_hand_started_claude_killed_then_exited_is_shown_as_it_ended() {
         row().filter(|r| r["status"] == "Running")
     });
     assert!(cost(&again) >= spent, "the pane's spend goes on: {again:#}");
+    assert!(
+        again["snoozed_until"].is_null(),
+        "a new agent wakes it: {again:#}"
+    );
     type_until_shown(&p, "Answer again.");
     p.keys(&["Enter"]);
     p.until(30, "the second answer", |s| s.contains("Second answer."));
