@@ -183,7 +183,7 @@ fn view(state: &mut AppState, c: Command) -> Vec<Effect> {
             Vec::new()
         }
         Command::CycleHealthFilter => {
-            state.nav.health_filter = next_health_filter(state.nav.health_filter);
+            state.nav.health_filter = next_health_filter(state.nav.health_filter, &state.list.rows);
             state.refresh_visible();
             preview_request(state)
         }
@@ -261,12 +261,20 @@ fn mark(state: &mut AppState) -> Vec<Effect> {
     move_by(state, 1)
 }
 
-fn next_health_filter(current: Option<Health>) -> Option<Health> {
-    match current {
-        None => Some(Health::ALL[0]),
-        Some(h) => {
-            let i = Health::ALL.iter().position(|x| *x == h).unwrap_or(0);
-            Health::ALL.get(i + 1).copied()
-        }
-    }
+/// The next health class after `current` that some row has (a filter
+/// that shows nothing is a wasted key press), then none again.
+fn next_health_filter(current: Option<Health>, rows: &[crate::model::Session]) -> Option<Health> {
+    let start = match current {
+        None => 0,
+        Some(h) => Health::ALL
+            .iter()
+            .position(|x| *x == h)
+            .map_or(0, |i| i + 1),
+    };
+    Health::ALL
+        .get(start..)
+        .unwrap_or_default()
+        .iter()
+        .copied()
+        .find(|h| rows.iter().any(|r| r.health == *h))
 }

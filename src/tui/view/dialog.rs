@@ -2,7 +2,7 @@
 //! the new-session form.
 
 use ratatui::prelude::*;
-use ratatui::widgets::{Clear, Paragraph, Wrap};
+use ratatui::widgets::{Clear, Padding, Paragraph, Wrap};
 
 use super::text::fit;
 use super::{Theme, overlay_area, pane};
@@ -38,13 +38,52 @@ pub fn render(
             ..
         } => dismiss_worktree(name, path, (*dirty, *second), work, hint, theme),
     };
-    let height = u16::try_from(lines.len() + 2).unwrap_or(u16::MAX);
+    // Each line's one-space indent is the dialog's margin, drawn as
+    // padding: a line that wraps keeps it, and the height counts the rows
+    // the wrapped text takes, so nothing is cut at the bottom.
+    let lines: Vec<Line<'static>> = lines.into_iter().map(unindent).collect();
+    let text_width = usize::from(width.min(full.width).saturating_sub(4)).max(1);
+    let rows: usize = lines.iter().map(|l| wrapped_rows(l, text_width)).sum();
+    let height = u16::try_from(rows + 2).unwrap_or(u16::MAX);
     let area = overlay_area(width, height, body, full);
-    let block = pane(theme).title(Span::styled(format!(" {title} "), theme.title));
+    let block = pane(theme)
+        .title(Span::styled(format!(" {title} "), theme.title))
+        .padding(Padding::horizontal(1));
     let inner = block.inner(area);
     frame.render_widget(Clear, area);
     frame.render_widget(block, area);
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+}
+
+/// A line without the one space it starts with (the margin padding draws).
+fn unindent(mut line: Line<'static>) -> Line<'static> {
+    if let Some(first) = line.spans.first_mut()
+        && let Some(rest) = first.content.strip_prefix(' ')
+    {
+        first.content = rest.to_owned().into();
+    }
+    line
+}
+
+/// The rows a line takes when wrapped at word boundaries to `width`.
+fn wrapped_rows(line: &Line<'_>, width: usize) -> usize {
+    let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+    let (mut rows, mut col) = (1, 0);
+    for word in text.split(' ') {
+        let w = Span::raw(word).width();
+        let needed = if col == 0 { w } else { col + 1 + w };
+        if needed <= width {
+            col = needed;
+            continue;
+        }
+        if col > 0 {
+            rows += 1;
+        }
+        // A word longer than the line breaks across rows.
+        rows += w.saturating_sub(1) / width;
+        col = w % width;
+    }
+    rows
 }
 
 /// The folders an ambiguous Tab left, on one line under the field.
@@ -103,12 +142,16 @@ fn confirm(
             theme.dim,
         )));
     }
-    let note = if verb == "Kill" && panes_only {
-        " Only the agent's pane closes; the session's other windows stay."
-    } else if verb == "Kill" {
-        " Its tmux session ends; the record stays and r restores it."
-    } else {
-        " The record moves to the archive; nothing is deleted."
+    let one = names.len() == 1;
+    let note = match (verb, panes_only, one) {
+        ("Kill", true, true) => " Only the agent's pane closes; the session's other windows stay.",
+        ("Kill", true, false) => {
+            " Only the agents' panes close; their sessions' other windows stay."
+        }
+        ("Kill", false, true) => " Its tmux session ends; the record stays and r restores it.",
+        ("Kill", false, false) => " Their tmux sessions end; the records stay: r restores them.",
+        (_, _, true) => " The record moves to the archive; nothing is deleted.",
+        (_, _, false) => " The records move to the archive; nothing is deleted.",
     };
     lines.push(Line::from(Span::styled(note, theme.dim)));
     lines.push(Line::default());

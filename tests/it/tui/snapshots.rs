@@ -564,6 +564,15 @@ fn dialogs_hint_their_own_layer_of_the_keymap() {
             panes_only: false,
         });
     });
+    // Two sessions: the note speaks of both.
+    snap("confirm_kill_two", |s| {
+        s.mode = Mode::Dialog(Dialog::Confirm {
+            action: Bulk::Kill,
+            ids: vec![RowKey::here("id-api-retries"), RowKey::here("id-docs")],
+            names: vec!["api-retries".into(), "docs".into()],
+            panes_only: false,
+        });
+    });
     snap("send_dialog", |s| {
         s.mode = Mode::Dialog(Dialog::Send {
             id: RowKey::here("id-api-retries"),
