@@ -78,6 +78,29 @@ pub enum Command {
 }
 
 /// Everything the reducer reacts to.
+/// How much an editing key takes back from the end of an input, as
+/// shells and readline do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Erase {
+    Char,
+    Word,
+    Line,
+}
+
+impl Erase {
+    pub fn apply(self, text: &mut String) {
+        match self {
+            Erase::Char => drop(text.pop()),
+            Erase::Word => {
+                let kept = text.trim_end().len();
+                let start = text[..kept].rfind(char::is_whitespace).map_or(0, |i| i + 1);
+                text.truncate(start);
+            }
+            Erase::Line => text.clear(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
     /// A bound key's command.
@@ -118,8 +141,9 @@ pub enum Action {
     },
     /// A character typed into the mode's input (the filter, a dialog's field).
     Type(char),
-    /// Backspace in the mode's input.
-    Erase,
+    /// Backspace (a character), `C-w` (a word) or `C-u` (the line) in the
+    /// mode's input.
+    Erase(Erase),
     /// Text the terminal pasted (bracketed paste): input for the focused
     /// field, never commands. Untrusted: the reducer cleans it.
     Paste(String),

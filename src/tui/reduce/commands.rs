@@ -7,7 +7,7 @@ use super::navigate::{move_by, move_to, preview_request};
 use super::op::{Verb, decide, on_selected};
 use crate::model::Health;
 use crate::tui::action::UiEffect;
-use crate::tui::action::{Command, Effect};
+use crate::tui::action::{Command, Effect, Erase};
 use crate::tui::model::state::{AppState, DetailTab, Mode, Overlay, SortMode, TmuxStatus};
 
 pub(super) fn command(state: &mut AppState, c: Command) -> Vec<Effect> {
@@ -39,21 +39,27 @@ pub(super) fn command(state: &mut AppState, c: Command) -> Vec<Effect> {
     }
 }
 
-/// A typed character, or `None` for Backspace: the filter's or the open
-/// dialog's text.
-pub(super) fn typed(state: &mut AppState, c: Option<char>) -> Vec<Effect> {
+/// An edit of the mode's input: a typed character, or what an editing
+/// key takes back.
+pub(super) enum Edit {
+    Type(char),
+    Erase(Erase),
+}
+
+/// An edit of the filter's or the open dialog's text.
+pub(super) fn typed(state: &mut AppState, edit: Edit) -> Vec<Effect> {
     match &mut state.mode {
         Mode::Dialog(open) => {
-            match c {
-                Some(c) => dialog::typed(open, c),
-                None => dialog::erase(open),
+            match edit {
+                Edit::Type(c) => dialog::typed(open, c),
+                Edit::Erase(how) => dialog::erase(open, how),
             }
             Vec::new()
         }
         Mode::Filter => {
-            match c {
-                Some(c) => state.nav.filter.push(c),
-                None => drop(state.nav.filter.pop()),
+            match edit {
+                Edit::Type(c) => state.nav.filter.push(c),
+                Edit::Erase(how) => how.apply(&mut state.nav.filter),
             }
             state.refresh_visible();
             preview_request(state)

@@ -3,7 +3,7 @@
 
 use crate::model::RowKey;
 use crate::tui::action::UiEffect;
-use crate::tui::action::{Command, Effect};
+use crate::tui::action::{Command, Effect, Erase};
 pub use crate::tui::model::dialog::{
     Bulk, Completion, Dialog, NewSession, SpawnDefaults, SpawnField, SpawnForm,
 };
@@ -73,16 +73,16 @@ pub fn key_in(text: &str) -> Option<crate::ops::AnswerKey> {
     crate::ops::AnswerKey::parse(name).ok()
 }
 
-/// Backspace in the open dialog's focused input.
-pub fn erase(dialog: &mut Dialog) {
+/// An editing key in the open dialog's focused input.
+pub fn erase(dialog: &mut Dialog, how: Erase) {
     match dialog {
         Dialog::Confirm { .. } | Dialog::DismissWorktree { .. } => {}
-        Dialog::Send { text, .. } => drop(text.pop()),
+        Dialog::Send { text, .. } => how.apply(text),
         Dialog::Spawn(form) if form.busy => {}
         Dialog::Spawn(form) => {
             form.candidates.clear();
             if let Some(field) = form.field_mut() {
-                field.pop();
+                how.apply(field);
             }
         }
     }

@@ -5,7 +5,7 @@
 use crate::tui::action::{Action, Effect, Finished};
 use crate::tui::model::state::{AppState, BesidePane, Mode, Preview};
 use crate::tui::reduce::act::{finished, quit, spawned};
-use crate::tui::reduce::commands::{command, typed};
+use crate::tui::reduce::commands::{Edit, command, typed};
 use crate::tui::reduce::dialog::{self, Dialog, SpawnForm};
 use crate::tui::reduce::navigate::{
     move_by, preview_after_rows, preview_look, preview_request, select,
@@ -16,8 +16,8 @@ use crate::tui::reduce::rows::replace_rows;
 pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
     match action {
         Action::Command(c) => command(state, c),
-        Action::Type(c) => typed(state, Some(c)),
-        Action::Erase => typed(state, None),
+        Action::Type(c) => typed(state, Edit::Type(c)),
+        Action::Erase(how) => typed(state, Edit::Erase(how)),
         Action::Paste(text) => paste(state, &text),
         Action::Shutdown => quit(state),
         Action::Rows { rows, problems } => new_rows(state, |state| {

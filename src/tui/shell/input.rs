@@ -5,7 +5,7 @@
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEventKind};
 
-use crate::tui::action::Action;
+use crate::tui::action::{Action, Erase};
 use crate::tui::keymap::{Key, Keymap, Layer};
 use crate::tui::model::state::Mode;
 use crate::tui::view;
@@ -60,13 +60,16 @@ pub fn key_action(k: &KeyEvent, mode: &Mode, keymap: &Keymap) -> Option<Action> 
     if layer == Layer::Overlay {
         return keymap.lookup(key).map(Action::Command);
     }
-    let plain = !k
-        .modifiers
-        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+    let control = k.modifiers.contains(KeyModifiers::CONTROL);
+    let alt = k.modifiers.contains(KeyModifiers::ALT);
+    let plain = !control && !alt;
     match k.code {
         KeyCode::Char(c) if plain && layer.takes_text() => Some(Action::Type(c)),
-        // Editing, like typing: no layer binds it.
-        KeyCode::Backspace if layer.takes_text() => Some(Action::Erase),
+        // Editing, like typing: no text layer binds these.
+        KeyCode::Backspace if layer.takes_text() && !alt => Some(Action::Erase(Erase::Char)),
+        KeyCode::Backspace if layer.takes_text() => Some(Action::Erase(Erase::Word)),
+        KeyCode::Char('w') if control && layer.takes_text() => Some(Action::Erase(Erase::Word)),
+        KeyCode::Char('u') if control && layer.takes_text() => Some(Action::Erase(Erase::Line)),
         _ => None,
     }
 }

@@ -348,3 +348,47 @@ fn a_message_does_not_hide_the_filter_being_typed() {
     let screen = crate::tui::snapshots::screen(&crate::tui::snapshots::draw(&s, 100, 30));
     assert!(screen.contains("only 5000 are shown"), "{screen}");
 }
+
+/// `C-w` takes back a word and `C-u` the line, as in a shell, in every
+/// input: the filter, a message, the new-session form. In the list they
+/// keep their own meaning (`C-u` pages up).
+#[test]
+fn inputs_take_back_a_word_with_ctrl_w_and_the_line_with_ctrl_u() {
+    use greenroom::tui::action::Erase;
+    let km = Keymap::default();
+    let ctrl = |c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL);
+    let alt_bs = KeyEvent::new(KeyCode::Backspace, KeyModifiers::ALT);
+    assert_eq!(
+        key_action(&ctrl('u'), &Mode::Normal, &km),
+        Some(Action::Command(Command::PageUp))
+    );
+    let mut s = loaded();
+    cmd(&mut s, Command::Filter);
+    typed(&mut s, "fix the  tests  ");
+    for (key, left) in [(ctrl('w'), "fix the  "), (ctrl('w'), "fix "), (alt_bs, "")] {
+        let action = key_action(&key, &s.mode, &km).unwrap();
+        update(&mut s, action);
+        assert_eq!(s.nav.filter, left);
+    }
+    typed(&mut s, "alp");
+    assert_eq!(
+        key_action(&ctrl('u'), &s.mode, &km),
+        Some(Action::Erase(Erase::Line))
+    );
+    update(&mut s, Action::Erase(Erase::Line));
+    assert_eq!(s.nav.filter, "");
+
+    let mut send = Mode::Dialog(Dialog::Send {
+        id: RowKey::here("id-alpha"),
+        name: "alpha".into(),
+        text: "run the tests".into(),
+    });
+    std::mem::swap(&mut s.mode, &mut send);
+    let action = key_action(&ctrl('w'), &s.mode, &km).unwrap();
+    update(&mut s, action);
+    assert!(
+        matches!(&s.mode, Mode::Dialog(Dialog::Send { text, .. }) if text == "run the "),
+        "{:?}",
+        s.mode
+    );
+}
