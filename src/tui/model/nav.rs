@@ -28,6 +28,9 @@ pub struct Nav {
     pub select_when_seen: Option<RowKey>,
     /// Help's page: 0 the list's keys, 1 the dialogs' and the filter's.
     pub help_page: usize,
+    /// Lines help is scrolled down by, where the screen is too short for
+    /// it (the view stops at its last line).
+    pub help_scroll: usize,
 }
 
 impl Default for Nav {
@@ -43,6 +46,7 @@ impl Default for Nav {
             marked: BTreeSet::new(),
             select_when_seen: None,
             help_page: 0,
+            help_scroll: 0,
         }
     }
 }

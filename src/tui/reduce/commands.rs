@@ -10,12 +10,32 @@ use crate::tui::action::UiEffect;
 use crate::tui::action::{Command, Effect, Erase};
 use crate::tui::model::state::{AppState, DetailTab, Mode, Overlay, SortMode, TmuxStatus};
 
+/// How far a moving key scrolls a long overlay, in lines.
+fn scrolls(c: Command) -> Option<isize> {
+    match c {
+        Command::Down => Some(1),
+        Command::Up => Some(-1),
+        Command::PageDown => Some(10),
+        Command::PageUp => Some(-10),
+        Command::Top => Some(isize::MIN),
+        _ => None,
+    }
+}
+
 pub(super) fn command(state: &mut AppState, c: Command) -> Vec<Effect> {
     match &mut state.mode {
         Mode::Normal => normal(state, c),
         Mode::Filter => filter(state, c),
         Mode::Overlay(Overlay::Help) if c == Command::NextPage => {
             state.nav.help_page = (state.nav.help_page + 1) % 2;
+            state.nav.help_scroll = 0;
+            Vec::new()
+        }
+        Mode::Overlay(Overlay::Help) if scrolls(c).is_some() => {
+            // No help is longer than one line per binding.
+            let most = crate::tui::keymap::BINDINGS.len();
+            let by = scrolls(c).unwrap_or_default();
+            state.nav.help_scroll = state.nav.help_scroll.saturating_add_signed(by).min(most);
             Vec::new()
         }
         Mode::Overlay(_) => {
@@ -139,6 +159,7 @@ fn normal(state: &mut AppState, c: Command) -> Vec<Effect> {
         }
         Command::Help => {
             state.nav.help_page = 0;
+            state.nav.help_scroll = 0;
             state.mode = Mode::Overlay(Overlay::Help);
             Vec::new()
         }

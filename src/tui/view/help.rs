@@ -45,7 +45,7 @@ pub fn render(
     body: Rect,
     full: Rect,
     keymap: &Keymap,
-    page: usize,
+    (page, scroll): (usize, usize),
     theme: &Theme,
 ) {
     let full_sections = sections(keymap, page, false);
@@ -81,31 +81,40 @@ pub fn render(
         .title_bottom(
             Line::from(Span::styled(format!(" {close} closes "), theme.dim)).right_aligned(),
         );
-    // Only the list's keys are rebound in config.toml.
-    if area.width >= 60 && page == 0 {
+    let inner = block.inner(area);
+    let columns: Vec<(Vec<Line<'static>>, usize)> = layout
+        .columns
+        .iter()
+        .enumerate()
+        .map(|(i, col)| {
+            let chosen: Vec<&Section> = col.iter().map(|&s| &secs[s]).collect();
+            let desc_w = layout.desc_w.as_ref().map(|d| d[i]);
+            column(&chosen, desc_w, layout.blank, theme)
+        })
+        .collect();
+    // Too short a screen scrolls (↓ ↑ j k), down to the last line.
+    let height = usize::from(inner.height);
+    let longest = columns.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
+    let top = scroll.min(longest.saturating_sub(height));
+    if longest > height {
+        let at = format!(" ↓↑ scroll: {}-{} of {longest} ", top + 1, top + height);
+        block = block.title_bottom(Line::from(Span::styled(at, theme.dim)));
+    } else if area.width >= 60 && page == 0 {
+        // Only the list's keys are rebound in config.toml.
         let note = Span::styled(" rebind keys in config.toml [keys] ", theme.dim);
         block = block.title_bottom(Line::from(note));
     }
-    let inner = block.inner(area);
     frame.render_widget(Clear, area);
     frame.render_widget(block, area);
 
     let mut x = inner.x + 1;
-    for (i, col) in layout.columns.iter().enumerate() {
-        let chosen: Vec<&Section> = col.iter().map(|&s| &secs[s]).collect();
-        let desc_w = layout.desc_w.as_ref().map(|d| d[i]);
-        let (lines, col_w) = column(&chosen, desc_w, layout.blank, theme);
+    for (lines, col_w) in columns {
         let right = inner.right().saturating_sub(1);
         let width = u16::try_from(col_w)
             .unwrap_or(u16::MAX)
             .min(right.saturating_sub(x));
         let rect = Rect { x, width, ..inner };
-        let cut = lines.len() > usize::from(inner.height);
-        let mut lines = lines;
-        if cut {
-            lines.truncate(usize::from(inner.height).saturating_sub(1));
-            lines.push(Line::from(Span::styled("…", theme.dim)));
-        }
+        let lines: Vec<Line<'static>> = lines.into_iter().skip(top).take(height).collect();
         frame.render_widget(Paragraph::new(lines), rect);
         x = x
             .saturating_add(width)

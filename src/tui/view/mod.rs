@@ -61,9 +61,14 @@ pub fn render(frame: &mut Frame, state: &AppState, keymap: &Keymap, theme: &Them
     status_line::render(frame, a.status, state, keymap, theme);
     match &state.mode {
         Mode::Normal | Mode::Filter | Mode::Review => {}
-        Mode::Overlay(Overlay::Help) => {
-            help::render(frame, a.body, full, keymap, state.nav.help_page, theme)
-        }
+        Mode::Overlay(Overlay::Help) => help::render(
+            frame,
+            a.body,
+            full,
+            keymap,
+            (state.nav.help_page, state.nav.help_scroll),
+            theme,
+        ),
         Mode::Overlay(Overlay::Problems) => {
             problems::render(frame, a.body, full, state, keymap, theme)
         }

@@ -12,6 +12,7 @@ use greenroom::model::{
     Activity, Health, Orchestration, Phase, PhaseError, PhaseId, PhaseStatus, Problem, Session,
     Source, Status, TokenCounts, TokenUsage,
 };
+use greenroom::tui::action::Action;
 use greenroom::tui::keymap::Keymap;
 use greenroom::tui::model::state::{
     AppState, DetailTab, Mode, Overlay, Preview, SortMode, TmuxStatus,
@@ -336,6 +337,31 @@ fn health_filter() {
 #[test]
 fn help_overlay() {
     snap("help", |s| s.mode = Mode::Overlay(Overlay::Help));
+}
+
+/// At 80x24 help does not fit: it scrolls with the list's moving keys,
+/// down to its last line and no further, and says where it is.
+#[test]
+fn help_scrolls_where_the_screen_is_short() {
+    use greenroom::tui::action::Command;
+    let (w, h) = (80, 24);
+    let mut s = state(w, h, "id-api-retries");
+    s.mode = Mode::Overlay(Overlay::Help);
+    let top = screen(&draw(&s, w, h));
+    assert!(top.contains("scroll: 1-"), "{top}");
+    for _ in 0..200 {
+        greenroom::tui::reduce::update::update(&mut s, Action::Command(Command::Down));
+    }
+    let bottom = screen(&draw(&s, w, h));
+    assert_ne!(top, bottom);
+    insta::assert_snapshot!("help_scrolled_to_its_end_80x24", bottom);
+    // It stops at its last line ("…-23 of 23"); Top comes back.
+    let at = bottom.split("scroll: ").nth(1).unwrap();
+    let (shown, of) = at.split_once(" of ").unwrap();
+    let last = shown.split('-').nth(1).unwrap();
+    assert!(of.starts_with(&format!("{last} ")), "{at}");
+    greenroom::tui::reduce::update::update(&mut s, Action::Command(Command::Top));
+    assert_eq!(screen(&draw(&s, w, h)), top);
 }
 
 fn problems() -> Vec<Problem> {
