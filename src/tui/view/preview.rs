@@ -9,7 +9,7 @@ use ratatui::widgets::Paragraph;
 use super::Theme;
 use super::sidebar::first_key;
 use super::text::hanging;
-use crate::model::{Session, Source};
+use crate::model::{Session, Source, Status};
 use crate::tui::action::Command;
 use crate::tui::keymap::Keymap;
 use crate::tui::model::state::{AppState, TmuxStatus};
@@ -23,17 +23,32 @@ pub fn render(
     theme: &Theme,
 ) {
     let max = usize::from(area.width);
-    if let Some(why) = unavailable(s, state, keymap) {
-        let lines = hanging(vec![Span::styled(why, theme.dim)], 0, max);
-        frame.render_widget(Paragraph::new(lines), area);
-        return;
-    }
     let capture = state
         .detail
         .preview
         .as_ref()
         .filter(|p| s.is(&p.id))
         .map(|p| p.text.as_str());
+    // An exited session's dead pane (tmux keeps it) is the news: how it
+    // ended is in its last lines.
+    let dead_pane = s.status == Status::Exited && capture.is_some();
+    if let Some(why) = unavailable(s, state, keymap).filter(|_| !dead_pane) {
+        let lines = hanging(vec![Span::styled(why, theme.dim)], 0, max);
+        frame.render_widget(Paragraph::new(lines), area);
+        return;
+    }
+    let mut area = area;
+    if dead_pane && area.height > 1 {
+        let restore = first_key(keymap, Command::Restore);
+        let note = match s.can_restore() {
+            true => format!("exited: its pane's last lines · {restore} restores it"),
+            false => "exited: its pane's last lines".to_owned(),
+        };
+        let line = Line::from(Span::styled(note, theme.dim));
+        frame.render_widget(Paragraph::new(line), Rect { height: 1, ..area });
+        area.y += 1;
+        area.height -= 1;
+    }
     let Some(capture) = capture else {
         let line = Line::from(Span::styled("waiting for the pane…", theme.dim));
         frame.render_widget(Paragraph::new(line), area);

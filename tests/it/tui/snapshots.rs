@@ -416,6 +416,26 @@ fn preview_tab() {
     });
 }
 
+/// An exited session: its dead pane's last lines (tmux keeps the pane),
+/// under a line that says what they are and how to restore it.
+#[test]
+fn preview_of_an_exited_session_shows_its_last_lines() {
+    snap("preview_exited", |s| {
+        let row = s
+            .list
+            .rows
+            .iter_mut()
+            .find(|r| r.id == "id-api-retries")
+            .unwrap();
+        row.status = Status::Exited;
+        s.detail.tab = DetailTab::Preview;
+        s.detail.preview = Some(Preview {
+            id: RowKey::here("id-api-retries"),
+            text: "$ cargo test\nerror: 3 tests failed\n\nPane is dead (status 101)\n".into(),
+        });
+    });
+}
+
 /// The other kinds of rows, at a medium size (side by side, 100x30).
 #[test]
 fn other_rows_at_medium_size() {
