@@ -117,7 +117,7 @@ pub(super) fn type_until_shown(p: &Pane<'_>, text: &str) {
 }
 
 /// What `claude agents --json` says of the one Claude Code running.
-fn claude_agents(c: &Claude) -> Value {
+pub(super) fn claude_agents(c: &Claude) -> Value {
     let out = std::process::Command::new(c.dir.path().join("run-claude"))
         .args(["agents", "--json"])
         .output()
