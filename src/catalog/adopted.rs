@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use super::ao_sessions::AoSessions;
 use super::own::Own;
 use super::pane_row::pane_row;
-use super::probe::{Found, Probe, at_a_shell, probe};
+use super::probe::{Found, Probe, at_a_shell, probe, runs_a_command};
 use super::registry::{Registry, last_word, registry_report};
 use super::rows::{RowContext, waiting_for};
 use super::usage::UsageFiles;
@@ -124,6 +124,7 @@ impl AdoptedPanes {
                 pid: pane.pid,
                 command: pane.command.clone(),
                 found: probe(pane, &self.known_programs),
+                runs_a_command: runs_a_command(pane),
             });
             next.insert(pane.id.clone(), p);
         }
@@ -144,6 +145,13 @@ impl AdoptedPanes {
             .filter(|(_, s)| records::pane_of(s).is_none_or(|p| !live.contains(&p)))
             .map(|(path, _)| path.clone())
             .collect()
+    }
+
+    /// Whether the pane's agent has left it: the pane is back at a shell
+    /// that is a prompt (one running a command line keeps the terminal
+    /// while its agent works: [`runs_a_command`]).
+    fn agent_left(&self, pane: &Pane) -> bool {
+        at_a_shell(pane) && !self.probes.get(&pane.id).is_some_and(|p| p.runs_a_command)
     }
 
     /// Whether an adopted record's server is the one greenroom follows.
@@ -196,7 +204,7 @@ impl AdoptedPanes {
             let from_inside = |p: &&&Pane| records::reporter_of(s).contains(&p.pid);
             if let Some(p) = panes
                 .get(&pane)
-                .filter(|p| !at_a_shell(p))
+                .filter(|p| !self.agent_left(p))
                 .filter(from_inside)
             {
                 reported.insert(&p.id);

@@ -182,21 +182,23 @@ fn typed_into_a_shell_refused_with_the_no_digit_or_esc_is_idle_at_once() {
     ran_and_ended(&c, &p, &row, commands[3]);
 }
 
+/// Claude Code as the pane's own program, started by a command line tmux
+/// hands to a shell.
 #[test]
 fn as_the_panes_own_program_it_waits_saying_what_for_and_answers_from_greenroom_land() {
     let api = StandIn::start();
     let commands = ["touch by-escape", "touch by-1"];
     script(&api, &commands);
     let c = Claude::prepare(api);
-    let run = c.dir.path().join("run-claude");
-    let first = format!("Run {}.", commands[0]);
-    user::session_of(
-        &c.tmux,
-        "work",
-        &c.home(),
-        &c.work(),
-        &[run.to_str().unwrap(), &first],
+    // `tmux new-session -d -s work "claude 'Run …'; exec sh"`, the pane
+    // kept once Claude Code ends: tmux runs the line with a shell, which
+    // keeps the terminal while Claude Code works (the pane names the shell).
+    let line = format!(
+        "'{}' 'Run {}.'; exec sh",
+        c.dir.path().join("run-claude").display(),
+        commands[0]
     );
+    user::session_of(&c.tmux, "work", &c.home(), &c.work(), &[&line]);
     let pane = user::first_pane(&c.tmux);
     let row = || user::row(&c.tmux, &c.home(), &pane);
     let p = Pane::new(&c.tmux, "work");
