@@ -60,7 +60,7 @@ impl Setup {
     }
 
     /// A new window of `work` running `argv`; returns its pane id.
-    fn window(&self, argv: &[&str]) -> String {
+    pub(super) fn window(&self, argv: &[&str]) -> String {
         let mut args = vec!["new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "work:"];
         args.extend_from_slice(argv);
         self.tmux.run(&args).trim().to_owned()
@@ -93,7 +93,7 @@ impl Setup {
     /// tmux gives a pane (`TMUX_PANE` as given), no greenroom session, the
     /// payload on stdin; its exit code, stdout and stderr go to files.
     /// Returns the line and the file its exit code goes to.
-    fn report_line(
+    pub(super) fn report_line(
         &self,
         tmux_pane: Option<&str>,
         payload: &Value,
@@ -129,7 +129,7 @@ impl Setup {
     }
 
     /// Waits for a report started with [`Setup::report_line`] to end well.
-    fn report_done(&self, done: &Path) {
+    pub(super) fn report_done(&self, done: &Path) {
         let code = wait_for(10, "the report to end", || {
             std::fs::read_to_string(done)
                 .ok()
@@ -306,7 +306,7 @@ fn a_closed_pane_ends_its_row() {
 }
 
 /// A copy of `sleep` named like an agent: tmux reads its argv[0].
-fn fake_agent(dir: &Path, name: &str) -> String {
+pub(super) fn fake_agent(dir: &Path, name: &str) -> String {
     let path = dir.join(name);
     std::fs::copy("/bin/sleep", &path).unwrap();
     path.to_string_lossy().into_owned()

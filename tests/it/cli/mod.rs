@@ -4,6 +4,7 @@
 mod actions;
 mod adopt;
 mod adopt_asks;
+mod adopt_command_line;
 mod claude_registry;
 mod completion;
 mod config_layers;
