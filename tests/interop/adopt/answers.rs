@@ -105,6 +105,7 @@ fn idle_after_refusal(c: &Claude, row: &impl Fn() -> Option<Value>, command: &st
 /// `greenroom send ID --key KEY` on the user's server: its output.
 fn send(c: &Claude, id: &str, key: &str) -> String {
     let said = user::ok(&c.tmux, &c.home(), &["send", id, "--key", key]);
+    eprintln!("greenroom send {id} --key {key}: {}", said.trim());
     assert!(said.starts_with("sent "), "{said}");
     said
 }
