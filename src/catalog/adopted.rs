@@ -13,10 +13,10 @@ use super::probe::{Found, Probe, at_a_shell, probe, runs_a_command};
 use super::registry::{Registry, last_word, registry_report};
 use super::rows::{RowContext, waiting_for};
 use super::usage::UsageFiles;
-use super::word::{hook_report, said};
+use super::word::{hook_report, name_the_speaker, said};
 use super::{Problems, WatchTarget, add_problems};
 use crate::health;
-use crate::model::{Activity, ActivitySource, Adopted, Health, Session, Status};
+use crate::model::{Activity, Adopted, Health, Session, Status};
 use crate::sources::adopted as records;
 use crate::sources::claude_registry::RegistryEntry;
 use crate::sources::sidecar::{self, Sidecar};
@@ -287,9 +287,7 @@ fn reported_row(
         facts.window_activity,
     );
     let mut activity = health::effective_activity(report, Some(&facts), now, t);
-    if from_record && activity.source == ActivitySource::Hook {
-        activity.source = ActivitySource::ClaudeRegistry;
-    }
+    name_the_speaker(&mut activity, from_record, s);
     let said = said(s.activity_tool.as_ref());
     let agent = s.agent.clone().unwrap_or_else(|| s.display_name());
     let cwd = s.current_cwd.clone().unwrap_or_else(|| s.cwd.clone());

@@ -55,7 +55,7 @@ impl Setup {
         }
     }
 
-    fn greenroom(&self) -> Greenroom<'_> {
+    pub(super) fn greenroom(&self) -> Greenroom<'_> {
         Greenroom::new(&self.world, &self.tmux)
     }
 

@@ -3,6 +3,7 @@
 
 mod actions;
 mod adopt;
+mod adopt_answers;
 mod adopt_asks;
 mod adopt_command_line;
 mod claude_registry;
