@@ -82,9 +82,21 @@ fn answer(p: &Pane<'_>, press: impl Fn() -> String) -> String {
     said
 }
 
+/// Who decided a refusal: in the pane, no hook fires and Claude Code's own
+/// record says idle; from greenroom, greenroom records its answer too
+/// (whichever is newer speaks).
+const IN_THE_PANE: &[&str] = &["claude-registry"];
+const FROM_GREENROOM: &[&str] = &["answer", "claude-registry"];
+
 /// After a refusal: the row idle within a few seconds, asking nothing, as
-/// Claude Code itself says; the refused command never ran.
-fn idle_after_refusal(c: &Claude, row: &impl Fn() -> Option<Value>, command: &str) -> Value {
+/// Claude Code itself says, its word from `sources`; the refused command
+/// never ran.
+fn idle_after_refusal(
+    c: &Claude,
+    row: &impl Fn() -> Option<Value>,
+    command: &str,
+    sources: &[&str],
+) -> Value {
     let refused = Instant::now();
     let r = wait_for(5, &format!("the row idle after refusing {command}"), || {
         row().filter(|r| r["health"] == "idle")
@@ -96,6 +108,8 @@ fn idle_after_refusal(c: &Claude, row: &impl Fn() -> Option<Value>, command: &st
     );
     assert_eq!(r["activity"]["state"], "idle", "{r:#}");
     assert!(r["activity"]["waiting_for"].is_null(), "{r:#}");
+    let source = r["activity"]["source"].as_str().unwrap_or_default();
+    assert!(sources.contains(&source), "{r:#}");
     assert_eq!(claude_agents(c)["status"], "idle");
     let file = command.trim_start_matches("touch ");
     assert!(!c.work().join(file).exists(), "{command} ran");
@@ -156,14 +170,14 @@ fn typed_into_a_shell_refused_with_the_no_digit_or_esc_is_idle_at_once() {
         p.keys(&[&no]);
         String::new()
     });
-    idle_after_refusal(&c, &row, commands[0]);
+    idle_after_refusal(&c, &row, commands[0], IN_THE_PANE);
 
     // The "No" digit from greenroom: it says what the answer led to.
     ask(&p, &row, commands[1]);
     let no = no_digit(&p);
     let said = answer(&p, || send(&c, &pane, &no));
     assert!(said.contains("now idle"), "{said}");
-    idle_after_refusal(&c, &row, commands[1]);
+    idle_after_refusal(&c, &row, commands[1], FROM_GREENROOM);
 
     // Esc in its own pane.
     ask(&p, &row, commands[2]);
@@ -171,7 +185,7 @@ fn typed_into_a_shell_refused_with_the_no_digit_or_esc_is_idle_at_once() {
         p.keys(&["Escape"]);
         String::new()
     });
-    idle_after_refusal(&c, &row, commands[2]);
+    idle_after_refusal(&c, &row, commands[2], IN_THE_PANE);
 
     // Enter takes the highlighted "1. Yes": the command runs, the turn
     // goes on.
@@ -212,7 +226,7 @@ fn as_the_panes_own_program_it_waits_saying_what_for_and_answers_from_greenroom_
     // Escape from greenroom refuses: idle, as greenroom says.
     let said = answer(&p, || send(&c, &pane, "escape"));
     assert!(said.contains("now idle"), "{said}");
-    idle_after_refusal(&c, &row, commands[0]);
+    idle_after_refusal(&c, &row, commands[0], FROM_GREENROOM);
 
     // `1` ("Yes") from greenroom allows: it works on.
     ask(&p, &row, commands[1]);
