@@ -9,14 +9,14 @@ use std::path::{Path, PathBuf};
 use super::ao_sessions::AoSessions;
 use super::own::Own;
 use super::pane_row::{Heard, pane_row};
-use super::probe::{Found, Probe, at_a_shell, probe};
+use super::probe::{Found, Probe, at_a_shell, probe, runs_a_command};
 use super::registry::{Registry, last_word, registry_report};
 use super::rows::{RowContext, waiting_for};
 use super::usage::UsageFiles;
-use super::word::{hook_report, said};
+use super::word::{hook_report, name_the_speaker, said};
 use super::{Problems, WatchTarget, add_problems};
 use crate::health;
-use crate::model::{Activity, ActivitySource, Adopted, Health, Session, Status};
+use crate::model::{Activity, Adopted, Health, Session, Status};
 use crate::sources::adopted as records;
 use crate::sources::claude_registry::RegistryEntry;
 use crate::sources::sidecar::{self, Sidecar};
@@ -181,8 +181,10 @@ impl AdoptedPanes {
                 .filter(|p| p.pid == pane.pid && p.command == pane.command)
                 .cloned();
             let p = kept.unwrap_or_else(|| {
-                // A pane seen anew: at a shell, its agent (if any) has left.
-                if at_a_shell(pane) {
+                // A pane seen anew at a prompt: its agent (if any) has left.
+                // A shell given a command line keeps the terminal while the
+                // agent it runs works: no prompt.
+                if at_a_shell(pane) && !runs_a_command(pane) {
                     self.left.insert(pane.id.clone());
                 } else {
                     self.left.remove(&pane.id);
@@ -331,8 +333,9 @@ impl AdoptedPanes {
         out
     }
 
-    /// Whether the poll saw the pane go back to a shell with no word from
-    /// its agent since.
+    /// Whether the poll saw the pane go back to a shell prompt with no
+    /// word from its agent since (a shell given a command line is no
+    /// prompt: it keeps the terminal while the agent it runs works).
     fn has_left(&self, pane: &Pane) -> bool {
         at_a_shell(pane) && self.left.contains(&pane.id)
     }
@@ -401,9 +404,7 @@ fn reported_row(
         facts.window_activity,
     );
     let mut activity = health::effective_activity(report, Some(&facts), now, t);
-    if from_record && activity.source == ActivitySource::Hook {
-        activity.source = ActivitySource::ClaudeRegistry;
-    }
+    name_the_speaker(&mut activity, from_record, s);
     let said = said(s.activity_tool.as_ref());
     let agent = s.agent.clone().unwrap_or_else(|| s.display_name());
     let cwd = s.current_cwd.clone().unwrap_or_else(|| s.cwd.clone());

@@ -26,6 +26,23 @@ pub(super) fn at_a_shell(pane: &Pane) -> bool {
     SHELLS.contains(&program_name(pane.command.trim_start_matches('-')))
 }
 
+/// Whether the pane's first process is a shell given a command line
+/// (`sh -c 'claude "…"; exec sh'`, as tmux runs a pane's own command):
+/// not a prompt. It keeps the terminal while the agent it runs works, so
+/// its pane names the shell all along. Bounded IO (`/proc`).
+pub(super) fn runs_a_command(pane: &Pane) -> bool {
+    at_a_shell(pane) && given_a_command(&procs::argv(pane.pid))
+}
+
+/// Whether a shell's argv gives it a command line: `-c` among the options
+/// before its first word (`-c`, `-lc`, `-ec`).
+fn given_a_command(argv: &[String]) -> bool {
+    argv.iter()
+        .skip(1)
+        .take_while(|w| w.starts_with('-') && w.as_str() != "-" && w.as_str() != "--")
+        .any(|w| !w.starts_with("--") && w.contains('c'))
+}
+
 /// What a pane was found to run, kept until its program or process changes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Probe {
@@ -128,6 +145,27 @@ mod tests {
 
     fn known() -> Vec<String> {
         KNOWN_AGENTS.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn a_shell_given_a_command_line_is_no_prompt() {
+        let argv = |words: &[&str]| words.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
+        for yes in [
+            &["sh", "-c", "claude; exec sh"][..],
+            &["bash", "-lc", "claude"],
+            &["/bin/sh", "-e", "-c", "x"],
+        ] {
+            assert!(given_a_command(&argv(yes)), "{yes:?}");
+        }
+        for no in [
+            &["-bash"][..],
+            &["bash", "--login"],
+            &["sh", "script-c.sh"],
+            &["sh", "-", "-c"],
+            &["zsh", "-i"],
+        ] {
+            assert!(!given_a_command(&argv(no)), "{no:?}");
+        }
     }
 
     #[test]

@@ -214,10 +214,11 @@ static IDLE: Activity = Activity::Idle;
 
 /// The last word of a Claude Code whose hooks report and which keeps its
 /// own record: the hook's report, unless the record turned idle after the
-/// hook said Active. That is an interrupt (Esc), on which Claude Code
-/// fires no hook; so with a record an interrupt is heard, and the screen
-/// need not tell it (see [`Report::hears_interrupt`]). Otherwise the hooks
-/// stay the first source. Returns whether the record spoke.
+/// hook said Active or AwaitingInput. That is an interrupt (Esc) or a
+/// refused prompt ("No", Esc), on which Claude Code fires no hook; so with
+/// a record both are heard, and the screen need not tell them (see
+/// [`Report::hears_interrupt`]). Otherwise the hooks stay the first
+/// source. Returns whether the record spoke.
 pub(super) fn last_word<'a>(
     hook: Option<Report<'a>>,
     record: Option<&RegistryEntry>,
@@ -230,7 +231,7 @@ pub(super) fn last_word<'a>(
         ..r
     });
     let interrupted = hook.as_ref().is_some_and(|r| {
-        *r.state == Activity::Active
+        matches!(*r.state, Activity::Active | Activity::AwaitingInput)
             && record.activity() == Activity::Idle
             && record.status_at > r.reported_at
     });

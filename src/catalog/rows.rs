@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 
 use super::Catalog;
 use super::order::sort_by_last_focus;
-use super::word::{hook_report, said, sidecar_signal_at};
+use super::word::{hook_report, name_the_speaker, said, sidecar_signal_at};
 use crate::attention;
 use crate::health::{self, HealthInputs, Report, TmuxFacts};
 use crate::model::{
@@ -238,11 +238,7 @@ impl Catalog {
     ) -> ActivityView {
         let (report, from_record) = self.sidecar_word(s, archived);
         let mut activity = health::effective_activity(report, live, now, &self.config.thresholds);
-        if activity.source == ActivitySource::Hook && from_record {
-            activity.source = ActivitySource::ClaudeRegistry;
-        } else if activity.source == ActivitySource::Hook && s.answered_with.is_some() {
-            activity.source = ActivitySource::Answer;
-        }
+        name_the_speaker(&mut activity, from_record, s);
         // How a kept dead pane ended is the news, unless a report says more.
         if let (Status::Exited, Some(code), None) = (status, exit_status, &activity.detail) {
             activity.detail = Some(format!("exited with status {code}"));

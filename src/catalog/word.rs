@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 
 use super::usage::UsageFiles;
 use crate::health::{self, Report, TmuxFacts};
-use crate::model::{Activity, Orchestration};
+use crate::model::{Activity, ActivitySource, ActivityView, Orchestration};
 use crate::sources::sidecar::{Sidecar, ToolCall};
 
 /// The hook's last report a record holds, with the transcript's words
@@ -51,5 +51,20 @@ pub(super) fn said(tool: Option<&ToolCall>) -> Option<String> {
         (Some(name), None) => Some(name.to_owned()),
         (None, Some(command)) => Some(format!("`{command}`")),
         (None, None) => None,
+    }
+}
+
+/// Who spoke, when the record's word decided the activity: Claude Code's
+/// own record when it spoke (`from_record`), greenroom when the word is an
+/// answer it sent (which stands until the agent's next report), else the
+/// hook. Greenroom's own rows and hand-started ones alike.
+pub(super) fn name_the_speaker(activity: &mut ActivityView, from_record: bool, s: &Sidecar) {
+    if activity.source != ActivitySource::Hook {
+        return;
+    }
+    if from_record {
+        activity.source = ActivitySource::ClaudeRegistry;
+    } else if s.answered_with.is_some() {
+        activity.source = ActivitySource::Answer;
     }
 }

@@ -8,7 +8,7 @@ use std::io::{BufRead, IsTerminal, Write};
 
 use crate::catalog::Catalog;
 use crate::config::Config;
-use crate::model::{Health, Session};
+use crate::model::Session;
 use crate::ops::{self, Launch, OpsError, SpawnRequest};
 use crate::sources::sidecar::SidecarStore;
 use crate::tmux::Tmux;
@@ -131,20 +131,14 @@ fn send(a: &SendArgs, config: &Config, tmux: &Tmux, store: &SidecarStore) -> Res
     let rows = rows(config, tmux);
     let session = ops::resolve(&rows, &a.id)?;
     match a.key {
-        Some(key) => {
-            ops::send_key(tmux, store, session, key)?;
-            match key
-                .state_after()
-                .filter(|_| session.health == Health::Waiting)
-            {
-                Some(after) => println!(
-                    "sent {key} to {} (it was waiting; now {})",
-                    session.name,
-                    after.contract_name()
-                ),
-                None => println!("sent {key} to {}", session.name),
-            }
-        }
+        Some(key) => match ops::send_key(tmux, store, session, key)? {
+            Some(after) => println!(
+                "sent {key} to {} (it was waiting; now {})",
+                session.name,
+                after.contract_name()
+            ),
+            None => println!("sent {key} to {}", session.name),
+        },
         None => ops::send(tmux, session, &a.text.join(" "))?,
     }
     Ok(())

@@ -6,6 +6,8 @@
 //! one-line, operator-facing message. Nothing here prints or asks: the
 //! caller confirms destructive actions and shows the outcome.
 
+mod answered;
+mod choice;
 mod command;
 mod comment;
 mod manage;

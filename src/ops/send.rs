@@ -19,10 +19,9 @@
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
-use uuid::Uuid;
 
 use super::{OpsError, live_tmux_name, not_live_if_missing};
-use crate::model::{Activity, Health, Session, Source};
+use crate::model::{Activity, Session};
 use crate::sources::sidecar::SidecarStore;
 use crate::tmux::{Tmux, TmuxError, TmuxTarget};
 
@@ -323,41 +322,26 @@ impl AnswerKey {
 }
 
 /// Presses one key in a live session's pane (its exact target): the answer
-/// to a prompt without attaching. On a waiting session of greenroom's own,
-/// the state the answer leads to is recorded, unless a hook reported
-/// something newer meanwhile; the next hook report replaces it.
+/// to a prompt without attaching. Returns the state a waiting session is
+/// in once answered ([`super::choice::state_after`]), which is recorded
+/// as its agent's word (greenroom's own session or a hand-started one with
+/// hooks) unless a hook reported something newer meanwhile; the next hook
+/// report replaces it.
 pub fn send_key(
     tmux: &Tmux,
     store: &SidecarStore,
     session: &Session,
     key: AnswerKey,
-) -> Result<(), OpsError> {
+) -> Result<Option<Activity>, OpsError> {
     let name = live_tmux_name(session)?;
+    let after = super::choice::state_after(tmux, &name, session, key);
     let before = Utc::now();
     tmux.send_key(&name, &key.tmux_name())
         .map_err(not_live_if_missing(session))?;
-    let (Some(after), Health::Waiting, Source::Greenroom) =
-        (key.state_after(), session.health, session.source)
-    else {
-        return Ok(());
-    };
-    let Ok(id) = Uuid::parse_str(&session.id) else {
-        return Ok(());
-    };
-    store.update(id, super::LOCK_WAIT, |s| {
-        if s.activity_reported_at.is_some_and(|at| at > before) {
-            return false;
-        }
-        let now = Utc::now();
-        s.activity_since = Some(now);
-        s.activity = Some(after);
-        s.activity_detail = Some(format!("answered with {key}"));
-        s.activity_reported_at = Some(now);
-        s.activity_tool = None;
-        s.answered_with = Some(key.tmux_name());
-        true
-    })?;
-    Ok(())
+    if let Some(after) = &after {
+        super::answered::record(tmux, store, session, key, after, before)?;
+    }
+    Ok(after)
 }
 
 #[cfg(test)]

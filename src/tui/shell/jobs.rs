@@ -156,12 +156,10 @@ impl Context {
     /// when the session was waiting (see `ops::send_key`).
     pub fn send_key(&self, s: &Session, key: ops::AnswerKey) -> Action {
         Action::Finished(match ops::send_key(&self.tmux, &self.store, s, key) {
-            Ok(()) => Finished::Answered {
+            Ok(after) => Finished::Answered {
                 name: s.name.clone(),
                 key,
-                after: key
-                    .state_after()
-                    .filter(|_| s.health == crate::model::Health::Waiting),
+                after,
             },
             Err(e) => Finished::Failed(e.to_string()),
         })

@@ -15,6 +15,7 @@ mod harness;
 #[allow(dead_code, clippy::duplicate_mod)]
 mod standin;
 
+mod answers;
 mod ask;
 mod claude;
 mod ends;

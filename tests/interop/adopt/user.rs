@@ -18,6 +18,12 @@ pub fn plain_session(tmux: &TmuxServer, home: &Path, cwd: &Path) {
 
 /// [`plain_session`] under another name.
 pub fn named_session(tmux: &TmuxServer, name: &str, home: &Path, cwd: &Path) {
+    session_of(tmux, name, home, cwd, &["sh"]);
+}
+
+/// A session `name` whose pane's own program is `program` (no shell
+/// typed into), with the same sandboxed environment.
+pub fn session_of(tmux: &TmuxServer, name: &str, home: &Path, cwd: &Path, program: &[&str]) {
     let e = |k: &str, v: PathBuf| format!("{k}={}", v.display());
     let out = tmux
         .cmd()
@@ -31,7 +37,7 @@ pub fn named_session(tmux: &TmuxServer, name: &str, home: &Path, cwd: &Path) {
         .args(["-e", &e("HOME", home.to_path_buf())])
         .args(["-e", &e("XDG_STATE_HOME", home.join(".local/state"))])
         .args(["-e", &e("XDG_CONFIG_HOME", home.join(".config"))])
-        .args(["sh"])
+        .args(program)
         .output()
         .unwrap();
     assert!(out.status.success(), "{out:?}");

@@ -1,5 +1,6 @@
 //! Which row a session's files make and the rules that judge it.
 
+mod answers;
 mod ao_lifecycle;
 mod health;
 mod maestro;

@@ -42,14 +42,14 @@ fn spinning(world: &World, tmux: &TmuxServer, name: &str, state: Activity, minut
 }
 
 /// The rows as `greenroom ls` builds them: the files, one tmux poll.
-fn rows_of(world: &World, tmux: &TmuxServer) -> Vec<Session> {
+pub(super) fn rows_of(world: &World, tmux: &TmuxServer) -> Vec<Session> {
     let config = world.config(Some(tmux), &[]);
     let mut catalog = Catalog::load(&config, false);
     catalog.set_tmux(Tmux::new(config.tmux_socket.clone()).poll());
     catalog.rows(Utc::now())
 }
 
-fn row<'a>(rows: &'a [Session], name: &str) -> &'a Session {
+pub(super) fn row<'a>(rows: &'a [Session], name: &str) -> &'a Session {
     rows.iter().find(|r| r.name == name).unwrap()
 }
 
@@ -80,7 +80,7 @@ fn an_agent_silent_since_its_active_report_is_stuck_while_its_pane_moves() {
 /// Claude Code's own record of the conversation (`sessions/<pid>.json`),
 /// written by this test's process (alive, with a parent), as Claude Code
 /// writes it: `busy` or `idle` since `at`.
-fn record(world: &World, session_id: &str, status: &str, at: chrono::DateTime<Utc>) {
+pub(super) fn record(world: &World, session_id: &str, status: &str, at: chrono::DateTime<Utc>) {
     let pid = std::process::id();
     let dir = world.path("claude/sessions");
     std::fs::create_dir_all(&dir).unwrap();

@@ -323,7 +323,7 @@ fn a_closed_pane_ends_its_row() {
 }
 
 /// A copy of `sleep` named like an agent: tmux reads its argv[0].
-fn fake_agent(dir: &Path, name: &str) -> String {
+pub(super) fn fake_agent(dir: &Path, name: &str) -> String {
     let path = dir.join(name);
     std::fs::copy("/bin/sleep", &path).unwrap();
     path.to_string_lossy().into_owned()

@@ -3,7 +3,9 @@
 
 mod actions;
 mod adopt;
+mod adopt_answers;
 mod adopt_asks;
+mod adopt_command_line;
 mod adopt_ends;
 mod adopt_first_hook;
 mod claude_registry;
