@@ -33,6 +33,10 @@ pub struct Nav {
     pub help_scroll: usize,
 }
 
+/// Past any help's end (a few lines per key binding): the view stops at
+/// the last line, and Up comes back from here in few presses.
+pub const HELP_SCROLL_MAX: usize = 200;
+
 impl Default for Nav {
     fn default() -> Self {
         Self {

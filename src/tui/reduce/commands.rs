@@ -32,10 +32,12 @@ pub(super) fn command(state: &mut AppState, c: Command) -> Vec<Effect> {
             Vec::new()
         }
         Mode::Overlay(Overlay::Help) if scrolls(c).is_some() => {
-            // No help is longer than one line per binding.
-            let most = crate::tui::keymap::BINDINGS.len();
             let by = scrolls(c).unwrap_or_default();
-            state.nav.help_scroll = state.nav.help_scroll.saturating_add_signed(by).min(most);
+            state.nav.help_scroll = state
+                .nav
+                .help_scroll
+                .saturating_add_signed(by)
+                .min(crate::tui::model::nav::HELP_SCROLL_MAX);
             Vec::new()
         }
         Mode::Overlay(_) => {

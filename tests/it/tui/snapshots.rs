@@ -345,6 +345,8 @@ fn help_overlay() {
 fn help_scrolls_where_the_screen_is_short() {
     use greenroom::tui::action::Command;
     let (w, h) = (80, 24);
+    let bindings = greenroom::tui::keymap::BINDINGS.len();
+    assert!(2 * bindings < greenroom::tui::model::nav::HELP_SCROLL_MAX);
     let mut s = state(w, h, "id-api-retries");
     s.mode = Mode::Overlay(Overlay::Help);
     let top = screen(&draw(&s, w, h));
