@@ -62,24 +62,30 @@ fn ask(p: &Pane<'_>, row: &impl Fn() -> Option<Value>, command: &str) -> Value {
 }
 
 /// Answers the dialog with `press` until it goes (a key that lands while
-/// the dialog is still being drawn is lost); returns what the last press
-/// said.
+/// the dialog is still being drawn is lost); returns what the press that
+/// answered it said: the first that found the session waiting (on a busy
+/// machine the dialog can outlast a press that answered it, and a press
+/// after that finds the session no longer waiting).
 fn answer(p: &Pane<'_>, press: impl Fn() -> String) -> String {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let mut said = String::new();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut said: Option<String> = None;
+    let mut last = String::new();
     while p.text().contains(DIALOG) {
         assert!(
             Instant::now() < deadline,
             "the dialog stayed:\n{}",
             p.text()
         );
-        said = press();
+        last = press();
+        if said.is_none() && last.contains("it was waiting") {
+            said = Some(last.clone());
+        }
         let pressed = Instant::now();
-        while pressed.elapsed() < Duration::from_secs(3) && p.text().contains(DIALOG) {
+        while pressed.elapsed() < Duration::from_secs(5) && p.text().contains(DIALOG) {
             std::thread::sleep(Duration::from_millis(50));
         }
     }
-    said
+    said.unwrap_or(last)
 }
 
 /// Who decided a refusal: in the pane, no hook fires and Claude Code's own
