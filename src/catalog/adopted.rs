@@ -8,21 +8,20 @@ use std::path::{Path, PathBuf};
 
 use super::ao_sessions::AoSessions;
 use super::own::Own;
-use super::pane_row::{Heard, pane_row};
-use super::probe::{Found, Probe, at_a_shell, probe, runs_a_command};
-use super::registry::{Registry, last_word, registry_report};
-use super::rows::{RowContext, waiting_for};
+use super::probe::{Probe, at_a_shell, probe, runs_a_command};
+use super::registry::Registry;
+use super::rows::RowContext;
 use super::usage::UsageFiles;
-use super::word::{hook_report, name_the_speaker, said};
 use super::{Problems, WatchTarget, add_problems};
-use crate::health;
-use crate::model::{Activity, Adopted, Health, Session, Status};
+use crate::model::{Session, Status};
 use crate::sources::adopted as records;
-use crate::sources::claude_registry::RegistryEntry;
 use crate::sources::sidecar::{self, Sidecar};
 use crate::tmux::{Pane, PaneId, ServerState, Tmux};
 
 mod ended;
+mod live;
+
+use live::{discovered_row, reported_row};
 
 /// What a discovered row says about itself.
 pub const NO_HOOKS: &str = "no hooks: install them with `greenroom hooks install`";
@@ -354,90 +353,4 @@ pub(super) fn claimed_sessions<'a>(own: &'a Own, ao: &'a AoSessions) -> HashSet<
         .filter_map(|s| s.tmux_session.as_deref())
         .chain(ao.sessions.values().filter_map(|a| a.tmux_name.as_deref()))
         .collect()
-}
-
-/// Claude Code's own record of the pane, when it says waiting after the
-/// last hook said anything else: its own dialogs (a first-run question)
-/// block the agent and fire no hook. A hook's wait is kept: it names the
-/// tool and command, which the record does not.
-fn blocked_by_a_dialog<'a>(
-    s: &Sidecar,
-    entry: Option<&'a RegistryEntry>,
-) -> Option<&'a RegistryEntry> {
-    let hook_waits = s.activity == Some(Activity::AwaitingInput);
-    entry
-        .filter(|_| !hook_waits)
-        .filter(|e| e.activity() == Activity::AwaitingInput)
-        .filter(|e| {
-            e.status_at
-                .is_some_and(|at| s.activity_reported_at.is_none_or(|hook| at > hook))
-        })
-}
-
-fn reported_row(
-    s: &Sidecar,
-    pane: &Pane,
-    registry: &Registry,
-    usage: &UsageFiles,
-    cx: &RowContext<'_>,
-) -> Session {
-    let (t, now) = (cx.thresholds, cx.now);
-    let facts = pane.facts();
-    let dialog = blocked_by_a_dialog(s, registry.of(pane));
-    let waits = Activity::AwaitingInput;
-    let (report, from_record) = match dialog {
-        Some(e) => (Some(registry_report(e, &waits)), true),
-        None => last_word(
-            hook_report(s, usage),
-            registry.of_session(s.agent_session_id.as_deref()),
-        ),
-    };
-    let said_active = report
-        .as_ref()
-        .is_some_and(|r| *r.state == Activity::Active);
-    let last_signal_at = health::sign_of_life(
-        said_active,
-        [
-            report.as_ref().and_then(|r| r.reported_at),
-            s.activity_reported_at,
-        ],
-        facts.window_activity,
-    );
-    let mut activity = health::effective_activity(report, Some(&facts), now, t);
-    name_the_speaker(&mut activity, from_record, s);
-    let said = said(s.activity_tool.as_ref());
-    let agent = s.agent.clone().unwrap_or_else(|| s.display_name());
-    let cwd = s.current_cwd.clone().unwrap_or_else(|| s.cwd.clone());
-    let heard = Heard::running(activity, last_signal_at, said.as_deref());
-    let mut row = pane_row(pane, agent, cwd, heard, cx);
-    // What it asks, as greenroom's own rows say it; a dialog in the
-    // words of Claude Code's record ("dialog open").
-    let tool = s.activity_tool.as_ref().filter(|_| dialog.is_none());
-    row.waiting_for = (row.health == Health::Waiting)
-        .then(|| waiting_for(&row.activity, tool))
-        .flatten();
-    row.created_at = s.created_at;
-    row.agent_session_id = s.agent_session_id.clone();
-    row.usage = usage.of(s, now);
-    row.adopted = Some(Adopted {
-        pane: pane.id.clone(),
-        hooks: true,
-        record: Some(s.id),
-    });
-    row
-}
-
-fn discovered_row(pane: &Pane, found: &Found, cx: &RowContext<'_>) -> Session {
-    let facts = pane.facts();
-    let mut activity = health::effective_activity(None, Some(&facts), cx.now, cx.thresholds);
-    activity.detail.get_or_insert_with(|| NO_HOOKS.to_owned());
-    let cwd = found.cwd.clone().unwrap_or_default();
-    let heard = Heard::running(activity, facts.window_activity, None);
-    let mut row = pane_row(pane, found.agent.clone(), cwd, heard, cx);
-    row.adopted = Some(Adopted {
-        pane: pane.id.clone(),
-        hooks: false,
-        record: None,
-    });
-    row
 }
