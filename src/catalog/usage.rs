@@ -1,12 +1,13 @@
 //! Token usage from agent transcripts, kept by the catalog: which files
 //! belong to which session, and their incremental readers (Claude Code
-//! transcripts, Gemini CLI session files).
+//! transcripts, Gemini CLI session files, Codex CLI rollouts).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use super::WatchTarget;
 use crate::model::{ModelUsage, Usage};
+use crate::sources::codex_rollout;
 use crate::sources::gemini;
 use crate::sources::prices::Prices;
 use crate::sources::sidecar::Sidecar;
@@ -20,9 +21,10 @@ use floor::Floors;
 use reader::Reader;
 
 /// Claude Code keeps subagents' transcripts beside the main one; Gemini
-/// CLI has no such folder.
+/// CLI and Codex CLI have no such folder.
 fn subagent_dir(main: &Path) -> Option<PathBuf> {
-    (!gemini::is_session_file(main)).then(|| transcript::subagent_dir(main))
+    let other = gemini::is_session_file(main) || codex_rollout::is_rollout(main);
+    (!other).then(|| transcript::subagent_dir(main))
 }
 
 /// The transcripts of every session, by file.
@@ -206,6 +208,12 @@ impl Transcripts {
         }
     }
 
+    /// Reasoning tokens a main transcript records now (inside its output;
+    /// shown, not priced, so no floor is kept for it).
+    pub fn reasoning(&self, main: &Path) -> u64 {
+        self.readers.get(main).map_or(0, Reader::reasoning)
+    }
+
     /// Tokens per minute over the last five minutes, all of a session's files.
     pub fn rate(&self, main: &Path, now: chrono::DateTime<chrono::Utc>) -> f64 {
         let Some(subs) = self.subagents.get(main) else {
@@ -351,6 +359,7 @@ impl UsageFiles {
             None => self.prices.usage(by_model),
         };
         usage.tokens_per_minute = self.transcripts.rate(main, now);
+        usage.reasoning = self.transcripts.reasoning(main);
         Some(usage)
     }
 }

@@ -165,6 +165,12 @@ fn usage(u: &Usage, theme: &Theme) -> Vec<Span<'static>> {
         compact(u.cache_read),
         compact(u.cache_write)
     ))];
+    if u.reasoning > 0 {
+        v.push(Span::raw(format!(
+            " · reasoning {} of out",
+            compact(u.reasoning)
+        )));
+    }
     if let Some(cost) = u.cost_usd {
         v.push(Span::raw(format!(" · ${cost:.2}")));
     }
