@@ -13,6 +13,7 @@ use crate::sources::prices::Prices;
 use crate::sources::sidecar::Sidecar;
 use crate::sources::transcript;
 
+mod codex;
 mod floor;
 mod reader;
 mod sum;
@@ -233,6 +234,8 @@ impl Transcripts {
 pub(super) struct UsageFiles {
     /// Claude Code's folder, where a session's transcript is looked for.
     claude_dir: Option<PathBuf>,
+    /// Codex CLI's home, where a Codex session's rollout is looked for.
+    codex_dir: Option<PathBuf>,
     prices: Prices,
     pub(super) transcripts: Transcripts,
     /// Sidecar id -> its main transcript, found when the sidecar was read.
@@ -247,6 +250,7 @@ impl UsageFiles {
     pub(super) fn new(config: &super::Settings) -> Self {
         UsageFiles {
             claude_dir: config.claude_dir.clone(),
+            codex_dir: config.codex_dir.clone(),
             prices: config.prices.clone(),
             transcripts: Transcripts::default(),
             paths: HashMap::new(),
@@ -263,11 +267,16 @@ impl UsageFiles {
 }
 
 impl UsageFiles {
-    /// A session's main transcript: the hook's `transcript_path`, else the
-    /// Claude folder's file for its agent session id.
+    /// A session's main transcript: the hook's `transcript_path`, else
+    /// Codex's rollout for a Codex session, else the Claude folder's file
+    /// for its agent session id.
     pub(super) fn transcript_of(&self, s: &Sidecar) -> Option<PathBuf> {
         if let Some(p) = &s.transcript_path {
             return Some(p.clone());
+        }
+        if codex::is_codex(s) {
+            let taken = |p: &Path| self.paths.iter().any(|(id, q)| *id != s.id && q == p);
+            return codex::rollout_of(self.codex_dir.as_deref(), s, &taken);
         }
         let id = s.agent_session_id.as_deref()?;
         let claude = self.claude_dir.as_deref()?;

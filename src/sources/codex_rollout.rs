@@ -32,6 +32,9 @@ use super::rate::RateWindow;
 use super::transcript::MAX_LINE_BYTES;
 use crate::model::ModelUsage;
 
+mod locate;
+pub use locate::locate;
+
 /// The model a rollout's tokens are put on before any turn names one.
 const UNKNOWN_MODEL: &str = "unknown";
 
@@ -251,5 +254,4 @@ impl CodexUsage {
 }
 
 #[cfg(test)]
-#[path = "codex_rollout_tests.rs"]
 mod tests;
