@@ -209,6 +209,11 @@ impl Transcripts {
         }
     }
 
+    /// The agent's session id a main transcript records (Codex's rollout).
+    pub fn session_id(&self, main: &Path) -> Option<&str> {
+        self.readers.get(main)?.session_id()
+    }
+
     /// Reasoning tokens a main transcript records now (inside its output;
     /// shown, not priced, so no floor is kept for it).
     pub fn reasoning(&self, main: &Path) -> u64 {
@@ -343,6 +348,12 @@ impl UsageFiles {
                 self.transcripts.untrack(&file);
             }
         }
+    }
+
+    /// The agent's own session id from the session's transcript, for a
+    /// session no hook told it (Codex's rollout names it). No IO.
+    pub(super) fn agent_session_id(&self, s: &Sidecar) -> Option<&str> {
+        self.transcripts.session_id(self.paths.get(&s.id)?)
     }
 
     /// The usage a row shows, priced: every conversation of the session

@@ -74,6 +74,15 @@ impl Reader {
         }
     }
 
+    /// The agent's own id of the session, where the file says it (a Codex
+    /// rollout's `session_meta`; the others are named by it).
+    pub(super) fn session_id(&self) -> Option<&str> {
+        match self {
+            Reader::Codex(r) => r.session_id(),
+            Reader::Claude(_) | Reader::Gemini(_) => None,
+        }
+    }
+
     /// Reasoning tokens inside the output count (Codex records them).
     pub(super) fn reasoning(&self) -> u64 {
         match self {
