@@ -3,6 +3,7 @@
 //! `CODEX_HOME`: started through `greenroom spawn`, and by hand in a plain
 //! window; what greenroom shows is compared with what Codex records.
 
+mod approve;
 mod by_hand;
 mod harness;
 // The plain window a person starts an agent in, reused as it is.

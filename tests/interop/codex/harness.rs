@@ -233,13 +233,33 @@ impl Codex {
     }
 
     /// Keeps a rollout under `target/interop-captures/codex/<name>.jsonl`
-    /// (the source of tests/fixtures/real/codex-rollout).
+    /// (the source of tests/fixtures/real/codex-rollout). Codex's own
+    /// instructions are left out: they are its text, not greenroom's, and
+    /// nothing reads them (the developer messages and `world_state` go, and
+    /// `session_meta`'s `base_instructions` text is replaced, which writes
+    /// that one line again with its keys in order).
     pub fn keep(path: &Path, name: &str) {
         let out = PathBuf::from(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/target/interop-captures/codex"
         ));
         std::fs::create_dir_all(&out).unwrap();
-        std::fs::copy(path, out.join(format!("{name}.jsonl"))).unwrap();
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut kept = String::new();
+        for line in text.lines() {
+            let mut v: Value = serde_json::from_str(line).unwrap_or(Value::Null);
+            let developer = v["type"] == "response_item" && v["payload"]["role"] == "developer";
+            if developer || v["type"] == "world_state" {
+                continue;
+            }
+            if v["type"] == "session_meta" {
+                v["payload"]["base_instructions"]["text"] = "(left out)".into();
+                kept.push_str(&v.to_string());
+            } else {
+                kept.push_str(line);
+            }
+            kept.push('\n');
+        }
+        std::fs::write(out.join(format!("{name}.jsonl")), kept).unwrap();
     }
 }
