@@ -128,3 +128,36 @@ fn the_last_total_counts_read_as_the_file_grows() {
     assert_eq!(r.by_model()["unknown"].input, 10, "no turn_context yet");
     assert_eq!(r.reasoning(), 0);
 }
+
+/// Codex CLI 0.169.0's own rollout, from the interop suite: two turns.
+#[test]
+fn a_real_rollout_reads_as_its_last_total() {
+    let path = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/real/codex-rollout/codex-0.169.0__two-turns.jsonl"
+    ));
+    let mut r = CodexUsage::new(path);
+    assert!(r.refresh().unwrap());
+    assert_eq!(r.session_id(), Some("01a2369d-5c0d-7712-9b13-6966c3434d37"));
+    assert_eq!(r.cwd(), Some(Path::new("/tmp/.tmpZtMveW/work")));
+    assert_eq!(r.model(), Some("gpt-5.4"));
+    let t = r.totals().unwrap();
+    assert_eq!(
+        (t.input_tokens, t.cached_input_tokens, t.output_tokens),
+        (25_500, 14_000, 650),
+        "the second turn's running total, not the first's nor their sum"
+    );
+    assert_eq!(r.reasoning(), 150);
+    assert_eq!(
+        r.by_model()["gpt-5.4"],
+        ModelUsage {
+            input: 11_500,
+            output: 650,
+            cache_read: 14_000,
+            cache_write: 0
+        }
+    );
+    // Both turns' totals were timed: the rate counts all of the session.
+    let at = DateTime::parse_from_rfc3339("2026-12-02T11:57:00Z").unwrap();
+    assert!(r.tokens_per_minute(at.with_timezone(&Utc)) > 0.0);
+}
