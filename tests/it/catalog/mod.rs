@@ -1,6 +1,7 @@
 //! Which row a session's files make and the rules that judge it.
 
 mod ao_lifecycle;
+mod codex;
 mod health;
 mod maestro;
 mod spend;
