@@ -247,6 +247,8 @@ pub(super) struct UsageFiles {
     pub(super) paths: HashMap<uuid::Uuid, PathBuf>,
     /// Sidecar id -> the transcripts of its earlier conversations (`/clear`).
     earlier: HashMap<uuid::Uuid, Vec<PathBuf>>,
+    /// Codex sessions whose rollout is not written yet (see `codex.rs`).
+    codex_waiting: HashMap<uuid::Uuid, Sidecar>,
     /// Whether token usage is followed (see [`Catalog::load_usage`]).
     pub(super) on: bool,
 }
@@ -260,14 +262,22 @@ impl UsageFiles {
             transcripts: Transcripts::default(),
             paths: HashMap::new(),
             earlier: HashMap::new(),
+            codex_waiting: HashMap::new(),
             on: false,
         }
     }
 
-    /// Each followed transcript's folder and its subagents folder.
+    /// Each followed transcript's folder and its subagents folder, and
+    /// where the rollouts Codex has not written yet will be.
     pub(super) fn targets(&self) -> Vec<WatchTarget> {
         let folders = self.transcripts.folders().into_iter();
-        folders.map(WatchTarget::folder).collect()
+        let codex = self.codex_folders().into_iter();
+        folders.chain(codex).map(WatchTarget::folder).collect()
+    }
+
+    /// How many sessions wait for Codex to write their rollout.
+    pub(super) fn codex_waiting(&self) -> usize {
+        self.codex_waiting.len()
     }
 }
 
@@ -308,7 +318,9 @@ impl UsageFiles {
     }
 
     fn track_main(&mut self, s: &Sidecar) -> bool {
-        match self.transcript_of(s) {
+        let main = self.transcript_of(s);
+        self.note_codex(s, main.is_some());
+        match main {
             Some(main) => {
                 self.paths.insert(s.id, main.clone());
                 self.transcripts.track(main)
@@ -336,6 +348,7 @@ impl UsageFiles {
     /// those another session also names excepted (it resumed the same
     /// conversation).
     pub(super) fn forget(&mut self, id: uuid::Uuid) {
+        self.codex_waiting.remove(&id);
         let files: Vec<PathBuf> = self
             .paths
             .remove(&id)

@@ -33,7 +33,7 @@ use super::transcript::MAX_LINE_BYTES;
 use crate::model::ModelUsage;
 
 mod locate;
-pub use locate::locate;
+pub use locate::{day_folders, locate};
 
 /// The model a rollout's tokens are put on before any turn names one.
 const UNKNOWN_MODEL: &str = "unknown";

@@ -33,21 +33,34 @@ pub fn locate(
     // The name's time is to the second: a start in the same second counts.
     let first = since.with_timezone(&Local).naive_local();
     let first = first.with_nanosecond(0).unwrap_or(first);
+    day_folders(codex_home, since)
+        .iter()
+        .find_map(|dir| in_day(dir, cwd, first, id, taken))
+}
+
+/// The day folders a rollout begun at or after `since` may be in, up to
+/// today (at most [`MAX_DAYS`]): what to watch while it is not written.
+pub fn day_folders(codex_home: &Path, since: DateTime<Utc>) -> Vec<PathBuf> {
     let today = Local::now().date_naive();
-    let mut day = first.date();
+    let mut day = since.with_timezone(&Local).date_naive();
+    let mut out = Vec::new();
     for _ in 0..MAX_DAYS {
         if day > today {
             break;
         }
-        let dir = codex_home
-            .join("sessions")
-            .join(day.format("%Y/%m/%d").to_string());
-        if let Some(found) = in_day(&dir, cwd, first, id, taken) {
-            return Some(found);
+        out.push(day_folder(codex_home, day));
+        match day.checked_add_days(Days::new(1)) {
+            Some(next) => day = next,
+            None => break,
         }
-        day = day.checked_add_days(Days::new(1))?;
     }
-    None
+    out
+}
+
+fn day_folder(codex_home: &Path, day: chrono::NaiveDate) -> PathBuf {
+    codex_home
+        .join("sessions")
+        .join(day.format("%Y/%m/%d").to_string())
 }
 
 fn in_day(

@@ -13,6 +13,7 @@ use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 use serde_json::Value;
 
 use crate::support::World;
+use crate::support::live::Live;
 
 const ROLLOUT: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -95,4 +96,40 @@ fn a_codex_started_without_hooks_finds_its_own_rollout() {
     file_rollout(&codex_home, Local::now(), &mine, "b");
     the_rollouts_totals(&world.ls_json()["sessions"][0]);
     assert!(other.exists(), "the other folder's rollout is still there");
+}
+
+/// The dashboard's engine: a Codex session waits for its rollout (Codex
+/// writes it at the first prompt, in a day folder that may not exist yet),
+/// and follows it once it appears and as it grows, from file notifications.
+#[test]
+fn a_running_dashboard_follows_a_rollout_written_after_the_start() {
+    let world = World::new();
+    let codex_home = world.path("codex");
+    let work = world.path("work");
+    let mut s = Sidecar::new("cx", &work, "codex", Utc::now() - Duration::seconds(5));
+    s.agent = Some("codex".into());
+    s.env
+        .insert("CODEX_HOME".into(), codex_home.to_string_lossy().into());
+    SidecarStore::new(world.path("sessions"))
+        .create(&s)
+        .unwrap();
+    let mut live = Live::start(&world.config(None, &[]));
+    live.row("cx", "the session, no usage yet", |r| r.usage.is_none());
+    let path = file_rollout(&codex_home, Local::now(), &work, "");
+    live.row("cx", "the rollout's totals", |r| {
+        r.usage
+            .as_ref()
+            .is_some_and(|u| u.output == 650 && u.reasoning == 150)
+    });
+    let more = r#"{"timestamp":"2026-12-02T11:58:00.000Z","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":30000,"cached_input_tokens":20000,"output_tokens":700,"reasoning_output_tokens":160}}}}"#;
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
+    std::io::Write::write_all(&mut f, format!("{more}\n").as_bytes()).unwrap();
+    live.row("cx", "the next total", |r| {
+        r.usage
+            .as_ref()
+            .is_some_and(|u| (u.input, u.cache_read, u.output) == (10_000, 20_000, 700))
+    });
 }
