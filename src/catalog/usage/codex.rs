@@ -17,14 +17,20 @@ pub(super) fn is_codex(s: &Sidecar) -> bool {
 }
 
 /// The session's Codex home (its own `CODEX_HOME` when it was started
-/// with one) and since when its rollout may have begun.
+/// with one) and since when its rollout may have begun: its start, or
+/// once its id is known its first start (`codex resume` goes on writing
+/// the rollout it began with).
 fn home_and_start(
     codex_home: Option<&Path>,
     s: &Sidecar,
 ) -> Option<(PathBuf, chrono::DateTime<chrono::Utc>)> {
     let own = s.env.get("CODEX_HOME").map(PathBuf::from);
     let home = own.or_else(|| codex_home.map(Path::to_path_buf))?;
-    Some((home, s.restored_at.or(s.created_at)?))
+    let since = match s.agent_session_id {
+        Some(_) => s.created_at.or(s.restored_at),
+        None => s.restored_at.or(s.created_at),
+    };
+    Some((home, since?))
 }
 
 /// The session's rollout, that `taken` does not give another session.

@@ -133,3 +133,33 @@ fn a_running_dashboard_follows_a_rollout_written_after_the_start() {
             .is_some_and(|u| (u.input, u.cache_read, u.output) == (10_000, 20_000, 700))
     });
 }
+
+/// A restored Codex session (`codex resume <id>` goes on writing the
+/// rollout it began with) finds that rollout by its id, though it began
+/// before the restore.
+#[test]
+fn a_restored_codex_finds_the_rollout_of_its_id() {
+    let world = World::new();
+    let codex_home = world.path("codex");
+    let work = world.path("work");
+    // Begun two days before the restore, in that day's folder.
+    let started = Utc::now() - Duration::days(2);
+    let begun = (started + Duration::seconds(5)).with_timezone(&Local);
+    file_rollout(&codex_home, begun, &work, "");
+    let mut s = Sidecar::new("cx", &work, "codex", started);
+    s.agent = Some("codex".into());
+    s.restored_at = Some(Utc::now());
+    s.env
+        .insert("CODEX_HOME".into(), codex_home.to_string_lossy().into());
+    let store = SidecarStore::new(world.path("sessions"));
+    store.create(&s).unwrap();
+    assert_eq!(
+        world.ls_json()["sessions"][0]["usage"],
+        Value::Null,
+        "no id: after the restore only"
+    );
+    s.agent_session_id = Some(ID.into());
+    std::fs::remove_file(store.path_for(s.id)).unwrap();
+    store.create(&s).unwrap();
+    the_rollouts_totals(&world.ls_json()["sessions"][0]);
+}
