@@ -39,6 +39,8 @@ pub struct Config {
     pub maestro_hooks_legacy: Option<PathBuf>,
     pub ao_dir: Option<PathBuf>,
     pub claude_dir: Option<PathBuf>,
+    /// Codex CLI's home (`CODEX_HOME`, else `~/.codex`), where its rollouts are.
+    pub codex_dir: Option<PathBuf>,
     pub tmux_socket: TmuxSocket,
     pub thresholds: Thresholds,
     pub poll_interval: Duration,
@@ -203,6 +205,11 @@ impl Config {
             .or_else(|| nonempty(file.claude_dir).map(|s| expand_home(&s, env)))
             .or_else(|| env.var("CLAUDE_CONFIG_DIR").map(PathBuf::from))
             .or_else(|| home(env).map(|h| h.join(".claude")));
+        let codex_dir = env
+            .var("CODEX_HOME")
+            .filter(|h| !h.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| home(env).map(|h| h.join(".codex")));
         let tmux_socket = tmux_socket(overrides.tmux_socket.clone().or(file.tmux_socket), env);
         let secs = |v: Option<u64>, d: Duration| v.map(Duration::from_secs).unwrap_or(d);
         let defaults = Thresholds::default();
@@ -214,6 +221,7 @@ impl Config {
             maestro_hooks_legacy,
             ao_dir,
             claude_dir,
+            codex_dir,
             tmux_socket,
             thresholds: Thresholds {
                 report_ttl: secs(file.report_ttl_seconds, defaults.report_ttl),

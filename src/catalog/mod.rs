@@ -339,7 +339,10 @@ impl Catalog {
 
     /// Changes whenever the set of watched folders may have grown.
     pub fn watch_targets_len_hint(&self) -> usize {
-        self.maestro.locations.len() + self.usage.transcripts.tracked() + self.git.len()
+        self.maestro.locations.len()
+            + self.usage.transcripts.tracked()
+            + self.usage.codex_waiting()
+            + self.git.len()
     }
 
     pub fn len(&self) -> usize {

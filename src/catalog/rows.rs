@@ -148,6 +148,9 @@ impl Catalog {
         self.sidecar_problems(path, s, &mut row.problems);
         // A dismissed session's money was spent all the same.
         row.usage = self.usage.of(s, now);
+        if row.agent_session_id.is_none() {
+            row.agent_session_id = self.usage.agent_session_id(s).map(ToOwned::to_owned);
+        }
     }
 
     /// A record's row, without what [`Self::fresh_parts`] adds.

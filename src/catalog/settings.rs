@@ -21,6 +21,8 @@ pub struct Settings {
     pub maestro_hooks_legacy: Option<PathBuf>,
     pub ao_dir: Option<PathBuf>,
     pub claude_dir: Option<PathBuf>,
+    /// Codex CLI's home, where a Codex session's rollout is looked for.
+    pub codex_dir: Option<PathBuf>,
     /// The server whose sessions adopted panes are checked against.
     pub tmux_socket: TmuxSocket,
     pub thresholds: Thresholds,
@@ -41,6 +43,7 @@ impl Settings {
             maestro_hooks_legacy: None,
             ao_dir: None,
             claude_dir: None,
+            codex_dir: None,
             tmux_socket: TmuxSocket::Default,
             thresholds: Thresholds::default(),
             prices: Prices::default(),

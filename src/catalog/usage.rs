@@ -1,17 +1,19 @@
 //! Token usage from agent transcripts, kept by the catalog: which files
 //! belong to which session, and their incremental readers (Claude Code
-//! transcripts, Gemini CLI session files).
+//! transcripts, Gemini CLI session files, Codex CLI rollouts).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use super::WatchTarget;
 use crate::model::{ModelUsage, Usage};
+use crate::sources::codex_rollout;
 use crate::sources::gemini;
 use crate::sources::prices::Prices;
 use crate::sources::sidecar::Sidecar;
 use crate::sources::transcript;
 
+mod codex;
 mod floor;
 mod reader;
 mod sum;
@@ -20,9 +22,10 @@ use floor::Floors;
 use reader::Reader;
 
 /// Claude Code keeps subagents' transcripts beside the main one; Gemini
-/// CLI has no such folder.
+/// CLI and Codex CLI have no such folder.
 fn subagent_dir(main: &Path) -> Option<PathBuf> {
-    (!gemini::is_session_file(main)).then(|| transcript::subagent_dir(main))
+    let other = gemini::is_session_file(main) || codex_rollout::is_rollout(main);
+    (!other).then(|| transcript::subagent_dir(main))
 }
 
 /// The transcripts of every session, by file.
@@ -206,6 +209,17 @@ impl Transcripts {
         }
     }
 
+    /// The agent's session id a main transcript records (Codex's rollout).
+    pub fn session_id(&self, main: &Path) -> Option<&str> {
+        self.readers.get(main)?.session_id()
+    }
+
+    /// Reasoning tokens a main transcript records now (inside its output;
+    /// shown, not priced, so no floor is kept for it).
+    pub fn reasoning(&self, main: &Path) -> u64 {
+        self.readers.get(main).map_or(0, Reader::reasoning)
+    }
+
     /// Tokens per minute over the last five minutes, all of a session's files.
     pub fn rate(&self, main: &Path, now: chrono::DateTime<chrono::Utc>) -> f64 {
         let Some(subs) = self.subagents.get(main) else {
@@ -225,12 +239,16 @@ impl Transcripts {
 pub(super) struct UsageFiles {
     /// Claude Code's folder, where a session's transcript is looked for.
     claude_dir: Option<PathBuf>,
+    /// Codex CLI's home, where a Codex session's rollout is looked for.
+    codex_dir: Option<PathBuf>,
     prices: Prices,
     pub(super) transcripts: Transcripts,
     /// Sidecar id -> its main transcript, found when the sidecar was read.
     pub(super) paths: HashMap<uuid::Uuid, PathBuf>,
     /// Sidecar id -> the transcripts of its earlier conversations (`/clear`).
     earlier: HashMap<uuid::Uuid, Vec<PathBuf>>,
+    /// Codex sessions whose rollout is not written yet (see `codex.rs`).
+    codex_waiting: HashMap<uuid::Uuid, Sidecar>,
     /// Whether token usage is followed (see [`Catalog::load_usage`]).
     pub(super) on: bool,
 }
@@ -239,27 +257,41 @@ impl UsageFiles {
     pub(super) fn new(config: &super::Settings) -> Self {
         UsageFiles {
             claude_dir: config.claude_dir.clone(),
+            codex_dir: config.codex_dir.clone(),
             prices: config.prices.clone(),
             transcripts: Transcripts::default(),
             paths: HashMap::new(),
             earlier: HashMap::new(),
+            codex_waiting: HashMap::new(),
             on: false,
         }
     }
 
-    /// Each followed transcript's folder and its subagents folder.
+    /// Each followed transcript's folder and its subagents folder, and
+    /// where the rollouts Codex has not written yet will be.
     pub(super) fn targets(&self) -> Vec<WatchTarget> {
         let folders = self.transcripts.folders().into_iter();
-        folders.map(WatchTarget::folder).collect()
+        let codex = self.codex_folders().into_iter();
+        folders.chain(codex).map(WatchTarget::folder).collect()
+    }
+
+    /// How many sessions wait for Codex to write their rollout.
+    pub(super) fn codex_waiting(&self) -> usize {
+        self.codex_waiting.len()
     }
 }
 
 impl UsageFiles {
-    /// A session's main transcript: the hook's `transcript_path`, else the
-    /// Claude folder's file for its agent session id.
+    /// A session's main transcript: the hook's `transcript_path`, else
+    /// Codex's rollout for a Codex session, else the Claude folder's file
+    /// for its agent session id.
     pub(super) fn transcript_of(&self, s: &Sidecar) -> Option<PathBuf> {
         if let Some(p) = &s.transcript_path {
             return Some(p.clone());
+        }
+        if codex::is_codex(s) {
+            let taken = |p: &Path| self.paths.iter().any(|(id, q)| *id != s.id && q == p);
+            return codex::rollout_of(self.codex_dir.as_deref(), s, &taken);
         }
         let id = s.agent_session_id.as_deref()?;
         let claude = self.claude_dir.as_deref()?;
@@ -286,7 +318,9 @@ impl UsageFiles {
     }
 
     fn track_main(&mut self, s: &Sidecar) -> bool {
-        match self.transcript_of(s) {
+        let main = self.transcript_of(s);
+        self.note_codex(s, main.is_some());
+        match main {
             Some(main) => {
                 self.paths.insert(s.id, main.clone());
                 self.transcripts.track(main)
@@ -314,6 +348,7 @@ impl UsageFiles {
     /// those another session also names excepted (it resumed the same
     /// conversation).
     pub(super) fn forget(&mut self, id: uuid::Uuid) {
+        self.codex_waiting.remove(&id);
         let files: Vec<PathBuf> = self
             .paths
             .remove(&id)
@@ -326,6 +361,12 @@ impl UsageFiles {
                 self.transcripts.untrack(&file);
             }
         }
+    }
+
+    /// The agent's own session id from the session's transcript, for a
+    /// session no hook told it (Codex's rollout names it). No IO.
+    pub(super) fn agent_session_id(&self, s: &Sidecar) -> Option<&str> {
+        self.transcripts.session_id(self.paths.get(&s.id)?)
     }
 
     /// The usage a row shows, priced: every conversation of the session
@@ -351,6 +392,7 @@ impl UsageFiles {
             None => self.prices.usage(by_model),
         };
         usage.tokens_per_minute = self.transcripts.rate(main, now);
+        usage.reasoning = self.transcripts.reasoning(main);
         Some(usage)
     }
 }

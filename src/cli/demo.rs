@@ -313,6 +313,7 @@ fn set_up(place: &Place, environ: &Environ) -> Result<Config> {
     config.maestro_state_dir = maestro::DEFAULT_STATE_DIR.to_owned();
     config.maestro_hooks_dir = root.join("maestro-hooks");
     config.maestro_hooks_legacy = None;
+    config.codex_dir = Some(root.join("codex"));
     // The spawn form offers the simulated agent (first) and a shell: the
     // real agents' presets would start programs the demo does not promise.
     config.agents.retain(|name, _| name == "shell");

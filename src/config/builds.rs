@@ -13,6 +13,7 @@ impl From<&Config> for crate::catalog::Settings {
             maestro_hooks_legacy: config.maestro_hooks_legacy.clone(),
             ao_dir: config.ao_dir.clone(),
             claude_dir: config.claude_dir.clone(),
+            codex_dir: config.codex_dir.clone(),
             tmux_socket: config.tmux_socket.clone(),
             thresholds: config.thresholds,
             prices: config.prices.clone(),

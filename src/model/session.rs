@@ -23,6 +23,10 @@ pub struct Usage {
     pub output: u64,
     pub cache_read: u64,
     pub cache_write: u64,
+    /// Reasoning tokens, already inside `output` (Codex records them; the
+    /// other agents' records do not say).
+    #[serde(default)]
+    pub reasoning: u64,
     pub cost_usd: Option<f64>,
     pub by_model: BTreeMap<String, ModelUsage>,
     /// All four kinds of tokens per minute over the last five minutes.

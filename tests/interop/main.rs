@@ -20,5 +20,6 @@ mod support;
 mod adopt;
 mod ao;
 mod claude;
+mod codex;
 mod gemini;
 mod maestro;

@@ -36,6 +36,7 @@ fn add(into: &mut Usage, u: &Usage) {
     into.output = into.output.saturating_add(u.output);
     into.cache_read = into.cache_read.saturating_add(u.cache_read);
     into.cache_write = into.cache_write.saturating_add(u.cache_write);
+    into.reasoning = into.reasoning.saturating_add(u.reasoning);
     into.tokens_per_minute += u.tokens_per_minute;
     for (model, m) in &u.by_model {
         add_model(into.by_model.entry(model.clone()).or_default(), m);

@@ -158,8 +158,15 @@ pub(super) fn activity_word(a: &Activity) -> String {
 }
 
 fn usage(u: &Usage, theme: &Theme) -> Vec<Span<'static>> {
+    // Reasoning is part of the output (Codex records how much); only shown
+    // where the agent says.
+    let reasoning = if u.reasoning > 0 {
+        format!(" (reasoning {})", compact(u.reasoning))
+    } else {
+        String::new()
+    };
     let mut v = vec![Span::raw(format!(
-        "in {} · out {} · cache {} read, {} written",
+        "in {} · out {}{reasoning} · cache {} read, {} written",
         compact(u.input),
         compact(u.output),
         compact(u.cache_read),

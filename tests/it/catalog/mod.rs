@@ -2,6 +2,7 @@
 
 mod answers;
 mod ao_lifecycle;
+mod codex;
 mod health;
 mod maestro;
 mod spend;

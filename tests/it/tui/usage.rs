@@ -202,3 +202,34 @@ fn spent_never_goes_down_when_rows_leave_the_list() {
     assert!(text.contains("spent $0.07"), "header:\n{text}");
     assert!(text.contains("($0.02 not listed)"), "header:\n{text}");
 }
+
+/// Codex records its reasoning tokens (inside the output): the detail
+/// pane says how many; the other agents' rows say nothing of it.
+#[test]
+fn reasoning_tokens_show_where_the_agent_records_them() {
+    let mut s = AppState::new(
+        Utc.with_ymd_and_hms(2026, 11, 29, 12, 0, 0).unwrap(),
+        vec![],
+    );
+    let mut codex = session("codex-1", None);
+    if let Some(u) = codex.usage.as_mut() {
+        u.reasoning = 1_500;
+    }
+    update(
+        &mut s,
+        Action::Rows {
+            rows: vec![codex],
+            problems: vec![],
+        },
+    );
+    let text = screen(&s);
+    assert!(text.contains("out 3.5k (reasoning 1.5k) · cache"), "{text}");
+    update(
+        &mut s,
+        Action::Rows {
+            rows: vec![session("api-1", None)],
+            problems: vec![],
+        },
+    );
+    assert!(!screen(&s).contains("reasoning"));
+}

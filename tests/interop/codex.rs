@@ -1,0 +1,25 @@
+//! The real Codex CLI 0.169.0 (the npm package's native binary), offline
+//! against the stand-in Responses API in `codex/standin.rs`, with a private
+//! `CODEX_HOME`: started through `greenroom spawn`, and by hand in a plain
+//! window; what greenroom shows is compared with what Codex records.
+
+mod approve;
+mod by_hand;
+mod harness;
+// The plain window a person starts an agent in, reused as it is.
+mod standin;
+mod usage;
+#[path = "adopt/user.rs"]
+#[allow(dead_code, clippy::duplicate_mod)]
+mod user;
+
+use crate::it_support::Pane;
+
+/// Holds the test until the stand-in has answered `n` turns and Codex has
+/// drawn the last answer's text.
+fn until_answered(api: &standin::StandIn, pane: &Pane<'_>, n: usize, text: &str) {
+    crate::it_support::wait_for(60, "the stand-in's turns", || {
+        (api.turns() >= n).then_some(())
+    });
+    pane.until(30, "the answer on screen", |s| s.contains(text));
+}

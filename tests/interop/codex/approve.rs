@@ -1,0 +1,76 @@
+//! Codex's approval question, answered from greenroom: `greenroom send
+//! --key 1` picks "1. Yes, proceed", the command runs and the conversation
+//! goes on; the spend of every turn reaches the row.
+
+use super::harness::Codex;
+use super::standin::{Reply, StandIn, Usage};
+use crate::it_support::{Pane, wait_for};
+
+const SESSION: &str = "ask";
+const QUESTION: &str = "Would you like to run the following command?";
+
+#[test]
+fn codexs_approval_is_answered_with_send_key() {
+    let api = StandIn::start();
+    let asked = Usage {
+        input: 2_000,
+        cached: 0,
+        output: 30,
+        reasoning: 5,
+    };
+    let done = Usage {
+        input: 2_500,
+        cached: 2_000,
+        output: 20,
+        reasoning: 0,
+    };
+    api.script([
+        Reply::Shell("touch greenroom-approved".into(), asked),
+        Reply::Text("stand-in reply: the file is there".into(), done),
+    ]);
+    let c = Codex::prepare(api.clone());
+    let work = c.work();
+    c.run(&[
+        "spawn",
+        "-n",
+        SESSION,
+        "--agent",
+        "codex",
+        "--cwd",
+        work.to_str().unwrap(),
+    ]);
+    let pane = Pane::new(&c.tmux, &format!("gr-{SESSION}"));
+    Codex::until_ready(&pane);
+    Codex::prompt(&pane, "make the file");
+    let screen = pane.until(60, "Codex's approval question", |s| {
+        s.contains(QUESTION) && s.contains("touch greenroom-approved")
+    });
+    assert!(screen.contains("1. Yes, proceed (y)"), "{screen}");
+    keep_screen(&screen);
+    assert!(
+        !work.join("greenroom-approved").exists(),
+        "not before the answer"
+    );
+    // A key that lands while the question is still being drawn is lost:
+    // pressed again until the question goes (polled, with a deadline).
+    wait_for(20, "the question answered", || {
+        if pane.text().contains(QUESTION) {
+            c.run(&["send", SESSION, "--key", "1"]);
+            None
+        } else {
+            Some(())
+        }
+    });
+    super::until_answered(&api, &pane, 2, "the file is there");
+    assert!(work.join("greenroom-approved").exists());
+    c.until_row(&pane, SESSION, "both turns' spend", |r| {
+        r["usage"]["output"] == 50 && r["usage"]["cache_read"] == 2_000
+    });
+}
+
+/// Keeps the question's screen under `target/interop-captures/codex/`.
+fn keep_screen(screen: &str) {
+    let out = concat!(env!("CARGO_MANIFEST_DIR"), "/target/interop-captures/codex");
+    std::fs::create_dir_all(out).unwrap();
+    std::fs::write(format!("{out}/codex-0.169.0__approval-screen.txt"), screen).unwrap();
+}
