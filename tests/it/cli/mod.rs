@@ -7,6 +7,7 @@ mod adopt_asks;
 mod adopt_ends;
 mod adopt_first_hook;
 mod claude_registry;
+mod codex_hooks;
 mod completion;
 mod config_layers;
 mod crashes;
