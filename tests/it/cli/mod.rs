@@ -8,6 +8,7 @@ mod adopt_ends;
 mod adopt_first_hook;
 mod claude_registry;
 mod codex_hooks;
+mod codex_report;
 mod completion;
 mod config_layers;
 mod crashes;
