@@ -9,6 +9,7 @@ mod adopt_first_hook;
 mod claude_registry;
 mod codex_hooks;
 mod codex_report;
+mod codex_restore;
 mod completion;
 mod config_layers;
 mod crashes;
