@@ -148,7 +148,8 @@ pub enum CliCommand {
     /// greenroom's log file.
     Report {
         /// Force this activity instead of reading it from the payload:
-        /// active, idle, awaiting_input, error or exited
+        /// active, idle, awaiting_input, error or exited (or Codex's
+        /// `notify` JSON, which Codex passes here: the end of a turn)
         state: Option<String>,
     },
     /// Install or remove greenroom's hooks in an agent's settings
