@@ -307,7 +307,7 @@ fn what_it_says(
         return Ok((idle(), ids, true));
     }
     let from_arg = match state_arg {
-        Some(arg) => Some(parse_state_arg(arg).ok_or_else(|| unknown_state(arg))?),
+        Some(arg) => Some(parse_state_arg(arg).ok_or_else(|| notify::unknown_state(arg))?),
         None => None,
     };
     match (payload, from_arg) {
@@ -319,19 +319,6 @@ fn what_it_says(
         )),
         (None, Some(arg)) => Ok((arg, PayloadIds::default(), false)),
     }
-}
-
-/// The refusal of an argument that is neither a STATE nor a notice; it may
-/// be long (a notice too large), so the log gets its start only.
-fn unknown_state(arg: &str) -> String {
-    const SHOWN: usize = 80;
-    let start: String = arg.chars().take(SHOWN).collect();
-    let more = if arg.chars().nth(SHOWN).is_some() {
-        "…"
-    } else {
-        ""
-    };
-    format!("unknown STATE {start:?}{more}")
 }
 
 /// The whole report: env -> payload -> change -> locked sidecar update.

@@ -43,6 +43,19 @@ pub fn turn_complete(arg: &str) -> Option<PayloadIds> {
     })
 }
 
+/// The refusal of an argument that is neither a STATE nor a notice; it may
+/// be long (a notice Codex made too large), so the log gets its start only.
+pub fn unknown_state(arg: &str) -> String {
+    const SHOWN: usize = 80;
+    let start: String = arg.chars().take(SHOWN).collect();
+    let more = if arg.chars().nth(SHOWN).is_some() {
+        "…"
+    } else {
+        ""
+    };
+    format!("unknown STATE {start:?}{more}")
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
