@@ -1,8 +1,9 @@
 //! `greenroom report` from Codex CLI: its hook payloads (Claude Code's
 //! shape, with Codex's `turn_id` and its rollout as `transcript_path`) and
 //! its `notify` program, which gets its JSON as the last argument with
-//! nothing on stdin. The payloads are derived from Codex's own source
-//! (tests/fixtures/real/codex-hook-payloads/README.md).
+//! nothing on stdin. The payloads are the real Codex CLI 0.169.0's, and
+//! for the events a run without a model cannot reach, derived from Codex's
+//! own source (tests/fixtures/real/codex-hook-payloads/README.md).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -46,8 +47,8 @@ fn notify(s: &Session, arg: &str) {
 fn codex_s_events_read_as_what_its_session_does() {
     let s = Session::new();
     let steps: [(&str, Activity, Option<&str>); 6] = [
-        ("SessionStart__startup", Activity::Idle, None),
-        ("UserPromptSubmit", Activity::Active, None),
+        ("schema__SessionStart__startup", Activity::Idle, None),
+        ("schema__UserPromptSubmit", Activity::Active, None),
         ("PreToolUse__Bash", Activity::Active, None),
         (
             "PermissionRequest__Bash",
@@ -55,7 +56,7 @@ fn codex_s_events_read_as_what_its_session_does() {
             Some("permission to use Bash"),
         ),
         ("PostToolUse__Bash", Activity::Active, None),
-        ("Stop", Activity::Idle, None),
+        ("schema__Stop", Activity::Idle, None),
     ];
     for (name, activity, detail) in steps {
         s.report(&[], text(name).as_bytes());
@@ -82,8 +83,8 @@ fn codex_s_events_read_as_what_its_session_does() {
 #[test]
 fn codex_s_notify_argument_ends_the_turn_with_its_thread_id() {
     let s = Session::new();
-    s.report(&[], text("UserPromptSubmit").as_bytes());
-    let turn = text("agent-turn-complete");
+    s.report(&[], text("schema__UserPromptSubmit").as_bytes());
+    let turn = text("legacy-notify__agent-turn-complete");
     notify(&s, &turn);
     let sc = s.sidecar();
     assert_eq!(sc.activity, Some(Activity::Idle));
@@ -133,7 +134,7 @@ fn anything_but_a_turn_complete_notice_is_an_unknown_state() {
 fn a_hand_started_codex_is_a_codex_row_waiting_with_its_command() {
     let s = Setup::new();
     let pane = s.hook_window();
-    s.report(Some(&pane), &fixture("SessionStart__startup"));
+    s.report(Some(&pane), &fixture("schema__SessionStart__startup"));
     let row = s.row(&pane).expect("an adopted row");
     assert_eq!(row["name"], "codex@work", "{row:#}");
     assert_eq!(row["agent_session_id"], SESSION);
@@ -147,7 +148,7 @@ fn a_hand_started_codex_is_a_codex_row_waiting_with_its_command() {
         json!({"question": "permission to use Bash", "tool": "Bash",
                "command": "rm -rf target/debug/incremental"})
     );
-    s.report(Some(&pane), &fixture("Stop"));
+    s.report(Some(&pane), &fixture("schema__Stop"));
     assert_eq!(s.row(&pane).unwrap()["activity"]["state"], "idle");
 }
 
@@ -157,11 +158,11 @@ fn a_hand_started_codex_is_a_codex_row_waiting_with_its_command() {
 fn a_codex_without_rollout_or_hooks_is_still_codex() {
     let s = Setup::new();
     let pane = s.hook_window();
-    s.report(Some(&pane), &fixture("SessionStart__no-rollout"));
+    s.report(Some(&pane), &fixture("schema__SessionStart__no-rollout"));
     assert_eq!(s.row(&pane).unwrap()["name"], "codex@work");
 
     let notified = s.hook_window();
-    let turn = text("agent-turn-complete");
+    let turn = text("legacy-notify__agent-turn-complete");
     let (line, done) = s.report_line_with(Some(&notified), &[&turn], None);
     s.run_in(&notified, &line);
     s.report_done(&done);
@@ -172,4 +173,35 @@ fn a_codex_without_rollout_or_hooks_is_still_codex() {
         "b5f6c1c2-1111-2222-3333-444455556666"
     );
     assert_eq!(row["activity"]["state"], "idle");
+}
+
+/// The real Codex CLI 0.169.0's own payloads and notify argument, from one
+/// `codex exec` turn against a stand-in model: one conversation, one id.
+#[test]
+fn the_real_codex_s_turn_reads_active_then_idle_with_its_thread_id() {
+    const REAL: &str = "01a236a8-587f-7d31-b018-fbd79dfb1902";
+    let s = Session::new();
+    s.report(&[], text("real-codex-0.169.0__SessionStart").as_bytes());
+    assert_eq!(s.sidecar().activity, Some(Activity::Idle));
+    s.report(&[], text("real-codex-0.169.0__UserPromptSubmit").as_bytes());
+    assert_eq!(s.sidecar().activity, Some(Activity::Active));
+    s.report(&[], text("real-codex-0.169.0__Stop").as_bytes());
+    assert_eq!(s.sidecar().activity, Some(Activity::Idle));
+    s.report(&[], text("real-codex-0.169.0__UserPromptSubmit").as_bytes());
+    notify(&s, &text("real-codex-0.169.0__notify"));
+    let sc = s.sidecar();
+    assert_eq!(
+        sc.activity,
+        Some(Activity::Idle),
+        "the notice ends the turn"
+    );
+    assert_eq!(sc.agent_session_id.as_deref(), Some(REAL));
+    assert_eq!(sc.current_cwd.as_deref(), Some("/tmp/cx/work".as_ref()));
+
+    let hand = Setup::new();
+    let pane = hand.hook_window();
+    hand.report(Some(&pane), &fixture("real-codex-0.169.0__SessionStart"));
+    let row = hand.row(&pane).unwrap();
+    assert_eq!(row["name"], "codex@work", "{row:#}");
+    assert_eq!(row["agent_session_id"], REAL);
 }
