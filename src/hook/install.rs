@@ -22,6 +22,9 @@ use serde_json::{Map, Value, json};
 /// milliseconds.
 const CLAUDE_TIMEOUT_SECS: u64 = 5;
 const CODEX_TIMEOUT_SECS: u64 = 5;
+/// Codex CLI 0.169.0 cuts a SessionEnd hook's timeout to 3 s, and warns at
+/// every start when it had to.
+const CODEX_SESSION_END_TIMEOUT_SECS: u64 = 3;
 const GEMINI_TIMEOUT_MS: u64 = 5000;
 /// Gemini CLI matches `hooksConfig.disabled` and `/hooks disable` on this.
 const GEMINI_NAME: &str = "greenroom";
@@ -38,11 +41,13 @@ const GEMINI_EVENTS: &[&str] = &[
     "BeforeToolSelection", "BeforeTool", "AfterTool", "PreCompress", "Notification", "SessionEnd",
 ];
 /// Codex's events that say what its session does (`HookEventsToml` in
-/// codex-rs/config/src/hook_config.rs; its PreCompact and PostCompact say
-/// nothing greenroom shows).
+/// codex-rs/config/src/hook_config.rs; SessionEnd, which Codex CLI 0.169.0
+/// sends when it ends, is newer than that file; its PreCompact and
+/// PostCompact say nothing greenroom shows).
 #[rustfmt::skip]
 pub const CODEX_EVENTS: &[&str] = &[
     "SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse", "Stop",
+    "SessionEnd",
 ];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -113,7 +118,10 @@ fn takes_matcher(agent: HookAgent, event: &str) -> bool {
     match agent {
         HookAgent::Claude => !matches!(event, "UserPromptSubmit" | "Stop"),
         HookAgent::Gemini => matches!(event, "BeforeTool" | "AfterTool"),
-        HookAgent::Codex => !matches!(event, "UserPromptSubmit" | "Stop"),
+        HookAgent::Codex => matches!(
+            event,
+            "SessionStart" | "PreToolUse" | "PermissionRequest" | "PostToolUse"
+        ),
     }
 }
 
@@ -124,7 +132,11 @@ fn greenroom_group(agent: HookAgent, event: &str, command: &str) -> Value {
             json!({"type": "command", "command": command, "timeout": CLAUDE_TIMEOUT_SECS})
         }
         HookAgent::Codex => {
-            json!({"type": "command", "command": command, "timeout": CODEX_TIMEOUT_SECS})
+            let timeout = match event {
+                "SessionEnd" => CODEX_SESSION_END_TIMEOUT_SECS,
+                _ => CODEX_TIMEOUT_SECS,
+            };
+            json!({"type": "command", "command": command, "timeout": timeout})
         }
         HookAgent::Gemini => json!({
             "name": GEMINI_NAME,

@@ -51,7 +51,7 @@ fn greenroom_groups(doc: &Value, event: &str) -> Vec<Value> {
 }
 
 #[test]
-fn codex_gets_its_six_events_in_its_own_shape() {
+fn codex_gets_its_seven_events_in_its_own_shape() {
     assert_eq!(
         events(HookAgent::Codex),
         [
@@ -60,7 +60,8 @@ fn codex_gets_its_six_events_in_its_own_shape() {
             "PreToolUse",
             "PermissionRequest",
             "PostToolUse",
-            "Stop"
+            "Stop",
+            "SessionEnd"
         ]
     );
     let doc: Value =
@@ -89,6 +90,12 @@ fn codex_gets_its_six_events_in_its_own_shape() {
             [json!({"hooks": [hook.clone()]})]
         );
     }
+    // Codex cuts a longer one to 3 s, warning at every start.
+    let end = json!({"type": "command", "command": CMD, "timeout": 3});
+    assert_eq!(
+        greenroom_groups(&doc, "SessionEnd"),
+        [json!({"hooks": [end]})]
+    );
 }
 
 #[test]
@@ -133,6 +140,7 @@ fn install_goes_under_codex_home_and_says_codex_must_trust_them() {
         ("PermissionRequest", "permission_request"),
         ("PostToolUse", "post_tool_use"),
         ("Stop", "stop"),
+        ("SessionEnd", "session_end"),
     ] {
         let group = if event == "Stop" { 1 } else { 0 };
         config.push_str(&format!(

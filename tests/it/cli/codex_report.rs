@@ -197,6 +197,16 @@ fn the_real_codex_s_turn_reads_active_then_idle_with_its_thread_id() {
     );
     assert_eq!(sc.agent_session_id.as_deref(), Some(REAL));
     assert_eq!(sc.current_cwd.as_deref(), Some("/tmp/cx/work".as_ref()));
+    // Codex ends (its SessionEnd, from another run of the same build).
+    let end = text("real-codex-0.169.0__SessionEnd")
+        .replace("01a236ac-ebd6-7730-b244-3c927dc86765", REAL);
+    s.report(&[], end.as_bytes());
+    let sc = s.sidecar();
+    assert_eq!(sc.status, greenroom::model::Status::Exited);
+    assert_eq!(
+        sc.activity_detail.as_deref(),
+        Some("agent session ended (other)")
+    );
 
     let hand = Setup::new();
     let pane = hand.hook_window();
