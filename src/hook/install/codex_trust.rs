@@ -101,7 +101,7 @@ pub fn line(verdict: &Verdict, config: &Path) -> String {
             "Codex will not run {n} of them: they are disabled in Codex's /hooks; enable them there"
         ),
         Verdict::Pending(n) => format!(
-            "Codex will not run them until you trust them: start codex, type /hooks and trust greenroom's {n} new or changed hooks"
+            "Codex will not run them until you trust them: start codex, type /hooks and trust greenroom's {n} hooks there"
         ),
         Verdict::Trusted => "Codex will run them: you trusted them in its /hooks".into(),
         Verdict::Unknown(reason) => {
