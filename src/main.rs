@@ -175,22 +175,22 @@ fn run_hooks(args: &HooksArgs, installing: bool, env: &Environ) -> std::result::
     // Gemini CLI reads its settings under GEMINI_CLI_HOME when that is set.
     let gemini_home = match args.agent {
         install::HookAgent::Gemini => env.var("GEMINI_CLI_HOME"),
-        install::HookAgent::Claude => None,
+        install::HookAgent::Claude | install::HookAgent::Codex => None,
     };
     let home = gemini_home
         .filter(|h| !h.is_empty())
         .or_else(|| env.var("HOME"))
         .map(PathBuf::from)
         .ok_or("HOME is not set; cannot find the agent's settings")?;
-    let claude_dir = env.var("CLAUDE_CONFIG_DIR").map(PathBuf::from);
+    // The agent's own folder, where its user settings live, when set.
+    let agent_dir = match args.agent {
+        install::HookAgent::Claude => env.var("CLAUDE_CONFIG_DIR"),
+        install::HookAgent::Codex => env.var("CODEX_HOME"),
+        install::HookAgent::Gemini => None,
+    };
+    let agent_dir = agent_dir.filter(|d| !d.is_empty()).map(PathBuf::from);
     let project = env.current_dir().ok_or("cannot read the current folder")?;
-    let path = install::settings_path(
-        args.agent,
-        args.scope,
-        &home,
-        claude_dir.as_deref(),
-        project,
-    );
+    let path = install::settings_path(args.agent, args.scope, &home, agent_dir.as_deref(), project);
     let outcome = if installing {
         let exe = env
             .current_exe()
@@ -219,8 +219,28 @@ fn run_hooks(args: &HooksArgs, installing: bool, env: &Environ) -> std::result::
             "removed from"
         };
         println!("greenroom hooks {verb} {}", outcome.path.display());
-        if let Some(b) = outcome.backup {
+        if let Some(b) = &outcome.backup {
             println!("backup of the previous file: {}", b.display());
+        }
+    }
+    if installing && args.agent == install::HookAgent::Codex {
+        // Codex skips hooks the operator has not trusted, without a word.
+        let codex_home = agent_dir.unwrap_or_else(|| home.join(".codex"));
+        let config = install::codex_trust::config_path(&codex_home);
+        let project = (args.scope == install::HookScope::Project).then_some(project);
+        // Codex names a hook by the path it reads, not a link's target.
+        let verdict = install::codex_trust::verdict(
+            &path,
+            &outcome.new_text,
+            outcome.changed,
+            &config,
+            project,
+        );
+        let line = install::codex_trust::line(&verdict, &config);
+        match args.dry_run {
+            // stdout holds the file.
+            true => greenroom::cli::output::stderr_line(format_args!("{line}")),
+            false => println!("{line}"),
         }
     }
     Ok(())

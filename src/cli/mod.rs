@@ -148,7 +148,8 @@ pub enum CliCommand {
     /// greenroom's log file.
     Report {
         /// Force this activity instead of reading it from the payload:
-        /// active, idle, awaiting_input, error or exited
+        /// active, idle, awaiting_input, error or exited (or Codex's
+        /// `notify` JSON, which Codex passes here: the end of a turn)
         state: Option<String>,
     },
     /// Install or remove greenroom's hooks in an agent's settings
@@ -192,7 +193,7 @@ pub enum CliCommand {
 
 #[derive(Debug, Subcommand)]
 pub enum HooksCommand {
-    /// Add greenroom's hook entries to the agent's settings.json (idempotent; backs the file up)
+    /// Add greenroom's hook entries to the agent's settings.json or Codex's hooks.json (idempotent; backs the file up)
     Install(HooksArgs),
     /// Remove greenroom's hook entries, and nothing else
     Uninstall(HooksArgs),
@@ -203,7 +204,7 @@ pub struct HooksArgs {
     /// Which agent's settings to change
     #[arg(long, value_enum)]
     pub agent: crate::hook::install::HookAgent,
-    /// The user's settings, or this project's (.claude/ or .gemini/ in the current folder)
+    /// The user's settings, or this project's (.claude/, .gemini/ or .codex/ in the current folder)
     #[arg(long, value_enum, default_value_t)]
     pub scope: crate::hook::install::HookScope,
     /// Show the resulting file and change nothing

@@ -1,5 +1,6 @@
 //! `greenroom hooks install|uninstall`: greenroom's entries in an agent's
-//! settings.json, merged in or taken out without disturbing anything else.
+//! hook settings (Claude Code's and Gemini CLI's settings.json, Codex's
+//! hooks.json), merged in or taken out without disturbing anything else.
 //!
 //! The merge edits the text itself (`splice.rs`): greenroom's entries are
 //! the only bytes that change, so the operator's values (numbers no float
@@ -7,6 +8,7 @@
 //! A file that does not parse, or whose `hooks` has a shape greenroom does
 //! not expect, is refused rather than repaired.
 
+pub mod codex_trust;
 mod settings_file;
 mod splice;
 
@@ -16,8 +18,13 @@ pub use settings_file::{install, uninstall};
 
 use serde_json::{Map, Value, json};
 
-/// Claude Code counts hook timeouts in seconds, Gemini CLI in milliseconds.
+/// Claude Code and Codex count hook timeouts in seconds, Gemini CLI in
+/// milliseconds.
 const CLAUDE_TIMEOUT_SECS: u64 = 5;
+const CODEX_TIMEOUT_SECS: u64 = 5;
+/// Codex CLI 0.169.0 cuts a SessionEnd hook's timeout to 3 s, and warns at
+/// every start when it had to.
+const CODEX_SESSION_END_TIMEOUT_SECS: u64 = 3;
 const GEMINI_TIMEOUT_MS: u64 = 5000;
 /// Gemini CLI matches `hooksConfig.disabled` and `/hooks disable` on this.
 const GEMINI_NAME: &str = "greenroom";
@@ -33,11 +40,21 @@ const GEMINI_EVENTS: &[&str] = &[
     "SessionStart", "BeforeAgent", "AfterAgent", "BeforeModel", "AfterModel",
     "BeforeToolSelection", "BeforeTool", "AfterTool", "PreCompress", "Notification", "SessionEnd",
 ];
+/// Codex's events that say what its session does (`HookEventsToml` in
+/// codex-rs/config/src/hook_config.rs; SessionEnd, which Codex CLI 0.169.0
+/// sends when it ends, is newer than that file; its PreCompact and
+/// PostCompact say nothing greenroom shows).
+#[rustfmt::skip]
+pub const CODEX_EVENTS: &[&str] = &[
+    "SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse", "Stop",
+    "SessionEnd",
+];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum HookAgent {
     Claude,
     Gemini,
+    Codex,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -58,26 +75,31 @@ pub struct Outcome {
     pub new_text: String,
 }
 
-/// claude user: `$CLAUDE_CONFIG_DIR/settings.json` if claude_dir given else
+/// claude user: `$CLAUDE_CONFIG_DIR/settings.json` if agent_dir given else
 /// `<home>/.claude/settings.json`; gemini user: `<home>/.gemini/settings.json`
 /// (the caller passes `GEMINI_CLI_HOME` as home when set, as Gemini CLI
-/// reads it); project scopes live in `<project>/.<agent>/`.
+/// reads it); codex user: `$CODEX_HOME/hooks.json` if agent_dir given else
+/// `<home>/.codex/hooks.json`; project scopes live in `<project>/.<agent>/`.
 pub fn settings_path(
     agent: HookAgent,
     scope: HookScope,
     home: &Path,
-    claude_dir: Option<&Path>,
+    agent_dir: Option<&Path>,
     project: &Path,
 ) -> PathBuf {
+    let user_dir = |name: &str| agent_dir.map_or_else(|| home.join(name), Path::to_path_buf);
     let dir = match (agent, scope) {
-        (HookAgent::Claude, HookScope::User) => {
-            claude_dir.map_or_else(|| home.join(".claude"), Path::to_path_buf)
-        }
+        (HookAgent::Claude, HookScope::User) => user_dir(".claude"),
         (HookAgent::Claude, HookScope::Project) => project.join(".claude"),
         (HookAgent::Gemini, HookScope::User) => home.join(".gemini"),
         (HookAgent::Gemini, HookScope::Project) => project.join(".gemini"),
+        (HookAgent::Codex, HookScope::User) => user_dir(".codex"),
+        (HookAgent::Codex, HookScope::Project) => project.join(".codex"),
     };
-    dir.join("settings.json")
+    match agent {
+        HookAgent::Codex => dir.join("hooks.json"),
+        HookAgent::Claude | HookAgent::Gemini => dir.join("settings.json"),
+    }
 }
 
 /// The events greenroom hooks for an agent.
@@ -85,15 +107,21 @@ pub fn events(agent: HookAgent) -> &'static [&'static str] {
     match agent {
         HookAgent::Claude => CLAUDE_EVENTS,
         HookAgent::Gemini => GEMINI_EVENTS,
+        HookAgent::Codex => CODEX_EVENTS,
     }
 }
 
 /// Events whose matcher filters anything. Elsewhere a matcher is ignored
-/// (Claude) or compared as an exact string (Gemini), so none is written.
+/// (Claude, Codex: `matcher_pattern_for_event` in codex-rs/hooks) or
+/// compared as an exact string (Gemini), so none is written.
 fn takes_matcher(agent: HookAgent, event: &str) -> bool {
     match agent {
         HookAgent::Claude => !matches!(event, "UserPromptSubmit" | "Stop"),
         HookAgent::Gemini => matches!(event, "BeforeTool" | "AfterTool"),
+        HookAgent::Codex => matches!(
+            event,
+            "SessionStart" | "PreToolUse" | "PermissionRequest" | "PostToolUse"
+        ),
     }
 }
 
@@ -102,6 +130,13 @@ fn greenroom_group(agent: HookAgent, event: &str, command: &str) -> Value {
     let hook = match agent {
         HookAgent::Claude => {
             json!({"type": "command", "command": command, "timeout": CLAUDE_TIMEOUT_SECS})
+        }
+        HookAgent::Codex => {
+            let timeout = match event {
+                "SessionEnd" => CODEX_SESSION_END_TIMEOUT_SECS,
+                _ => CODEX_TIMEOUT_SECS,
+            };
+            json!({"type": "command", "command": command, "timeout": timeout})
         }
         HookAgent::Gemini => json!({
             "name": GEMINI_NAME,

@@ -18,6 +18,7 @@ use crate::sources::sidecar::{Sidecar, SidecarError, SidecarStore};
 
 mod adopt;
 mod defer;
+mod notify;
 mod payload;
 mod question;
 
@@ -59,6 +60,11 @@ fn text<'a>(payload: &'a Value, key: &str) -> Option<&'a str> {
         .filter(|s| !s.trim().is_empty())
 }
 
+/// An agent's session id as a record may keep it: short, one line.
+fn checked_session_id(id: &str) -> Option<String> {
+    (id.len() <= 256 && !id.chars().any(char::is_control)).then(|| id.to_owned())
+}
+
 impl PayloadIds {
     pub fn from_payload(payload: &Value) -> Self {
         let path = |key| {
@@ -67,9 +73,7 @@ impl PayloadIds {
                 .filter(|p| p.is_absolute())
         };
         Self {
-            session_id: text(payload, "session_id")
-                .filter(|s| s.len() <= 256 && !s.chars().any(char::is_control))
-                .map(str::to_owned),
+            session_id: text(payload, "session_id").and_then(checked_session_id),
             new_conversation: text(payload, "hook_event_name") == Some("SessionStart"),
             transcript_path: path("transcript_path"),
             cwd: path("cwd"),
@@ -293,6 +297,30 @@ pub fn apply(s: &mut Sidecar, change: &Change, ids: &PayloadIds, now: DateTime<U
     true
 }
 
+/// What the report says: the change, the ids, and whether it is Codex's
+/// `notify` notice (its JSON in place of a STATE).
+fn what_it_says(
+    state_arg: Option<&str>,
+    payload: Option<&Value>,
+) -> Result<(Change, PayloadIds, bool), String> {
+    if let Some(ids) = state_arg.and_then(notify::turn_complete) {
+        return Ok((idle(), ids, true));
+    }
+    let from_arg = match state_arg {
+        Some(arg) => Some(parse_state_arg(arg).ok_or_else(|| notify::unknown_state(arg))?),
+        None => None,
+    };
+    match (payload, from_arg) {
+        (None, None) => Err("empty payload and no STATE".into()),
+        (Some(p), arg) => Ok((
+            arg.unwrap_or_else(|| classify(p)),
+            PayloadIds::from_payload(p),
+            false,
+        )),
+        (None, Some(arg)) => Ok((arg, PayloadIds::default(), false)),
+    }
+}
+
 /// The whole report: env -> payload -> change -> locked sidecar update.
 pub fn run(
     state_arg: Option<&str>,
@@ -323,18 +351,7 @@ pub fn run(
         defer::ready();
     }
     let payload = read_payload(input)?;
-    let from_arg = match state_arg {
-        Some(arg) => Some(parse_state_arg(arg).ok_or_else(|| format!("unknown STATE {arg:?}"))?),
-        None => None,
-    };
-    let (change, ids) = match (&payload, from_arg) {
-        (None, None) => return Err("empty payload and no STATE".into()),
-        (Some(p), arg) => (
-            arg.unwrap_or_else(|| classify(p)),
-            PayloadIds::from_payload(p),
-        ),
-        (None, Some(arg)) => (arg, PayloadIds::default()),
-    };
+    let (change, ids, notice) = what_it_says(state_arg, payload.as_ref())?;
     let (now, wait) = match copy_of {
         Some(at) => (at, defer::DEFERRED_LOCK_WAIT),
         None => (now, LOCK_WAIT),
@@ -350,7 +367,10 @@ pub fn run(
                 .map(drop)
         }
         (None, Some(t)) => {
-            let agent = adopt::agent_of(payload.as_ref(), &ids, env);
+            let agent = match notice {
+                true => notify::AGENT.to_owned(),
+                false => adopt::agent_of(payload.as_ref(), &ids, env),
+            };
             adopt::record(t, &change, &ids, &agent, now, wait, superseded)
         }
         (None, None) => return Ok(()),

@@ -6,6 +6,7 @@ pub mod adopted;
 pub mod ao;
 pub mod atomic;
 pub mod claude_registry;
+pub mod codex_config;
 pub mod codex_rollout;
 pub mod gemini;
 pub mod json_spans;

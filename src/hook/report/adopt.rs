@@ -37,7 +37,8 @@ fn sidecar_dir(env: &dyn Env) -> Result<std::path::PathBuf, String> {
 }
 
 /// Which agent sent the payload: Gemini CLI's own event names, its
-/// environment or its session files say Gemini; otherwise Claude Code.
+/// environment or its session files say Gemini; Codex's say Codex
+/// (`is_codex`); otherwise Claude Code.
 pub fn agent_of(payload: Option<&serde_json::Value>, ids: &PayloadIds, env: &dyn Env) -> String {
     const GEMINI_EVENTS: &[&str] = &[
         "BeforeAgent",
@@ -60,7 +61,35 @@ pub fn agent_of(payload: Option<&serde_json::Value>, ids: &PayloadIds, env: &dyn
         || env.var("GEMINI_PROJECT_DIR").is_some()
         || env.var("GEMINI_SESSION_ID").is_some()
         || gemini_file;
-    if gemini { "gemini" } else { "claude" }.to_owned()
+    match (gemini, is_codex(payload, ids, env)) {
+        (true, _) => "gemini",
+        (false, true) => "codex",
+        (false, false) => "claude",
+    }
+    .to_owned()
+}
+
+/// Codex's payloads have Claude Code's shape, with a `turn_id` on every
+/// turn's event (a Codex extension) and a `transcript_path` that is its
+/// rollout (`rollout-*.jsonl`) or null, never missing; Codex's npm and bun
+/// launchers mark the environment its hooks inherit (hook payloads in
+/// codex-rs/hooks/src/schema.rs, launchers in codex-cli/bin/codex.js).
+fn is_codex(payload: Option<&serde_json::Value>, ids: &PayloadIds, env: &dyn Env) -> bool {
+    let has = |key: &str| payload.and_then(|p| p.get(key));
+    let rollout = ids.transcript_path.as_ref().is_some_and(|p| {
+        p.file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with("rollout-") && n.ends_with(".jsonl"))
+    });
+    // The environment is inherited by whatever Codex's shells start (a
+    // Claude Code too), so it counts only without a transcript to go by.
+    let launched = ["CODEX_MANAGED_BY_NPM", "CODEX_MANAGED_BY_BUN"]
+        .iter()
+        .any(|v| env.var(v).is_some());
+    has("turn_id").is_some()
+        || has("transcript_path").is_some_and(serde_json::Value::is_null)
+        || rollout
+        || (launched && ids.transcript_path.is_none())
 }
 
 /// A fresh record for the pane, as its first report finds it.

@@ -98,11 +98,32 @@ impl Setup {
         tmux_pane: Option<&str>,
         payload: &Value,
     ) -> (String, std::path::PathBuf) {
+        self.report_line_with(tmux_pane, &[], Some(payload))
+    }
+
+    /// As [`Setup::report_line`], with `args` after `report`; without a
+    /// payload stdin is /dev/null, as Codex runs its `notify` program.
+    pub(super) fn report_line_with(
+        &self,
+        tmux_pane: Option<&str>,
+        args: &[&str],
+        payload: Option<&Value>,
+    ) -> (String, std::path::PathBuf) {
         let q = |p: &Path| greenroom::ops::shell_quote(p.to_str().unwrap());
         let n = self.reports.get();
         self.reports.set(n + 1);
-        let input = self.world.path(&format!("report-{n}.json"));
-        std::fs::write(&input, payload.to_string()).unwrap();
+        let input = match payload {
+            Some(payload) => {
+                let input = self.world.path(&format!("report-{n}.json"));
+                std::fs::write(&input, payload.to_string()).unwrap();
+                input
+            }
+            None => std::path::PathBuf::from("/dev/null"),
+        };
+        let args: Vec<String> = args
+            .iter()
+            .map(|a| greenroom::ops::shell_quote(a))
+            .collect();
         let done = self.world.path(&format!("report-{n}.done"));
         let out = self.world.path(&format!("report-{n}.out"));
         let mut env = vec![
@@ -118,8 +139,9 @@ impl Setup {
             env.push(format!("TMUX_PANE={}", greenroom::ops::shell_quote(pane)));
         }
         let line = format!(
-            "env -i {env} {bin} report < {input} > {out} 2>&1; echo $? > {done}",
+            "env -i {env} {bin} report {args} < {input} > {out} 2>&1; echo $? > {done}",
             env = env.join(" "),
+            args = args.join(" "),
             bin = q(Path::new(env!("CARGO_BIN_EXE_greenroom"))),
             input = q(&input),
             out = q(&out),
@@ -144,11 +166,16 @@ impl Setup {
     /// [`Setup::hook_window`]), with `TMUX_PANE` as given.
     fn report_in(&self, from: &str, tmux_pane: Option<&str>, payload: &Value) {
         let (line, done) = self.report_line(tmux_pane, payload);
+        self.run_in(from, &line);
+        self.report_done(&done);
+    }
+
+    /// Runs a shell line inside `from` (a pane made by
+    /// [`Setup::hook_window`]), as the agent there runs its hooks.
+    pub(super) fn run_in(&self, from: &str, line: &str) {
         let fifo = self.hook_panes.borrow()[from].clone();
         let mut f = std::fs::OpenOptions::new().write(true).open(fifo).unwrap();
         writeln!(f, "{line}").unwrap();
-        drop(f);
-        self.report_done(&done);
     }
 
     /// `greenroom report` as a hook runs it in `pane`: from inside the pane

@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 
 const CMD: &str = "/usr/local/bin/greenroom report";
 const OTHER_CMD: &str = "'/home/me/new place/greenroom' report";
-const AGENTS: [HookAgent; 2] = [HookAgent::Claude, HookAgent::Gemini];
+const AGENTS: [HookAgent; 3] = [HookAgent::Claude, HookAgent::Gemini, HookAgent::Codex];
 
 /// A user's Claude settings with their own hooks and the usual neighbours.
 const CLAUDE: &str = r#"{
@@ -67,6 +67,20 @@ const GEMINI: &str = r#"{
 }
 "#;
 
+/// A user's Codex hooks.json with their own hooks (Codex's own format:
+/// codex-rs/config/src/hook_config.rs).
+const CODEX: &str = r#"{
+  "hooks": {
+    "PreToolUse": [
+      { "matcher": "^Bash$", "hooks": [{ "type": "command", "command": "python3 ~/.codex/hooks/guard.py", "timeout": 30, "statusMessage": "Checking the command" }] }
+    ],
+    "Stop": [
+      { "hooks": [{ "type": "command", "command": "notify-send Codex 'fini — café'" }] }
+    ]
+  }
+}
+"#;
+
 fn parse(text: &str) -> Value {
     serde_json::from_str(text.trim_start_matches('\u{feff}')).unwrap()
 }
@@ -75,6 +89,7 @@ fn fixture(agent: HookAgent) -> &'static str {
     match agent {
         HookAgent::Claude => CLAUDE,
         HookAgent::Gemini => GEMINI,
+        HookAgent::Codex => CODEX,
     }
 }
 
@@ -896,7 +911,8 @@ fn install_changes_no_byte_outside_greenroom_s_entries() {
             assert_eq!(greenroom_commands(&settings, "SessionStart"), [CMD]);
             assert_eq!(
                 greenroom_commands(&settings, "Stop").len(),
-                usize::from(agent == HookAgent::Claude)
+                usize::from(agent != HookAgent::Gemini),
+                "Gemini has no Stop"
             );
         }
     }
