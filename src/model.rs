@@ -76,7 +76,9 @@ pub use ids::{HostName, HostPlace, PaneId, RowKey, TmuxTarget};
 pub use orchestration::{
     Orchestration, Phase, PhaseError, PhaseId, PhaseStatus, TokenCounts, TokenUsage,
 };
-pub use preset::{AgentPreset, program_of, valid_agent_session_id};
+pub use preset::{
+    AGENTS_WITH_HOOKS, AgentPreset, program_of, valid_agent_session_id, without_hooks,
+};
 pub use session::{
     ActivitySource, ActivityView, Adopted, AoDetails, ModelUsage, Session, Usage, WaitingFor,
     row_name,

@@ -23,9 +23,6 @@ mod live;
 
 use live::{discovered_row, reported_row};
 
-/// What a discovered row says about itself.
-pub const NO_HOOKS: &str = "no hooks: install them with `greenroom hooks install`";
-
 /// Agents in panes greenroom did not start: their hooks' records, and
 /// what each pane was found to run.
 #[derive(Debug)]

@@ -310,3 +310,19 @@ pub fn hook_command(exe: &Path) -> String {
         format!("'{}' report", path.replace('\'', r"'\''"))
     }
 }
+
+#[cfg(test)]
+mod agents_tests {
+    use clap::ValueEnum;
+
+    /// The rows' advice names exactly the agents `--agent` takes.
+    #[test]
+    fn the_advice_names_the_agents_hooks_install_takes() {
+        let names: Vec<String> = super::HookAgent::value_variants()
+            .iter()
+            .filter_map(|a| a.to_possible_value())
+            .map(|v| v.get_name().to_owned())
+            .collect();
+        assert_eq!(names, crate::model::AGENTS_WITH_HOOKS);
+    }
+}

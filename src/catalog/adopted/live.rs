@@ -8,7 +8,6 @@ use super::super::registry::{Registry, last_word, registry_report};
 use super::super::rows::{RowContext, waiting_for};
 use super::super::usage::UsageFiles;
 use super::super::word::{hook_report, name_the_speaker, said};
-use super::NO_HOOKS;
 use crate::health;
 use crate::model::{Activity, Adopted, Health, Session};
 use crate::sources::claude_registry::RegistryEntry;
@@ -89,7 +88,9 @@ pub(super) fn reported_row(
 pub(super) fn discovered_row(pane: &Pane, found: &Found, cx: &RowContext<'_>) -> Session {
     let facts = pane.facts();
     let mut activity = health::effective_activity(None, Some(&facts), cx.now, cx.thresholds);
-    activity.detail.get_or_insert_with(|| NO_HOOKS.to_owned());
+    activity
+        .detail
+        .get_or_insert_with(|| crate::model::without_hooks(&found.agent));
     let cwd = found.cwd.clone().unwrap_or_default();
     let heard = Heard::running(activity, facts.window_activity, None);
     let mut row = pane_row(pane, found.agent.clone(), cwd, heard, cx);

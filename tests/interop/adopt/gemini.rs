@@ -162,7 +162,7 @@ fn gemini_cli_without_hooks_is_found_from_the_poll() {
     assert_eq!(r["activity"]["reported"], false);
     assert_eq!(
         r["activity"]["detail"],
-        "no hooks: install them with `greenroom hooks install`"
+        "no hooks: install them with `greenroom hooks install --agent gemini`"
     );
     assert_eq!(r["cwd"], g.project().to_str().unwrap());
     assert_eq!(user::rows(&g.tmux, &g.home()).len(), 1, "one row per agent");

@@ -378,7 +378,7 @@ fn agents_without_hooks_are_discovered_from_the_poll() {
     assert_eq!(c["adopted"]["hooks"], false);
     assert_eq!(
         c["activity"]["detail"],
-        "no hooks: install them with `greenroom hooks install`"
+        "no hooks: install them with `greenroom hooks install --agent claude`"
     );
     assert_eq!(c["activity"]["reported"], false);
     let g = row(&gemini_pane);

@@ -649,7 +649,7 @@ fn an_agent_greenroom_did_not_start() {
         });
         row.health = Health::Idle;
         row.activity.state = Activity::Idle;
-        row.activity.detail = Some("no hooks: install them with `greenroom hooks install`".into());
+        row.activity.detail = Some(greenroom::model::without_hooks("claude"));
         s.list.rows.insert(0, row);
         s.refresh_visible();
         s.nav.selected = Some(RowKey::here("%7"));
