@@ -71,10 +71,11 @@ fn how(s: &Sidecar, live: bool) -> String {
             .clone()
             .unwrap_or_else(|| "agent session ended".into());
     }
+    // One line the why can show whole (it keeps 80 characters).
     let pane = if live {
-        "its pane is back at the shell"
+        "back at the shell"
     } else {
         "its pane closed"
     };
-    format!("died without ending its session (killed, or it crashed): {pane}")
+    format!("died without ending its session (killed or crashed): {pane}")
 }

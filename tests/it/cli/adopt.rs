@@ -473,7 +473,7 @@ fn an_agent_that_exits_without_its_hook_is_shown_died_until_dismissed() {
     assert_eq!(row["status"], "Exited", "{row:#}");
     assert_eq!(
         row["activity"]["detail"],
-        "died without ending its session (killed, or it crashed): its pane is back at the shell"
+        "died without ending its session (killed or crashed): back at the shell"
     );
     // Nothing of a live agent is offered: no keys reach the shell.
     let err = s.greenroom().refused(&["send", &pane, "--key", "Enter"]);

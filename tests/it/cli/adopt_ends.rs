@@ -48,7 +48,7 @@ fn an_agent_whose_pane_closes_under_a_watching_greenroom_stays_as_died() {
     assert_eq!(died.health, Health::Errored);
     assert_eq!(
         died.activity.detail.as_deref(),
-        Some("died without ending its session (killed, or it crashed): its pane closed")
+        Some("died without ending its session (killed or crashed): its pane closed")
     );
     assert_eq!(died.name, "claude@work", "named as while it lived");
     assert!(died.can_dismiss());
