@@ -272,11 +272,12 @@ fn run_next(config: &Config) -> std::result::Result<(), String> {
     };
     let (_, sessions) = live_rows(config, false);
     // The dashboard's queue order: waiting, errored, stuck, oldest first.
-    let urgent = greenroom::attention::queue(&sessions)
-        .into_iter()
-        .find(|s| s.can_attach());
-    let Some(session) = urgent else {
-        say("nothing needs you right now");
+    let queue = greenroom::attention::queue(&sessions);
+    let Some(session) = queue.iter().find(|s| s.can_attach()) else {
+        match queue.is_empty() {
+            true => say("nothing needs you right now"),
+            false => say(&greenroom::cli::status::nothing_to_attach(&queue)),
+        }
         return Ok(());
     };
     let tmux = Tmux::new(config.tmux_socket.clone());

@@ -133,7 +133,7 @@ pub enum CliCommand {
         /// The session: a name, uuid or unique uuid prefix
         session: String,
     },
-    /// Attach to the most urgent session (errored, then waiting, then stuck)
+    /// Attach to the session that needs you most (waiting, then errored, then stuck; the longest first)
     ///
     /// For tmux: bind-key g run-shell 'greenroom next' (greenroom tmux install adds it). Run from a
     /// tmux key, it answers in the status line.

@@ -60,3 +60,29 @@ pub fn line(sessions: &[Session], tmux: bool, now: DateTime<Utc>) -> String {
     }
     line
 }
+
+/// What `greenroom next` says when the queue holds sessions but none has
+/// a pane to attach to (it ended: exited, died, killed): which ones, and
+/// what to do with each, so it never says "nothing needs you" while the
+/// header counts them.
+pub fn nothing_to_attach(queue: &[&Session]) -> String {
+    const NAMED: usize = 3;
+    let what = |s: &Session| {
+        let name = crate::display::safe(&s.name);
+        let verb = if s.can_restore() {
+            "restore"
+        } else {
+            "dismiss"
+        };
+        format!("{name} ({}: greenroom {verb} {name})", s.health)
+    };
+    let mut named: Vec<String> = queue.iter().take(NAMED).map(|s| what(s)).collect();
+    if queue.len() > NAMED {
+        named.push(format!("{} more", queue.len() - NAMED));
+    }
+    let (n, verb) = match queue.len() {
+        1 => ("1 session needs".to_owned(), "has"),
+        n => (format!("{n} sessions need"), "have"),
+    };
+    format!("{n} you and {verb} no pane to attach: {}", named.join(", "))
+}

@@ -293,3 +293,27 @@ fn an_ao_rows_snooze_is_kept_in_greenrooms_state_file() {
     assert!(catalog.apply(&file));
     assert_eq!(catalog.rows(now).pop().unwrap().snoozed_until, None);
 }
+
+/// The queue holds a session whose pane is gone (it exited with an error):
+/// `next` says which and what to do, where it said "nothing needs you"
+/// while `status` counted it.
+#[test]
+fn next_names_the_sessions_that_need_you_but_have_no_pane() {
+    use greenroom::model::Status;
+    use greenroom::sources::sidecar::{Sidecar, SidecarStore};
+    let world = World::new();
+    let tmux = server();
+    let mut s = Sidecar::new("crashed", world.dir.path(), "sleep 600", chrono::Utc::now());
+    s.status = Status::Exited;
+    s.exit_status = Some(1);
+    SidecarStore::new(world.path("sessions"))
+        .create(&s)
+        .unwrap();
+    let gr = Greenroom::new(&world, &tmux);
+    assert!(gr.ok(&["status"]).contains("1 errored"));
+    assert_eq!(
+        gr.ok(&["next"]).trim(),
+        "1 session needs you and has no pane to attach: \
+         crashed (errored: greenroom restore crashed)"
+    );
+}
