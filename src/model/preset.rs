@@ -59,6 +59,19 @@ fn is_assignment(word: &str) -> bool {
     })
 }
 
+/// The agents `greenroom hooks install --agent NAME` installs hooks for
+/// (the hook module's `HookAgent`, whose test keeps the two the same).
+pub const AGENTS_WITH_HOOKS: &[&str] = &["claude", "gemini", "codex"];
+
+/// What a row of an agent with no hooks reporting says about itself: the
+/// command that installs them, where greenroom has hooks for that agent.
+pub fn without_hooks(agent: &str) -> String {
+    match AGENTS_WITH_HOOKS.contains(&agent) {
+        true => format!("no hooks: install them with `greenroom hooks install --agent {agent}`"),
+        false => "no hooks: its state is read from tmux".into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -85,18 +98,5 @@ mod tests {
             launch_with_prompt: None,
         };
         assert_eq!(preset.program(), Some("claude"));
-    }
-}
-
-/// The agents `greenroom hooks install --agent NAME` installs hooks for
-/// (the hook module's `HookAgent`, whose test keeps the two the same).
-pub const AGENTS_WITH_HOOKS: &[&str] = &["claude", "gemini", "codex"];
-
-/// What a row of an agent with no hooks reporting says about itself: the
-/// command that installs them, where greenroom has hooks for that agent.
-pub fn without_hooks(agent: &str) -> String {
-    match AGENTS_WITH_HOOKS.contains(&agent) {
-        true => format!("no hooks: install them with `greenroom hooks install --agent {agent}`"),
-        false => "no hooks: its state is read from tmux".into(),
     }
 }
