@@ -89,3 +89,29 @@ fn greenrooms_own_codex_asking_is_waiting_for_its_command() {
     });
     assert_waits_for_the_command(&row);
 }
+
+#[test]
+fn send_key_y_confirms_a_discovered_codexs_question() {
+    let s = Setup::new();
+    // A copy of `sh` named `codex` that shows the question, then records
+    // the line it reads: what Enter gives.
+    let codex = s.world.path("codex");
+    std::fs::copy("/bin/sh", &codex).unwrap();
+    let answer = s.world.path("answer");
+    let script = s.world.path("asks.sh");
+    let read = format!(
+        "IFS= read -r line; printf 'read [%s]' \"$line\" > '{}'; exec sleep 600",
+        answer.display()
+    );
+    std::fs::write(&script, show(&read)).unwrap();
+    let pane = s.window(&[path_str(&codex), path_str(&script)]);
+    wait_for(10, "the Codex pane waiting", || {
+        s.row(&pane).filter(|r| r["health"] == "waiting")
+    });
+    let out = s.greenroom().ok(&["send", &pane, "--key", "y"]);
+    assert!(out.contains("Enter"), "{out}");
+    let read = wait_for(10, "the fake Codex to read the answer", || {
+        std::fs::read_to_string(&answer).ok()
+    });
+    assert_eq!(read, "read []", "Enter alone");
+}
