@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, Utc};
 
 use super::Engine;
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, CodexPane};
 use crate::model::PaneId;
 use crate::sources::codex_screen::{self, CodexApproval};
 use crate::tmux::Tmux;
@@ -27,12 +27,12 @@ pub type Seen = (PaneId, Option<CodexApproval>);
 #[derive(Debug, Default)]
 pub(super) struct LastLooks(HashMap<PaneId, (Option<DateTime<Utc>>, Instant)>);
 
-impl Engine {
-    /// The Codex panes to capture now (see the module's rule); they are
-    /// counted as captured from here on.
-    pub fn screens_due(&mut self, now: Instant) -> Vec<PaneId> {
-        let panes = self.catalog.codex_panes();
-        let looks = &mut self.screen_looks.0;
+impl LastLooks {
+    /// Of `panes`, those never captured, and those whose window moved
+    /// since their last capture at least [`SCREEN_EVERY`] ago; counted as
+    /// captured at `now`. Panes no longer listed are forgotten.
+    fn due(&mut self, panes: Vec<CodexPane>, now: Instant) -> Vec<PaneId> {
+        let looks = &mut self.0;
         looks.retain(|pane, _| panes.iter().any(|p| p.pane == *pane));
         let mut due = Vec::new();
         for p in panes {
@@ -45,6 +45,15 @@ impl Engine {
             }
         }
         due
+    }
+}
+
+impl Engine {
+    /// The Codex panes to capture now (see the module's rule); they are
+    /// counted as captured from here on.
+    pub fn screens_due(&mut self, now: Instant) -> Vec<PaneId> {
+        let panes = self.catalog.codex_panes();
+        self.screen_looks.due(panes, now)
     }
 
     /// Hands what the captures showed to the catalog. Returns whether the
@@ -95,4 +104,36 @@ pub fn read_codex_screens(catalog: &mut Catalog, tmux: &Tmux) -> bool {
         changed |= catalog.set_screen(&pane, asked);
     }
     changed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pane(id: &str, activity_secs: i64) -> CodexPane {
+        CodexPane {
+            pane: PaneId::parse(id).unwrap(),
+            window_activity: DateTime::from_timestamp(activity_secs, 0),
+        }
+    }
+
+    #[test]
+    fn a_pane_is_captured_when_it_moved_at_most_once_a_second() {
+        let mut looks = LastLooks::default();
+        let t0 = Instant::now();
+        let ids = |v: Vec<PaneId>| v.iter().map(|p| p.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            ids(looks.due(vec![pane("%1", 10)], t0)),
+            ["%1"],
+            "never seen"
+        );
+        let later = t0 + SCREEN_EVERY * 5;
+        assert!(looks.due(vec![pane("%1", 10)], later).is_empty(), "still");
+        let soon = t0 + SCREEN_EVERY / 2;
+        assert!(looks.due(vec![pane("%1", 11)], soon).is_empty(), "too soon");
+        assert_eq!(ids(looks.due(vec![pane("%1", 11)], later)), ["%1"], "moved");
+        // Gone, then back: captured again at once.
+        assert!(looks.due(Vec::new(), later).is_empty());
+        assert_eq!(ids(looks.due(vec![pane("%1", 11)], later)), ["%1"]);
+    }
 }
