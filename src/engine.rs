@@ -15,11 +15,13 @@ use crate::watch::Watcher;
 mod apply;
 mod change;
 mod recover;
+mod screens;
 mod status_writes;
 mod tmux_state;
 
 pub use change::Change;
 pub use recover::Recovery;
+pub use screens::{SCREEN_EVERY, Seen, capture_screens, read_codex_screens};
 use status_writes::STATUS_RETRY;
 pub(crate) use status_writes::owes_statuses;
 pub use status_writes::{owe_status, write_statuses};
@@ -46,6 +48,8 @@ pub struct Engine {
     /// Each tmux session's last pane activity: a pane that moved may have
     /// saved a file deeper than the watched top folders of its work tree.
     pane_activity: std::collections::HashMap<String, Option<chrono::DateTime<chrono::Utc>>>,
+    /// When each Codex pane's screen was last captured (see `screens.rs`).
+    screen_looks: screens::LastLooks,
 }
 
 /// What the engine reads from the settings: the catalog's, and `$PATH`
@@ -106,6 +110,7 @@ impl Engine {
             watching: false,
             git,
             pane_activity: Default::default(),
+            screen_looks: Default::default(),
         };
         let _ = engine.discover_work_trees(chrono::Utc::now());
         Ok(engine)

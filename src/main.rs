@@ -249,7 +249,9 @@ fn run_hooks(args: &HooksArgs, installing: bool, env: &Environ) -> std::result::
 /// The catalog with tmux's view, as every one-shot command sees it.
 fn live_rows(config: &Config, all: bool) -> (Catalog, Vec<greenroom::model::Session>) {
     let mut catalog = Catalog::load(config, all);
-    catalog.set_tmux(Tmux::new(config.tmux_socket.clone()).poll());
+    let tmux = Tmux::new(config.tmux_socket.clone());
+    catalog.set_tmux(tmux.poll());
+    greenroom::engine::read_codex_screens(&mut catalog, &tmux);
     let rows = catalog.rows(chrono::Utc::now());
     (catalog, rows)
 }
@@ -304,7 +306,9 @@ fn run_ls(config: &Config, args: &ls::LsArgs) -> Result<()> {
     let now = chrono::Utc::now();
     let mut catalog = Catalog::load(config, args.all);
     catalog.load_usage();
-    catalog.set_tmux(Tmux::new(config.tmux_socket.clone()).poll());
+    let tmux = Tmux::new(config.tmux_socket.clone());
+    catalog.set_tmux(tmux.poll());
+    greenroom::engine::read_codex_screens(&mut catalog, &tmux);
     let sessions = catalog.rows(now);
     if args.all_hosts {
         return greenroom::cli::all_hosts::print(config, args, &sessions, &catalog.problems(), now)

@@ -221,6 +221,14 @@ impl AdoptedPanes {
 
     /// Records of this server's panes that are gone (start-up removes them:
     /// a pane's record is worth nothing once its pane has closed).
+    /// Whether the pane was found running `agent` (by its program).
+    pub(super) fn runs(&self, pane: &PaneId, agent: &str) -> bool {
+        self.probes
+            .get(pane)
+            .and_then(|p| p.found.as_ref())
+            .is_some_and(|f| f.agent == agent)
+    }
+
     pub(super) fn stale(&self, tmux: Option<&ServerState>) -> Vec<PathBuf> {
         let live: HashSet<&PaneId> = match tmux {
             Some(ServerState::Running(server)) => server.panes().iter().map(|p| &p.id).collect(),

@@ -19,6 +19,7 @@ mod reach;
 mod registry;
 mod row_cache;
 mod rows;
+mod screens;
 mod settings;
 mod status;
 mod usage;
@@ -31,6 +32,7 @@ pub use crate::watch::{WatchMode, WatchTarget};
 pub use apply::Applied;
 use maestro_state::read_locations_parallel;
 pub use order::{focus_order, sort_by_last_focus, sort_for_triage, triage_order};
+pub use screens::CodexPane;
 pub use settings::Settings;
 pub use status::StatusUpdate;
 
@@ -66,6 +68,8 @@ pub struct Catalog {
     /// The git work trees sessions are in, and what git last said of them.
     git: changes::GitTrees,
     cache: row_cache::BuildCache,
+    /// What Codex's panes last showed (see `screens.rs`).
+    screens: screens::Screens,
 }
 
 impl Catalog {
@@ -118,6 +122,7 @@ impl Catalog {
             usage: usage::UsageFiles::new(config),
             git: Default::default(),
             cache: Default::default(),
+            screens: Default::default(),
         }
     }
 
@@ -253,6 +258,9 @@ impl Catalog {
             self.adopted.probe_panes(&state, &claimed);
         }
         self.tmux = Some(state);
+        if changed {
+            self.forget_screens();
+        }
         changed
     }
 

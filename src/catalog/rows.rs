@@ -79,6 +79,7 @@ impl Catalog {
             .lock()
             .unwrap_or_else(|p| p.into_inner()) = Some((now, timed));
         rows.extend(adopted);
+        self.screens.apply(&mut rows);
         let unique = make_ids_unique(&mut rows);
         self.cache
             .ids_unique

@@ -14,6 +14,8 @@ use crate::sources::sidecar::Sidecar;
 use crate::sources::transcript;
 
 mod codex;
+// Which panes run Codex: the screens look at those (`catalog::screens`).
+pub(super) use codex::is_codex;
 mod floor;
 mod reader;
 mod sum;

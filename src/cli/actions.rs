@@ -187,6 +187,7 @@ fn rows(config: &Config, tmux: &Tmux) -> Vec<Session> {
 fn rows_with(config: &Config, tmux: &Tmux, all: bool) -> Vec<Session> {
     let mut catalog = Catalog::load(config, all);
     catalog.set_tmux(tmux.poll());
+    crate::engine::read_codex_screens(&mut catalog, tmux);
     catalog.rows(chrono::Utc::now())
 }
 

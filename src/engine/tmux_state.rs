@@ -17,11 +17,13 @@ impl Engine {
     }
 
     /// Applies a poll result taken elsewhere and records the statuses tmux
-    /// changed in the sidecars, here and now.
+    /// changed in the sidecars, here and now; the Codex panes whose screen
+    /// may have changed are captured here too (`watch` has no loop to keep
+    /// free; the dashboard captures off its loop).
     pub fn set_tmux(&mut self, state: ServerState) -> bool {
         let (changed, updates) = self.set_tmux_deferred(state, chrono::Utc::now());
         write_statuses(&self.store, &updates);
-        changed
+        self.read_screens() || changed
     }
 
     /// As [`Self::set_tmux`], but hands back the status writes, so the event

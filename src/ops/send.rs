@@ -266,13 +266,18 @@ pub enum AnswerKey {
 
 impl AnswerKey {
     /// The names `--key` accepts, for messages.
-    pub const NAMES: &'static str = "Enter, Escape (Esc), C-c, Tab, 1 to 9";
+    pub const NAMES: &'static str = "Enter, Escape (Esc), C-c, Tab, 1 to 9, y (Enter), n (Escape)";
 
-    /// Parses a key name (case does not matter for the words).
+    /// Parses a key name (case does not matter for the words). `y` and
+    /// `n` answer as the dashboard's `y` and `N` do: Enter confirms the
+    /// dialog's highlighted first choice (Claude Code's "1. Yes", Codex
+    /// CLI's "1. Yes, proceed (y)"), Escape refuses (Codex's "No, and tell
+    /// Codex what to do differently (esc)"). They are not typed as
+    /// letters: a letter in a prompt that is not a dialog is text.
     pub fn parse(name: &str) -> Result<Self, String> {
         let key = match name.trim().to_ascii_lowercase().as_str() {
-            "enter" | "return" => AnswerKey::Enter,
-            "escape" | "esc" => AnswerKey::Escape,
+            "enter" | "return" | "y" | "yes" => AnswerKey::Enter,
+            "escape" | "esc" | "n" | "no" => AnswerKey::Escape,
             "c-c" | "ctrl-c" | "^c" => AnswerKey::CtrlC,
             "tab" => AnswerKey::Tab,
             d if d.len() == 1 && matches!(d.as_bytes()[0], b'1'..=b'9') => {
@@ -358,6 +363,8 @@ mod answer_tests {
             ("tab", AnswerKey::Tab, "Tab"),
             ("1", AnswerKey::Digit(1), "1"),
             ("9", AnswerKey::Digit(9), "9"),
+            ("y", AnswerKey::Enter, "Enter"),
+            ("N", AnswerKey::Escape, "Escape"),
         ] {
             assert_eq!(AnswerKey::parse(name), Ok(key), "{name}");
             assert_eq!(key.tmux_name(), tmux);

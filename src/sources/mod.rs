@@ -8,6 +8,7 @@ pub mod atomic;
 pub mod claude_registry;
 pub mod codex_config;
 pub mod codex_rollout;
+pub mod codex_screen;
 pub mod gemini;
 pub mod json_spans;
 pub mod jsonl;

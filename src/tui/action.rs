@@ -132,6 +132,8 @@ pub enum Action {
     },
     /// What tmux's control client said.
     TmuxEvent(crate::tmux::Event),
+    /// What captures of Codex's panes showed (its approval question).
+    Screens(Vec<crate::engine::Seen>),
     /// The clock moved (ages, stuck detection, status-line expiry).
     Tick(DateTime<Utc>),
     /// A pane capture for the preview.

@@ -10,7 +10,7 @@ use crate::sources::sidecar::Sidecar;
 
 /// Whether a session runs Codex CLI: its preset is `codex`, or its command's
 /// program is.
-pub(super) fn is_codex(s: &Sidecar) -> bool {
+pub(in crate::catalog) fn is_codex(s: &Sidecar) -> bool {
     let program = crate::model::program_of(&s.command)
         .map(|p| Path::new(p).file_name().is_some_and(|n| n == "codex"));
     s.agent.as_deref() == Some("codex") || program == Some(true)

@@ -138,7 +138,7 @@ pub struct SendArgs {
         num_args = 1..
     )]
     pub text: Vec<String>,
-    /// Press one key instead, to answer a prompt: Enter, Escape, C-c, Tab, or a digit 1-9
+    /// Press one key instead, to answer a prompt: Enter, Escape, C-c, Tab, a digit 1-9, or y (Enter) and n (Escape) as the dashboard's y and N
     #[arg(long, value_name = "KEY", value_parser = ops::AnswerKey::parse)]
     pub key: Option<ops::AnswerKey>,
 }

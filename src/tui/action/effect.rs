@@ -37,6 +37,8 @@ pub enum TmuxEffect {
     ApplyRefresh(crate::tmux::Server),
     /// A window closed: the catalog drops the session it was the last of.
     ForgetWindow(String),
+    /// Hand what Codex's panes showed to the catalog.
+    ApplyScreens(Vec<crate::engine::Seen>),
 }
 
 /// What a host's link is asked.

@@ -2,7 +2,7 @@
 //! dashboard does to the world is an [`Effect`] the driver's `Runner`
 //! carries out, and everything it learns comes back as an [`Action`].
 
-use crate::tui::action::{Action, Effect, Finished};
+use crate::tui::action::{Action, Effect, Finished, TmuxEffect};
 use crate::tui::model::state::{AppState, BesidePane, Mode, Preview};
 use crate::tui::reduce::act::{finished, quit, spawned};
 use crate::tui::reduce::commands::{Edit, command, typed};
@@ -35,6 +35,7 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
             generation,
         } => polling::refreshed(state, refresh, generation),
         Action::TmuxEvent(event) => polling::event(state, event),
+        Action::Screens(seen) => vec![Effect::Tmux(TmuxEffect::ApplyScreens(seen))],
         Action::Tick(now) => tick(state, now),
         Action::Hosts(said) => crate::tui::reduce::hosts::news(state, said),
         Action::Preview { id, text } => {

@@ -242,6 +242,11 @@ impl Runner {
                 let server = self.engine.without_window(&window);
                 return Ok(Step::Then(self.apply_poll(server, state.now)));
             }
+            Effect::Tmux(TmuxEffect::ApplyScreens(seen)) => {
+                if self.engine.set_screens(seen) {
+                    return Ok(Step::Then(vec![self.rows(state.now)]));
+                }
+            }
             Effect::Tmux(TmuxEffect::Listen) => return Ok(Step::Then(self.listen())),
             Effect::Ui(UiEffect::Alert { title, body }) => alert(&title, &body),
             Effect::Op(Op { op, on }) => return self.op(op, on, state),

@@ -1,9 +1,12 @@
 //! Codex's approval question, answered from greenroom: `greenroom send
 //! --key 1` picks "1. Yes, proceed", the command runs and the conversation
-//! goes on; the spend of every turn reaches the row.
+//! goes on; the spend of every turn reaches the row. Without hooks, the
+//! question on Codex's screen makes the row waiting for its command, for
+//! greenroom's own Codex and one started by hand (answered with `--key y`).
 
 use super::harness::Codex;
 use super::standin::{Reply, StandIn, Usage};
+use super::user;
 use crate::it_support::{Pane, wait_for};
 
 const SESSION: &str = "ask";
@@ -51,6 +54,7 @@ fn codexs_approval_is_answered_with_send_key() {
         !work.join("greenroom-approved").exists(),
         "not before the answer"
     );
+    waits_for_the_command(&c, &pane, SESSION);
     // A key that lands while the question is still being drawn is lost:
     // pressed again until the question goes (polled, with a deadline).
     wait_for(20, "the question answered", || {
@@ -73,4 +77,48 @@ fn keep_screen(screen: &str) {
     let out = concat!(env!("CARGO_MANIFEST_DIR"), "/target/interop-captures/codex");
     std::fs::create_dir_all(out).unwrap();
     std::fs::write(format!("{out}/codex-0.169.0__approval-screen.txt"), screen).unwrap();
+}
+
+/// The row of `name` waiting for Codex's command, from its screen alone.
+fn waits_for_the_command(c: &Codex, pane: &Pane<'_>, name: &str) {
+    let row = c.until_row(pane, name, "the row waiting for the command", |r| {
+        r["health"] == "waiting"
+    });
+    let w = &row["activity"]["waiting_for"];
+    assert_eq!(w["command"], "touch greenroom-approved", "{row:#}");
+    assert_eq!(w["question"], QUESTION, "{row:#}");
+}
+
+#[test]
+fn a_codex_started_by_hand_asking_waits_and_send_key_y_approves() {
+    let api = StandIn::start();
+    api.script([
+        Reply::Shell("touch greenroom-approved".into(), Usage::default()),
+        Reply::Text("stand-in reply: done by hand".into(), Usage::default()),
+    ]);
+    let c = Codex::prepare(api.clone());
+    let work = c.work();
+    user::plain_session(&c.tmux, &c.home(), &work);
+    let pane_id = user::first_pane(&c.tmux);
+    let pane = Pane::new(&c.tmux, "work");
+    user::type_line(&pane, &c.launcher().to_string_lossy());
+    Codex::until_ready(&pane);
+    Codex::prompt(&pane, "make the file");
+    pane.until(60, "Codex's approval question", |s| {
+        s.contains(QUESTION) && s.contains("touch greenroom-approved")
+    });
+    waits_for_the_command(&c, &pane, "codex@work");
+    wait_for(20, "the question answered", || {
+        if pane.text().contains(QUESTION) {
+            c.run(&["send", &pane_id, "--key", "y"]);
+            None
+        } else {
+            Some(())
+        }
+    });
+    super::until_answered(&api, &pane, 2, "done by hand");
+    assert!(work.join("greenroom-approved").exists());
+    c.until_row(&pane, "codex@work", "the row no longer waiting", |r| {
+        r["health"] != "waiting"
+    });
 }

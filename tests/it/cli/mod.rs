@@ -12,6 +12,7 @@ mod claude_registry;
 mod codex_hooks;
 mod codex_report;
 mod codex_restore;
+mod codex_screen;
 mod completion;
 mod config_layers;
 mod crashes;

@@ -3,6 +3,7 @@
 
 mod actions;
 mod changes;
+mod codex_screen;
 mod dashboard;
 mod demo;
 mod events;

@@ -110,10 +110,21 @@ impl Runner {
     ) -> Vec<Action> {
         let (changed, updates) = self.engine.set_tmux_deferred(server, now);
         self.write_statuses(updates);
+        self.capture_screens();
         if changed {
             vec![self.rows(now)]
         } else {
             Vec::new()
+        }
+    }
+
+    /// Captures the Codex panes whose screen may have changed, off the
+    /// loop (see `engine::screens`); what they show comes back as an action.
+    fn capture_screens(&mut self) {
+        let due = self.engine.screens_due(Instant::now());
+        if !due.is_empty() {
+            let tmux = self.ctx.tmux.clone();
+            self.off_loop(move |_| Action::Screens(crate::engine::capture_screens(&tmux, &due)));
         }
     }
 
