@@ -46,7 +46,13 @@ fn reported_idle(r: &serde_json::Value) -> bool {
 fn codexs_notify_ends_the_turn_and_restore_resumes_the_thread() {
     let api = StandIn::start();
     api.script([
-        Reply::Text("stand-in reply: noted".into(), Usage::default()),
+        // Slow: the side thread Codex asks for the title (its own
+        // notice, its own thread id) ends first.
+        Reply::Slow(
+            std::time::Duration::from_secs(3),
+            "stand-in reply: noted".into(),
+            Usage::default(),
+        ),
         Reply::Text("stand-in reply: it was pelican".into(), Usage::default()),
     ]);
     let c = Codex::prepare(api.clone());
@@ -77,6 +83,17 @@ fn codexs_notify_ends_the_turn_and_restore_resumes_the_thread() {
     let pane = Pane::new(&c.tmux, &format!("gr-{SESSION}"));
     Codex::until_ready(&pane);
     Codex::prompt(&pane, FIRST);
+    // The title's notice neither ends the turn nor names the session.
+    let asked = std::time::Instant::now();
+    while !pane.text().contains("stand-in reply: noted") {
+        assert!(asked.elapsed().as_secs() < 60, "{}", pane.text());
+        let r = c.rows().into_iter().find(|r| r["name"] == SESSION);
+        assert!(
+            !r.as_ref().is_some_and(reported_idle),
+            "idle while the turn is under way: {r:#?}"
+        );
+        assert!(api.turns() <= 1, "{}", pane.text());
+    }
     super::until_answered(&api, &pane, 1, "stand-in reply: noted");
     let (_, id) = hooked::rollout_of(&c, FIRST);
     let r = c.until_row(&pane, SESSION, "idle from Codex's notice", reported_idle);
