@@ -147,7 +147,7 @@ fn a_codex_by_hand_with_hooks_reports_and_is_approved_from_the_dashboard() {
         "{r:#}"
     );
     dash.until(30, "the dashboard showing the row waiting", |s| {
-        s.contains("codex@work") && s.contains("waiting")
+        s.contains("codex@work") && s.contains("1 waiting") && s.contains(COMMAND)
     });
     assert!(!c.work().join("approved-from-the-dashboard").exists());
     press_until_answered(&pane, &dash);
