@@ -13,6 +13,7 @@ mod locate;
 mod wording;
 
 use file::{ConfigFile, parse_layer};
+pub use locate::codex_home;
 use locate::{
     default_sidecar_dir, expand_home, home, maestro_hooks, maestro_workspace, tmux_socket,
 };
@@ -205,11 +206,7 @@ impl Config {
             .or_else(|| nonempty(file.claude_dir).map(|s| expand_home(&s, env)))
             .or_else(|| env.var("CLAUDE_CONFIG_DIR").map(PathBuf::from))
             .or_else(|| home(env).map(|h| h.join(".claude")));
-        let codex_dir = env
-            .var("CODEX_HOME")
-            .filter(|h| !h.is_empty())
-            .map(PathBuf::from)
-            .or_else(|| home(env).map(|h| h.join(".codex")));
+        let codex_dir = codex_home(env);
         let tmux_socket = tmux_socket(overrides.tmux_socket.clone().or(file.tmux_socket), env);
         let secs = |v: Option<u64>, d: Duration| v.map(Duration::from_secs).unwrap_or(d);
         let defaults = Thresholds::default();

@@ -48,6 +48,15 @@ pub(super) fn maestro_hooks(
     (dir, legacy)
 }
 
+/// Codex CLI's home: `CODEX_HOME`, else `~/.codex` (where its rollouts
+/// and config.toml are).
+pub fn codex_home(env: &dyn Env) -> Option<PathBuf> {
+    env.var("CODEX_HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| home(env).map(|h| h.join(".codex")))
+}
+
 pub(super) fn home(env: &dyn Env) -> Option<PathBuf> {
     env.var("HOME").map(PathBuf::from)
 }

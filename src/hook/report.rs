@@ -352,6 +352,9 @@ pub fn run(
     }
     let payload = read_payload(input)?;
     let (change, ids, notice) = what_it_says(state_arg, payload.as_ref())?;
+    if notice && notify::from_side_thread(crate::config::codex_home(env).as_deref(), &ids) {
+        return Ok(());
+    }
     let (now, wait) = match copy_of {
         Some(at) => (at, defer::DEFERRED_LOCK_WAIT),
         None => (now, LOCK_WAIT),

@@ -5,7 +5,11 @@
 
 mod approve;
 mod by_hand;
+mod by_hand_hooks;
 mod harness;
+mod hooked;
+mod notify_restore;
+mod spawned_hooks;
 // The plain window a person starts an agent in, reused as it is.
 mod standin;
 mod usage;

@@ -35,6 +35,9 @@ pub enum Reply {
     /// `exec_command` of this command line, escalated (Codex asks first);
     /// the turn after its output takes the next reply.
     Shell(String, Usage),
+    /// A text that ends its turn only after this long: a turn still going
+    /// for the test to look at.
+    Slow(std::time::Duration, String, Usage),
 }
 
 #[derive(Default)]
@@ -42,6 +45,8 @@ struct Shared {
     script: VecDeque<Reply>,
     /// Paths of every request, and whether each was a turn.
     requests: Vec<(String, bool)>,
+    /// The bodies of the conversation's turns, in order.
+    turn_bodies: Vec<Value>,
 }
 
 /// The running stand-in; its threads end with the test process.
@@ -81,6 +86,11 @@ impl StandIn {
     pub fn turns(&self) -> usize {
         let s = self.shared.lock().unwrap();
         s.requests.iter().filter(|(_, turn)| *turn).count()
+    }
+
+    /// The bodies of the conversation's turns received so far.
+    pub fn turn_bodies(&self) -> Vec<Value> {
+        self.shared.lock().unwrap().turn_bodies.clone()
     }
 }
 
@@ -124,6 +134,9 @@ fn serve(conn: TcpStream, shared: &Mutex<Shared>) -> std::io::Result<()> {
         let reply = {
             let mut s = shared.lock().unwrap();
             s.requests.push((path.clone(), turn));
+            if turn {
+                s.turn_bodies.push(body.clone());
+            }
             if turn { s.script.pop_front() } else { None }
         };
         if method != "POST" || !path.ends_with("/responses") {
@@ -162,7 +175,7 @@ fn stream(w: &mut TcpStream, reply: &Reply) -> std::io::Result<()> {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());
     let (item, usage) = match reply {
-        Reply::Text(text, u) => (
+        Reply::Text(text, u) | Reply::Slow(_, text, u) => (
             json!({"type": "message", "id": format!("msg_{n}"), "role": "assistant",
                    "content": [{"type": "output_text", "text": text, "annotations": []}]}),
             u,
@@ -196,7 +209,10 @@ fn stream(w: &mut TcpStream, reply: &Reply) -> std::io::Result<()> {
         empty["content"] = json!([]);
     }
     send(json!({"type": "response.output_item.added", "output_index": 0, "item": empty}))?;
-    if let Reply::Text(text, _) = reply {
+    if let Reply::Slow(wait, ..) = reply {
+        std::thread::sleep(*wait);
+    }
+    if let Reply::Text(text, _) | Reply::Slow(_, text, _) = reply {
         send(
             json!({"type": "response.output_text.delta", "item_id": item["id"],
                     "output_index": 0, "content_index": 0, "delta": text}),
