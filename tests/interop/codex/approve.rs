@@ -32,18 +32,8 @@ fn codexs_approval_is_answered_with_send_key() {
         Reply::Text("stand-in reply: the file is there".into(), done),
     ]);
     let c = Codex::prepare(api.clone());
+    let pane = c.spawn(SESSION);
     let work = c.work();
-    c.run(&[
-        "spawn",
-        "-n",
-        SESSION,
-        "--agent",
-        "codex",
-        "--cwd",
-        work.to_str().unwrap(),
-    ]);
-    let pane = Pane::new(&c.tmux, &format!("gr-{SESSION}"));
-    Codex::until_ready(&pane);
     Codex::prompt(&pane, "make the file");
     let screen = pane.until(60, "Codex's approval question", |s| {
         s.contains(QUESTION) && s.contains("touch greenroom-approved")

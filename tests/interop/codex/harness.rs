@@ -149,6 +149,17 @@ impl Codex {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
+    /// `greenroom spawn --agent codex` in the work folder as `session`;
+    /// its pane, once Codex's input box is up.
+    pub fn spawn(&self, session: &str) -> Pane<'_> {
+        let work = self.work();
+        let cwd = work.to_str().unwrap();
+        self.run(&["spawn", "-n", session, "--agent", "codex", "--cwd", cwd]);
+        let pane = Pane::new(&self.tmux, &format!("gr-{session}"));
+        Self::until_ready(&pane);
+        pane
+    }
+
     /// Waits for Codex's input box in `pane`.
     pub fn until_ready(pane: &Pane<'_>) {
         pane.until(60, "Codex's input box", |s| {

@@ -8,7 +8,7 @@ use std::time::Duration;
 use super::harness::Codex;
 use super::hooked;
 use super::standin::{Reply, StandIn, Usage};
-use crate::it_support::{Pane, wait_for};
+use crate::it_support::wait_for;
 
 const SESSION: &str = "cxh";
 
@@ -28,18 +28,7 @@ fn a_spawned_codex_with_hooks_reports_its_turns() {
     )]);
     let c = Codex::prepare(api.clone());
     hooked::install(&c);
-    let work = c.work();
-    c.run(&[
-        "spawn",
-        "-n",
-        SESSION,
-        "--agent",
-        "codex",
-        "--cwd",
-        work.to_str().unwrap(),
-    ]);
-    let pane = Pane::new(&c.tmux, &format!("gr-{SESSION}"));
-    Codex::until_ready(&pane);
+    let pane = c.spawn(SESSION);
     Codex::prompt(&pane, "Take your time.");
     let r = c.until_row(&pane, SESSION, "the turn reported active", |r| {
         r["activity"]["state"] == "active" && r["activity"]["reported"] == true

@@ -4,7 +4,7 @@
 
 use super::harness::{Codex, MODEL};
 use super::standin::{Reply, StandIn, Usage};
-use crate::it_support::{Pane, wait_for};
+use crate::it_support::wait_for;
 
 const SESSION: &str = "cx";
 
@@ -28,18 +28,7 @@ fn a_spawned_codex_shows_the_rollouts_own_totals() {
         Reply::Text("stand-in reply two".into(), second),
     ]);
     let c = Codex::prepare(api.clone());
-    let work = c.work();
-    c.run(&[
-        "spawn",
-        "-n",
-        SESSION,
-        "--agent",
-        "codex",
-        "--cwd",
-        work.to_str().unwrap(),
-    ]);
-    let pane = Pane::new(&c.tmux, &format!("gr-{SESSION}"));
-    Codex::until_ready(&pane);
+    let pane = c.spawn(SESSION);
     Codex::prompt(&pane, "say one");
     super::until_answered(&api, &pane, 1, "stand-in reply one");
     Codex::prompt(&pane, "say two");
