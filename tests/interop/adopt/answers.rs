@@ -12,31 +12,22 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use super::claude::{by_hand, claude_agents, type_until_shown};
+use super::claude::{by_hand, claude_agents, tokens, type_until_shown};
 use super::harness::Claude;
-use super::standin::{Reply, StandIn, Tokens};
+use super::standin::{Reply, StandIn};
 use super::user;
 use crate::it_support::{Pane, wait_for};
 
 const DIALOG: &str = "Do you want to proceed?";
-
-fn tokens() -> Tokens {
-    Tokens {
-        input: 100,
-        output: 10,
-        cache_read: 0,
-        cache_write: 0,
-    }
-}
 
 /// Claude Code's replies: one Bash call for each command, the last one's
 /// turn ending with a text once it ran.
 fn script(api: &StandIn, commands: &[&str]) {
     let mut replies: Vec<Reply> = commands
         .iter()
-        .map(|c| Reply::Bash((*c).to_owned(), tokens()))
+        .map(|c| Reply::Bash((*c).to_owned(), tokens(100, 10)))
         .collect();
-    replies.push(Reply::Text("Touched it.".into(), tokens()));
+    replies.push(Reply::Text("Touched it.".into(), tokens(100, 10)));
     api.script(replies);
 }
 

@@ -4,22 +4,13 @@
 
 use std::time::{Duration, Instant};
 
-use super::claude::{by_hand, type_until_shown};
+use super::claude::{by_hand, tokens, type_until_shown};
 use super::harness::Claude;
-use super::standin::{Reply, StandIn, Tokens};
+use super::standin::{Reply, StandIn};
 use super::user;
 use crate::it_support::{Pane, wait_for};
 
 const QUESTION: &str = "Which colour shall the button be?";
-
-fn tokens() -> Tokens {
-    Tokens {
-        input: 100,
-        output: 10,
-        cache_read: 0,
-        cache_write: 0,
-    }
-}
 
 /// Keeps the question's real payloads under `target/interop-captures/ask/`
 /// (the source of tests/fixtures/real's AskUserQuestion files).
@@ -43,8 +34,8 @@ fn a_question_shows_its_choices_and_a_digit_from_greenroom_answers_it() {
     let api = StandIn::start();
     let colours = ["Red", "Blue", "Green"].map(String::from).to_vec();
     api.script([
-        Reply::Ask(QUESTION.into(), colours, tokens()),
-        Reply::Text("Blue it is.".into(), tokens()),
+        Reply::Ask(QUESTION.into(), colours, tokens(100, 10)),
+        Reply::Text("Blue it is.".into(), tokens(100, 10)),
     ]);
     let (c, pane) = by_hand(api.clone());
     let row = || user::row(&c.tmux, &c.home(), &pane);

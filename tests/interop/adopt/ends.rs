@@ -7,19 +7,10 @@
 
 use serde_json::Value;
 
-use super::claude::{by_hand, type_until_shown};
-use super::standin::{Reply, StandIn, Tokens};
+use super::claude::{by_hand, tokens, type_until_shown};
+use super::standin::{Reply, StandIn};
 use super::user;
 use crate::it_support::{Pane, wait_for};
-
-fn tokens(input: u64, output: u64) -> Tokens {
-    Tokens {
-        input,
-        output,
-        cache_read: 0,
-        cache_write: 0,
-    }
-}
 
 fn cost(row: &Value) -> f64 {
     row["usage"]["cost_usd"].as_f64().unwrap_or(0.0)
