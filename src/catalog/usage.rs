@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use super::WatchTarget;
-use crate::model::{ModelUsage, Usage};
+use crate::model::{Budget, DaySpend, ModelUsage, Usage};
 use crate::sources::codex_rollout;
 use crate::sources::gemini;
 use crate::sources::prices::Prices;
@@ -185,6 +185,31 @@ impl Transcripts {
         known.then_some(total)
     }
 
+    /// The tokens a session's files counted at or after `start`, by model.
+    pub fn since(
+        &self,
+        main: &Path,
+        start: chrono::DateTime<chrono::Utc>,
+    ) -> BTreeMap<String, ModelUsage> {
+        let mut total: BTreeMap<String, ModelUsage> = BTreeMap::new();
+        let subs = self.subagents.get(main).into_iter().flatten();
+        for path in std::iter::once(main).chain(subs.map(PathBuf::as_path)) {
+            for (model, u) in self
+                .readers
+                .get(path)
+                .map(|r| r.since(start))
+                .unwrap_or_default()
+            {
+                let t = total.entry(model).or_default();
+                t.input = t.input.saturating_add(u.input);
+                t.output = t.output.saturating_add(u.output);
+                t.cache_read = t.cache_read.saturating_add(u.cache_read);
+                t.cache_write = t.cache_write.saturating_add(u.cache_write);
+            }
+        }
+        total
+    }
+
     /// When a session last answered, in its main transcript or a
     /// subagent's: a word from the agent.
     pub fn last_answer_at(&self, main: &Path) -> Option<chrono::DateTime<chrono::Utc>> {
@@ -244,6 +269,8 @@ pub(super) struct UsageFiles {
     /// Codex CLI's home, where a Codex session's rollout is looked for.
     codex_dir: Option<PathBuf>,
     prices: Prices,
+    /// The limits a session's spend is judged by.
+    budget: Budget,
     pub(super) transcripts: Transcripts,
     /// Sidecar id -> its main transcript, found when the sidecar was read.
     pub(super) paths: HashMap<uuid::Uuid, PathBuf>,
@@ -261,6 +288,7 @@ impl UsageFiles {
             claude_dir: config.claude_dir.clone(),
             codex_dir: config.codex_dir.clone(),
             prices: config.prices.clone(),
+            budget: config.budget,
             transcripts: Transcripts::default(),
             paths: HashMap::new(),
             earlier: HashMap::new(),
@@ -377,7 +405,35 @@ impl UsageFiles {
         let main = self.paths.get(&s.id);
         let earlier = self.earlier.get(&s.id).into_iter().flatten();
         let files = earlier.filter(|p| Some(*p) != main).chain(main);
-        sum::conversations(files.filter_map(|main| self.at(main, now)))
+        let usage = sum::conversations(files.filter_map(|main| self.at(main, now)));
+        usage.map(|u| self.judged(u))
+    }
+
+    /// The usage of a session with one main transcript (Claude Code's own
+    /// session record), priced and judged. No IO.
+    pub(super) fn of_main(&self, main: &Path, now: chrono::DateTime<chrono::Utc>) -> Option<Usage> {
+        self.at(main, now).map(|u| self.judged(u))
+    }
+
+    /// Marks a session's usage over its `[budget]` limit.
+    fn judged(&self, mut usage: Usage) -> Usage {
+        usage.over_budget_usd = self.budget.session_over(usage.cost_usd);
+        usage
+    }
+
+    /// What one main transcript's files spent on `now`'s local day, by
+    /// their records' own times, priced from the table (Claude Code's own
+    /// totals carry no time of their own). `None` while a model of the
+    /// day has no price.
+    fn today(&self, main: &Path, now: chrono::DateTime<chrono::Utc>) -> Option<DaySpend> {
+        let day = crate::model::local_day(now);
+        let by_model = self.transcripts.since(main, crate::model::day_start(day));
+        let usd = if by_model.is_empty() {
+            0.0
+        } else {
+            self.prices.usage(by_model).cost_usd?
+        };
+        Some(DaySpend { day, usd })
     }
 
     /// The usage one main transcript holds, priced. No IO.
@@ -395,6 +451,7 @@ impl UsageFiles {
         };
         usage.tokens_per_minute = self.transcripts.rate(main, now);
         usage.reasoning = self.transcripts.reasoning(main);
+        usage.today = self.today(main, now);
         Some(usage)
     }
 }

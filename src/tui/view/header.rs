@@ -209,6 +209,7 @@ fn right_parts(state: &AppState, theme: &Theme) -> Vec<Part> {
         let short = match state.nav.sort {
             SortMode::LastFocus => Vec::new(),
             SortMode::Triage => vec![Span::styled("triage", theme.accent)],
+            SortMode::Spend => vec![Span::styled("by spend", theme.accent)],
         };
         parts.push(Part {
             long: vec![
@@ -220,6 +221,13 @@ fn right_parts(state: &AppState, theme: &Theme) -> Vec<Part> {
         });
     }
     parts.extend(spent_part(state, theme));
+    parts.extend(
+        super::budget::today_part(state, theme).map(|(long, short, keep)| Part {
+            long,
+            short,
+            keep,
+        }),
+    );
     if !state.list.problems.is_empty() {
         let n = state.list.problems.len();
         let noun = if n == 1 { "problem" } else { "problems" };
