@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use super::WatchTarget;
-use crate::model::{Budget, DaySpend, ModelUsage, Usage};
+use crate::model::{Budget, ModelUsage, Usage};
 use crate::sources::codex_rollout;
 use crate::sources::gemini;
 use crate::sources::prices::Prices;
@@ -18,6 +18,7 @@ mod codex;
 pub(super) use codex::is_codex;
 mod floor;
 mod reader;
+mod spend;
 mod sum;
 
 use floor::Floors;
@@ -183,31 +184,6 @@ impl Transcripts {
             }
         }
         known.then_some(total)
-    }
-
-    /// The tokens a session's files counted at or after `start`, by model.
-    pub fn since(
-        &self,
-        main: &Path,
-        start: chrono::DateTime<chrono::Utc>,
-    ) -> BTreeMap<String, ModelUsage> {
-        let mut total: BTreeMap<String, ModelUsage> = BTreeMap::new();
-        let subs = self.subagents.get(main).into_iter().flatten();
-        for path in std::iter::once(main).chain(subs.map(PathBuf::as_path)) {
-            for (model, u) in self
-                .readers
-                .get(path)
-                .map(|r| r.since(start))
-                .unwrap_or_default()
-            {
-                let t = total.entry(model).or_default();
-                t.input = t.input.saturating_add(u.input);
-                t.output = t.output.saturating_add(u.output);
-                t.cache_read = t.cache_read.saturating_add(u.cache_read);
-                t.cache_write = t.cache_write.saturating_add(u.cache_write);
-            }
-        }
-        total
     }
 
     /// When a session last answered, in its main transcript or a
@@ -397,43 +373,6 @@ impl UsageFiles {
     /// session no hook told it (Codex's rollout names it). No IO.
     pub(super) fn agent_session_id(&self, s: &Sidecar) -> Option<&str> {
         self.transcripts.session_id(self.paths.get(&s.id)?)
-    }
-
-    /// The usage a row shows, priced: every conversation of the session
-    /// added up, so `/clear` loses nothing it spent. No IO.
-    pub(super) fn of(&self, s: &Sidecar, now: chrono::DateTime<chrono::Utc>) -> Option<Usage> {
-        let main = self.paths.get(&s.id);
-        let earlier = self.earlier.get(&s.id).into_iter().flatten();
-        let files = earlier.filter(|p| Some(*p) != main).chain(main);
-        let usage = sum::conversations(files.filter_map(|main| self.at(main, now)));
-        usage.map(|u| self.judged(u))
-    }
-
-    /// The usage of a session with one main transcript (Claude Code's own
-    /// session record), priced and judged. No IO.
-    pub(super) fn of_main(&self, main: &Path, now: chrono::DateTime<chrono::Utc>) -> Option<Usage> {
-        self.at(main, now).map(|u| self.judged(u))
-    }
-
-    /// Marks a session's usage over its `[budget]` limit.
-    fn judged(&self, mut usage: Usage) -> Usage {
-        usage.over_budget_usd = self.budget.session_over(usage.cost_usd);
-        usage
-    }
-
-    /// What one main transcript's files spent on `now`'s local day, by
-    /// their records' own times, priced from the table (Claude Code's own
-    /// totals carry no time of their own). `None` while a model of the
-    /// day has no price.
-    fn today(&self, main: &Path, now: chrono::DateTime<chrono::Utc>) -> Option<DaySpend> {
-        let day = crate::model::local_day(now);
-        let by_model = self.transcripts.since(main, crate::model::day_start(day));
-        let usd = if by_model.is_empty() {
-            0.0
-        } else {
-            self.prices.usage(by_model).cost_usd?
-        };
-        Some(DaySpend { day, usd })
     }
 
     /// The usage one main transcript holds, priced. No IO.
