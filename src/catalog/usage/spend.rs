@@ -39,7 +39,11 @@ impl Transcripts {
 impl UsageFiles {
     /// The usage a row shows, priced: every conversation of the session
     /// added up, so `/clear` loses nothing it spent. No IO.
-    pub(in crate::catalog) fn of(&self, s: &Sidecar, now: chrono::DateTime<chrono::Utc>) -> Option<Usage> {
+    pub(in crate::catalog) fn of(
+        &self,
+        s: &Sidecar,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Option<Usage> {
         let main = self.paths.get(&s.id);
         let earlier = self.earlier.get(&s.id).into_iter().flatten();
         let files = earlier.filter(|p| Some(*p) != main).chain(main);

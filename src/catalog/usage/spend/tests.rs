@@ -97,8 +97,14 @@ fn codex_and_gemini_files_count_today_by_their_records_times() {
             stamp(at)
         ) + "\n"
     };
-    let turn = r#"{"timestamp":"2026-12-02T00:00:00Z","type":"turn_context","payload":{"model":"m"}}"#;
-    let text = format!("{turn}\n{}{}{}", total(yesterday, 3), total(midnight, 5), total(now, 9));
+    let turn =
+        r#"{"timestamp":"2026-12-02T00:00:00Z","type":"turn_context","payload":{"model":"m"}}"#;
+    let text = format!(
+        "{turn}\n{}{}{}",
+        total(yesterday, 3),
+        total(midnight, 5),
+        total(now, 9)
+    );
     std::fs::write(&codex, text).unwrap();
     // Gemini writes one message a line; a message written again replaces itself.
     let chats = dir.path().join("chats");
@@ -119,7 +125,12 @@ fn codex_and_gemini_files_count_today_by_their_records_times() {
         usage.track(&s);
         let u = usage.of(&s, now).unwrap();
         assert_eq!(u.cost_usd, Some(want_total), "{}: {u:?}", file.display());
-        assert_eq!(u.today.map(|t| t.usd), Some(want_today), "{}", file.display());
+        assert_eq!(
+            u.today.map(|t| t.usd),
+            Some(want_today),
+            "{}",
+            file.display()
+        );
         assert_eq!(u.over_budget_usd, None, "no limit, never over");
     }
 }
