@@ -41,19 +41,23 @@ pub fn over(s: &Session) -> bool {
         .is_some_and(|u| u.over_budget_usd.is_some())
 }
 
-/// What the rows spent on `day`; `None` while no row's usage is known
-/// (before the transcripts are read), so nothing is judged on no figure.
+/// What the rows spent on `day`; `None` while no row has a day's figure
+/// (before the transcripts are read, or only other machines' rows), so
+/// nothing is judged on no figure.
 pub fn today(list: &RowList, gone: &HashMap<RowKey, DaySpend>, day: NaiveDate) -> Option<Today> {
     let mut known = false;
     let mut partial = false;
     let mut usd = 0.0;
     for u in list.rows.iter().filter_map(|r| r.usage.as_ref()) {
-        known = true;
         match u.today {
             // A figure of an earlier day: nothing was read from it since.
-            Some(d) if d.day == day => usd += d.usd,
-            Some(_) => {}
-            None => partial = true,
+            Some(d) => {
+                known = true;
+                if d.day == day {
+                    usd += d.usd;
+                }
+            }
+            None => partial |= !u.unpriced_models.is_empty(),
         }
     }
     usd += gone
