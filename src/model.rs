@@ -73,7 +73,7 @@ mod snooze;
 mod tmux_facts;
 mod why;
 
-pub use budget::{Budget, DaySpend, day_start, local_day};
+pub use budget::{Budget, DaySpend, day_start, local_day, usd_limit};
 pub use ids::{HostName, HostPlace, PaneId, RowKey, TmuxTarget};
 pub use orchestration::{
     Orchestration, Phase, PhaseError, PhaseId, PhaseStatus, TokenCounts, TokenUsage,

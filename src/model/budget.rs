@@ -31,6 +31,15 @@ fn over(spent: f64, limit: f64) -> Option<f64> {
     (spent > limit).then_some(limit)
 }
 
+/// A limit as the screen says it: `$5`, `$12.50`, `$0.10`.
+pub fn usd_limit(usd: f64) -> String {
+    if usd.fract() == 0.0 {
+        format!("${usd:.0}")
+    } else {
+        format!("${usd:.2}")
+    }
+}
+
 /// What a session spent on one local day, by its records' own times.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct DaySpend {
@@ -76,6 +85,10 @@ mod tests {
         assert_eq!(b.day_over(12.4), None);
         assert_eq!(Budget::default().session_over(Some(1e9)), None);
         assert_eq!(Budget::default().day_over(1e9), None);
+        assert_eq!(
+            (usd_limit(5.0), usd_limit(0.1)),
+            ("$5".into(), "$0.10".into())
+        );
     }
 
     #[test]

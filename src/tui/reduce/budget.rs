@@ -5,7 +5,7 @@
 
 use std::collections::HashSet;
 
-use crate::model::{RowKey, Session, local_day, row_name};
+use crate::model::{RowKey, Session, local_day, row_name, usd_limit};
 use crate::tui::action::{Effect, UiEffect};
 use crate::tui::model::spend::today;
 use crate::tui::model::state::AppState;
@@ -28,7 +28,7 @@ pub(in crate::tui) fn note_sessions(state: &mut AppState, rows: &[Session]) -> V
             Some(_) if state.spend.armed.remove(&key) => {
                 alerts.push(Effect::Ui(UiEffect::Alert {
                     title: format!("greenroom: {} is over budget", row_name(r)),
-                    body: format!("spent ${cost:.2}, over its ${limit} limit"),
+                    body: format!("spent ${cost:.2}, over its {} limit", usd_limit(limit)),
                 }));
             }
             Some(_) => {}
@@ -72,8 +72,9 @@ pub(in crate::tui) fn note_day(state: &mut AppState) -> Vec<Effect> {
     vec![Effect::Ui(UiEffect::Alert {
         title: "greenroom: today's spend is over budget".to_owned(),
         body: format!(
-            "${:.2} spent today, over the ${limit} daily limit",
-            spent.usd
+            "${:.2} spent today, over the {} daily limit",
+            spent.usd,
+            usd_limit(limit)
         ),
     })]
 }

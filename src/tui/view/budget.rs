@@ -7,7 +7,7 @@ use ratatui::prelude::*;
 use super::Theme;
 use super::tab_rows::{Keep, LABEL_W, Rows};
 use super::text::kv;
-use crate::model::{Session, Usage, local_day};
+use crate::model::{Session, Usage, local_day, usd_limit};
 use crate::tui::model::spend::{over, today};
 use crate::tui::model::state::AppState;
 
@@ -38,11 +38,14 @@ pub(super) fn today_part(
         (String::new(), theme.accent)
     };
     let long = vec![
-        Span::styled(format!("{mark}${:.2}{plus}/${limit}", spent.usd), style),
+        Span::styled(
+            format!("{mark}${:.2}{plus}/{}", spent.usd, usd_limit(limit)),
+            style,
+        ),
         Span::styled(" today", theme.dim),
     ];
     let short = vec![Span::styled(
-        format!("{mark}${:.0}{plus}/${limit}", spent.usd),
+        format!("{mark}${:.0}{plus}/{}", spent.usd, usd_limit(limit)),
         style,
     )];
     Some((long, short, 3))
@@ -66,7 +69,8 @@ pub(super) fn detail_row(out: &mut Rows, u: &Usage, max: usize, theme: &Theme) {
         return;
     };
     let cost = u.cost_usd.unwrap_or_default();
-    let text = format!("{OVER} over: ${cost:.2} spent, the limit is ${limit} a session");
+    let limit = usd_limit(limit);
+    let text = format!("{OVER} over: ${cost:.2} spent, the limit is {limit} a session");
     let value = vec![Span::styled(text, theme.warning)];
     out.push(Keep::Useful, kv("budget", value, theme.dim, LABEL_W, max));
 }
