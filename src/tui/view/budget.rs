@@ -16,8 +16,8 @@ pub const OVER: &str = "▲";
 
 /// `$12.40/$50 today` (`▲ $62.10/$50 today` when over): the day's spend
 /// against the daily limit, in long and short forms and how much it
-/// matters. Without a daily limit, `$3.10 today`, first to go when the
-/// line is short. Nothing before any usage is known.
+/// matters. Without a daily limit, `$3.10 today`, only when the whole
+/// header fits at its longest. Nothing before any usage is known.
 pub(super) fn today_part(
     state: &AppState,
     theme: &Theme,
@@ -29,7 +29,7 @@ pub(super) fn today_part(
             Span::styled(format!("${:.2}{plus}", spent.usd), theme.accent),
             Span::styled(" today", theme.dim),
         ];
-        return Some((long, Vec::new(), 1));
+        return Some((long, Vec::new(), 0));
     };
     let is_over = state.settings.budget.day_over(spent.usd).is_some();
     let (mark, style) = if is_over {

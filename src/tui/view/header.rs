@@ -15,7 +15,7 @@ use crate::model::Health;
 use crate::tui::model::state::{AppState, SortMode, TmuxEvents, TmuxStatus};
 
 /// A right-side part in its long and short forms, and how much it matters
-/// (higher stays longer when space runs out).
+/// (higher stays longer when space runs out; 0 only when all fits long).
 #[derive(Clone)]
 struct Part {
     long: Vec<Span<'static>>,
@@ -85,6 +85,19 @@ enum QueueForm {
 /// it too), then right-side parts dropped, least important first.
 fn fit_line(left: &Left, mut parts: Vec<Part>, max: usize, theme: &Theme) -> Line<'static> {
     use QueueForm::{Hidden, Long, Short};
+    // A part kept 0 is shown only when the whole line fits at its longest.
+    if parts.iter().any(|p| p.keep == 0) {
+        let longest = Form {
+            queue: Long,
+            short_counts: false,
+            short_right: false,
+        };
+        let line = compose(left, &parts, longest, max, theme);
+        if line.width() <= max {
+            return line;
+        }
+        parts.retain(|p| p.keep > 0);
+    }
     let without_sort: Vec<Part> = parts.iter().filter(|p| p.keep > 1).cloned().collect();
     let line = [
         (Long, false, false, &parts),

@@ -117,6 +117,12 @@ fn the_day_over_its_limit_is_marked_and_without_a_limit_today_is_shown_plainly()
         text.contains("$52.50 today") && !text.contains("/$50"),
         "{text}"
     );
+    // Only when there is room: it never shortens the counts.
+    let text = screen(&draw(&s, 56, 8));
+    assert!(
+        text.contains("○ 1 idle") && !text.contains("today"),
+        "{text}"
+    );
 }
 
 #[test]
