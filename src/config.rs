@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use crate::sources::{maestro, read_linked_text_file};
 
+mod budget;
 mod builds;
 mod file;
 mod locate;
@@ -65,6 +66,8 @@ pub struct Config {
     pub agents: BTreeMap<String, AgentPreset>,
     /// Token prices: the bundled table with config.toml's `[prices]` on top.
     pub prices: crate::sources::prices::Prices,
+    /// `[budget]`: the spend limits sessions and the day are marked over.
+    pub budget: crate::model::Budget,
     /// The user config file that was read, if any.
     pub config_path: Option<PathBuf>,
     /// The environment variables read after start-up (`$TMUX`, `$PATH`,
@@ -237,6 +240,7 @@ impl Config {
             prices: crate::sources::prices::Prices::with_overrides(
                 &file.prices.unwrap_or_default(),
             ),
+            budget: file.budget.map(|b| b.resolve()).unwrap_or_default(),
             config_path,
             environ: Environ::kept_from(env),
             popup_client: None,

@@ -64,6 +64,7 @@ macro_rules! open_enum {
 }
 
 // After the macro, so the submodules can declare open enums too.
+mod budget;
 mod ids;
 mod orchestration;
 mod preset;
@@ -72,6 +73,7 @@ mod snooze;
 mod tmux_facts;
 mod why;
 
+pub use budget::{Budget, DaySpend, day_start, local_day, usd_limit};
 pub use ids::{HostName, HostPlace, PaneId, RowKey, TmuxTarget};
 pub use orchestration::{
     Orchestration, Phase, PhaseError, PhaseId, PhaseStatus, TokenCounts, TokenUsage,

@@ -31,7 +31,7 @@ use std::path::PathBuf;
 pub use crate::watch::{WatchMode, WatchTarget};
 pub use apply::Applied;
 use maestro_state::read_locations_parallel;
-pub use order::{focus_order, sort_by_last_focus, sort_for_triage, triage_order};
+pub use order::{focus_order, sort_by_last_focus, sort_for_triage, spend_order, triage_order};
 pub use screens::CodexPane;
 pub use settings::Settings;
 pub use status::StatusUpdate;

@@ -1,4 +1,4 @@
-//! The two orders the dashboard and `greenroom next` sort rows in.
+//! The orders the dashboard and `greenroom next` sort rows in.
 
 use std::cmp::Ordering;
 
@@ -17,6 +17,20 @@ pub fn focus_order(a: &Session, b: &Session) -> Ordering {
 /// Triage order: most urgent health first, then sidebar order.
 pub fn triage_order(a: &Session, b: &Session) -> Ordering {
     a.health.cmp(&b.health).then_with(|| focus_order(a, b))
+}
+
+/// Spend order (`S`): the most spent first (all of a session's
+/// conversations, `usage.cost_usd`); sessions whose spend is unknown after
+/// every known one; then sidebar order.
+pub fn spend_order(a: &Session, b: &Session) -> Ordering {
+    let cost = |s: &Session| s.usage.as_ref().and_then(|u| u.cost_usd);
+    match (cost(a), cost(b)) {
+        (Some(x), Some(y)) => y.total_cmp(&x),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => Ordering::Equal,
+    }
+    .then_with(|| focus_order(a, b))
 }
 
 /// Sorts positions, then moves each row once: a row is large, and sorting

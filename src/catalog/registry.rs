@@ -193,7 +193,7 @@ impl Registry {
     /// The usage a record's transcript holds, priced. No IO.
     fn usage(&self, e: &RegistryEntry, usage: &UsageFiles, now: DateTime<Utc>) -> Option<Usage> {
         let main = self.transcripts.get(&e.path)?;
-        usage.at(main, now)
+        usage.of_main(main, now)
     }
 }
 

@@ -27,6 +27,8 @@ pub struct Settings {
     pub tmux_socket: TmuxSocket,
     pub thresholds: Thresholds,
     pub prices: Prices,
+    /// The spend limits a session is marked over.
+    pub budget: crate::model::Budget,
     /// The presets, for the programs an adopted pane may run.
     pub agents: BTreeMap<String, AgentPreset>,
 }
@@ -47,6 +49,7 @@ impl Settings {
             tmux_socket: TmuxSocket::Default,
             thresholds: Thresholds::default(),
             prices: Prices::default(),
+            budget: crate::model::Budget::default(),
             agents: BTreeMap::new(),
         }
     }

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use super::WatchTarget;
-use crate::model::{ModelUsage, Usage};
+use crate::model::{Budget, ModelUsage, Usage};
 use crate::sources::codex_rollout;
 use crate::sources::gemini;
 use crate::sources::prices::Prices;
@@ -18,6 +18,7 @@ mod codex;
 pub(super) use codex::is_codex;
 mod floor;
 mod reader;
+mod spend;
 mod sum;
 
 use floor::Floors;
@@ -244,6 +245,8 @@ pub(super) struct UsageFiles {
     /// Codex CLI's home, where a Codex session's rollout is looked for.
     codex_dir: Option<PathBuf>,
     prices: Prices,
+    /// The limits a session's spend is judged by.
+    budget: Budget,
     pub(super) transcripts: Transcripts,
     /// Sidecar id -> its main transcript, found when the sidecar was read.
     pub(super) paths: HashMap<uuid::Uuid, PathBuf>,
@@ -261,6 +264,7 @@ impl UsageFiles {
             claude_dir: config.claude_dir.clone(),
             codex_dir: config.codex_dir.clone(),
             prices: config.prices.clone(),
+            budget: config.budget,
             transcripts: Transcripts::default(),
             paths: HashMap::new(),
             earlier: HashMap::new(),
@@ -371,15 +375,6 @@ impl UsageFiles {
         self.transcripts.session_id(self.paths.get(&s.id)?)
     }
 
-    /// The usage a row shows, priced: every conversation of the session
-    /// added up, so `/clear` loses nothing it spent. No IO.
-    pub(super) fn of(&self, s: &Sidecar, now: chrono::DateTime<chrono::Utc>) -> Option<Usage> {
-        let main = self.paths.get(&s.id);
-        let earlier = self.earlier.get(&s.id).into_iter().flatten();
-        let files = earlier.filter(|p| Some(*p) != main).chain(main);
-        sum::conversations(files.filter_map(|main| self.at(main, now)))
-    }
-
     /// The usage one main transcript holds, priced. No IO.
     pub(super) fn at(
         &self,
@@ -395,6 +390,7 @@ impl UsageFiles {
         };
         usage.tokens_per_minute = self.transcripts.rate(main, now);
         usage.reasoning = self.transcripts.reasoning(main);
+        usage.today = self.today(main, now);
         Some(usage)
     }
 }

@@ -17,6 +17,7 @@ impl From<&Config> for crate::catalog::Settings {
             tmux_socket: config.tmux_socket.clone(),
             thresholds: config.thresholds,
             prices: config.prices.clone(),
+            budget: config.budget,
             agents: config.agents.clone(),
         }
     }

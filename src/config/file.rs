@@ -33,6 +33,7 @@ pub(super) struct ConfigFile {
     pub(super) agents: Option<BTreeMap<String, AgentPreset>>,
     pub(super) prices: Option<BTreeMap<String, crate::sources::prices::Price>>,
     pub(super) hosts: Option<Vec<crate::hosts::HostConfig>>,
+    pub(super) budget: Option<super::budget::BudgetFile>,
 }
 
 /// `tmux_events` as written: `true`, `false` or `"auto"`.
@@ -90,6 +91,11 @@ impl ConfigFile {
         }
         if let Some(agents) = other.agents {
             self.agents.get_or_insert_with(BTreeMap::new).extend(agents);
+        }
+        if let Some(budget) = other.budget {
+            self.budget
+                .get_or_insert_with(Default::default)
+                .merge(budget);
         }
         if let Some(keys) = other.keys {
             self.keys.get_or_insert_with(BTreeMap::new).extend(keys);

@@ -40,6 +40,14 @@ pub struct Usage {
     /// is null (unknown), and the UI says which model lacks a price.
     #[serde(default)]
     pub unpriced_models: Vec<String>,
+    /// What of the spend happened on the local day it names, by the
+    /// records' own times (priced from greenroom's table; see README,
+    /// "Budgets"). `None` when nothing timed was priced.
+    #[serde(default)]
+    pub today: Option<super::DaySpend>,
+    /// The `[budget] session_usd` limit `cost_usd` is over, if it is.
+    #[serde(default)]
+    pub over_budget_usd: Option<f64>,
 }
 
 /// What Agent Orchestrator says about one of its sessions, in its own

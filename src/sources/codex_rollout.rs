@@ -29,6 +29,7 @@ use serde::Deserialize;
 
 use super::jsonl::JsonlTail;
 use super::rate::RateWindow;
+use super::timed_usage::TimedUsage;
 use super::transcript::MAX_LINE_BYTES;
 use crate::model::ModelUsage;
 
@@ -152,6 +153,8 @@ pub struct CodexUsage {
     totals: Option<Totals>,
     by_model: BTreeMap<String, ModelUsage>,
     window: RateWindow,
+    /// What each running total added, by when Codex wrote it.
+    timed: TimedUsage,
 }
 
 impl CodexUsage {
@@ -164,6 +167,7 @@ impl CodexUsage {
             totals: None,
             by_model: BTreeMap::new(),
             window: RateWindow::default(),
+            timed: TimedUsage::default(),
         }
     }
 
@@ -203,6 +207,11 @@ impl CodexUsage {
     /// Tokens per minute over the last five minutes before `now`.
     pub fn tokens_per_minute(&self, now: DateTime<Utc>) -> f64 {
         self.window.per_minute(now)
+    }
+
+    /// The tokens counted at or after `start`, by the model of their turn.
+    pub fn since(&self, start: DateTime<Utc>) -> BTreeMap<String, ModelUsage> {
+        self.timed.since(start)
     }
 
     /// Reads what was appended since the last call; whether usage changed.
@@ -246,10 +255,23 @@ impl CodexUsage {
                 let grew = t.all().saturating_sub(self.totals.map_or(0, |o| o.all()));
                 if let Some(at) = at {
                     self.window.note(at, grew);
+                    let model = self.model.as_deref().unwrap_or(UNKNOWN_MODEL);
+                    self.timed.add(at, model, &added(self.totals, t));
                 }
                 self.totals = Some(t);
             }
         }
+    }
+}
+
+/// What a running total added to the one before it.
+fn added(before: Option<Totals>, now: Totals) -> ModelUsage {
+    let (b, n) = (before.unwrap_or_default().usage(), now.usage());
+    ModelUsage {
+        input: n.input.saturating_sub(b.input),
+        output: n.output.saturating_sub(b.output),
+        cache_read: n.cache_read.saturating_sub(b.cache_read),
+        cache_write: n.cache_write.saturating_sub(b.cache_write),
     }
 }
 

@@ -29,6 +29,7 @@ use serde::Deserialize;
 
 use super::jsonl::JsonlTail;
 use super::rate::RateWindow;
+use super::timed_usage::TimedUsage;
 use super::transcript::MAX_LINE_BYTES;
 use crate::model::ModelUsage;
 
@@ -140,6 +141,8 @@ pub struct GeminiUsage {
     recent: VecDeque<(String, String, ModelUsage)>,
     by_model: BTreeMap<String, ModelUsage>,
     window: RateWindow,
+    /// The same usage by when it happened (messages with a timestamp).
+    timed: TimedUsage,
 }
 
 fn total(u: &ModelUsage) -> u64 {
@@ -170,6 +173,7 @@ impl GeminiUsage {
             recent: VecDeque::new(),
             by_model: BTreeMap::new(),
             window: RateWindow::default(),
+            timed: TimedUsage::default(),
         }
     }
 
@@ -191,6 +195,11 @@ impl GeminiUsage {
         self.window.per_minute(now)
     }
 
+    /// The tokens of messages written at or after `start`, by model.
+    pub fn since(&self, start: DateTime<Utc>) -> BTreeMap<String, ModelUsage> {
+        self.timed.since(start)
+    }
+
     /// Reads what was appended since the last call; whether usage changed.
     pub fn refresh(&mut self) -> Result<bool, String> {
         let mut restarted = false;
@@ -203,6 +212,7 @@ impl GeminiUsage {
             self.recent.clear();
             self.by_model.clear();
             self.window.clear();
+            self.timed.clear();
         }
         for record in records {
             changed |= self.count(record);
@@ -223,6 +233,11 @@ impl GeminiUsage {
                 if let Some(entry) = self.by_model.get_mut(&model) {
                     sub(entry, &old);
                 }
+                // Taken back from the update's time: a message keeps its
+                // timestamp when Gemini writes it again.
+                if let Some(at) = record.timestamp {
+                    self.timed.remove(at, &model, &old);
+                }
                 grew = grew.saturating_sub(total(&old));
                 self.recent[pos] = (id.clone(), record.model.clone(), record.usage);
             } else {
@@ -235,6 +250,7 @@ impl GeminiUsage {
         }
         if let Some(at) = record.timestamp {
             self.note_rate(at, grew);
+            self.timed.add(at, &record.model, &record.usage);
         }
         add(
             self.by_model.entry(record.model).or_default(),

@@ -19,6 +19,7 @@ pub mod procs;
 pub mod rate;
 pub mod sidecar;
 pub mod snooze;
+pub mod timed_usage;
 pub mod tmux_conf;
 pub mod transcript;
 pub mod user_file;

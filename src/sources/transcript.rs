@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::jsonl::JsonlTail;
 use super::rate::RateWindow;
+use super::timed_usage::TimedUsage;
 use crate::model::ModelUsage;
 
 mod api_error;
@@ -172,6 +173,8 @@ pub struct TranscriptUsage {
     /// The words of the last API error, until a real answer follows it.
     last_api_error: Option<String>,
     window: RateWindow,
+    /// The same usage by when it happened (records with a timestamp).
+    timed: TimedUsage,
 }
 
 impl TranscriptUsage {
@@ -214,6 +217,11 @@ impl TranscriptUsage {
     /// Tokens (all four kinds) per minute over the last five minutes before `now`.
     pub fn tokens_per_minute(&self, now: DateTime<Utc>) -> f64 {
         self.window.per_minute(now)
+    }
+
+    /// The tokens of records written at or after `start`, by model.
+    pub fn since(&self, start: DateTime<Utc>) -> BTreeMap<String, ModelUsage> {
+        self.timed.since(start)
     }
 
     /// When the newest answer with usage was written (the record's own
@@ -291,7 +299,10 @@ impl TranscriptUsage {
                 }
                 self.recent[pos].2 = record.usage;
                 self.note_rate(record.timestamp, total(&record.usage) - total(&old));
-                self.add(&record.model, &record.usage);
+                if let Some(at) = record.timestamp {
+                    self.timed.remove(at, &model, &old);
+                }
+                self.add(record.timestamp, &record.model, &record.usage);
                 return true;
             }
             self.recent
@@ -301,13 +312,16 @@ impl TranscriptUsage {
             }
         }
         self.note_rate(record.timestamp, total(&record.usage));
-        self.add(&record.model, &record.usage);
+        self.add(record.timestamp, &record.model, &record.usage);
         true
     }
 
-    fn add(&mut self, model: &str, usage: &ModelUsage) {
+    fn add(&mut self, at: Option<DateTime<Utc>>, model: &str, usage: &ModelUsage) {
         for map in [&mut self.by_model, &mut self.since_total] {
             accumulate(map.entry(model.to_owned()).or_default(), usage);
+        }
+        if let Some(at) = at {
+            self.timed.add(at, model, usage);
         }
     }
 

@@ -31,6 +31,8 @@ pub enum Command {
     Mark,
     TogglePreview,
     ToggleTriage,
+    /// Sort by spend, highest first, or back to last focus (`S`).
+    ToggleSpendSort,
     Filter,
     CycleHealthFilter,
     ToggleArchived,

@@ -36,7 +36,7 @@ fn every_config_key_is_in_the_readme() {
             "README does not document `{key}`"
         );
     }
-    for table in ["[keys]", "[agents.", "[prices."] {
+    for table in ["[keys]", "[agents.", "[prices.", "[budget]"] {
         assert!(README.contains(table), "README does not document {table}");
     }
 }

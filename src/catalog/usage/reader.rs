@@ -99,6 +99,19 @@ impl Reader {
         }
     }
 
+    /// The tokens of records written at or after `start` (records with no
+    /// time of their own are not counted), by model.
+    pub(super) fn since(
+        &self,
+        start: chrono::DateTime<chrono::Utc>,
+    ) -> BTreeMap<String, ModelUsage> {
+        match self {
+            Reader::Claude(r) => r.since(start),
+            Reader::Gemini(r) => r.since(start),
+            Reader::Codex(r) => r.since(start),
+        }
+    }
+
     pub(super) fn tokens_per_minute(&self, now: chrono::DateTime<chrono::Utc>) -> f64 {
         match self {
             Reader::Claude(r) => r.tokens_per_minute(now),

@@ -2,14 +2,24 @@
 //! its own (Claude Code starts its running total again at `/clear`), then
 //! added up, so what one conversation spent stays in the session's total.
 
-use crate::model::{ModelUsage, Usage};
+use crate::model::{DaySpend, ModelUsage, Usage};
 
 /// The sum of a session's conversations' usage; `None` when none is known.
 pub fn conversations(parts: impl IntoIterator<Item = Usage>) -> Option<Usage> {
     let mut total: Option<Usage> = None;
     let mut costs: Vec<Option<f64>> = Vec::new();
     let mut agent_only = true;
+    // Every part is counted for the same day; one unknown makes it unknown.
+    let mut today: Option<Option<DaySpend>> = None;
     for part in parts {
+        today = Some(match (today, part.today) {
+            (None, t) => t,
+            (Some(Some(a)), Some(b)) => Some(DaySpend {
+                day: b.day,
+                usd: a.usd + b.usd,
+            }),
+            (Some(_), _) => None,
+        });
         let t = total.get_or_insert_with(Usage::default);
         // A conversation with nothing counted yet (just cleared) adds no
         // cost; one with an unpriced model makes the total unknown.
@@ -20,6 +30,7 @@ pub fn conversations(parts: impl IntoIterator<Item = Usage>) -> Option<Usage> {
         add(t, &part);
     }
     let mut total = total?;
+    total.today = today.flatten();
     total.cost_usd = if costs.is_empty() {
         None
     } else {

@@ -119,6 +119,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(Normal,   C::Mark,              "mark",              &["space"],                           ACT,         "mark",                "mark for a bulk kill or dismiss"),
     bind(Normal,   C::OpenBeside,        "open_beside",       &["o"],                               ACT,         "beside",              "open in a pane beside"),
     bind(Normal,   C::ToggleTriage,      "triage",            &["t"],                               VIEW,        "triage",              "triage sort (health first)"),
+    bind(Normal,   C::ToggleSpendSort,   "spend_sort",        &["S"],                               VIEW,        "",                    "sort by spend, the most first"),
     bind(Normal,   C::Filter,            "filter",            &["/"],                               VIEW,        "filter",              "filter by name, folder, branch, task"),
     bind(Normal,   C::CycleHealthFilter, "health_filter",     &["f"],                               VIEW,        "health",              "cycle a health filter"),
     bind(Normal,   C::ToggleArchived,    "archived",          &["A"],                               VIEW,        "archived",            "show archived sessions too"),

@@ -29,6 +29,7 @@ const ALL: &[Command] = &[
     Command::Mark,
     Command::TogglePreview,
     Command::ToggleTriage,
+    Command::ToggleSpendSort,
     Command::Filter,
     Command::CycleHealthFilter,
     Command::ToggleArchived,
@@ -87,6 +88,7 @@ fn listed(c: Command) -> bool {
         | Command::Mark
         | Command::TogglePreview
         | Command::ToggleTriage
+        | Command::ToggleSpendSort
         | Command::Filter
         | Command::CycleHealthFilter
         | Command::ToggleArchived

@@ -11,6 +11,7 @@ pub mod mode;
 pub mod nav;
 pub mod row_list;
 pub mod settings;
+pub mod spend;
 pub mod state;
 pub mod tmux_link;
 pub mod triage;

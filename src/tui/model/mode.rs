@@ -7,6 +7,8 @@ use super::dialog::Dialog;
 pub enum SortMode {
     LastFocus,
     Triage,
+    /// The most spent first (`S`).
+    Spend,
 }
 
 impl SortMode {
@@ -14,6 +16,7 @@ impl SortMode {
         match self {
             SortMode::LastFocus => "last focus",
             SortMode::Triage => "triage",
+            SortMode::Spend => "spend",
         }
     }
 }

@@ -18,6 +18,8 @@ pub struct Settings {
     /// tmux activity this recent counts as working (the thresholds'): when
     /// a row inferred working is read again (see [`crate::freshness`]).
     pub active_window: chrono::Duration,
+    /// `[budget]`: the limits the header and the alerts judge spend by.
+    pub budget: crate::model::Budget,
 }
 
 impl Default for Settings {
@@ -32,6 +34,7 @@ impl Default for Settings {
                 crate::health::Thresholds::default().active_window,
             )
             .unwrap_or(chrono::Duration::MAX),
+            budget: crate::model::Budget::default(),
         }
     }
 }

@@ -16,7 +16,7 @@ pub use super::row_list::RowList;
 pub use super::settings::Settings;
 pub use super::tmux_link::{BesidePane, PollState, TmuxEvents, TmuxLink, TmuxStatus};
 pub use super::triage::Triage;
-use crate::catalog::{focus_order, triage_order};
+use crate::catalog::{focus_order, spend_order, triage_order};
 use crate::model::Session;
 
 /// How long a status-line message stays.
@@ -51,6 +51,8 @@ pub struct AppState {
     pub triage: Triage,
     /// What config.toml says, copied at the start: read only.
     pub settings: Settings,
+    /// Spend against the budget: what the alerts remember.
+    pub spend: super::spend::SpendWatch,
 }
 
 impl AppState {
@@ -69,6 +71,7 @@ impl AppState {
             link: TmuxLink::default(),
             triage: Triage::default(),
             settings: Settings::default(),
+            spend: Default::default(),
         }
     }
 
@@ -136,6 +139,7 @@ impl AppState {
         let order = match nav.sort {
             SortMode::LastFocus => focus_order,
             SortMode::Triage => triage_order,
+            SortMode::Spend => spend_order,
         };
         // Each host's rows together, after the local ones (not in triage,
         // where the most urgent comes first whichever host it is on).

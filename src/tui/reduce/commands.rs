@@ -204,8 +204,17 @@ fn view(state: &mut AppState, c: Command) -> Vec<Effect> {
     match c {
         Command::ToggleTriage => {
             state.nav.sort = match state.nav.sort {
-                SortMode::LastFocus => SortMode::Triage,
+                SortMode::LastFocus | SortMode::Spend => SortMode::Triage,
                 SortMode::Triage => SortMode::LastFocus,
+            };
+            state.refresh_visible();
+            state.say(format!("sorted by {}", state.nav.sort.label()));
+            Vec::new()
+        }
+        Command::ToggleSpendSort => {
+            state.nav.sort = match state.nav.sort {
+                SortMode::LastFocus | SortMode::Triage => SortMode::Spend,
+                SortMode::Spend => SortMode::LastFocus,
             };
             state.refresh_visible();
             state.say(format!("sorted by {}", state.nav.sort.label()));

@@ -3,6 +3,7 @@
 //! what the world must do comes back as effects.
 
 pub(in crate::tui) mod act;
+mod budget;
 mod commands;
 pub mod dialog;
 pub mod hosts;

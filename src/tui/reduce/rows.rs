@@ -12,7 +12,8 @@ use crate::tui::model::state::AppState;
 /// Installs new rows; marks sessions that just turned waiting, errored or
 /// stuck, and returns the alerts for them.
 pub(in crate::tui) fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effect> {
-    let alerts = note_turns(state, &rows);
+    let mut alerts = note_turns(state, &rows);
+    alerts.extend(super::budget::note_sessions(state, &rows));
     // Row ids are unique: any entry more than the rows is a row gone.
     if state.triage.last_health.len() != rows.len() {
         let keys: std::collections::HashSet<RowKey> = rows.iter().map(Session::key).collect();
@@ -23,7 +24,9 @@ pub(in crate::tui) fn replace_rows(state: &mut AppState, rows: Vec<Session>) -> 
         .attention
         .retain(|id| state.triage.last_health.contains_key(id));
     keep_spent(state, &rows);
+    super::budget::keep_today(state, &rows);
     install(state, |held| *held = rows);
+    alerts.extend(super::budget::note_day(state));
     alerts
 }
 
@@ -47,7 +50,8 @@ fn keep_spent(state: &mut AppState, rows: &[Session]) {
 /// of the row with its id: what [`replace_rows`] does with every row, for
 /// these only, as no other row changed.
 pub(in crate::tui) fn change_rows(state: &mut AppState, rows: Vec<Session>) -> Vec<Effect> {
-    let alerts = note_turns(state, &rows);
+    let mut alerts = note_turns(state, &rows);
+    alerts.extend(super::budget::note_sessions(state, &rows));
     install(state, |held| {
         // By id: a host's burst swaps hundreds of rows into a thousand.
         let mut at: Option<HashMap<RowKey, usize>> =
@@ -68,6 +72,7 @@ pub(in crate::tui) fn change_rows(state: &mut AppState, rows: Vec<Session>) -> V
             }
         }
     });
+    alerts.extend(super::budget::note_day(state));
     alerts
 }
 

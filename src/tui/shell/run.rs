@@ -108,6 +108,7 @@ fn start_state(
     state.settings.active_window = chrono::Duration::from_std(config.thresholds.active_window)
         .unwrap_or(chrono::Duration::MAX);
     state.settings.popup = config.popup_client.is_some();
+    state.settings.budget = config.budget;
     if config.tmux_events == crate::tmux::Listening::Never {
         state.link.events = crate::tui::model::state::TmuxEvents::Disabled;
     }

@@ -15,7 +15,7 @@ use crate::model::Health;
 use crate::tui::model::state::{AppState, SortMode, TmuxEvents, TmuxStatus};
 
 /// A right-side part in its long and short forms, and how much it matters
-/// (higher stays longer when space runs out).
+/// (higher stays longer when space runs out; 0 only when all fits long).
 #[derive(Clone)]
 struct Part {
     long: Vec<Span<'static>>,
@@ -85,6 +85,19 @@ enum QueueForm {
 /// it too), then right-side parts dropped, least important first.
 fn fit_line(left: &Left, mut parts: Vec<Part>, max: usize, theme: &Theme) -> Line<'static> {
     use QueueForm::{Hidden, Long, Short};
+    // A part kept 0 is shown only when the whole line fits at its longest.
+    if parts.iter().any(|p| p.keep == 0) {
+        let longest = Form {
+            queue: Long,
+            short_counts: false,
+            short_right: false,
+        };
+        let line = compose(left, &parts, longest, max, theme);
+        if line.width() <= max {
+            return line;
+        }
+        parts.retain(|p| p.keep > 0);
+    }
     let without_sort: Vec<Part> = parts.iter().filter(|p| p.keep > 1).cloned().collect();
     let line = [
         (Long, false, false, &parts),
@@ -209,6 +222,7 @@ fn right_parts(state: &AppState, theme: &Theme) -> Vec<Part> {
         let short = match state.nav.sort {
             SortMode::LastFocus => Vec::new(),
             SortMode::Triage => vec![Span::styled("triage", theme.accent)],
+            SortMode::Spend => vec![Span::styled("by spend", theme.accent)],
         };
         parts.push(Part {
             long: vec![
@@ -220,6 +234,13 @@ fn right_parts(state: &AppState, theme: &Theme) -> Vec<Part> {
         });
     }
     parts.extend(spent_part(state, theme));
+    parts.extend(
+        super::budget::today_part(state, theme).map(|(long, short, keep)| Part {
+            long,
+            short,
+            keep,
+        }),
+    );
     if !state.list.problems.is_empty() {
         let n = state.list.problems.len();
         let noun = if n == 1 { "problem" } else { "problems" };

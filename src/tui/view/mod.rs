@@ -8,6 +8,7 @@
 //! are drawn centered over the body, or over the whole screen when the
 //! body is too small for them.
 
+mod budget;
 pub mod changes;
 mod detail;
 mod dialog;

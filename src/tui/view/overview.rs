@@ -260,6 +260,7 @@ fn maestro_rows(out: &mut Rows, s: &Session, o: &Orchestration, max: usize, them
 fn usage_rows(out: &mut Rows, u: &Usage, max: usize, theme: &Theme) {
     let row = |label: &str, value: Vec<Span<'static>>| kv(label, value, theme.dim, LABEL_W, max);
     out.push(Keep::Extra, row("usage", usage(u, theme)));
+    super::budget::detail_row(out, u, max, theme);
     if u.tokens_per_minute > 0.0 {
         let rate = format!(
             "{} tokens/min over the last 5 minutes",

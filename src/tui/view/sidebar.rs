@@ -3,11 +3,13 @@
 //! `› ✖ name        detail text       agent  4m •`
 //! The glyph carries the health without colour; the detail column (the
 //! activity's text, or a Maestro task) appears when there is room; `•`
-//! marks a session that needs a look since it last changed.
+//! marks a session that needs a look since it last changed; `▲` after
+//! the spend, one over its `[budget]` limit.
 
 use ratatui::prelude::*;
 use ratatui::widgets::Paragraph;
 
+use super::budget::cost_cell;
 use super::text::{fit, pad, rpad, width};
 use super::{Theme, pane};
 use crate::display::age;
@@ -15,6 +17,7 @@ use crate::model::row_name;
 use crate::model::{Session, Source};
 use crate::tui::action::Command;
 use crate::tui::keymap::Keymap;
+use crate::tui::model::spend::over;
 use crate::tui::model::state::AppState;
 
 /// Below this inner width the agent column is left out.
@@ -188,8 +191,9 @@ fn columns(state: &AppState, page: &[&Session], max: usize) -> Columns {
         .max()
         .unwrap_or(0);
     let has_detail = details > 0;
-    let cost_w = if state.settings.show_cost && max >= AGENT_MIN_WIDTH {
-        page.iter().map(|s| width(&cost_text(s))).max().unwrap_or(0)
+    let cost_w = if max >= AGENT_MIN_WIDTH {
+        let cell = |s: &&Session| cost_cell(s, cost_text(s), state.settings.show_cost);
+        page.iter().map(|s| width(&cell(s))).max().unwrap_or(0)
     } else {
         0
     };
@@ -297,7 +301,9 @@ fn row(
     }
     if cols.cost > 0 {
         spans.push(Span::raw(" "));
-        spans.push(Span::styled(rpad(&cost_text(s), cols.cost), theme.dim));
+        let cell = cost_cell(s, cost_text(s), state.settings.show_cost);
+        let style = if over(s) { theme.warning } else { theme.dim };
+        spans.push(Span::styled(rpad(&cell, cols.cost), style));
     }
     spans.push(Span::raw(" "));
     spans.push(Span::styled(

@@ -110,6 +110,7 @@ fn hints(state: &AppState) -> Vec<(Command, &'static str)> {
         h.push(match state.nav.sort {
             SortMode::LastFocus => (Command::ToggleTriage, "triage"),
             SortMode::Triage => (Command::ToggleTriage, "by focus"),
+            SortMode::Spend => (Command::ToggleSpendSort, "by focus"),
         });
         h.push((Command::NextTab, "tab"));
     }

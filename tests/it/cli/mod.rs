@@ -8,6 +8,7 @@ mod adopt_asks;
 mod adopt_command_line;
 mod adopt_ends;
 mod adopt_first_hook;
+mod budget;
 mod claude_registry;
 mod codex_hooks;
 mod codex_report;

@@ -1,6 +1,7 @@
 //! The dashboard's reducer and views in-process: actions in, state and
 //! effects out, screens drawn on ratatui's `TestBackend`.
 
+mod budget;
 mod changes;
 mod diff_inert;
 mod driver;
