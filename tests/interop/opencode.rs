@@ -5,8 +5,10 @@
 //! hand in a plain window; what greenroom shows is compared with what
 //! OpenCode records.
 
+mod by_hand;
 mod harness;
 mod offline;
+mod spawned;
 mod standin;
 // The plain window a person starts an agent in, reused as it is.
 #[path = "adopt/user.rs"]

@@ -18,8 +18,10 @@
 //!
 //! `Opencode::prepare` writes exactly that world, and `bin/opencode` (the
 //! launcher) sets that environment; the tests type the launcher's path into a
-//! plain pane (by hand), or name it as `[agents.opencode] launch` (spawned by
-//! `greenroom spawn --agent opencode --prompt …`, which appends `--prompt`).
+//! plain pane (by hand), or put its folder first on greenroom's PATH so that
+//! greenroom's own `opencode` preset runs it (`greenroom spawn --agent
+//! opencode --prompt …` runs `opencode --prompt '…'`; a restore runs
+//! `opencode --session '<id>'`).
 //!
 //! # What it would fetch, and what stops it
 //!
@@ -92,8 +94,8 @@ pub struct Opencode {
 }
 
 /// OpenCode's own config: the stand-in as an `@ai-sdk/openai-compatible`
-/// provider, its model the default (and the title's), no update check, no
-/// sharing, and a bash call asks first.
+/// provider, its model the default (and the title's) with a price, no
+/// update check, no sharing, and a bash call asks first.
 fn opencode_config(api: &StandIn) -> Value {
     json!({
         "$schema": "https://opencode.ai/config.json",
@@ -106,7 +108,9 @@ fn opencode_config(api: &StandIn) -> Value {
             "npm": "@ai-sdk/openai-compatible",
             "name": "greenroom stand-in",
             "options": {"baseURL": api.base_url(), "apiKey": API_KEY},
-            "models": {MODEL: {"name": "Stand-in model"}}
+            // Per million tokens: OpenCode prices its sessions with it.
+            "models": {MODEL: {"name": "Stand-in model",
+                               "cost": {"input": 2.0, "output": 10.0, "cache_read": 0.5}}}
         }}
     })
 }
@@ -157,11 +161,8 @@ impl Opencode {
         std::fs::write(c.launcher(), c.launcher_script()).unwrap();
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(c.launcher(), std::fs::Permissions::from_mode(0o755)).unwrap();
-        let preset = format!(
-            "[agents.opencode]\nlaunch = {:?}\n",
-            c.launcher().display().to_string()
-        );
-        std::fs::write(c.dir.path().join("config.toml"), preset).unwrap();
+        // greenroom's own `opencode` preset, the launcher first on the PATH.
+        std::fs::write(c.dir.path().join("config.toml"), "").unwrap();
         c
     }
 
@@ -197,10 +198,17 @@ impl Opencode {
     }
 
     /// greenroom on this private world, with OpenCode's data folder in its
-    /// environment.
+    /// environment and the private `opencode` first on the PATH, as a user
+    /// who installed it has it (tmux servers greenroom starts inherit it).
     pub fn greenroom(&self) -> Command {
         let mut c = Command::new(env!("CARGO_BIN_EXE_greenroom"));
+        let path = format!(
+            "{}:{}",
+            self.launcher().parent().unwrap().display(),
+            std::env::var("PATH").unwrap()
+        );
         c.env("HOME", self.home())
+            .env("PATH", path)
             .env("XDG_DATA_HOME", self.data_home())
             .env("GREENROOM_LOG", self.dir.path().join("greenroom.log"))
             .arg("--config")
