@@ -18,8 +18,11 @@
 //! Enter confirms the highlighted choice (the first, "Allow once"), ←/→
 //! or Tab move between them, Escape rejects.
 //!
-//! The prompt counts only while it is the live dialog: its choices line is
-//! the screen's last line with words in it. The same words higher up (a
+//! On a wide screen OpenCode draws a sidebar to the right (the session's
+//! title, its tokens, the folder, its version): only each line's main area,
+//! left of a wide gap, is read. The prompt counts only while it is the live
+//! dialog: its choices line is the screen's last line with words in its
+//! main area. The same words higher up (a
 //! transcript quoting them) are no prompt. The text is untrusted: only its
 //! last lines are read, each cut short, control characters dropped.
 
@@ -30,6 +33,8 @@ const MAX_LINES: usize = 40;
 /// Longer lines are cut (a command is kept up to this, in characters).
 const MAX_LINE_CHARS: usize = 1024;
 
+/// Blanks this wide part the main area from the sidebar beside it.
+const GAP: &str = "        ";
 /// The prompt's first line.
 const HEADING: &str = "Permission required";
 /// Its choices, in order, on one line.
@@ -104,11 +109,20 @@ fn last_lines(screen: &str) -> Vec<String> {
         .collect()
 }
 
-/// A line without its left border and the blanks around it.
+/// A line's main area: without OpenCode's left border, and without what
+/// stands right of a wide gap (its sidebar, on a wide screen; the key
+/// hints after the choices).
 fn unbordered(line: &str) -> &str {
-    line.trim_start()
-        .trim_start_matches(['┃', '│', '▕', '▏', '|'])
-        .trim()
+    let trimmed = line.trim_start();
+    let inside = trimmed.trim_start_matches(['┃', '│', '▕', '▏', '|']);
+    // Without a border, the leading blanks say whether the line is the
+    // sidebar's alone.
+    let inside = if inside.len() == trimmed.len() {
+        line
+    } else {
+        inside
+    };
+    inside.split(GAP).next().unwrap_or_default().trim()
 }
 
 fn is_heading(line: &str) -> bool {

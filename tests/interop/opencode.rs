@@ -20,8 +20,8 @@ use crate::it_support::Pane;
 /// Holds the test until the stand-in has answered `n` turns and OpenCode
 /// has drawn the last answer's text.
 fn until_answered(api: &standin::StandIn, pane: &Pane<'_>, n: usize, text: &str) {
-    crate::it_support::wait_for(60, "the stand-in's turns", || {
+    crate::it_support::wait_for(180, "the stand-in's turns", || {
         (api.turns() >= n).then_some(())
     });
-    pane.until(30, "the answer on screen", |s| s.contains(text));
+    pane.until(120, "the answer on screen", |s| s.contains(text));
 }

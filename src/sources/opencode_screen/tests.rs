@@ -72,3 +72,20 @@ fn a_huge_or_hostile_screen_is_read_within_bounds() {
     let far = REAL.replace("  ┃    # Shell command\n", &"\n".repeat(MAX_LINES));
     assert_eq!(permission(&far), None);
 }
+
+/// The same prompt on a 200-column screen, where OpenCode draws its
+/// sidebar beside the dialog.
+const WIDE: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/opencode/opencode-1.18.33__permission-screen-200-wide.txt"
+));
+
+#[test]
+fn the_real_prompt_beside_the_sidebar() {
+    let p = permission(WIDE).expect("the prompt");
+    assert_eq!(p.title.as_deref(), Some("Shell command"));
+    assert_eq!(p.command.as_deref(), Some("touch greenroom-by-hand"));
+    // The sidebar's own lines below the dialog are not words of the screen.
+    let answered = WIDE.replace("Allow once   Allow always   Reject", "Allowed");
+    assert_eq!(permission(&answered), None);
+}

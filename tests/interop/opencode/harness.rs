@@ -246,9 +246,11 @@ impl Opencode {
         pane
     }
 
-    /// Waits for OpenCode's input box (its footer shows the version).
+    /// Waits for OpenCode's first screen (its footer shows the version).
+    /// OpenCode is slow to start on a busy machine (its own database's
+    /// set-up, several at once): the deadlines here are generous.
     pub fn until_ready(pane: &Pane<'_>) {
-        pane.until(90, "OpenCode's input box", |s| {
+        pane.until(180, "OpenCode's input box", |s| {
             s.contains("1.18.33") && s.contains("Stand-in model")
         });
     }
@@ -262,7 +264,7 @@ impl Opencode {
 
     /// Waits for OpenCode's permission prompt for `command`.
     pub fn until_permission(pane: &Pane<'_>, command: &str) -> String {
-        pane.until(60, "OpenCode's permission prompt", |s| {
+        pane.until(180, "OpenCode's permission prompt", |s| {
             s.contains("Permission required") && s.contains(&format!("$ {command}"))
         })
     }
@@ -284,7 +286,7 @@ impl Opencode {
         check: impl Fn(&Value) -> bool,
     ) -> Value {
         let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            wait_for(45, what, || {
+            wait_for(90, what, || {
                 self.rows()
                     .into_iter()
                     .find(|r| r["name"] == name && check(r))

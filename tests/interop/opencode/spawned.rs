@@ -95,9 +95,9 @@ fn a_spawned_opencode_shows_its_own_totals_and_resumes_its_session() {
         said,
         format!("resumed {SESSION}: opencode --session '{id}'\n")
     );
-    Opencode::until_ready(&pane);
-    pane.until(60, "the resumed conversation", |s| {
-        s.contains("stand-in reply: noted")
+    // The session, not OpenCode's first screen: its messages and footer.
+    pane.until(180, "the resumed conversation", |s| {
+        s.contains("stand-in reply: noted") && s.contains("ctrl+p commands")
     });
     Opencode::prompt(&pane, "Which word was it?");
     super::until_answered(&api, &pane, 3, "it was pelican");
