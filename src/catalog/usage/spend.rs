@@ -44,6 +44,9 @@ impl UsageFiles {
         s: &Sidecar,
         now: chrono::DateTime<chrono::Utc>,
     ) -> Option<Usage> {
+        if super::is_opencode(s) {
+            return self.opencode.usage(s, &self.prices).map(|u| self.judged(u));
+        }
         let main = self.paths.get(&s.id);
         let earlier = self.earlier.get(&s.id).into_iter().flatten();
         let files = earlier.filter(|p| Some(*p) != main).chain(main);
