@@ -2,14 +2,17 @@
 //! effects out, screens drawn on ratatui's `TestBackend`.
 
 mod changes;
+mod detail_snapshots;
 mod diff_inert;
 mod driver;
 mod form;
 mod hosts;
 mod layout;
 mod modes;
+mod overview_pane;
 mod reducer;
 mod snapshots;
+mod status_messages;
 mod triage;
 mod triage_snapshots;
 mod usage;
