@@ -8,6 +8,7 @@ use chrono::{DateTime, Utc};
 use crate::model::{Activity, ActivitySource, ActivityView, Health, Orchestration, Status};
 
 mod explain;
+mod restates;
 mod signal;
 pub use explain::{explain, provenance};
 pub use signal::{last_signal_at, sign_of_life};

@@ -51,7 +51,7 @@ pub fn explain(
             .age(a.since)
             .words(format!(" ago{end}"))
     };
-    match rule {
+    let why = match rule {
         Rule::EndedFailed => why.words(match i.exit_status.filter(|s| *s != 0) {
             Some(code) => format!("exited with status {code}: errored"),
             None if *i.activity == Activity::Error => match &a.detail {
@@ -108,6 +108,10 @@ pub fn explain(
             ActivitySource::Nothing => why.words("no report and no pane: idle"),
             _ => said(&a.state.to_string(), ": idle"),
         },
+    };
+    match super::restates::restates(rule, i, a) {
+        true => why.restating(),
+        false => why,
     }
 }
 

@@ -8,6 +8,13 @@
 //! ssh hands the remote side one command line, which the remote shell
 //! splits: every word greenroom puts there is quoted, and ids are checked
 //! ([`super::valid_remote_id`]) before they get there.
+//!
+//! sshd runs that line through the user's login shell, which reads its
+//! startup files first (bash run by sshd: `/etc/bash.bashrc`, `~/.bashrc`;
+//! zsh: `~/.zshenv`). Nothing on ssh's command line can stop that, and it is
+//! where a user's PATH to greenroom often is, so it is left alone: a slow
+//! one only costs time within each call's bound, and a broken one shows as
+//! that call's error.
 
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};

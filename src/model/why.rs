@@ -9,7 +9,13 @@ use crate::display::age;
 
 /// Words and ages, in order: `the hook reported Error `, 4m, ` ago: errored`.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Why(Vec<Part>);
+pub struct Why {
+    parts: Vec<Part>,
+    /// The line only says again what the status with its source and age
+    /// says (`the hook reported Active 4s ago: active` beside
+    /// `active · hook · 4s`): shown beside it, it adds nothing.
+    restates: bool,
+}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Part {
@@ -20,24 +26,37 @@ enum Part {
 
 impl Why {
     pub fn words(mut self, words: impl Into<String>) -> Self {
-        self.0.push(Part::Words(words.into()));
+        self.parts.push(Part::Words(words.into()));
         self
     }
 
     pub fn age(mut self, since: Option<DateTime<Utc>>) -> Self {
-        self.0.push(Part::Age(since));
+        self.parts.push(Part::Age(since));
         self
     }
 
+    /// Marks the line as saying nothing the status line does not.
+    pub fn restating(mut self) -> Self {
+        self.restates = true;
+        self
+    }
+
+    /// Whether the line says more than the status with its source and age:
+    /// a rule that judged something (silence, an exit status, a screen
+    /// that stopped), not a report said again.
+    pub fn adds(&self) -> bool {
+        !self.restates && !self.is_empty()
+    }
+
     pub fn is_empty(&self) -> bool {
-        self.0
+        self.parts
             .iter()
             .all(|p| matches!(p, Part::Words(w) if w.is_empty()))
     }
 
     /// The line as read at `now`.
     pub fn at(&self, now: DateTime<Utc>) -> String {
-        self.0
+        self.parts
             .iter()
             .map(|p| match p {
                 Part::Words(w) => w.clone(),
@@ -77,5 +96,7 @@ mod tests {
         assert_eq!(Why::default().age(None).at(t0), "-");
         assert!(Why::default().is_empty() && Why::from("").is_empty());
         assert!(!why.is_empty());
+        assert!(why.adds() && !why.clone().restating().adds());
+        assert!(!Why::default().adds());
     }
 }

@@ -16,6 +16,17 @@ pub struct Preview {
     pub text: String,
 }
 
+/// The fewest rows inside the detail pane under which the Overview shows
+/// no pane lines (and none are captured for it): its rows take about ten.
+const PANE_UNDER_OVERVIEW_FROM: u16 = 16;
+
+/// Whether an Overview `inner_height` rows tall shows the selected
+/// session's pane under its rows (the view, when they leave room) and so
+/// keeps its capture fresh (the reducer).
+pub fn overview_shows_pane(inner_height: u16) -> bool {
+    inner_height >= PANE_UNDER_OVERVIEW_FROM
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct DetailPane {
     pub tab: DetailTab,
@@ -25,6 +36,12 @@ pub struct DetailPane {
     /// The selected session's pane activity the preview last followed: new
     /// activity in tmux means a fresh capture.
     pub seen_activity: Option<(RowKey, Option<DateTime<Utc>>)>,
+    /// The rows inside the detail pane at the terminal's size (0: there is
+    /// no detail pane).
+    pub height: u16,
+    /// When to capture the pane once more after the selected row changed:
+    /// an agent draws its question after its hook has reported it.
+    pub settle_at: Option<DateTime<Utc>>,
 }
 
 impl Default for DetailPane {
@@ -34,6 +51,8 @@ impl Default for DetailPane {
             review: ChangesTab::default(),
             preview: None,
             seen_activity: None,
+            height: 0,
+            settle_at: None,
         }
     }
 }

@@ -17,16 +17,35 @@ pub use super::settings::Settings;
 pub use super::tmux_link::{BesidePane, PollState, TmuxEvents, TmuxLink, TmuxStatus};
 pub use super::triage::Triage;
 use crate::catalog::{focus_order, spend_order, triage_order};
-use crate::model::Session;
+use crate::model::{Health, RowKey, Session};
 
 /// How long a status-line message stays.
 const STATUS_SECONDS: i64 = 6;
 
-/// A message shown in the status line until `until`.
+/// A message shown in the status line until `until`, or until what it
+/// says stops being so.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StatusLine {
     pub text: String,
     pub until: DateTime<Utc>,
+    pub holds: Holds,
+}
+
+/// What a status-line message says is so, for as long as it is: the
+/// reducer withdraws the message once it is not.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Holds {
+    /// The report of something done ("killed a"): true for its seconds.
+    Said,
+    /// "nothing needs you": while the queue `w` walks is empty.
+    NothingQueued,
+    /// About rows as they were (a refusal, a step of the queue): while each
+    /// is listed with that health.
+    Rows(Vec<(RowKey, Health)>),
+    /// "n marked": while that many rows are marked.
+    Marked(usize),
+    /// tmux did not answer a poll: until it answers one.
+    TmuxFailing,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -77,10 +96,25 @@ impl AppState {
 
     /// Shows `text` in the status line for a few seconds.
     pub fn say(&mut self, text: impl Into<String>) {
+        self.say_while(text, Holds::Said);
+    }
+
+    /// Shows `text` for a few seconds, or until what `holds` names stops
+    /// being so.
+    pub fn say_while(&mut self, text: impl Into<String>, holds: Holds) {
         self.status = Some(StatusLine {
             text: text.into(),
             until: self.now + chrono::Duration::seconds(STATUS_SECONDS),
+            holds,
         });
+    }
+
+    /// What the selected row is now, for a message about it.
+    pub fn selected_as_is(&self) -> Holds {
+        match self.selected_session() {
+            Some(s) => Holds::Rows(vec![(s.key(), s.health)]),
+            None => Holds::Said,
+        }
     }
 
     /// The open dialog, if a dialog has the keys.

@@ -8,7 +8,7 @@ use crate::model::{RowKey, Session};
 use crate::tui::action::UiEffect;
 use crate::tui::action::{Effect, Finished};
 use crate::tui::model::dialog::{Bulk, Dialog};
-use crate::tui::model::state::{AppState, BesidePane, Mode};
+use crate::tui::model::state::{AppState, BesidePane, Holds, Mode};
 
 /// Words what an effect on sessions did for the status line.
 pub(in crate::tui) fn finished(state: &mut AppState, done: Finished) {
@@ -145,10 +145,13 @@ pub(in crate::tui) fn confirm(state: &mut AppState, action: Bulk) -> Vec<Effect>
     // lists what will really happen.
     let mut ok: Vec<(RowKey, String)> = Vec::new();
     let mut refused = Vec::new();
+    // What a refusal is said of: the rows as they are.
+    let mut as_is = Vec::new();
     for (id, name) in targets {
         let Some(s) = state.list.row(&id) else {
             continue;
         };
+        as_is.push((id.clone(), s.health));
         let check = match action {
             Bulk::Kill => crate::ops::ensure_killable(s),
             // A host's row: its greenroom decides, and says why not.
@@ -161,11 +164,14 @@ pub(in crate::tui) fn confirm(state: &mut AppState, action: Bulk) -> Vec<Effect>
         }
     }
     if ok.is_empty() {
-        state.say(refused.join("; "));
+        state.say_while(refused.join("; "), Holds::Rows(as_is));
         return Vec::new();
     }
     if !refused.is_empty() {
-        state.say(format!("skipped: {}", refused.join("; ")));
+        state.say_while(
+            format!("skipped: {}", refused.join("; ")),
+            Holds::Rows(as_is),
+        );
     }
     // One session whose worktree greenroom made: offer to remove it too.
     if let (Bulk::Dismiss, [(id, name)]) = (action, ok.as_slice())

@@ -8,7 +8,7 @@ use super::op::{Verb, decide, on_selected};
 use crate::model::Health;
 use crate::tui::action::UiEffect;
 use crate::tui::action::{Command, Effect, Erase};
-use crate::tui::model::state::{AppState, DetailTab, Mode, Overlay, SortMode, TmuxStatus};
+use crate::tui::model::state::{AppState, DetailTab, Holds, Mode, Overlay, SortMode, TmuxStatus};
 
 /// How far a moving key scrolls a long overlay, in lines.
 fn scrolls(c: Command) -> Option<isize> {
@@ -279,7 +279,7 @@ fn open_send(state: &mut AppState) -> Vec<Effect> {
     };
     match dialog {
         Ok(d) => state.mode = Mode::Dialog(d),
-        Err(e) => state.say(e),
+        Err(e) => state.say_while(e, state.selected_as_is()),
     }
     Vec::new()
 }
@@ -292,9 +292,10 @@ fn mark(state: &mut AppState) -> Vec<Effect> {
     }
     let n = state.nav.marked.len();
     if n > 0 {
-        state.say(format!(
-            "{n} marked: x kills, D dismisses them all; Space unmarks"
-        ));
+        state.say_while(
+            format!("{n} marked: x kills, D dismisses them all; Space unmarks"),
+            Holds::Marked(n),
+        );
     }
     move_by(state, 1)
 }

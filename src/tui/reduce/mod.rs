@@ -12,5 +12,6 @@ pub mod op;
 mod polling;
 pub(in crate::tui) mod review;
 pub(in crate::tui) mod rows;
+mod status;
 pub(in crate::tui) mod triage;
 pub mod update;

@@ -1,9 +1,12 @@
 //! The reducer's part for moving through the list: selection follows the
 //! session, the preview and the pane beside follow the selection.
 
+use chrono::Duration;
+
 use crate::model::{RowKey, Status};
 use crate::tmux::Server;
 use crate::tui::action::Effect;
+use crate::tui::model::detail::overview_shows_pane;
 use crate::tui::model::state::{AppState, DetailTab};
 use crate::tui::reduce::op::{Verb, decide, place};
 
@@ -33,6 +36,7 @@ pub(in crate::tui) fn select(state: &mut AppState, id: Option<RowKey>) -> Vec<Ef
         return Vec::new();
     }
     state.detail.preview = None;
+    state.detail.settle_at = None;
     state.detail.review.reset();
     let mut effects = preview_request(state);
     effects.extend(crate::tui::reduce::review::refresh_request(state));
@@ -47,10 +51,20 @@ pub(in crate::tui) fn select(state: &mut AppState, id: Option<RowKey>) -> Vec<Ef
     effects
 }
 
-/// Asks for a fresh capture when the preview is on screen and the selected
+/// Whether the detail pane shows the selected session's pane: the Preview
+/// tab, or an Overview tall enough for its last lines under its rows.
+fn pane_shown(state: &AppState) -> bool {
+    match state.detail.tab {
+        DetailTab::Preview => true,
+        DetailTab::Overview => overview_shows_pane(state.detail.height),
+        DetailTab::Orchestration | DetailTab::Changes => false,
+    }
+}
+
+/// Asks for a fresh capture when the pane is on screen and the selected
 /// session has a pane (the driver throttles how often).
 pub fn preview_request(state: &AppState) -> Vec<Effect> {
-    if state.detail.tab != DetailTab::Preview {
+    if !pane_shown(state) {
         return Vec::new();
     }
     match state.selected_session() {
@@ -77,25 +91,43 @@ pub(in crate::tui) fn preview_look(
 }
 
 /// A capture after new rows, when the preview shown is no longer the
-/// selected row's as it looked (`before`, from [`preview_look`]); else
-/// none: the clock's rows each second would capture the pane each second
-/// (a tmux process each time). A host's row is captured at each, as its
-/// pane's output is not followed.
+/// selected row's as it looked (`before`, from [`preview_look`]), and
+/// another a moment later ([`settled`]); else none: the clock's rows each
+/// second would capture the pane each second (a tmux process each time).
+/// A host's row is captured at each in the Preview tab, as its pane's
+/// output is not followed.
 pub(in crate::tui) fn preview_after_rows(
-    state: &AppState,
+    state: &mut AppState,
     before: Option<(RowKey, Status, crate::model::Health)>,
 ) -> Vec<Effect> {
     let shown = state.detail.preview.as_ref().map(|p| &p.id);
-    // A host's pane has no activity greenroom follows: it is read each time.
-    let remote = state.selected_session().is_some_and(|s| s.host.is_some());
-    if shown.is_some()
-        && shown == state.nav.selected.as_ref()
-        && preview_look(state) == before
-        && !remote
-    {
+    // A host's pane has no activity greenroom follows: the Preview tab
+    // reads it each time (the Overview's lines, when its row changes).
+    let remote = state.detail.tab == DetailTab::Preview
+        && state.selected_session().is_some_and(|s| s.host.is_some());
+    let changed = preview_look(state) != before;
+    if shown.is_some() && shown == state.nav.selected.as_ref() && !changed && !remote {
         return Vec::new();
     }
-    preview_request(state)
+    let effects = preview_request(state);
+    if changed && !effects.is_empty() {
+        state.detail.settle_at = Some(state.now + Duration::seconds(SETTLE_SECONDS));
+    }
+    effects
+}
+
+/// How long after its row changed the pane is captured once more.
+const SETTLE_SECONDS: i64 = 1;
+
+/// The clock: the capture a moment after the selected row changed, once.
+pub(in crate::tui) fn settled(state: &mut AppState) -> Vec<Effect> {
+    match state.detail.settle_at {
+        Some(at) if at <= state.now => {
+            state.detail.settle_at = None;
+            preview_request(state)
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// The preview follows the pane: a poll that shows new activity in the

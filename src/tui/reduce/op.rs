@@ -98,8 +98,9 @@ pub fn on_selected(
     };
     match decided {
         Ok((verb, id)) => decide(state, verb, &[id]),
+        // Said of the row as it is: withdrawn when it changes.
         Err(why) => {
-            state.say(why);
+            state.say_while(why, state.selected_as_is());
             Vec::new()
         }
     }

@@ -14,7 +14,7 @@ use crate::freshness::Read;
 use crate::tmux::{Event, Refresh, ServerState};
 use crate::tui::action::Effect;
 use crate::tui::model::backoff::Backoff;
-use crate::tui::model::state::{AppState, TmuxEvents, TmuxStatus};
+use crate::tui::model::state::{AppState, Holds, TmuxEvents, TmuxStatus};
 use crate::tui::reduce::navigate::follow_activity;
 
 /// With events live, a poll this often anyway.
@@ -151,10 +151,11 @@ fn accept(state: &mut AppState, server: ServerState) -> Vec<Effect> {
         // What greenroom knew of tmux stands; the catalog decides what a
         // failed poll means for the rows.
         ServerState::Error(e) => {
-            state.say(format!("tmux: {e}"));
+            state.say_while(format!("tmux: {e}"), Holds::TmuxFailing);
             return vec![Effect::Tmux(TmuxEffect::ApplyPoll(server))];
         }
     };
+    crate::tui::reduce::status::tmux_answered(state);
     let mut effects = match &server {
         ServerState::Running(map) => follow_activity(state, map, false),
         _ => Vec::new(),

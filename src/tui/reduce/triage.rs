@@ -7,14 +7,14 @@ use crate::model::row_name;
 use crate::model::{Health, RowKey, Session};
 use crate::ops::AnswerKey;
 use crate::tui::action::Effect;
-use crate::tui::model::state::AppState;
+use crate::tui::model::state::{AppState, Holds};
 use crate::tui::reduce::act::live_check;
 use crate::tui::reduce::navigate::select;
 use crate::tui::reduce::op::{Verb, on_selected};
 
 /// The queue `w` walks: the attention queue, less the sessions the
 /// operator came back from whose health has not changed since.
-fn walk_queue(state: &AppState) -> Vec<&Session> {
+pub(in crate::tui) fn walk_queue(state: &AppState) -> Vec<&Session> {
     attention::queue(&state.list.rows)
         .into_iter()
         .filter(|s| state.triage.handled.get(&s.key()) != Some(&s.health))
@@ -25,7 +25,7 @@ fn walk_queue(state: &AppState) -> Vec<&Session> {
 pub(in crate::tui) fn step_queue(state: &mut AppState, back: bool) -> Vec<Effect> {
     let queue = walk_queue(state);
     let Some(next) = attention::step(&queue, state.nav.selected.as_ref(), back) else {
-        state.say("nothing needs you right now");
+        state.say_while("nothing needs you right now", Holds::NothingQueued);
         return Vec::new();
     };
     let id = next.key();
@@ -37,8 +37,9 @@ pub(in crate::tui) fn step_queue(state: &mut AppState, back: bool) -> Vec<Effect
         row_name(next),
         crate::health::provenance(next, state.now)
     );
+    let holds = Holds::Rows(vec![(id.clone(), next.health)]);
     let effects = jump(state, id);
-    state.say(line);
+    state.say_while(line, holds);
     effects
 }
 

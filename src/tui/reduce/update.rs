@@ -14,6 +14,13 @@ use crate::tui::reduce::polling;
 use crate::tui::reduce::rows::replace_rows;
 
 pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
+    let effects = dispatch(state, action);
+    crate::tui::reduce::status::withdraw_untrue(state);
+    effects
+}
+
+/// Each action to the part of the reducer it is about.
+fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
     match action {
         Action::Command(c) => command(state, c),
         Action::Type(c) => typed(state, Edit::Type(c)),
@@ -108,7 +115,9 @@ fn tick(state: &mut AppState, now: chrono::DateTime<chrono::Utc>) -> Vec<Effect>
     if state.status.as_ref().is_some_and(|s| s.until <= now) {
         state.status = None;
     }
-    crate::tui::reduce::hosts::tick(state, now)
+    let mut effects = crate::tui::reduce::navigate::settled(state);
+    effects.extend(crate::tui::reduce::hosts::tick(state, now));
+    effects
 }
 
 fn resize(state: &mut AppState, width: u16, height: u16) -> Vec<Effect> {
@@ -117,7 +126,16 @@ fn resize(state: &mut AppState, width: u16, height: u16) -> Vec<Effect> {
     ));
     state.nav.page = usize::from(list.height).max(1);
     state.clamp_offset();
-    Vec::new()
+    let area = ratatui::layout::Rect::new(0, 0, width, height);
+    let detail = crate::tui::model::layout::areas(area).detail;
+    let was = crate::tui::model::detail::overview_shows_pane(state.detail.height);
+    // Inside its border.
+    state.detail.height = detail.map_or(0, |d| d.height.saturating_sub(2));
+    // Grown tall enough for the pane's lines: read them now.
+    match crate::tui::model::detail::overview_shows_pane(state.detail.height) && !was {
+        true => preview_request(state),
+        false => Vec::new(),
+    }
 }
 
 /// An effect on sessions finished: worded, then tmux looked at at once

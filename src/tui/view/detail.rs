@@ -4,8 +4,9 @@
 use ratatui::prelude::*;
 use ratatui::widgets::Paragraph;
 
-use super::{Theme, changes, orchestration, overview, pane, preview};
+use super::{Theme, changes, orchestration, overview, pane, pane_tail, preview};
 use crate::tui::keymap::Keymap;
+use crate::tui::model::detail::overview_shows_pane;
 use crate::tui::model::state::{AppState, DetailTab};
 
 pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, theme: &Theme) {
@@ -44,8 +45,17 @@ pub fn render(frame: &mut Frame, area: Rect, state: &AppState, keymap: &Keymap, 
     let height = usize::from(inner.height);
     match state.detail.tab {
         DetailTab::Overview => {
-            let rows = overview::rows(session, state, max, theme);
-            frame.render_widget(Paragraph::new(rows.fit(height, theme)), inner);
+            let lines = overview::rows(session, state, max, theme).fit(height, theme);
+            let used = u16::try_from(lines.len()).unwrap_or(inner.height);
+            frame.render_widget(Paragraph::new(lines), inner);
+            if overview_shows_pane(inner.height) {
+                let below = Rect {
+                    y: inner.y + used.min(inner.height),
+                    height: inner.height.saturating_sub(used),
+                    ..inner
+                };
+                pane_tail::render(frame, below, session, state, theme);
+            }
         }
         DetailTab::Orchestration => {
             let rows = orchestration::rows(session, max, theme);

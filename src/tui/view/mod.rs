@@ -20,6 +20,7 @@ mod help;
 pub mod layer;
 mod orchestration;
 mod overview;
+mod pane_tail;
 mod phases;
 mod preview;
 mod problems;

@@ -45,11 +45,11 @@ fn title_rows(out: &mut Rows, s: &Session, max: usize, theme: &Theme) {
     out.blank();
 }
 
-/// Why it has its health, then what it is doing and since when, and what
-/// is wrong with its files.
+/// The state once, with its source and age (`● active · hook · 13s`); the
+/// agent's own words (what it asks, else what it is doing); why it has its
+/// health when that says more than the state; what is wrong with its files.
 fn health_rows(out: &mut Rows, s: &Session, state: &AppState, max: usize, theme: &Theme) {
     let row = |label: &str, value: Vec<Span<'static>>| kv(label, value, theme.dim, LABEL_W, max);
-    // The status with where it came from and its age: `waiting · hook · 4s`.
     let mut health = vec![Span::styled(
         format!(
             "{} {}",
@@ -66,22 +66,22 @@ fn health_rows(out: &mut Rows, s: &Session, state: &AppState, max: usize, theme:
         health.push(Span::styled(format!(" · snoozed, {mark}"), theme.dim));
     }
     out.push(Keep::Must, row("health", health));
-    if let Some(q) = s.waiting_for.as_ref().and_then(|w| w.line()) {
-        out.push(Keep::Must, row("asks", vec![Span::styled(q, theme.accent)]));
+    match s.waiting_for.as_ref().and_then(|w| w.line()) {
+        Some(q) => out.push(Keep::Must, row("asks", vec![Span::styled(q, theme.accent)])),
+        None => {
+            if let Some(d) = s
+                .activity
+                .detail
+                .as_deref()
+                .filter(|d| !d.trim().is_empty())
+            {
+                out.push(Keep::Must, row("", vec![Span::raw(d.trim().to_owned())]));
+            }
+        }
     }
-    if !s.why.is_empty() {
+    if s.why.adds() {
         let why = vec![Span::styled(s.why.at(state.now), theme.dim)];
         out.push(Keep::Useful, row("why", why));
-    }
-    out.push(Keep::Must, row("activity", activity_spans(s, state, theme)));
-    // The question is on the `asks` line already.
-    if let Some(d) = s
-        .activity
-        .detail
-        .as_deref()
-        .filter(|d| !d.trim().is_empty() && s.waiting_for.is_none())
-    {
-        out.push(Keep::Must, row("", vec![Span::raw(d.trim().to_owned())]));
     }
     for p in &s.problems {
         let text = vec![Span::styled(format!("⚠ {p}"), theme.warning)];
@@ -120,7 +120,7 @@ fn status_word(status: &Status) -> Option<String> {
     }
 }
 
-/// Why a session has its health, when the activity line does not say it.
+/// Why a session has its health, when its status does not say it.
 fn reason(s: &Session) -> Option<String> {
     match s.health {
         Health::Errored if s.activity.state != Activity::Error => {
@@ -142,18 +142,12 @@ fn reason(s: &Session) -> Option<String> {
                     None => "the Maestro orchestration failed".into(),
                 });
             }
-            (s.status == Status::Exited).then(|| "the pane exited with an error".into())
+            // The why line gives the exit status when there is one.
+            (s.status == Status::Exited && !s.why.adds())
+                .then(|| "the pane exited with an error".into())
         }
         // The status says it: `stuck · silent 14m`.
         _ => None,
-    }
-}
-
-/// `awaiting input`, `error`; an unknown spelling as written.
-pub(super) fn activity_word(a: &Activity) -> String {
-    match a {
-        Activity::Unknown(s) => s.clone(),
-        known => known.contract_name().replace('_', " "),
     }
 }
 
@@ -188,29 +182,6 @@ fn usage(u: &Usage, theme: &Theme) -> Vec<Span<'static>> {
     };
     v.push(Span::styled(source, theme.dim));
     v
-}
-
-/// What the agent is doing, for how long, and who says so.
-fn activity_spans(s: &Session, state: &AppState, theme: &Theme) -> Vec<Span<'static>> {
-    let mut activity = vec![Span::raw(activity_word(&s.activity.state))];
-    if s.activity.since.is_some() {
-        activity.push(Span::raw(format!(
-            " for {}",
-            age(state.now, s.activity.since)
-        )));
-    }
-    let source = if s.activity.reported {
-        " · reported by its hook"
-    } else if s.source == crate::model::Source::Maestro {
-        " · from its Maestro state"
-    } else if s.status.is_live() && state.link.tmux == crate::tui::model::state::TmuxStatus::Running
-    {
-        " · inferred from tmux"
-    } else {
-        " · as last recorded"
-    };
-    activity.push(Span::styled(source, theme.dim));
-    activity
 }
 
 /// What Maestro says: the task, where the orchestration is, its

@@ -54,15 +54,7 @@ pub fn render(
         frame.render_widget(Paragraph::new(line), area);
         return;
     };
-    let mut lines = match capture.as_bytes().into_text() {
-        Ok(text) => text.lines,
-        // Not valid escape sequences: show the text without its colours.
-        Err(_) => capture.lines().map(|l| Line::from(l.to_owned())).collect(),
-    };
-    // A pane that is not full has blank lines under its prompt.
-    while lines.last().is_some_and(is_blank) {
-        lines.pop();
-    }
+    let lines = pane_lines(capture);
     if lines.is_empty() {
         let line = Line::from(Span::styled("the pane is empty", theme.dim));
         frame.render_widget(Paragraph::new(line), area);
@@ -71,6 +63,20 @@ pub fn render(
     let skip = lines.len().saturating_sub(usize::from(area.height));
     let shown: Vec<Line> = lines.into_iter().skip(skip).collect();
     frame.render_widget(Paragraph::new(shown), area);
+}
+
+/// A capture's lines with their colours, without the blank lines under
+/// the prompt of a pane that is not full.
+pub(super) fn pane_lines(capture: &str) -> Vec<Line<'static>> {
+    let mut lines = match capture.as_bytes().into_text() {
+        Ok(text) => text.lines,
+        // Not valid escape sequences: show the text without its colours.
+        Err(_) => capture.lines().map(|l| Line::from(l.to_owned())).collect(),
+    };
+    while lines.last().is_some_and(is_blank) {
+        lines.pop();
+    }
+    lines
 }
 
 fn is_blank(line: &Line) -> bool {

@@ -4,6 +4,7 @@
 //! working agent's pane is read between polls.
 
 use std::os::unix::fs::PermissionsExt;
+use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use greenroom::sources::sidecar::{Sidecar, SidecarStore};
@@ -36,38 +37,87 @@ fn control_clients(tmux: &TmuxServer) -> usize {
         .count()
 }
 
+/// The longest wait for a state the dashboard keeps once it reaches it (a
+/// row, the header's word, a client): reaching it takes an event, a poll
+/// and a frame, each as slow as the machine is loaded, and the wait ends as
+/// soon as it shows, so only a failure waits this long.
+const KEPT_SECS: u64 = 60;
+
+/// The real tmux, but refusing control mode (`tmux -C`) while `gate`
+/// exists: a lost client stays lost, and said, until the test has seen it.
+fn gated_tmux(world: &World, gate: &std::path::Path) -> std::path::PathBuf {
+    let bin = world.path("gated-tmux");
+    std::fs::create_dir_all(&bin).unwrap();
+    let real = String::from_utf8(
+        std::process::Command::new("sh")
+            .args(["-c", "command -v tmux"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    let fake = bin.join("tmux");
+    std::fs::write(
+        &fake,
+        format!(
+            "#!/bin/sh\ncase \" $* \" in *' -C '*) [ -e '{}' ] && exit 1;; esac\nexec '{}' \"$@\"\n",
+            gate.display(),
+            real.trim()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    bin
+}
+
 #[test]
 fn a_lost_control_client_is_said_and_comes_back() {
     let world = World::new();
     let tmux = TmuxServer::new();
-    start(&world, &tmux, None);
+    let gate = world.path("no-control-mode");
+    let bin = gated_tmux(&world, &gate);
+    let started = Instant::now();
+    start(&world, &tmux, Some(&bin));
     let dash = Pane::new(&tmux, "dash");
-    wait_for(10, "the control client", || {
+    wait_for(KEPT_SECS, "the control client", || {
         (control_clients(&tmux) == 1).then_some(())
     });
+    // What a start and a connect take on this machine now.
+    let connect = started.elapsed();
 
     // Killed by hand: the row shows it (tmux told greenroom).
     tmux.run(&["kill-session", "-t", "=gr-second"]);
-    dash.until(5, "second dormant", |s| {
+    dash.until(KEPT_SECS, "second dormant", |s| {
         s.contains("gr-second · not running")
     });
 
-    // Its session killed by hand: the client ends, the header says polling,
-    // and greenroom listens again.
+    // Its session killed by hand, and tmux refusing a new client: the
+    // client ends and the header says polling, for as long as it takes to
+    // see it.
     let own = events_sessions(&tmux);
     assert_eq!(own.len(), 1, "{own:?}");
+    std::fs::write(&gate, "").unwrap();
     tmux.run(&["kill-session", "-t", &format!("={}", own[0])]);
-    dash.until(5, "the header saying so", |s| {
+    let lost = Instant::now();
+    dash.until(KEPT_SECS, "the header saying so", |s| {
         s.contains("tmux events lost: polling")
     });
-    dash.until(10, "listening again", |s| !s.contains("polling"));
-    wait_for(10, "the control client back", || {
+    // tmux takes a client again. The retries wait 1, 2, 4 … s after each
+    // failure, so the one pending comes at most the time since the loss and
+    // a second from now; then a poll interval (when it is due is checked at
+    // each) and a connect.
+    std::fs::remove_file(&gate).unwrap();
+    let retry = lost.elapsed() + Duration::from_secs(2) + connect;
+    dash.until(retry.as_secs() + 1, "listening again", |s| {
+        !s.contains("polling")
+    });
+    wait_for(KEPT_SECS, "the control client back", || {
         (control_clients(&tmux) == 1).then_some(())
     });
 
     // Quitting ends the client and its session.
     dash.keys(&["q"]);
-    wait_for(10, "the events session gone", || {
+    wait_for(KEPT_SECS, "the events session gone", || {
         events_sessions(&tmux).is_empty().then_some(())
     });
 }

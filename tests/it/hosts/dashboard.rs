@@ -3,7 +3,7 @@
 //! change on a host on the local screen, kill, send, preview and attach on a host's session,
 //! and a host's sshd stopped and started again while the dashboard runs.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use greenroom::sources::sidecar::{Sidecar, SidecarStore};
@@ -55,10 +55,13 @@ fn hosts_rows_live_actions_and_a_host_restarted() {
     )
     .unwrap();
 
+    let started = Instant::now();
     let dash = dashboard(&local, &local_tmux);
     dash.until(20, "every host's rows", |s| {
         s.contains("here") && s.contains("alpha:on-alpha") && s.contains("beta:listener")
     });
+    // What a start and a connect take on this machine now.
+    let connect = started.elapsed();
 
     // A change on a host reaches the local screen.
     SidecarStore::new(a.world.path("sessions"))
@@ -138,13 +141,20 @@ fn hosts_rows_live_actions_and_a_host_restarted() {
     // alpha's sshd stops: its rows stay, greyed, saying why and since when;
     // local rows and beta's go on.
     a.stop_sshd();
+    let down = Instant::now();
     // (Asked until the frame shows them all: a capture may catch the
     // terminal mid-frame.)
     dash.until(20, "alpha down beside the local rows and beta's", |s| {
         s.contains("alpha down since") && s.contains("here") && s.contains("beta:listener")
     });
     a.start_sshd();
-    dash.until(40, "alpha back", |s| {
+    // The dashboard tries again 1, 2, 4 … s after each failure, so its next
+    // try comes at most the time alpha was down and a second from now; then
+    // a tick (when it is due is checked at each) and a connect. (Never less
+    // than the 40 s it waited before: a wait not yet reset by a healthy
+    // stream starts higher.)
+    let back = (down.elapsed() + Duration::from_secs(2) + connect).max(Duration::from_secs(40));
+    dash.until(back.as_secs() + 1, "alpha back", |s| {
         s.contains("alpha:renamed") && !s.contains("alpha down since")
     });
     dash.keys(&["q"]);

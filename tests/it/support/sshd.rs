@@ -96,7 +96,7 @@ impl Host {
         std::fs::copy(client.with_extension("pub"), dir.join("authorized_keys")).unwrap();
         std::fs::create_dir_all(host.world.path("sessions")).unwrap();
         std::fs::create_dir_all(host.world.path("xdg")).unwrap();
-        std::fs::create_dir_all(host.world.path("home")).unwrap();
+        guard_home(&host.world.path("home"));
         host.start_sshd();
         host
     }
@@ -114,10 +114,15 @@ impl Host {
             format!("XDG_CONFIG_HOME={}", w("xdg")),
             format!("XDG_STATE_HOME={}", w("state")),
             format!("MAESTRO_HOOKS_DIR={}", w("maestro-hooks")),
-            // A home of the host's own: sshd runs the remote command through
-            // the user's shell, and bash run by sshd reads `~/.bashrc`. The
-            // machine's own (root's: a pyenv whose stale lock held every
-            // shell 60 s) must not decide whether a test passes.
+            // sshd runs the remote command through the user's login shell
+            // (`bash -c`), and bash run by sshd reads `/etc/bash.bashrc` and
+            // `~/.bashrc` first: the machine's own (root's: a pyenv whose
+            // stale lock held every shell 60 s) must not decide whether a
+            // test passes. Bash reads them only as a top-level shell
+            // (`SHLVL` unset or 0), so with `SHLVL=1` it reads none; and a
+            // home of the host's own, whose startup files fail loudly
+            // (`guard_home`), keeps any other shell's files out too.
+            "SHLVL=1".to_owned(),
             format!("HOME={}", w("home")),
             // tmux writes greenroom's field separator as `_` in the C locale.
             "LANG=C.UTF-8".to_owned(),
@@ -210,6 +215,23 @@ impl Host {
             e.ssh,
             opts.join(", ")
         )
+    }
+}
+
+/// The test host's home, with shell startup files that fail: a remote
+/// command that depends on them fails the test, saying why, instead of
+/// passing or hanging with the machine's own.
+fn guard_home(home: &Path) {
+    std::fs::create_dir_all(home).unwrap();
+    let fail = "echo \"greenroom tests: the test host's shell read a startup file in $HOME\" >&2; exit 97\n";
+    for file in [
+        ".bashrc",
+        ".bash_profile",
+        ".bash_login",
+        ".profile",
+        ".zshenv",
+    ] {
+        std::fs::write(home.join(file), fail).unwrap();
     }
 }
 

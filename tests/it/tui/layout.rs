@@ -28,7 +28,7 @@ fn with_usage(s: &mut greenroom::tui::model::state::AppState, id: &str) {
 }
 
 /// The first view of a Maestro session: the phases with the current one
-/// marked, the activity and the token usage, without switching tabs.
+/// marked, its state and the token usage, without switching tabs.
 #[test]
 fn the_first_view_shows_phases_activity_and_usage_together() {
     for (w, h) in [(100, 30), (160, 48)] {
@@ -37,7 +37,7 @@ fn the_first_view_shows_phases_activity_and_usage_together() {
         let t = draw(&s, w, h);
         let text = screen(&t);
         for needle in [
-            "activity",
+            "health",
             "Design the retry budget",
             "Implement retries",
             "Release notes",

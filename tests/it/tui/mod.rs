@@ -3,14 +3,17 @@
 
 mod budget;
 mod changes;
+mod detail_snapshots;
 mod diff_inert;
 mod driver;
 mod form;
 mod hosts;
 mod layout;
 mod modes;
+mod overview_pane;
 mod reducer;
 mod snapshots;
+mod status_messages;
 mod triage;
 mod triage_snapshots;
 mod usage;
