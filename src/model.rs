@@ -159,6 +159,7 @@ health_enum! {
         Errored,
         Waiting,
         Stuck,
+        Ready,
         Active,
         Idle,
         Dormant,
@@ -175,6 +176,7 @@ impl Health {
             Health::Errored => "errored",
             Health::Waiting => "waiting",
             Health::Stuck => "stuck",
+            Health::Ready => "ready",
             Health::Active => "active",
             Health::Idle => "idle",
             Health::Dormant => "dormant",
@@ -191,6 +193,7 @@ impl Health {
             Health::Errored => "✖",
             Health::Waiting => "◆",
             Health::Stuck => "⧗",
+            Health::Ready => "▷",
             Health::Active => "●",
             Health::Idle => "○",
             Health::Dormant => "·",
@@ -204,7 +207,7 @@ impl Health {
     /// `greenroom next` and the status counts go by it.
     pub fn needs_operator(self) -> bool {
         match self {
-            Health::Errored | Health::Waiting | Health::Stuck => true,
+            Health::Errored | Health::Waiting | Health::Stuck | Health::Ready => true,
             Health::Active
             | Health::Idle
             | Health::Dormant
@@ -218,9 +221,12 @@ impl Health {
     pub fn is_quiet(self) -> bool {
         match self {
             Health::Dormant | Health::Killed | Health::Exited | Health::Done => true,
-            Health::Errored | Health::Waiting | Health::Stuck | Health::Active | Health::Idle => {
-                false
-            }
+            Health::Errored
+            | Health::Waiting
+            | Health::Stuck
+            | Health::Ready
+            | Health::Active
+            | Health::Idle => false,
         }
     }
 }

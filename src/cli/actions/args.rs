@@ -22,6 +22,11 @@ pub enum SessionCommand {
     Send(SendArgs),
     /// Take a session that needs you out of the queue for a while (any new state change wakes it)
     Snooze(SnoozeArgs),
+    /// Record that you looked at a session: a turn it finished before is no
+    /// longer ready (what another machine's dashboard runs here when you
+    /// keep one of this machine's rows selected)
+    #[command(hide = true)]
+    Look(IdArg),
 }
 
 #[derive(Debug, Args)]

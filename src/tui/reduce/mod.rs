@@ -6,6 +6,7 @@ pub(in crate::tui) mod act;
 mod commands;
 pub mod dialog;
 pub mod hosts;
+pub(in crate::tui) mod look;
 pub(in crate::tui) mod navigate;
 pub mod op;
 mod polling;

@@ -14,6 +14,7 @@ use crate::tui::reduce::polling;
 use crate::tui::reduce::rows::replace_rows;
 
 pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
+    crate::tui::reduce::look::note_input(state, &action);
     match action {
         Action::Command(c) => command(state, c),
         Action::Type(c) => typed(state, Edit::Type(c)),
@@ -108,7 +109,9 @@ fn tick(state: &mut AppState, now: chrono::DateTime<chrono::Utc>) -> Vec<Effect>
     if state.status.as_ref().is_some_and(|s| s.until <= now) {
         state.status = None;
     }
-    crate::tui::reduce::hosts::tick(state, now)
+    let mut effects = crate::tui::reduce::look::dwell(state);
+    effects.extend(crate::tui::reduce::hosts::tick(state, now));
+    effects
 }
 
 fn resize(state: &mut AppState, width: u16, height: u16) -> Vec<Effect> {

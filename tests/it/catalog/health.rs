@@ -93,6 +93,8 @@ pub(super) fn inputs<'a>(
         orchestration: None,
         last_signal_at: signal,
         said: None,
+        turn_ended_at: None,
+        looked_at: None,
     }
 }
 

@@ -1,0 +1,168 @@
+//! Ready for the operator: an agent that finished its turn (idle by its own
+//! word, or done) after the operator last looked at it. The moment an agent
+//! most often needs them is a calm idle; this makes it attention until they
+//! look or the agent starts again. Pure: no clock is read (a look and a
+//! finished turn are both times the inputs carry).
+
+use chrono::{DateTime, Utc};
+
+use super::{HealthInputs, Rule, Thresholds};
+use crate::model::{Activity, ActivitySource, ActivityView, Health};
+
+/// When the agent said, in its own word, that its turn ended: an idle its
+/// hook reported or Claude Code's own record says. Idle inferred from a
+/// still pane is no word of the agent's (a program may just be slow), and
+/// an idle greenroom's answer left is the operator's own doing.
+pub fn turn_ended_at(a: &ActivityView) -> Option<DateTime<Utc>> {
+    let own_word = matches!(
+        a.source,
+        ActivitySource::Hook | ActivitySource::ClaudeRegistry
+    );
+    (a.state == Activity::Idle && own_word)
+        .then_some(a.since)
+        .flatten()
+}
+
+/// The rule that makes a finished session ready, when it holds: it is idle
+/// by its agent's word, or done, at a time later than the operator's last
+/// look (never looked: any time). Off with `ready_is_attention = false`.
+pub(super) fn unseen(health: Health, i: &HealthInputs<'_>, t: &Thresholds) -> Option<Rule> {
+    if !t.ready_is_attention {
+        return None;
+    }
+    let done = match health {
+        Health::Idle => false,
+        Health::Done => true,
+        _ => return None,
+    };
+    let finished = finished_at(done, i)?;
+    i.looked_at
+        .is_none_or(|looked| finished > looked)
+        .then_some(Rule::Unseen { done })
+}
+
+/// When it finished: its turn's end, or (done) the later of that and its
+/// orchestration's last update.
+pub(super) fn finished_at(done: bool, i: &HealthInputs<'_>) -> Option<DateTime<Utc>> {
+    match done {
+        false => i.turn_ended_at,
+        true => i
+            .turn_ended_at
+            .max(i.orchestration.and_then(|o| o.updated_at)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::TimeDelta;
+
+    use super::*;
+    use crate::health::decide;
+    use crate::model::{Orchestration, Status};
+
+    fn now() -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339("2026-12-01T12:00:00Z")
+            .unwrap()
+            .to_utc()
+    }
+
+    fn ago(min: i64) -> Option<DateTime<Utc>> {
+        Some(now() - TimeDelta::minutes(min))
+    }
+
+    fn view(state: Activity, source: ActivitySource, since_min: i64) -> ActivityView {
+        ActivityView {
+            state,
+            detail: None,
+            since: ago(since_min),
+            reported: true,
+            source,
+        }
+    }
+
+    /// The health of a running session whose agent shows `a`, last looked
+    /// at `looked_min` minutes ago.
+    fn health_of(a: &ActivityView, looked_min: Option<i64>, t: &Thresholds) -> Health {
+        health_with(a, None, looked_min, t)
+    }
+
+    fn health_with(
+        a: &ActivityView,
+        o: Option<&Orchestration>,
+        looked_min: Option<i64>,
+        t: &Thresholds,
+    ) -> Health {
+        let i = HealthInputs {
+            status: &Status::Running,
+            exit_status: None,
+            activity: &a.state,
+            orchestration: o,
+            last_signal_at: a.since,
+            said: None,
+            turn_ended_at: turn_ended_at(a),
+            looked_at: looked_min.and_then(ago),
+        };
+        decide(i, now(), t).0
+    }
+
+    #[test]
+    fn idle_by_its_own_word_after_the_last_look_is_ready() {
+        let t = Thresholds::default();
+        let hook = view(Activity::Idle, ActivitySource::Hook, 3);
+        assert_eq!(health_of(&hook, Some(10), &t), Health::Ready);
+        assert_eq!(health_of(&hook, None, &t), Health::Ready);
+        let record = view(Activity::Idle, ActivitySource::ClaudeRegistry, 3);
+        assert_eq!(health_of(&record, Some(10), &t), Health::Ready);
+    }
+
+    #[test]
+    fn idle_inferred_or_left_by_an_answer_is_not_ready() {
+        let t = Thresholds::default();
+        for source in [ActivitySource::Tmux, ActivitySource::Answer] {
+            let a = view(Activity::Idle, source, 3);
+            assert_eq!(health_of(&a, Some(10), &t), Health::Idle, "{source:?}");
+        }
+    }
+
+    #[test]
+    fn a_look_after_the_turn_ended_makes_it_idle_again() {
+        let t = Thresholds::default();
+        let a = view(Activity::Idle, ActivitySource::Hook, 3);
+        assert_eq!(health_of(&a, Some(1), &t), Health::Idle);
+        // Looked at the very moment it ended: seen.
+        assert_eq!(health_of(&a, Some(3), &t), Health::Idle);
+    }
+
+    #[test]
+    fn working_or_asking_is_never_ready() {
+        let t = Thresholds::default();
+        let a = view(Activity::Active, ActivitySource::Hook, 1);
+        assert_eq!(health_of(&a, Some(10), &t), Health::Active);
+        let w = view(Activity::AwaitingInput, ActivitySource::Hook, 1);
+        assert_eq!(health_of(&w, Some(10), &t), Health::Waiting);
+    }
+
+    #[test]
+    fn a_finished_orchestration_after_the_look_is_ready() {
+        let t = Thresholds::default();
+        let o = Orchestration {
+            status: Some("completed".into()),
+            updated_at: ago(2),
+            ..Default::default()
+        };
+        let a = view(Activity::Idle, ActivitySource::Tmux, 2);
+        assert_eq!(health_with(&a, Some(&o), Some(5), &t), Health::Ready);
+        assert_eq!(health_with(&a, Some(&o), Some(1), &t), Health::Done);
+    }
+
+    #[test]
+    fn the_off_switch_leaves_it_idle() {
+        let t = Thresholds {
+            ready_is_attention: false,
+            ..Thresholds::default()
+        };
+        let a = view(Activity::Idle, ActivitySource::Hook, 3);
+        assert_eq!(health_of(&a, Some(10), &t), Health::Idle);
+        assert_eq!(health_of(&a, None, &t), Health::Idle);
+    }
+}
