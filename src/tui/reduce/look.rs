@@ -22,15 +22,15 @@ pub const DWELL: TimeDelta = TimeDelta::seconds(2);
 /// turns ready under its cursor.
 pub const PRESENT: TimeDelta = TimeDelta::seconds(60);
 
-/// Notes the time of the operator's own input (keys, clicks, scrolls,
-/// pastes), at the clock of the last tick.
+/// Notes the time of the operator's own input (keys, clicks, scrolls), at
+/// the clock of the last tick. A paste is not counted: with no field
+/// focused it must change nothing at all.
 pub fn note_input(state: &mut AppState, action: &Action) {
     let input = matches!(
         action,
         Action::Command(_)
             | Action::Type(_)
             | Action::Erase(_)
-            | Action::Paste(_)
             | Action::ClickRow(_)
             | Action::ScrollUp
             | Action::ScrollDown

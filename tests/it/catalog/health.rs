@@ -326,13 +326,16 @@ fn every_class_is_in_all_once_with_its_own_glyph() {
 }
 
 #[test]
-fn the_operator_is_needed_for_errored_waiting_and_stuck_only() {
+fn the_operator_is_needed_for_errored_waiting_stuck_and_ready_only() {
     let needed: Vec<Health> = Health::ALL
         .iter()
         .copied()
         .filter(|h| h.needs_operator())
         .collect();
-    assert_eq!(needed, [Health::Errored, Health::Waiting, Health::Stuck]);
+    assert_eq!(
+        needed,
+        [Health::Errored, Health::Waiting, Health::Stuck, Health::Ready]
+    );
     let quiet: Vec<Health> = Health::ALL
         .iter()
         .copied()

@@ -8,6 +8,7 @@ mod form;
 mod hosts;
 mod layout;
 mod modes;
+mod ready;
 mod reducer;
 mod snapshots;
 mod triage;
