@@ -7,7 +7,7 @@
 use chrono::{DateTime, Utc};
 
 use super::{HealthInputs, Rule, Thresholds};
-use crate::model::{Activity, ActivitySource, ActivityView, Health};
+use crate::model::{Activity, ActivitySource, ActivityView, Health, Status};
 
 /// When the agent said, in its own word, that its turn ended: an idle its
 /// hook reported or Claude Code's own record says. Idle inferred from a
@@ -30,9 +30,12 @@ pub(super) fn unseen(health: Health, i: &HealthInputs<'_>, t: &Thresholds) -> Op
     if !t.ready_is_attention {
         return None;
     }
+    // Done is ready only while its agent runs: an orchestration that ended
+    // with its session, or one with no session at all (a lone Maestro
+    // row), leaves no agent to instruct.
     let done = match health {
         Health::Idle => false,
-        Health::Done => true,
+        Health::Done if *i.status == Status::Running => true,
         _ => return None,
     };
     let finished = finished_at(done, i)?;
@@ -58,7 +61,7 @@ mod tests {
 
     use super::*;
     use crate::health::decide;
-    use crate::model::{Orchestration, Status};
+    use crate::model::Orchestration;
 
     fn now() -> DateTime<Utc> {
         DateTime::parse_from_rfc3339("2026-12-01T12:00:00Z")
@@ -153,6 +156,20 @@ mod tests {
         let a = view(Activity::Idle, ActivitySource::Tmux, 2);
         assert_eq!(health_with(&a, Some(&o), Some(5), &t), Health::Ready);
         assert_eq!(health_with(&a, Some(&o), Some(1), &t), Health::Done);
+        // No agent runs (a lone Maestro row, an ended session): done.
+        for status in [Status::Unknown("Unknown".into()), Status::Dormant] {
+            let i = HealthInputs {
+                status: &status,
+                exit_status: None,
+                activity: &a.state,
+                orchestration: Some(&o),
+                last_signal_at: a.since,
+                said: None,
+                turn_ended_at: None,
+                looked_at: None,
+            };
+            assert_eq!(decide(i, now(), &t).0, Health::Done, "{status:?}");
+        }
     }
 
     #[test]

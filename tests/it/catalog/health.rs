@@ -334,7 +334,12 @@ fn the_operator_is_needed_for_errored_waiting_stuck_and_ready_only() {
         .collect();
     assert_eq!(
         needed,
-        [Health::Errored, Health::Waiting, Health::Stuck, Health::Ready]
+        [
+            Health::Errored,
+            Health::Waiting,
+            Health::Stuck,
+            Health::Ready
+        ]
     );
     let quiet: Vec<Health> = Health::ALL
         .iter()

@@ -5,5 +5,6 @@ mod ao_lifecycle;
 mod codex;
 mod health;
 mod maestro;
+mod ready;
 mod spend;
 mod stuck;

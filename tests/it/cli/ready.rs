@@ -32,8 +32,7 @@ fn report(world: &World, id: &str, state: &str) {
 }
 
 fn row(gr: &Greenroom, name: &str) -> Value {
-    gr.ls_row(name)
-        .unwrap_or_else(|| panic!("no row {name}"))
+    gr.ls_row(name).unwrap_or_else(|| panic!("no row {name}"))
 }
 
 #[test]
@@ -54,7 +53,8 @@ fn a_turn_ended_by_the_agent_is_ready_until_next_attaches_it() {
     assert_eq!(r["health"], "ready", "{r:#}");
     let why = r["activity"]["why"].as_str().unwrap();
     assert!(
-        why.starts_with("finished its turn ") && why.ends_with("; you have not looked at it: ready"),
+        why.starts_with("finished its turn ")
+            && why.ends_with("; you have not looked at it: ready"),
         "{why}"
     );
     // Idle read from a still pane is no word of the agent's: not ready.
@@ -150,7 +150,10 @@ fn a_look_at_a_hand_started_agent_is_kept_in_greenrooms_looks_file() {
     std::fs::write(s.world.path("sessions/.looks.json"), "{not json").unwrap();
     let doc: Value = serde_json::from_str(&gr.ok(&["ls", "--json"])).unwrap();
     let problems = doc["problems"].to_string();
-    assert!(problems.contains(".looks.json") && problems.contains("not a valid looks file"), "{problems}");
+    assert!(
+        problems.contains(".looks.json") && problems.contains("not a valid looks file"),
+        "{problems}"
+    );
     // The next look replaces it.
     gr.ok(&["look", &pane]);
     assert_eq!(s.row(&pane).unwrap()["health"], "idle");

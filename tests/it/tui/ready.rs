@@ -81,7 +81,9 @@ fn a_ready_session_kept_selected_for_a_moment_is_looked_at_once() {
     // The operator walks to it (the queue's last: waiting, errored, stuck
     // come first) and stays.
     for _ in 0..10 {
-        if s.selected_session().is_some_and(|r| r.health == Health::Ready) {
+        if s.selected_session()
+            .is_some_and(|r| r.health == Health::Ready)
+        {
             break;
         }
         update(&mut s, Action::Command(Command::NextInQueue));
@@ -133,4 +135,49 @@ fn moving_on_or_leaving_the_dashboard_alone_looks_at_nothing() {
     for secs in 120..125 {
         assert!(looks(&tick(&mut s, secs)).is_empty(), "at {secs}s");
     }
+}
+
+/// A host's row is ready by that host's word; a moment's look at it is
+/// recorded there, by `greenroom look` over the host's connection.
+#[test]
+fn a_look_at_a_hosts_ready_row_is_recorded_on_that_host() {
+    use greenroom::model::{HostName, HostPlace};
+    use greenroom::tui::reduce::op::{HostRow, host_args};
+    let mut s = with_ready(100, 30);
+    for r in &mut s.list.rows {
+        if r.id == "id-scratch" {
+            r.host = Some(HostPlace {
+                name: HostName::new("build"),
+                id: "id-scratch".into(),
+            });
+        }
+    }
+    s.refresh_visible();
+    let key = RowKey {
+        host: Some(HostName::new("build")),
+        id: "id-scratch".into(),
+    };
+    tick(&mut s, 0);
+    update(&mut s, Action::Command(Command::Top));
+    s.nav.selected = Some(key.clone());
+    tick(&mut s, 1);
+    let effects = tick(&mut s, 3);
+    assert_eq!(
+        looks(&effects),
+        [&Op {
+            op: Verb::Look,
+            on: On::Host {
+                host: HostName::new("build"),
+                rows: vec![HostRow {
+                    id: "id-scratch".into(),
+                    row: key,
+                    name: "build:scratch".into(),
+                }],
+            },
+        }]
+    );
+    assert_eq!(
+        host_args(&Verb::Look, "id-scratch"),
+        ["look", "--", "id-scratch"]
+    );
 }
