@@ -139,10 +139,24 @@ mod tests {
     #[test]
     fn working_or_asking_is_never_ready() {
         let t = Thresholds::default();
-        let a = view(Activity::Active, ActivitySource::Hook, 1);
-        assert_eq!(health_of(&a, Some(10), &t), Health::Active);
-        let w = view(Activity::AwaitingInput, ActivitySource::Hook, 1);
-        assert_eq!(health_of(&w, Some(10), &t), Health::Waiting);
+        // Even with an earlier turn's end unseen: the agent's now counts.
+        for (state, health) in [
+            (Activity::Active, Health::Active),
+            (Activity::AwaitingInput, Health::Waiting),
+            (Activity::Error, Health::Errored),
+        ] {
+            let i = HealthInputs {
+                status: &Status::Running,
+                exit_status: None,
+                activity: &state,
+                orchestration: None,
+                last_signal_at: ago(1),
+                said: None,
+                turn_ended_at: ago(5),
+                looked_at: ago(10),
+            };
+            assert_eq!(decide(i, now(), &t).0, health, "{state:?}");
+        }
     }
 
     #[test]
