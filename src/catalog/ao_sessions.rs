@@ -138,7 +138,8 @@ fn row(a: &AoSession, cx: &RowContext<'_>) -> Session {
         live.as_ref().and_then(|f| f.window_activity),
         a.last_transition_at,
     ]);
-    let looked_at = cx.looked_at(&a.id, live.as_ref().and_then(|f| f.last_attached));
+    let looked_at =
+        super::own::looked_at(cx.looks, &a.id, live.as_ref().and_then(|f| f.last_attached));
     let inputs = HealthInputs {
         status: &status,
         exit_status: live.as_ref().and_then(|f| f.exit_status),

@@ -52,7 +52,7 @@ fn row(o: &Arc<Orchestration>, cx: &RowContext<'_>) -> Session {
         .session_id
         .clone()
         .unwrap_or_else(|| o.path.display().to_string());
-    let looked_at = cx.looked_at(&id, None);
+    let looked_at = super::own::looked_at(cx.looks, &id, None);
     let inputs = HealthInputs {
         status: &status,
         exit_status: None,

@@ -38,6 +38,16 @@ pub(super) enum OwnPath {
     Folder,
 }
 
+/// When the operator last looked at a row greenroom does not own: the
+/// later of greenroom's looks file and tmux's own attach time.
+pub(super) fn looked_at(
+    looks: &crate::sources::looks::Looks,
+    id: &str,
+    tmux_attached: Option<chrono::DateTime<chrono::Utc>>,
+) -> Option<chrono::DateTime<chrono::Utc>> {
+    crate::health::last_focus(looks.get(id).copied(), tmux_attached)
+}
+
 impl Own {
     /// Whether (and as what) a changed path is greenroom's own to read.
     pub(super) fn claims(&self, path: &Path) -> Option<OwnPath> {

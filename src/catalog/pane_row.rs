@@ -53,7 +53,7 @@ pub(super) fn pane_row(
     } = heard;
     let now = cx.now;
     let id = pane.id.to_string();
-    let looked_at = cx.looked_at(&id, pane.last_attached);
+    let looked_at = super::own::looked_at(cx.looks, &id, pane.last_attached);
     let inputs = HealthInputs {
         status: &status,
         exit_status: None,

@@ -31,18 +31,6 @@ pub(super) struct RowContext<'a> {
     pub(super) now: DateTime<Utc>,
 }
 
-impl RowContext<'_> {
-    /// When the operator last looked at a row greenroom does not own: the
-    /// later of greenroom's looks file and tmux's own attach time.
-    pub(super) fn looked_at(
-        &self,
-        id: &str,
-        tmux_attached: Option<DateTime<Utc>>,
-    ) -> Option<DateTime<Utc>> {
-        health::last_focus(self.looks.get(id).copied(), tmux_attached)
-    }
-}
-
 impl Catalog {
     /// The rows, in sidebar order (last focus, newest first).
     pub fn rows(&self, now: DateTime<Utc>) -> Vec<Session> {

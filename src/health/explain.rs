@@ -108,20 +108,7 @@ pub fn explain(
             ActivitySource::Nothing => why.words("no report and no pane: idle"),
             _ => said(&a.state.to_string(), ": idle"),
         },
-        Rule::Unseen { done } => {
-            let what = if done {
-                "its orchestration completed "
-            } else {
-                "finished its turn "
-            };
-            let looked = match i.looked_at {
-                Some(_) => "you have not looked since",
-                None => "you have not looked at it",
-            };
-            why.words(what)
-                .age(super::ready::finished_at(done, i))
-                .words(format!(" ago; {looked}: ready"))
-        }
+        Rule::Unseen { done } => super::ready::why(done, i),
     }
 }
 
@@ -399,34 +386,6 @@ mod tests {
             why(run.clone(), None, &view(Idle, Tmux, 12), Some(&phase), 12).1,
             "a Maestro phase in progress, no output or report for 12m: stuck after 10m"
         );
-        // Idle by its own word, after the last look: ready, and why.
-        let a = view(Idle, Hook, 3);
-        for (looked, line) in [
-            (
-                ago(10),
-                "finished its turn 3m ago; you have not looked since: ready",
-            ),
-            (
-                None,
-                "finished its turn 3m ago; you have not looked at it: ready",
-            ),
-        ] {
-            let i = HealthInputs {
-                status: &Status::Running,
-                exit_status: None,
-                activity: &a.state,
-                orchestration: None,
-                last_signal_at: ago(3),
-                said: None,
-                turn_ended_at: crate::health::turn_ended_at(&a),
-                looked_at: looked,
-            };
-            let (h, rule) = decide(i, now(), &t);
-            assert_eq!(
-                (h, explain(rule, h, &i, &a, &t).at(now())),
-                (Health::Ready, line.into())
-            );
-        }
         let mut silent = view(Idle, Tmux, 1);
         silent.detail = Some(SILENT_DETAIL.into());
         assert_eq!(

@@ -7,7 +7,7 @@
 use chrono::{DateTime, Utc};
 
 use super::{HealthInputs, Rule, Thresholds};
-use crate::model::{Activity, ActivitySource, ActivityView, Health, Status};
+use crate::model::{Activity, ActivitySource, ActivityView, Health, Status, Why};
 
 /// When the agent said, in its own word, that its turn ended: an idle its
 /// hook reported or Claude Code's own record says. Idle inferred from a
@@ -42,6 +42,24 @@ pub(super) fn unseen(health: Health, i: &HealthInputs<'_>, t: &Thresholds) -> Op
     i.looked_at
         .is_none_or(|looked| finished > looked)
         .then_some(Rule::Unseen { done })
+}
+
+/// The why line of a ready session: what finished, how long ago, and that
+/// the operator has not looked since (or at all).
+pub(super) fn why(done: bool, i: &HealthInputs<'_>) -> Why {
+    let what = if done {
+        "its orchestration completed "
+    } else {
+        "finished its turn "
+    };
+    let looked = match i.looked_at {
+        Some(_) => "you have not looked since",
+        None => "you have not looked at it",
+    };
+    Why::default()
+        .words(what)
+        .age(finished_at(done, i))
+        .words(format!(" ago; {looked}: ready"))
 }
 
 /// When it finished: its turn's end, or (done) the later of that and its
@@ -183,6 +201,36 @@ mod tests {
                 looked_at: None,
             };
             assert_eq!(decide(i, now(), &t).0, Health::Done, "{status:?}");
+        }
+    }
+
+    #[test]
+    fn the_why_line_says_what_finished_and_that_nobody_looked() {
+        let t = Thresholds::default();
+        let a = view(Activity::Idle, ActivitySource::Hook, 3);
+        for (looked, line) in [
+            (
+                ago(10),
+                "finished its turn 3m ago; you have not looked since: ready",
+            ),
+            (
+                None,
+                "finished its turn 3m ago; you have not looked at it: ready",
+            ),
+        ] {
+            let i = HealthInputs {
+                status: &Status::Running,
+                exit_status: None,
+                activity: &a.state,
+                orchestration: None,
+                last_signal_at: ago(3),
+                said: None,
+                turn_ended_at: turn_ended_at(&a),
+                looked_at: looked,
+            };
+            let (h, rule) = decide(i, now(), &t);
+            let why = crate::health::explain(rule, h, &i, &a, &t);
+            assert_eq!((h, why.at(now())), (Health::Ready, line.into()));
         }
     }
 

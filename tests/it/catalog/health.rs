@@ -326,38 +326,6 @@ fn every_class_is_in_all_once_with_its_own_glyph() {
 }
 
 #[test]
-fn the_operator_is_needed_for_errored_waiting_stuck_and_ready_only() {
-    let needed: Vec<Health> = Health::ALL
-        .iter()
-        .copied()
-        .filter(|h| h.needs_operator())
-        .collect();
-    assert_eq!(
-        needed,
-        [
-            Health::Errored,
-            Health::Waiting,
-            Health::Stuck,
-            Health::Ready
-        ]
-    );
-    let quiet: Vec<Health> = Health::ALL
-        .iter()
-        .copied()
-        .filter(|h| h.is_quiet())
-        .collect();
-    assert_eq!(
-        quiet,
-        [
-            Health::Dormant,
-            Health::Killed,
-            Health::Exited,
-            Health::Done
-        ]
-    );
-}
-
-#[test]
 fn what_may_be_done_with_a_row() {
     use crate::support::session::session;
     use greenroom::model::Source;

@@ -81,3 +81,34 @@ fn ready_is_attention_false_leaves_it_idle() {
     assert_eq!(row(&rows, "unseen").health, Health::Idle);
     tmux.kill();
 }
+
+/// Ready needs the operator, as errored, waiting and stuck do.
+#[test]
+fn the_operator_is_needed_for_errored_waiting_stuck_and_ready_only() {
+    let needed: Vec<Health> = Health::ALL
+        .iter()
+        .copied()
+        .filter(|h| h.needs_operator())
+        .collect();
+    let want = [
+        Health::Errored,
+        Health::Waiting,
+        Health::Stuck,
+        Health::Ready,
+    ];
+    assert_eq!(needed, want);
+    let quiet: Vec<Health> = Health::ALL
+        .iter()
+        .copied()
+        .filter(|h| h.is_quiet())
+        .collect();
+    assert_eq!(
+        quiet,
+        [
+            Health::Dormant,
+            Health::Killed,
+            Health::Exited,
+            Health::Done
+        ]
+    );
+}
