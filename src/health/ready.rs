@@ -4,10 +4,15 @@
 //! look or the agent starts again. Pure: no clock is read (a look and a
 //! finished turn are both times the inputs carry).
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, TimeDelta, Utc};
 
 use super::{HealthInputs, Rule, Thresholds};
 use crate::model::{Activity, ActivitySource, ActivityView, Health, Status, Why};
+
+/// A turn that ends this soon after a look was seen ending: the operator
+/// who just answered a prompt (the agent stops on a refusal), attached or
+/// kept the row selected is still there when the agent's word arrives.
+pub const LOOK_LASTS: TimeDelta = TimeDelta::seconds(5);
 
 /// When the agent said, in its own word, that its turn ended: an idle its
 /// hook reported or Claude Code's own record says. Idle inferred from a
@@ -25,7 +30,8 @@ pub fn turn_ended_at(a: &ActivityView) -> Option<DateTime<Utc>> {
 
 /// The rule that makes a finished session ready, when it holds: it is idle
 /// by its agent's word, or done, at a time later than the operator's last
-/// look (never looked: any time). Off with `ready_is_attention = false`.
+/// look and the moment it lasts ([`LOOK_LASTS`]; never looked: any time).
+/// Off with `ready_is_attention = false`.
 pub(super) fn unseen(health: Health, i: &HealthInputs<'_>, t: &Thresholds) -> Option<Rule> {
     if !t.ready_is_attention {
         return None;
@@ -40,7 +46,7 @@ pub(super) fn unseen(health: Health, i: &HealthInputs<'_>, t: &Thresholds) -> Op
     };
     let finished = finished_at(done, i)?;
     i.looked_at
-        .is_none_or(|looked| finished > looked)
+        .is_none_or(|looked| finished > looked + LOOK_LASTS)
         .then_some(Rule::Unseen { done })
 }
 
@@ -152,6 +158,19 @@ mod tests {
         assert_eq!(health_of(&a, Some(1), &t), Health::Idle);
         // Looked at the very moment it ended: seen.
         assert_eq!(health_of(&a, Some(3), &t), Health::Idle);
+        // Ended a few seconds after the look (an answer's refusal, a
+        // quick reply the operator watched): seen too.
+        let soon = HealthInputs {
+            status: &Status::Running,
+            exit_status: None,
+            activity: &a.state,
+            orchestration: None,
+            last_signal_at: a.since,
+            said: None,
+            turn_ended_at: a.since,
+            looked_at: a.since.map(|s| s - TimeDelta::seconds(4)),
+        };
+        assert_eq!(decide(soon, now(), &t).0, Health::Idle);
     }
 
     #[test]

@@ -45,9 +45,12 @@ fn a_turn_ended_by_the_agent_is_ready_until_next_attaches_it() {
     let gr = Greenroom::new(&world, &tmux);
     gr.sleeper("finished", world.dir.path());
     gr.sleeper("quiet", world.dir.path());
+    gr.sleeper("second", world.dir.path());
     let id = row(&gr, "finished")["id"].as_str().unwrap().to_owned();
     report(&world, &id, "active");
     report(&world, &id, "idle");
+    let second = row(&gr, "second")["id"].as_str().unwrap().to_owned();
+    report(&world, &second, "idle");
 
     let r = row(&gr, "finished");
     assert_eq!(r["health"], "ready", "{r:#}");
@@ -62,9 +65,9 @@ fn a_turn_ended_by_the_agent_is_ready_until_next_attaches_it() {
         Some(row(&gr, "quiet")).filter(|r| r["health"] != "active")
     });
     assert_eq!(quiet["health"], "idle", "{quiet:#}");
-    assert!(gr.ok(&["status"]).contains("▷ 1 ready"));
+    assert!(gr.ok(&["status"]).contains("▷ 2 ready"));
     let line = gr.ok(&["status", "--tmux"]);
-    assert!(line.contains("#[fg=blue]▷1#[default]"), "{line}");
+    assert!(line.contains("#[fg=blue]▷2#[default]"), "{line}");
     assert!(line.contains("→ finished "), "{line}");
 
     // `next` goes there (from a terminal outside the server, it attaches).
@@ -79,32 +82,24 @@ fn a_turn_ended_by_the_agent_is_ready_until_next_attaches_it() {
     tmux.run(&["detach-client", "-s", "=gr-finished"]);
     assert_contents(&done, "0\n");
 
-    // Looked at: idle, out of the counts and the queue, in a new process.
+    // Looked at: idle, out of the counts and the queue, in a new process;
+    // `next` names the other one now.
     let r = row(&gr, "finished");
     assert_eq!(r["health"], "idle", "{r:#}");
+    assert!(gr.ok(&["status"]).contains("▷ 1 ready"));
+    assert!(gr.ok(&["status", "--tmux"]).contains("→ second "));
+
+    // `attach` is a look too.
+    gr.in_pane(&outer, "host2", &["attach", "second"], &done);
+    wait_for(10, "a client on the other ready session", || {
+        let out = tmux.run(&["list-clients", "-F", "#{client_session}"]);
+        out.contains("gr-second").then_some(out)
+    });
+    tmux.run(&["detach-client", "-s", "=gr-second"]);
+    assert_eq!(row(&gr, "second")["health"], "idle");
     assert!(!gr.ok(&["status"]).contains("ready"));
     assert!(!gr.ok(&["status", "--tmux"]).contains("→"));
     assert_eq!(gr.ok(&["next"]).trim(), "nothing needs you right now");
-
-    // The next turn that ends after the look is ready again.
-    report(&world, &id, "active");
-    assert_eq!(row(&gr, "finished")["health"], "active");
-    report(&world, &id, "idle");
-    let r = row(&gr, "finished");
-    assert_eq!(r["health"], "ready", "{r:#}");
-    let why = r["activity"]["why"].as_str().unwrap();
-    assert!(why.ends_with("; you have not looked since: ready"), "{why}");
-
-    // `attach` is a look too.
-    gr.in_pane(&outer, "host2", &["attach", "finished"], &done);
-    wait_for(10, "a client on the ready session", || {
-        let out = tmux.run(&["list-clients", "-F", "#{client_session}"]);
-        (!out.trim().is_empty()).then_some(out)
-    });
-    tmux.run(&["detach-client", "-s", "=gr-finished"]);
-    wait_for(10, "the attach to end", || {
-        Some(row(&gr, "finished")).filter(|r| r["health"] == "idle")
-    });
 }
 
 #[test]
