@@ -29,7 +29,7 @@ fn run_with(command: &SessionCommand, config: &Config, tmux: &Tmux) -> Result<()
         SessionCommand::Attach(a) => attach(a, config, tmux, &store),
         SessionCommand::Look(a) => {
             let rows = rows(config, tmux);
-            ops::record_focus(&store, ops::resolve(&rows, &a.id)?);
+            ops::record_focus(&store, ops::resolve(&rows, &a.session)?);
             Ok(())
         }
         SessionCommand::Kill(a) => kill(a, config, tmux, &store),
