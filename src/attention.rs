@@ -1,6 +1,6 @@
 //! The attention queue: the sessions that need the operator, in the order
-//! to visit them (waiting, then errored, then stuck; the longest waiting
-//! first), and the snooze rule that takes a session out of it for a while.
+//! to visit them (waiting, then errored, stuck, then ready; the longest
+//! waiting first), and the snooze rule that takes a session out of it for a while.
 //! One order for `w`/`W`, the pinned group, `greenroom next` and `status`.
 //! Pure: rows and the clock in, order out.
 
@@ -25,12 +25,14 @@ pub fn counted(s: &Session) -> bool {
 }
 
 /// Waiting first (an agent stands still until answered), then errored,
-/// then stuck.
+/// then stuck, then ready (a finished turn waits for the next instruction,
+/// but nothing is blocked or broken).
 fn class_rank(h: Health) -> u8 {
     match h {
         Health::Waiting => 0,
         Health::Errored => 1,
-        _ => 2,
+        Health::Stuck => 2,
+        _ => 3,
     }
 }
 

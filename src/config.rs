@@ -232,6 +232,9 @@ impl Config {
                 report_ttl: secs(file.report_ttl_seconds, defaults.report_ttl),
                 active_window: secs(file.active_window_seconds, defaults.active_window),
                 stuck_after: secs(file.stuck_after_seconds, defaults.stuck_after),
+                ready_is_attention: file
+                    .ready_is_attention
+                    .unwrap_or(defaults.ready_is_attention),
             },
             poll_interval: Duration::from_millis(file.poll_interval_ms.unwrap_or(1000).max(50)),
             alerts: file.alerts.unwrap_or(true),

@@ -8,19 +8,24 @@ use chrono::{DateTime, Utc};
 use crate::model::{Activity, ActivitySource, ActivityView, Health, Orchestration, Status};
 
 mod explain;
+mod ready;
 mod restates;
 mod signal;
 pub use explain::{explain, provenance};
+pub use ready::turn_ended_at;
 pub use signal::{last_signal_at, sign_of_life};
 
 /// Thresholds for activity inference and health: how long a hook's report
 /// wins over tmux, how recent tmux output counts as active, and how long
-/// an active session may show no sign of life before it is stuck.
+/// an active session may show no sign of life before it is stuck; and
+/// whether a finished turn the operator has not looked at is attention
+/// (`ready_is_attention`; off, such a session is idle or done).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Thresholds {
     pub report_ttl: Duration,
     pub active_window: Duration,
     pub stuck_after: Duration,
+    pub ready_is_attention: bool,
 }
 
 impl Default for Thresholds {
@@ -29,6 +34,7 @@ impl Default for Thresholds {
             report_ttl: Duration::from_secs(300),
             active_window: Duration::from_secs(30),
             stuck_after: Duration::from_secs(600),
+            ready_is_attention: true,
         }
     }
 }
@@ -223,6 +229,13 @@ pub struct HealthInputs<'a> {
     /// What the agent last said, for the why line of a stuck one: the tool
     /// call it reported (`Bash \`npm test\``).
     pub said: Option<&'a str>,
+    /// When the agent said, in its own word, that its turn ended
+    /// ([`turn_ended_at`]); `None` when it did not (idle inferred from a
+    /// still pane, or no word at all).
+    pub turn_ended_at: Option<DateTime<Utc>>,
+    /// When the operator last looked at the session: attached (greenroom or
+    /// tmux), previewed, answered, or kept it selected for a moment.
+    pub looked_at: Option<DateTime<Utc>>,
 }
 
 /// Which rule decided a health class: the "why" line says it in words
@@ -253,6 +266,9 @@ pub enum Rule {
     OrchestrationDone,
     /// Nothing to do.
     Resting,
+    /// It finished (idle by its own word, or done) after the operator last
+    /// looked: ready for them. `done` says which.
+    Unseen { done: bool },
 }
 /// The health class. The first rule that holds wins, most urgent first:
 /// an unresolved failure, then waiting, stuck, and so on down to done.
@@ -260,8 +276,18 @@ pub fn health(i: HealthInputs<'_>, now: DateTime<Utc>, t: &Thresholds) -> Health
     decide(i, now, t).0
 }
 
-/// The health class and the rule that decided it.
+/// The health class and the rule that decided it: a finished turn the
+/// operator has not looked at is ready ([`ready::unseen`]).
 pub fn decide(i: HealthInputs<'_>, now: DateTime<Utc>, t: &Thresholds) -> (Health, Rule) {
+    let (health, rule) = classify(i, now, t);
+    match ready::unseen(health, &i, t) {
+        Some(rule) => (Health::Ready, rule),
+        None => (health, rule),
+    }
+}
+
+/// The health class by what the agent does, whether or not anyone looked.
+fn classify(i: HealthInputs<'_>, now: DateTime<Utc>, t: &Thresholds) -> (Health, Rule) {
     let orch_failed = i
         .orchestration
         .is_some_and(Orchestration::has_unresolved_failure);

@@ -273,7 +273,7 @@ fn run_next(config: &Config) -> std::result::Result<(), String> {
         None => println!("{message}"),
     };
     let (_, sessions) = live_rows(config, false);
-    // The dashboard's queue order: waiting, errored, stuck, oldest first.
+    // The dashboard's queue order: waiting, errored, stuck, ready, oldest first.
     let queue = greenroom::attention::queue(&sessions);
     let Some(session) = queue.iter().find(|s| s.can_attach()) else {
         match queue.is_empty() {

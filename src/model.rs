@@ -161,6 +161,7 @@ health_enum! {
         Errored,
         Waiting,
         Stuck,
+        Ready,
         Active,
         Idle,
         Dormant,
@@ -177,6 +178,7 @@ impl Health {
             Health::Errored => "errored",
             Health::Waiting => "waiting",
             Health::Stuck => "stuck",
+            Health::Ready => "ready",
             Health::Active => "active",
             Health::Idle => "idle",
             Health::Dormant => "dormant",
@@ -193,6 +195,7 @@ impl Health {
             Health::Errored => "✖",
             Health::Waiting => "◆",
             Health::Stuck => "⧗",
+            Health::Ready => "▷",
             Health::Active => "●",
             Health::Idle => "○",
             Health::Dormant => "·",
@@ -206,7 +209,7 @@ impl Health {
     /// `greenroom next` and the status counts go by it.
     pub fn needs_operator(self) -> bool {
         match self {
-            Health::Errored | Health::Waiting | Health::Stuck => true,
+            Health::Errored | Health::Waiting | Health::Stuck | Health::Ready => true,
             Health::Active
             | Health::Idle
             | Health::Dormant
@@ -220,9 +223,12 @@ impl Health {
     pub fn is_quiet(self) -> bool {
         match self {
             Health::Dormant | Health::Killed | Health::Exited | Health::Done => true,
-            Health::Errored | Health::Waiting | Health::Stuck | Health::Active | Health::Idle => {
-                false
-            }
+            Health::Errored
+            | Health::Waiting
+            | Health::Stuck
+            | Health::Ready
+            | Health::Active
+            | Health::Idle => false,
         }
     }
 }

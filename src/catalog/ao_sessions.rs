@@ -138,6 +138,8 @@ fn row(a: &AoSession, cx: &RowContext<'_>) -> Session {
         live.as_ref().and_then(|f| f.window_activity),
         a.last_transition_at,
     ]);
+    let looked_at =
+        super::own::looked_at(cx.looks, &a.id, live.as_ref().and_then(|f| f.last_attached));
     let inputs = HealthInputs {
         status: &status,
         exit_status: live.as_ref().and_then(|f| f.exit_status),
@@ -145,6 +147,9 @@ fn row(a: &AoSession, cx: &RowContext<'_>) -> Session {
         orchestration: None,
         last_signal_at,
         said: None,
+        // AO's word on its agent is not the agent's own.
+        turn_ended_at: health::turn_ended_at(&activity),
+        looked_at,
     };
     let (health, why) = ao_health(a, inputs, &activity, now, t);
     let snoozed_until = cx
@@ -162,7 +167,7 @@ fn row(a: &AoSession, cx: &RowContext<'_>) -> Session {
         agent: a.agent.clone(),
         tmux_session,
         created_at: a.created_at,
-        last_focused_at: live.as_ref().and_then(|f| f.last_attached),
+        last_focused_at: looked_at,
         last_activity_at: last_signal_at,
         agent_session_id: None,
         activity,

@@ -46,6 +46,7 @@ impl Catalog {
         match self.own.claims(path) {
             Some(OwnPath::Record { archived: false }) => return self.apply_sidecar(path, false),
             Some(OwnPath::Snoozes) => return Applied::from(self.read_snoozes()),
+            Some(OwnPath::Looks) => return Applied::from(self.read_looks()),
             Some(OwnPath::Record { archived: true }) if !self.own.follow_archive => {
                 return Applied::Unchanged;
             }
@@ -112,6 +113,26 @@ impl Catalog {
         };
         let changed = snoozes != self.own.snoozes;
         self.own.snoozes = snoozes;
+        changed
+    }
+
+    /// Reads greenroom's looks file again; a bad one is a problem and
+    /// records no look (those rows may read ready until the next look).
+    pub(super) fn read_looks(&mut self) -> bool {
+        let store = crate::sources::looks::LooksStore::new(self.own.store.dir());
+        let path = store.path().to_path_buf();
+        let looks = match store.load() {
+            Ok(l) => {
+                self.problems.remove(&path);
+                l
+            }
+            Err(e) => {
+                self.problems.insert(path, e);
+                Default::default()
+            }
+        };
+        let changed = looks != self.own.looks;
+        self.own.looks = looks;
         changed
     }
 

@@ -48,6 +48,11 @@ fn row(o: &Arc<Orchestration>, cx: &RowContext<'_>) -> Session {
     };
     let updated = o.updated_at;
     let status = Status::Unknown("Unknown".into());
+    let id = o
+        .session_id
+        .clone()
+        .unwrap_or_else(|| o.path.display().to_string());
+    let looked_at = super::own::looked_at(cx.looks, &id, None);
     let inputs = HealthInputs {
         status: &status,
         exit_status: None,
@@ -55,6 +60,9 @@ fn row(o: &Arc<Orchestration>, cx: &RowContext<'_>) -> Session {
         orchestration: Some(o),
         last_signal_at: updated,
         said: None,
+        // Maestro's word, not an agent's: only its completion can be ready.
+        turn_ended_at: None,
+        looked_at,
     };
     let t = cx.thresholds;
     let (health, rule) = health::decide(inputs, now, t);
@@ -76,10 +84,6 @@ fn row(o: &Arc<Orchestration>, cx: &RowContext<'_>) -> Session {
                 .map(|n| n.to_string_lossy().into_owned())
         })
         .unwrap_or_else(|| o.path.display().to_string());
-    let id = o
-        .session_id
-        .clone()
-        .unwrap_or_else(|| o.path.display().to_string());
     let snoozed_until = cx
         .snoozes
         .get(&id)
@@ -95,7 +99,7 @@ fn row(o: &Arc<Orchestration>, cx: &RowContext<'_>) -> Session {
         agent: None,
         tmux_session: None,
         created_at: o.created_at,
-        last_focused_at: None,
+        last_focused_at: looked_at,
         last_activity_at: updated,
         agent_session_id: None,
         activity,

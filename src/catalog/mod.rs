@@ -79,6 +79,7 @@ impl Catalog {
         let config = &settings.into();
         let mut c = Self::empty(config, include_archive);
         c.read_snoozes();
+        c.read_looks();
         c.adopted.load(&mut c.problems);
         c.registry.load(&mut c.problems, &mut c.usage);
         let (live, problems) = c.own.store.load_all();

@@ -1,6 +1,6 @@
 //! Greenroom's own records: the sidecars it wrote for the sessions it
 //! started, the archived ones once asked for, and the snoozes the operator
-//! set on rows greenroom does not own.
+//! set on (and the looks they gave) rows greenroom does not own.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -21,6 +21,8 @@ pub(super) struct Own {
     pub(super) follow_archive: bool,
     /// Snoozes of the rows greenroom does not own (Maestro, AO), by row id.
     pub(super) snoozes: BTreeMap<String, Snooze>,
+    /// When the operator last looked at each row greenroom does not own.
+    pub(super) looks: crate::sources::looks::Looks,
 }
 
 /// Which of greenroom's own files a changed path is.
@@ -30,8 +32,20 @@ pub(super) enum OwnPath {
     Record { archived: bool },
     /// The snooze file.
     Snoozes,
+    /// The looks file.
+    Looks,
     /// The records' folder itself (it appeared or went).
     Folder,
+}
+
+/// When the operator last looked at a row greenroom does not own: the
+/// later of greenroom's looks file and tmux's own attach time.
+pub(super) fn looked_at(
+    looks: &crate::sources::looks::Looks,
+    id: &str,
+    tmux_attached: Option<chrono::DateTime<chrono::Utc>>,
+) -> Option<chrono::DateTime<chrono::Utc>> {
+    crate::health::last_focus(looks.get(id).copied(), tmux_attached)
 }
 
 impl Own {
@@ -47,6 +61,9 @@ impl Own {
         }
         if parent == self.store.dir() && name == crate::sources::snooze::SNOOZE_FILE {
             return Some(OwnPath::Snoozes);
+        }
+        if parent == self.store.dir() && name == crate::sources::looks::LOOKS_FILE {
+            return Some(OwnPath::Looks);
         }
         if parent == self.store.archive_dir() && sidecar::is_sidecar_name(&name) {
             return Some(OwnPath::Record { archived: true });
@@ -79,6 +96,7 @@ impl Own {
             archived: BTreeMap::new(),
             follow_archive: false,
             snoozes: BTreeMap::new(),
+            looks: Default::default(),
         }
     }
 }

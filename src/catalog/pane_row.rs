@@ -52,6 +52,8 @@ pub(super) fn pane_row(
         said,
     } = heard;
     let now = cx.now;
+    let id = pane.id.to_string();
+    let looked_at = super::own::looked_at(cx.looks, &id, pane.last_attached);
     let inputs = HealthInputs {
         status: &status,
         exit_status: None,
@@ -59,11 +61,12 @@ pub(super) fn pane_row(
         orchestration: None,
         last_signal_at,
         said,
+        turn_ended_at: health::turn_ended_at(&activity),
+        looked_at,
     };
     let t = cx.thresholds;
     let (health, rule): (Health, _) = health::decide(inputs, now, t);
     let why = health::explain(rule, health, &inputs, &activity, t);
-    let id = pane.id.to_string();
     // Not greenroom's record: its snooze is in greenroom's snooze file, by
     // the row's id (its pane), as Maestro's and AO's rows are. A new state
     // (its `since`) wakes it; pane output does not.
@@ -82,7 +85,7 @@ pub(super) fn pane_row(
         agent: Some(agent),
         tmux_session: Some(pane.session.clone()),
         created_at: None,
-        last_focused_at: pane.last_attached,
+        last_focused_at: looked_at,
         last_activity_at: last_signal_at,
         agent_session_id: None,
         activity,

@@ -26,6 +26,8 @@ pub(super) struct RowContext<'a> {
     pub(super) problems: &'a super::Problems,
     /// The operator's snoozes of rows greenroom does not own, by row id.
     pub(super) snoozes: &'a BTreeMap<String, crate::sources::snooze::Snooze>,
+    /// The operator's looks at rows greenroom does not own, by row id.
+    pub(super) looks: &'a crate::sources::looks::Looks,
     pub(super) now: DateTime<Utc>,
 }
 
@@ -95,6 +97,7 @@ impl Catalog {
             facts,
             problems: &self.problems,
             snoozes: &self.own.snoozes,
+            looks: &self.own.looks,
             now,
         }
     }
@@ -174,6 +177,10 @@ impl Catalog {
         let last_signal_at =
             sidecar_signal_at(live.as_ref(), s, orchestration.as_deref(), word.as_ref());
         let said = said(s.activity_tool.as_ref());
+        let looked_at = health::last_focus(
+            s.last_focused_at,
+            live.as_ref().and_then(|f| f.last_attached),
+        );
         let inputs = HealthInputs {
             status: &status,
             exit_status,
@@ -181,6 +188,8 @@ impl Catalog {
             orchestration: orchestration.as_deref(),
             last_signal_at,
             said: said.as_deref(),
+            turn_ended_at: health::turn_ended_at(&activity),
+            looked_at,
         };
         let (health, rule) = health::decide(inputs, now, t);
         let why = health::explain(rule, health, &inputs, &activity, t);
@@ -201,10 +210,7 @@ impl Catalog {
             agent: s.agent.clone(),
             tmux_session,
             created_at: s.created_at,
-            last_focused_at: health::last_focus(
-                s.last_focused_at,
-                live.as_ref().and_then(|f| f.last_attached),
-            ),
+            last_focused_at: looked_at,
             last_activity_at: last_signal_at,
             agent_session_id: s.agent_session_id.clone(),
             activity,

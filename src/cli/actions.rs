@@ -27,6 +27,11 @@ fn run_with(command: &SessionCommand, config: &Config, tmux: &Tmux) -> Result<()
     match command {
         SessionCommand::Spawn(a) => spawn(a, config, tmux),
         SessionCommand::Attach(a) => attach(a, config, tmux, &store),
+        SessionCommand::Look(a) => {
+            let rows = rows(config, tmux);
+            ops::record_focus(&store, ops::resolve(&rows, &a.session)?);
+            Ok(())
+        }
         SessionCommand::Kill(a) => kill(a, config, tmux, &store),
         SessionCommand::Restore(a) => restore(a, config, tmux),
         SessionCommand::Dismiss(a) if a.all_dormant => dismiss_all(config, tmux, &store, a.yes),

@@ -116,7 +116,7 @@ pub enum CliCommand {
     /// List sessions, most recently focused first
     #[command(alias = "list")]
     Ls(ls::LsArgs),
-    /// Print counts of sessions that need you (errored, waiting, stuck, active)
+    /// Print counts of sessions that need you (errored, waiting, stuck, ready) and active ones
     ///
     /// For tmux: set -g status-right '#(greenroom status --tmux)' (greenroom tmux install adds it)
     Status(status::StatusArgs),
@@ -133,7 +133,7 @@ pub enum CliCommand {
         /// The session: a name, uuid or unique uuid prefix
         session: String,
     },
-    /// Attach to the session that needs you most (waiting, then errored, then stuck; the longest first)
+    /// Attach to the session that needs you most (waiting, then errored, stuck, then ready; the longest first)
     ///
     /// For tmux: bind-key g run-shell 'greenroom next' (greenroom tmux install adds it). Run from a
     /// tmux key, it answers in the status line.

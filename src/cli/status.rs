@@ -24,15 +24,16 @@ fn tmux_colour(h: Health) -> Option<&'static str> {
         Health::Errored => Some("red"),
         Health::Waiting => Some("yellow"),
         Health::Stuck => Some("magenta"),
+        Health::Ready => Some("blue"),
         Health::Active => Some("green"),
         Health::Idle | Health::Dormant | Health::Killed | Health::Exited | Health::Done => None,
     }
 }
 
-/// One line: `✖ 2 errored · ◆ 1 waiting`, or tmux-coloured with `tmux`,
-/// then (tmux) the session `greenroom next` goes to: `→ name 4m`.
-/// Snoozed sessions are not counted. Empty when no session is errored,
-/// waiting, stuck or active.
+/// One line: `✖ 2 errored · ◆ 1 waiting · ▷ 1 ready`, or tmux-coloured
+/// with `tmux`, then (tmux) the session `greenroom next` goes to:
+/// `→ name 4m`. Snoozed sessions are not counted. Empty when no session is
+/// errored, waiting, stuck, ready or active.
 pub fn line(sessions: &[Session], tmux: bool, now: DateTime<Utc>) -> String {
     let mut counts: HashMap<Health, usize> = HashMap::new();
     for s in sessions.iter().filter(|s| attention::counted(s)) {

@@ -108,6 +108,7 @@ pub fn explain(
             ActivitySource::Nothing => why.words("no report and no pane: idle"),
             _ => said(&a.state.to_string(), ": idle"),
         },
+        Rule::Unseen { done } => super::ready::why(done, i),
     };
     match super::restates::restates(rule, i, a) {
         true => why.restating(),
@@ -196,6 +197,8 @@ mod tests {
             orchestration: o,
             last_signal_at: ago(signal_min),
             said: None,
+            turn_ended_at: crate::health::turn_ended_at(a),
+            looked_at: ago(0),
         };
         let (h, rule) = decide(i, now(), &t);
         (h, explain(rule, h, &i, a, &t).at(now()))
@@ -370,6 +373,8 @@ mod tests {
             orchestration: None,
             last_signal_at: ago(12),
             said: Some("Bash `npm test\n`"),
+            turn_ended_at: None,
+            looked_at: None,
         };
         let t = Thresholds::default();
         let (h, rule) = decide(i, now(), &t);

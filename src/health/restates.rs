@@ -74,6 +74,8 @@ mod tests {
                 orchestration: None,
                 last_signal_at: ago(signal),
                 said: None,
+                turn_ended_at: None,
+                looked_at: None,
             };
             let (h, rule) = decide(i, now(), &t);
             explain(rule, h, &i, a, &t).adds()

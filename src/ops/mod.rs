@@ -139,15 +139,26 @@ pub enum Attached {
     Returned,
 }
 
-/// Records that the operator looked at a session (greenroom's own only).
+/// Records that the operator looked at a session: greenroom's own in its
+/// record (`last_focused_at`), any other of this machine's rows (a
+/// hand-started agent's pane, Maestro's, AO's) in greenroom's looks file.
+/// A finished turn looked at is no longer ready (`health::decide`). A
+/// host's row is that host's to record.
 pub fn record_focus(store: &SidecarStore, session: &Session) {
+    if session.host.is_some() {
+        return;
+    }
+    let now = Utc::now();
     if session.source != Source::Greenroom {
+        let looks = crate::sources::looks::LooksStore::new(store.dir());
+        if let Err(e) = looks.record(&session.id, now) {
+            tracing::warn!(id = %session.id, error = %e, "cannot record a look");
+        }
         return;
     }
     let Ok(id) = Uuid::parse_str(&session.id) else {
         return;
     };
-    let now = Utc::now();
     if let Err(e) = store.update(id, Duration::from_secs(1), |s| {
         s.last_focused_at = Some(now);
         true

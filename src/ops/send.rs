@@ -346,6 +346,8 @@ pub fn send_key(
     if let Some(after) = &after {
         super::answered::record(tmux, store, session, key, after, before)?;
     }
+    // An answer is a look: a turn that ended before it is seen.
+    super::record_focus(store, session);
     Ok(after)
 }
 

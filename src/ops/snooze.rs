@@ -23,7 +23,7 @@ pub fn snooze(
 ) -> Result<DateTime<Utc>, OpsError> {
     if !session.health.needs_operator() {
         return Err(OpsError::Prompt(format!(
-            "{} is {}: only a waiting, errored or stuck session can be snoozed",
+            "{} is {}: only a waiting, errored, stuck or ready session can be snoozed",
             session.name, session.health
         )));
     }

@@ -22,6 +22,11 @@ pub enum SessionCommand {
     Send(SendArgs),
     /// Take a session that needs you out of the queue for a while (any new state change wakes it)
     Snooze(SnoozeArgs),
+    /// Record that you looked at a session: a turn it finished before is no
+    /// longer ready (what another machine's dashboard runs here when you
+    /// keep one of this machine's rows selected)
+    #[command(hide = true)]
+    Look(LookArg),
 }
 
 #[derive(Debug, Args)]
@@ -80,6 +85,13 @@ pub struct SpawnArgs {
     /// with spaces and run by your shell, like ssh does)
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<String>,
+}
+
+/// `look`'s session: hidden, like the command (not completed as names).
+#[derive(Debug, Args)]
+pub struct LookArg {
+    /// The session's name, uuid, or a unique uuid prefix
+    pub session: String,
 }
 
 #[derive(Debug, Args)]

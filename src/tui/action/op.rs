@@ -30,6 +30,9 @@ pub enum Verb {
     OpenBeside,
     /// Move the pane beside to the newly selected session.
     Follow(crate::tmux::Beside),
+    /// The operator looked at the session (kept it selected for a moment):
+    /// recorded, so a turn that ended before is no longer ready.
+    Look,
 }
 
 /// A host's row an op acts on.

@@ -6,7 +6,18 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use chrono::{DateTime, Utc};
+
 use crate::model::{Health, RowKey};
+
+/// A ready row the operator keeps selected: since when (its selection, or
+/// its turning ready while selected), and whether the look was recorded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dwell {
+    pub row: RowKey,
+    pub since: DateTime<Utc>,
+    pub recorded: bool,
+}
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Triage {
@@ -19,4 +30,9 @@ pub struct Triage {
     pub handled: HashMap<RowKey, Health>,
     /// The session selected before the last jump (`w`, `W`, jump back).
     pub jumped_from: Option<RowKey>,
+    /// The selected ready row, while it stays selected and ready.
+    pub dwell: Option<Dwell>,
+    /// The clock at the operator's last key, click or scroll in the
+    /// dashboard: a selection is a look only while they use it.
+    pub last_input: Option<DateTime<Utc>>,
 }

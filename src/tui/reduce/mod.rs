@@ -7,6 +7,7 @@ mod budget;
 mod commands;
 pub mod dialog;
 pub mod hosts;
+pub(in crate::tui) mod look;
 pub(in crate::tui) mod navigate;
 pub mod op;
 mod polling;

@@ -25,7 +25,8 @@ fn host_takes(verb: &Verb) -> Result<(), &'static str> {
         | Verb::Snooze(_)
         | Verb::Wake
         | Verb::Capture
-        | Verb::Attach => Ok(()),
+        | Verb::Attach
+        | Verb::Look => Ok(()),
         Verb::OpenBeside | Verb::Follow(_) => {
             Err("the pane beside shows this machine's sessions only: enter attaches over ssh")
         }
@@ -131,6 +132,7 @@ pub fn host_args(verb: &Verb, id: &str) -> Vec<String> {
         Verb::Wake => vec!["snooze".into(), "--wake".into()],
         Verb::Capture => vec!["capture".into()],
         Verb::Attach => vec!["attach".into()],
+        Verb::Look => vec!["look".into()],
         Verb::OpenBeside | Verb::Follow(_) => Vec::new(),
     };
     let mut args = words;

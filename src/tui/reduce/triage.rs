@@ -80,7 +80,7 @@ pub(in crate::tui) fn snooze(state: &mut AppState) -> Vec<Effect> {
         }
         if !s.health.needs_operator() || s.archived {
             return Err(format!(
-                "{} is {}: only a waiting, errored or stuck session can be snoozed",
+                "{} is {}: only a waiting, errored, stuck or ready session can be snoozed",
                 row_name(s),
                 s.health
             ));

@@ -14,6 +14,7 @@ use crate::tui::reduce::polling;
 use crate::tui::reduce::rows::replace_rows;
 
 pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
+    crate::tui::reduce::look::note_input(state, &action);
     let effects = dispatch(state, action);
     crate::tui::reduce::status::withdraw_untrue(state);
     effects
@@ -116,6 +117,7 @@ fn tick(state: &mut AppState, now: chrono::DateTime<chrono::Utc>) -> Vec<Effect>
         state.status = None;
     }
     let mut effects = crate::tui::reduce::navigate::settled(state);
+    effects.extend(crate::tui::reduce::look::dwell(state));
     effects.extend(crate::tui::reduce::hosts::tick(state, now));
     effects
 }

@@ -20,6 +20,24 @@ pub fn act(reach: Reach, verb: &Verb, rows: &[HostRow]) -> Action {
     Action::Finished(worded(verb, ok, failed))
 }
 
+/// Records a look at a host's rows there (`greenroom look`), quietly: a
+/// failure (a host whose greenroom predates `look`) is logged, and its
+/// rows stay ready until looked at there.
+pub fn look(reach: Reach, rows: &[HostRow]) -> Action {
+    let calls: Vec<(String, Vec<String>)> = rows
+        .iter()
+        .map(|r| (r.name.clone(), host_args(&Verb::Look, &r.id)))
+        .collect();
+    match remote::run_each(reach, &calls) {
+        Ok((_, failed)) if failed.is_empty() => {}
+        Ok((_, failed)) => {
+            tracing::warn!(failed = %failed.join("; "), "cannot record a look on its host")
+        }
+        Err(why) => tracing::warn!(%why, "cannot record a look on its host"),
+    }
+    Action::Nothing
+}
+
 /// What `verb` did on the rows named in `ok`, and why the others failed.
 fn worded(verb: &Verb, ok: Vec<String>, failed: Vec<String>) -> Finished {
     let name = ok.first().cloned().unwrap_or_default();
@@ -44,7 +62,7 @@ fn worded(verb: &Verb, ok: Vec<String>, failed: Vec<String>) -> Finished {
                 + chrono::Duration::from_std(*length).unwrap_or(chrono::Duration::zero()),
         },
         Verb::Wake => Finished::Woke { name },
-        Verb::Capture | Verb::Attach | Verb::OpenBeside | Verb::Follow(_) => {
+        Verb::Capture | Verb::Attach | Verb::Look | Verb::OpenBeside | Verb::Follow(_) => {
             Finished::Failed(format!("{name}: not a command for its host"))
         }
     }

@@ -228,6 +228,12 @@ impl Context {
         Ok(beside)
     }
 
+    /// Records that the operator looked at the session (see `Verb::Look`).
+    pub fn look(&self, s: &Session) -> Action {
+        ops::record_focus(&self.store, s);
+        Action::Nothing
+    }
+
     /// Closes the pane beside (it lives in greenroom's own server).
     pub fn close_beside(&self, beside: &Beside) {
         let tmux_env = self.config.environ.tmux().map(str::to_owned);

@@ -87,7 +87,9 @@ const FROM_GREENROOM: &[&str] = &["answer", "claude-registry"];
 
 /// After a refusal: the row idle within a few seconds, asking nothing, as
 /// Claude Code itself says, its word from `sources`; the refused command
-/// never ran.
+/// never ran. Refused in the pane, greenroom saw no look: the turn's end
+/// is ready for the operator; answered from greenroom, the answer was the
+/// look.
 fn idle_after_refusal(
     c: &Claude,
     row: &impl Fn() -> Option<Value>,
@@ -95,9 +97,16 @@ fn idle_after_refusal(
     sources: &[&str],
 ) -> Value {
     let refused = Instant::now();
-    let r = wait_for(5, &format!("the row idle after refusing {command}"), || {
-        row().filter(|r| r["health"] == "idle")
-    });
+    let health = if sources.contains(&"answer") {
+        "idle"
+    } else {
+        "ready"
+    };
+    let r = wait_for(
+        5,
+        &format!("the row {health} after refusing {command}"),
+        || row().filter(|r| r["health"] == health),
+    );
     eprintln!(
         "{command}: idle {:.1} s after the refusal: {:#}",
         refused.elapsed().as_secs_f64(),
@@ -141,7 +150,10 @@ fn ran_and_ended(c: &Claude, p: &Pane<'_>, row: &impl Fn() -> Option<Value>, com
     });
     p.until(30, "the follow-up", |s| s.contains("Touched it."));
     let r = wait_for(10, "the row idle after the turn", || {
-        row().filter(|r| r["health"] == "idle" && r["activity"]["reported"] == true)
+        // Ready when the turn ended over 5 s after a look (or none).
+        row().filter(|r| {
+            (r["health"] == "idle" || r["health"] == "ready") && r["activity"]["reported"] == true
+        })
     });
     assert!(r["activity"]["waiting_for"].is_null(), "{r:#}");
 }

@@ -60,7 +60,8 @@ fn hook_to_sidecar_latency_is_measured() {
         c.prompt(&format!("Question {i}?"));
         let answer = format!("Answer {i}.");
         c.pane().until(30, "the answer", |s| s.contains(&answer));
-        c.until_row(20, "idle after Stop", |r| health(r) == "idle");
+        // Its turn ended by its hook's word, and nobody looked: ready.
+        c.until_row(20, "ready after Stop", |r| health(r) == "ready");
     }
     drop(watcher);
     let seen = seen.lock().unwrap().clone();

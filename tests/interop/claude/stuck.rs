@@ -56,7 +56,8 @@ fn a_hung_api_call_is_stuck_while_the_spinner_ticks() {
     // The answer at last: the turn ends, as the Stop hook says.
     c.pane()
         .until(40, "the slow answer", |s| s.contains("Slowly, at last."));
-    c.until_row(20, "idle after Stop", |r| {
-        health(r) == "idle" && r["activity"]["reported"] == true
+    // Its turn ended by its hook's word, and nobody looked: ready.
+    c.until_row(20, "ready after Stop", |r| {
+        health(r) == "ready" && r["activity"]["reported"] == true
     });
 }

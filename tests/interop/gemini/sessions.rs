@@ -78,7 +78,8 @@ fn hooks_show_waiting_on_allow_execution_then_idle_with_usage() {
     });
     let calls = setup.api.model_calls().len() as u64;
     assert_eq!(calls, 2, "the function call, then the answer");
-    assert_eq!(row["health"], "idle");
+    // Its turn ended by its hook's word, and nobody looked: ready.
+    assert_eq!(row["health"], "ready");
     let by_model = &row["usage"]["by_model"];
     assert_eq!(by_model.as_object().unwrap().len(), 1, "{by_model}");
     assert_eq!(by_model[MODEL]["input"], per_call().0 * calls);

@@ -47,11 +47,12 @@ fn a_prompt_refused_in_the_pane_is_idle_by_claude_codes_own_record() {
         let w = r.waiting_for.as_ref().unwrap();
         assert_eq!(w.command.as_deref(), Some("touch x"));
     }
-    // Refused: no hook fires, the record turns idle.
+    // Refused: no hook fires, the record turns idle: the agent's own word
+    // that its turn ended, and nobody looked at it since (ready).
     record(&world, "asked", "idle", Utc::now());
     let rows = rows_of(&world, &tmux);
     let r = row(&rows, "asked");
-    assert_eq!(r.health, Health::Idle, "{r:#?}");
+    assert_eq!(r.health, Health::Ready, "{r:#?}");
     assert_eq!(r.activity.source, ActivitySource::ClaudeRegistry);
     assert_eq!(r.waiting_for, None);
     tmux.kill();

@@ -93,6 +93,8 @@ pub(super) fn inputs<'a>(
         orchestration: None,
         last_signal_at: signal,
         said: None,
+        turn_ended_at: None,
+        looked_at: None,
     }
 }
 
@@ -321,30 +323,6 @@ fn every_class_is_in_all_once_with_its_own_glyph() {
     glyphs.sort_unstable();
     glyphs.dedup();
     assert_eq!(glyphs.len(), Health::ALL.len());
-}
-
-#[test]
-fn the_operator_is_needed_for_errored_waiting_and_stuck_only() {
-    let needed: Vec<Health> = Health::ALL
-        .iter()
-        .copied()
-        .filter(|h| h.needs_operator())
-        .collect();
-    assert_eq!(needed, [Health::Errored, Health::Waiting, Health::Stuck]);
-    let quiet: Vec<Health> = Health::ALL
-        .iter()
-        .copied()
-        .filter(|h| h.is_quiet())
-        .collect();
-    assert_eq!(
-        quiet,
-        [
-            Health::Dormant,
-            Health::Killed,
-            Health::Exited,
-            Health::Done
-        ]
-    );
 }
 
 #[test]

@@ -125,7 +125,8 @@ fn a_session_shows_the_orchestration_it_finished_until_a_new_one_starts() {
     let r = row(&world);
     let o = r.orchestration.as_ref().unwrap();
     assert_eq!((o.session_id.as_deref(), o.archived), (Some("done"), true));
-    assert_eq!(r.health, Health::Done);
+    // Done, and never looked at: ready for the operator.
+    assert_eq!(r.health, Health::Ready);
 
     write(
         &state_dir.join("active-session.md"),

@@ -6,5 +6,6 @@ mod codex;
 mod health;
 mod maestro;
 mod opencode;
+mod ready;
 mod spend;
 mod stuck;

@@ -140,7 +140,8 @@ fn with_claude_codes_record_a_still_screen_is_stuck_and_its_idle_the_interrupt()
     record(&world, "frozen", "idle", Utc::now());
     let rows = rows_of(&world, &tmux);
     let frozen = row(&rows, "frozen");
-    assert_eq!(frozen.health, Health::Idle, "{frozen:#?}");
+    // Its own word that the turn ended, never looked at: ready.
+    assert_eq!(frozen.health, Health::Ready, "{frozen:#?}");
     assert_eq!(
         frozen.activity.source,
         greenroom::model::ActivitySource::ClaudeRegistry

@@ -73,7 +73,8 @@ fn a_dialog_claude_codes_record_says_blocks_it_reads_waiting() {
         Some(&pane),
         &with(fixture("SessionStart__startup"), "session_id", session),
     );
-    assert_eq!(s.row(&pane).unwrap()["health"], "idle");
+    // Idle by its hook's word, never looked at: ready for the operator.
+    assert_eq!(s.row(&pane).unwrap()["health"], "ready");
     let info = s.tmux.run(&[
         "display-message",
         "-p",

@@ -95,7 +95,8 @@ fn a_hook_heard_after_the_poll_saw_the_shell_is_a_live_agent() {
     engine.apply_changes(vec![record_of(&s)]);
     let r = row(&engine, &pane).expect("the agent's row");
     assert_eq!(r.status, Status::Running, "{r:#?}");
-    assert_eq!(r.health, Health::Idle);
+    // Idle by its hook's word, never looked at: ready for the operator.
+    assert_eq!(r.health, Health::Ready);
 
     // Then the poll sees the pane at its shell again (nothing ran there
     // in between): its agent has gone without a word.

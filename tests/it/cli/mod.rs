@@ -23,6 +23,7 @@ mod hooks_install;
 mod hosts_config;
 mod ls;
 mod plain_errors;
+mod ready;
 mod report;
 mod report_bounds;
 mod spawn;

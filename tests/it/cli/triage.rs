@@ -136,7 +136,7 @@ fn snooze_leaves_the_queue_until_a_newer_report_and_wake_ends_it() {
     let refused = gr.run(&["snooze", "quiet"]);
     let err = String::from_utf8_lossy(&refused.stderr);
     assert!(
-        err.contains("only a waiting, errored or stuck session"),
+        err.contains("only a waiting, errored, stuck or ready session"),
         "{err}"
     );
 

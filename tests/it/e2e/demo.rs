@@ -146,7 +146,8 @@ pub(crate) fn selected_line(screen: &str) -> &str {
         .unwrap_or_else(|| panic!("no selected line:\n{screen}"))
 }
 
-const HEALTHS: [&str; 6] = ["errored", "waiting", "stuck", "active", "idle", "done"];
+// The idle and finished agents' turns ended before anyone looked: ready.
+const HEALTHS: [&str; 5] = ["errored", "waiting", "stuck", "ready", "active"];
 
 #[test]
 fn the_demo_shows_every_health_answers_keys_and_leaves_nothing_behind() {

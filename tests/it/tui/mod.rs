@@ -11,6 +11,7 @@ mod hosts;
 mod layout;
 mod modes;
 mod overview_pane;
+mod ready;
 mod reducer;
 mod snapshots;
 mod status_messages;

@@ -264,7 +264,7 @@ fn z_snoozes_a_session_that_needs_you_and_wakes_a_snoozed_one() {
     // Nothing to snooze on a calm session.
     key_in(&mut s, KeyCode::Home);
     assert!(key(&mut s, 'z').is_empty());
-    assert!(status(&s).contains("only a waiting, errored or stuck session"));
+    assert!(status(&s).contains("only a waiting, errored, stuck or ready session"));
 }
 
 #[test]

@@ -53,6 +53,8 @@ impl Runner {
             Verb::Follow(pane) => {
                 self.off_loop(move |c| c.follow(&pane, &s).unwrap_or(Action::Nothing))
             }
+            // The record's change comes back through the watcher as rows.
+            Verb::Look => self.off_loop(move |c| c.look(&s)),
         }
         Ok(Step::Then(Vec::new()))
     }
@@ -83,6 +85,12 @@ impl Runner {
                 }
                 let done = self.with_terminal_handed_over(|| host_ops::attach(reach, first))?;
                 return Ok(Step::Then(done));
+            }
+            // Quiet: a look is no news to the operator; its host's stream
+            // brings the row that is no longer ready.
+            Verb::Look => {
+                let reach = reach();
+                self.off_loop(move |_| host_ops::look(reach, &rows));
             }
             op => {
                 let reach = reach();
