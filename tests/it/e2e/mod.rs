@@ -8,5 +8,6 @@ mod dashboard;
 mod demo;
 mod events;
 mod input;
+mod tmux_back;
 mod tmux_keys;
 mod triage;
