@@ -32,7 +32,7 @@ pub(crate) struct DemoRun {
     /// Holds HOME and the demo's folder; removed last.
     dir: tempfile::TempDir,
     /// The demo's folder (GREENROOM_DEMO_ROOT), which the demo creates.
-    root: PathBuf,
+    pub(crate) root: PathBuf,
     /// The demo's tmux socket: named after its folder.
     socket: String,
 }
@@ -42,6 +42,11 @@ impl DemoRun {
     /// prints its exit status (tmux's own is not always filled in), else run
     /// directly so the pane's pid is the demo's.
     pub(crate) fn start(wrapped: bool) -> Self {
+        Self::start_with(wrapped, |_| {})
+    }
+
+    /// As [`DemoRun::start`], with `prepare` given HOME before the demo starts.
+    pub(crate) fn start_with(wrapped: bool, prepare: impl FnOnce(&Path)) -> Self {
         let dir = tempfile::tempdir().unwrap();
         static DEMOS: AtomicUsize = AtomicUsize::new(0);
         let n = DEMOS.fetch_add(1, Ordering::SeqCst);
@@ -49,6 +54,7 @@ impl DemoRun {
         let root = dir.path().join(&socket);
         let home = dir.path().join("home");
         std::fs::create_dir(&home).unwrap();
+        prepare(&home);
         let env = |key: &str, value: &Path| format!("{key}={}", value.display());
         let tmux = TmuxServer::new();
         let (root_env, home_env) = (env("GREENROOM_DEMO_ROOT", &root), env("HOME", &home));

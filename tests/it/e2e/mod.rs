@@ -6,6 +6,7 @@ mod changes;
 mod codex_screen;
 mod dashboard;
 mod demo;
+mod demo_git;
 mod events;
 mod input;
 mod tmux_back;
