@@ -42,11 +42,16 @@ impl DemoRun {
     /// prints its exit status (tmux's own is not always filled in), else run
     /// directly so the pane's pid is the demo's.
     pub(crate) fn start(wrapped: bool) -> Self {
-        Self::start_with(wrapped, |_| {})
+        Self::start_with(wrapped, ("160", "48"), |_| {})
     }
 
-    /// As [`DemoRun::start`], with `prepare` given HOME before the demo starts.
-    pub(crate) fn start_with(wrapped: bool, prepare: impl FnOnce(&Path)) -> Self {
+    /// As [`DemoRun::start`], in a pane of `size` (columns, rows), with
+    /// `prepare` given HOME before the demo starts.
+    pub(crate) fn start_with(
+        wrapped: bool,
+        size: (&str, &str),
+        prepare: impl FnOnce(&Path),
+    ) -> Self {
         let dir = tempfile::tempdir().unwrap();
         static DEMOS: AtomicUsize = AtomicUsize::new(0);
         let n = DEMOS.fetch_add(1, Ordering::SeqCst);
@@ -75,9 +80,9 @@ impl DemoRun {
             "-s",
             "demo",
             "-x",
-            "160",
+            size.0,
             "-y",
-            "48",
+            size.1,
             "-e",
             &root_env,
             "-e",

@@ -30,7 +30,7 @@ const OPERATORS_GITCONFIG: &str = "[user]\n\tname = The Operator\n\temail = op@e
 #[test]
 fn the_demo_s_agents_commit_and_change_files_in_repositories_of_their_own() {
     let _one = one_demo();
-    let demo = DemoRun::start_with(true, |home| {
+    let demo = DemoRun::start_with(true, ("160", "48"), |home| {
         std::fs::write(home.join(".gitconfig"), OPERATORS_GITCONFIG).unwrap();
     });
     demo.until(30, "the demo's agents", |s| s.contains("ml-8"));

@@ -299,7 +299,6 @@ const TESTS: &[Step] = &[
     Scene(0),
     M(Finish(1)),
     M(Begin(2)),
-    Report("PreToolUse", &[("tool_name", "Bash")]),
     Print("{g}⏺{R} {B}Bash{R}(cargo test --test ws_integration -- --test-threads=1)"),
     super::Step::Out("running 23 tests"),
     super::Step::Pass("ws::connect_and_echo"),
@@ -311,6 +310,10 @@ const TESTS: &[Step] = &[
         "demo, 10 minutes by default) greenroom marks it stuck. Select tests-5,",
         "press s and send a line to nudge it.",
     ]),
+    // Reported after its last output: a screen that moved after an Active
+    // report and then fell silent reads as a turn that ended (greenroom's
+    // silence rule), which would make stuck depend on when a second ticks.
+    Report("PreToolUse", &[("tool_name", "Bash")]),
     Reply,
     Say("The reconnect test blocks forever on a socket the server closed; adding a timeout."),
     M(Finish(2)),
@@ -325,23 +328,23 @@ const TESTS: &[Step] = &[
 const DATA_ROUND: Step =
     Say("Done: orders_daily rebuilt (1,204 rows for the last day), tests pass.");
 
-/// Active, then idle for a while, then active again.
+/// Active for half a minute, then idle for a while, then active again.
 const DATA: &[Step] = &[
     Prompt("Backfill orders_daily in London time and add a refunds column"),
     Forever(&[
-        Scenes(10),
+        Scenes(24),
         Commit("Rebuild orders_daily in London time"),
         DATA_ROUND,
         Idle,
         Pause(12_000),
         Prompt("Check late-arriving orders are counted on the right day"),
-        Scenes(10),
+        Scenes(24),
         Commit("Rebuild orders_daily in London time"),
         DATA_ROUND,
         Idle,
         Pause(12_000),
         Prompt("Add tests for the refunds column"),
-        Scenes(10),
+        Scenes(24),
         Commit("Rebuild orders_daily in London time"),
         DATA_ROUND,
         Idle,

@@ -337,6 +337,8 @@ impl<'a> Player<'a> {
             for _ in 0..SCENES_PER_PHASE {
                 self.next_scene()?;
                 self.maestro.write();
+                // A phase lasts long enough to be read on the dashboard.
+                self.pause(1500);
             }
             self.maestro.change(&Maestro::Finish(n));
         }
