@@ -66,9 +66,16 @@ fn the_demo_s_agents_commit_and_change_files_in_repositories_of_their_own() {
     });
     // The review's own keys in the last line say `c` opened it.
     let footer = |s: &str| s.trim_end().lines().last().unwrap_or("").to_owned();
-    demo.keys(&["c"]);
-    demo.until(20, "web-2's changed file, in review", |s| {
-        s.contains(" M  src/checkout/validate.ts") && footer(s).contains("Enter diff")
+    // `c` before the dashboard has read the change opens no review: it
+    // is pressed again once the file shows and the review's keys do not.
+    wait_for(30, "web-2's changed file, in review", || {
+        let s = demo.screen();
+        let listed = s.contains(" M  src/checkout/validate.ts");
+        let reviewing = footer(&s).contains("Enter diff");
+        if !reviewing {
+            demo.keys(&["c"]);
+        }
+        (listed && reviewing).then_some(())
     });
     demo.keys(&["Enter"]);
     demo.until(10, "its diff", |s| {
