@@ -21,6 +21,7 @@ mod diff;
 mod guard;
 mod monitor;
 mod numstat;
+pub mod own_repo;
 mod pr;
 mod repo;
 mod status;
@@ -81,6 +82,11 @@ impl Git {
         Self {
             program: program.into(),
         }
+    }
+
+    /// The program this handle runs.
+    fn program(&self) -> &Path {
+        &self.program
     }
 
     /// A git call in `dir` with no surprises from the environment. The

@@ -17,6 +17,7 @@ use std::io;
 
 use crate::process::{Limits, Overflow, ProcessError, Spec};
 
+mod back;
 mod beside;
 mod control;
 mod events;
@@ -30,6 +31,7 @@ mod shell;
 mod socket;
 mod target;
 mod window;
+pub use back::{BackOptions, ClientPlace};
 pub use beside::{Beside, host_from_env};
 pub use control::Control;
 pub use events::{

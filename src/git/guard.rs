@@ -82,7 +82,7 @@ pub const OVERRIDES: &[(&str, &str)] = &[
     ("maintenance.auto", "false"),
 ];
 
-const EMPTY_TREE_SHA1: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+pub(super) const EMPTY_TREE_SHA1: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 const EMPTY_TREE_SHA256: &str = "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321";
 
 /// The arguments before git's command: the overrides and the attribute

@@ -29,6 +29,7 @@ use uuid::Uuid;
 
 use crate::model::{Session, Source};
 use crate::sources::sidecar::{SidecarError, SidecarStore};
+use crate::sources::tmux_conf;
 use crate::tmux::{Tmux, TmuxError};
 
 pub use crate::model::valid_agent_session_id;
@@ -184,7 +185,9 @@ pub fn attach(
         .ok_or_else(|| OpsError::NoTmux(session.name.clone()))?;
     record_focus(store, session);
     if tmux.is_current_server(tmux_env) {
+        let from = tmux.client_place(None);
         tmux.switch_client(&name)?;
+        remember_back(tmux, from.as_ref());
         Ok(Attached::Switched)
     } else {
         tmux.attach_here(&name)?;
@@ -208,8 +211,25 @@ pub fn attach_in_popup(
         .tmux_target()
         .ok_or_else(|| OpsError::NoTmux(session.name.clone()))?;
     record_focus(store, session);
+    let from = tmux.client_place(Some(client));
     tmux.switch_client_of(client, &name)?;
+    remember_back(tmux, from.as_ref());
     Ok(Attached::Switched)
+}
+
+/// Records where the client was before greenroom moved it, for prefix b
+/// (see `crate::tmux::BackOptions`). A failure costs only the way back.
+fn remember_back(tmux: &Tmux, from: Option<&crate::tmux::ClientPlace>) {
+    let Some(from) = from else {
+        return;
+    };
+    let options = crate::tmux::BackOptions {
+        back: tmux_conf::BACK_OPTION,
+        at: tmux_conf::BACK_AT_OPTION,
+    };
+    if let Err(e) = tmux.remember_back(options, from) {
+        tracing::warn!(error = %e, "cannot record the way back for prefix b");
+    }
 }
 
 /// Whether kill, send and attach may act on this row: its tmux session is

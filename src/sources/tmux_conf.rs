@@ -21,9 +21,16 @@ pub const KEYS: [(&str, &str); 3] = [
     ),
     (
         "b",
-        "back to the previous session (the dashboard, after Enter took you to an agent)",
+        "back to where you were before greenroom took you to an agent: the previous session, or the previous window and pane of the same session",
     ),
 ];
+
+/// Where greenroom records, when it moves a client, the pane the client was
+/// on (`crate::tmux::BackOptions`); prefix b goes back there.
+pub const BACK_OPTION: &str = "@greenroom-back";
+/// Where greenroom put that client: `CLIENT PANE`. prefix b goes back only
+/// while the client is still there, else it is `switch-client -l`.
+pub const BACK_AT_OPTION: &str = "@greenroom-back-at";
 
 /// The status-right part the block appends; also how it tells it is there.
 const STATUS_MARK: &str = "status --tmux)";
@@ -79,7 +86,7 @@ bind-key g run-shell \"{RUN} next\"
 # prefix G: {big_g}
 bind-key G run-shell \"tmux display-popup -c '#{{client_name}}' -w 90% -h 90% -E \\\"{RUN} --popup '#{{client_name}}' || read -r line\\\"\"
 # prefix b: {b}
-bind-key b switch-client -l
+{back}
 # The counts of sessions that need you, at the end of the status line (once,
 # however often this file is read again).
 %if \"#{{==:#{{m:*{STATUS_MARK}*,#{{status-right}}}},0}}\"
@@ -92,12 +99,29 @@ set-option -g status-right-length 100
         g = KEYS[0].1,
         big_g = KEYS[1].1,
         b = KEYS[2].1,
+        back = back_binding(),
+    )
+}
+
+/// prefix b: while the client is where greenroom put it, back to the pane
+/// it came from (another session's, or another window's of this one), the
+/// two places swapped so b again returns, as `switch-client -l` toggles;
+/// anywhere else, `switch-client -l`. `run-shell -C` expands the options
+/// into the tmux commands (a target is no format); they hold only what
+/// greenroom wrote there: a pane id and a client name.
+fn back_binding() -> String {
+    let (back, at) = (BACK_OPTION, BACK_AT_OPTION);
+    format!(
+        "bind-key b if-shell -F \"#{{==:#{{{at}}},#{{client_name}} #{{pane_id}}}}\" \
+         \"run-shell -C \\\"set-option -g {at} '#{{client_name}} #{{{back}}}' ; \
+         set-option -g {back} '#{{pane_id}}' ; switch-client -t '#{{{back}}}'\\\"\" \
+         \"switch-client -l\""
     )
 }
 
 /// Whether a line found between the block's first and last lines is one
 /// greenroom writes there (with any path to greenroom), or one an older
-/// greenroom wrote (they differed only in prefix G's lines). Anything else
+/// greenroom wrote (they differed in prefix G's lines and prefix b's). Anything else
 /// is the user's own.
 fn is_greenroom_line(line: &str) -> bool {
     let of_template = |t: &str| match t.split_once(RUN) {
@@ -112,6 +136,8 @@ fn is_greenroom_line(line: &str) -> bool {
         || line.starts_with(REPLACED)
         || line.starts_with("# prefix G: ")
         || line.starts_with("bind-key G ")
+        || line == "bind-key b switch-client -l"
+        || line.starts_with("# prefix b: ")
         || template().lines().any(of_template)
 }
 
@@ -131,7 +157,9 @@ pub fn undo_commands(replaced: &[String]) -> String {
         "%if \"#{{m:*{STATUS_MARK}*,#{{status-right}}}}\"\n\
          set-option -gF status-right \"#{{{SAVED_STATUS}}}\"\n\
          set-option -gu {SAVED_STATUS}\n\
-         %endif\n"
+         %endif\n\
+         set-option -gu {BACK_OPTION}\n\
+         set-option -gu {BACK_AT_OPTION}\n"
     ));
     out
 }

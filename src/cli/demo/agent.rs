@@ -9,6 +9,7 @@
 
 mod maestro_state;
 mod operator;
+mod repo;
 mod roles;
 mod scenes;
 mod steps;
@@ -18,6 +19,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 pub use operator::{Operator, Terminal};
+pub use repo::{identity, seed_files};
 use roles::Role;
 pub use steps::Stop;
 
@@ -89,6 +91,8 @@ pub enum Step {
     Orchestrate(&'static Task),
     /// These steps, again and again.
     Forever(&'static [Step]),
+    /// Commits everything in the agent's work tree with this message.
+    Commit(&'static str),
 }
 
 /// What happens to the Maestro orchestration.

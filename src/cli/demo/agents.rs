@@ -5,12 +5,14 @@ use std::time::Duration;
 
 use color_eyre::eyre::{Result, WrapErr, eyre};
 
+use super::agent as demo_agent;
 use super::{Place, WATCHDOG};
 use crate::config::Config;
 use crate::environ::Environ;
+use crate::git::own_repo;
 use crate::ops::{self, Launch, SpawnRequest};
 use crate::sources::maestro;
-use crate::sources::sidecar::SidecarStore;
+use crate::sources::sidecar::{SidecarStore, Worktree};
 use crate::tmux::{OwnServer, Tmux, shell_quote};
 
 /// One simulated agent: its session name, its `demo-agent` role, and what it shows.
@@ -19,6 +21,9 @@ pub(super) struct Agent {
     pub(super) role: &'static str,
     pub(super) shows: &'static str,
     maestro: bool,
+    /// Runs in a git worktree of its repository on this new branch, as
+    /// `greenroom spawn --worktree BRANCH` makes one.
+    worktree: Option<&'static str>,
 }
 
 pub(super) const AGENTS: [Agent; 8] = [
@@ -27,48 +32,56 @@ pub(super) const AGENTS: [Agent; 8] = [
         role: "api",
         shows: "active: a Maestro orchestration, phases advancing, tokens growing",
         maestro: true,
+        worktree: None,
     },
     Agent {
         name: "web-2",
         role: "web",
-        shows: "waiting: asks permission to run Bash and waits for your answer",
+        shows: "waiting: asks permission to run Bash and waits for your answer (in a git worktree)",
         maestro: false,
+        worktree: Some("fix/safari-postcode"),
     },
     Agent {
         name: "docs-3",
         role: "docs",
         shows: "done: its Maestro orchestration completes",
         maestro: true,
+        worktree: None,
     },
     Agent {
         name: "infra-4",
         role: "infra",
         shows: "errored: rate-limited, its Maestro phase failed",
         maestro: true,
+        worktree: None,
     },
     Agent {
         name: "tests-5",
         role: "tests",
         shows: "stuck: starts a test run and goes silent",
         maestro: true,
+        worktree: None,
     },
     Agent {
         name: "data-6",
         role: "data",
         shows: "active, then idle for a while, then active again",
         maestro: false,
+        worktree: None,
     },
     Agent {
         name: "mobile-7",
         role: "mobile",
-        shows: "idle: finished its task, waits for the next one",
+        shows: "idle by its own word: finished its task, its changes wait for review (c)",
         maestro: false,
+        worktree: None,
     },
     Agent {
         name: "ml-8",
         role: "ml",
         shows: "active: a training run printing every epoch",
         maestro: false,
+        worktree: None,
     },
 ];
 
@@ -131,7 +144,22 @@ pub(super) fn agent_command(environ: &Environ, root: &Path, role: &str) -> Resul
 /// orchestrates), the session, and `demo` as its agent preset so restore
 /// starts a simulated agent again.
 pub(super) fn start_agent(tmux: &Tmux, config: &Config, root: &Path, agent: &Agent) -> Result<()> {
-    let cwd = root.join("work").join(agent.name);
+    let repo = root.join("work").join(agent.name);
+    make_repo(&repo, agent)?;
+    let worktree = match agent.worktree {
+        Some(branch) => {
+            let path = ops::worktree_path(&repo, branch);
+            own_repo::add_worktree(&repo, branch, &path, &demo_agent::identity(0))
+                .map_err(|e| eyre!("cannot make the worktree {}: {e}", path.display()))?;
+            Some(Worktree {
+                repo: repo.clone(),
+                branch: branch.to_owned(),
+                path,
+            })
+        }
+        None => None,
+    };
+    let cwd = worktree.as_ref().map_or(repo, |w| w.path.clone());
     let state = if agent.maestro {
         cwd.join(maestro::DEFAULT_STATE_DIR).join("state")
     } else {
@@ -153,7 +181,35 @@ pub(super) fn start_agent(tmux: &Tmux, config: &Config, root: &Path, agent: &Age
     let store = SidecarStore::new(&config.sidecar_dir);
     let _ = store.update(spawned.sidecar.id, Duration::from_secs(2), |s| {
         s.agent = Some("demo".into());
+        // What spawn records for a worktree it made: dismiss offers to
+        // remove it.
+        s.worktree = worktree.clone();
         true
     });
+    Ok(())
+}
+
+/// The agent's own small repository: its role's files, committed once
+/// (Maestro's state folder ignored, as a project using Maestro would).
+fn make_repo(repo: &Path, agent: &Agent) -> Result<()> {
+    let who = demo_agent::identity(0);
+    let cannot =
+        |e: &dyn std::fmt::Display| eyre!("cannot make the git repository {}: {e}", repo.display());
+    own_repo::init(repo, &who).map_err(|e| cannot(&e))?;
+    let mut files = demo_agent::seed_files(agent.role);
+    if agent.maestro {
+        files.push((
+            ".gitignore".into(),
+            format!("/{}/\n", maestro::DEFAULT_STATE_DIR),
+        ));
+    }
+    for (path, text) in files {
+        let path = repo.join(path);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| cannot(&e))?;
+        }
+        std::fs::write(&path, text).map_err(|e| cannot(&e))?;
+    }
+    own_repo::commit_all(repo, "Initial commit", &who).map_err(|e| cannot(&e))?;
     Ok(())
 }

@@ -72,7 +72,9 @@ fn an_older_block_s_lines_are_greenroom_s() {
     let older = format!(
         "{BEGIN}\n# prefix G: the dashboard\n\
          bind-key G display-popup -E -w 90% -h 90% -d \"#{{pane_current_path}}\" \"'/old/greenroom'\"\n\
-         bind-key g run-shell \"'/old/greenroom' next\"\n{END}\n"
+         bind-key g run-shell \"'/old/greenroom' next\"\n\
+         # prefix b: back to the previous session (the dashboard, after Enter took you to an agent)\n\
+         bind-key b switch-client -l\n{END}\n"
     );
     let back = remove(&older).unwrap();
     assert_eq!(back.text, "");

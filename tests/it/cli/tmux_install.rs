@@ -68,9 +68,13 @@ fn uninstall_keeps_the_users_lines_written_inside_the_block_and_each_write_is_ba
     ));
     let installed = fs::read_to_string(&conf).unwrap();
     // The user adds a line of their own inside greenroom's block.
+    let b_line = installed
+        .lines()
+        .find(|l| l.starts_with("bind-key b "))
+        .unwrap();
     let edited = installed.replace(
-        "bind-key b switch-client -l\n",
-        "bind-key b switch-client -l\nset -g history-limit 50000\n",
+        &format!("{b_line}\n"),
+        &format!("{b_line}\nset -g history-limit 50000\n"),
     );
     assert_ne!(edited, installed);
     fs::write(&conf, &edited).unwrap();

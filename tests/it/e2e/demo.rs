@@ -32,7 +32,7 @@ pub(crate) struct DemoRun {
     /// Holds HOME and the demo's folder; removed last.
     dir: tempfile::TempDir,
     /// The demo's folder (GREENROOM_DEMO_ROOT), which the demo creates.
-    root: PathBuf,
+    pub(crate) root: PathBuf,
     /// The demo's tmux socket: named after its folder.
     socket: String,
 }
@@ -42,6 +42,16 @@ impl DemoRun {
     /// prints its exit status (tmux's own is not always filled in), else run
     /// directly so the pane's pid is the demo's.
     pub(crate) fn start(wrapped: bool) -> Self {
+        Self::start_with(wrapped, ("160", "48"), |_| {})
+    }
+
+    /// As [`DemoRun::start`], in a pane of `size` (columns, rows), with
+    /// `prepare` given HOME before the demo starts.
+    pub(crate) fn start_with(
+        wrapped: bool,
+        size: (&str, &str),
+        prepare: impl FnOnce(&Path),
+    ) -> Self {
         let dir = tempfile::tempdir().unwrap();
         static DEMOS: AtomicUsize = AtomicUsize::new(0);
         let n = DEMOS.fetch_add(1, Ordering::SeqCst);
@@ -49,6 +59,7 @@ impl DemoRun {
         let root = dir.path().join(&socket);
         let home = dir.path().join("home");
         std::fs::create_dir(&home).unwrap();
+        prepare(&home);
         let env = |key: &str, value: &Path| format!("{key}={}", value.display());
         let tmux = TmuxServer::new();
         let (root_env, home_env) = (env("GREENROOM_DEMO_ROOT", &root), env("HOME", &home));
@@ -69,9 +80,9 @@ impl DemoRun {
             "-s",
             "demo",
             "-x",
-            "160",
+            size.0,
             "-y",
-            "48",
+            size.1,
             "-e",
             &root_env,
             "-e",

@@ -13,15 +13,15 @@ use crate::support::{TmuxServer, wait_for};
 const BIN: &str = env!("CARGO_BIN_EXE_greenroom");
 
 /// The user's tmux server with a real client attached to its session `dash`.
-struct Client {
-    user: TmuxServer,
+pub(super) struct Client {
+    pub(super) user: TmuxServer,
     driver: TmuxServer,
-    home: tempfile::TempDir,
+    pub(super) home: tempfile::TempDir,
 }
 
 impl Client {
     /// `dash` runs `command` (a shell line) in a 160x48 window.
-    fn new(command: &str) -> Self {
+    pub(super) fn new(command: &str) -> Self {
         let home = tempfile::tempdir().unwrap();
         let user = TmuxServer::new();
         let env = |k: &str, rel: &str| format!("{k}={}", home.path().join(rel).display());
@@ -78,13 +78,13 @@ impl Client {
         self.driver.run(&["capture-pane", "-p", "-t", "=client:"])
     }
 
-    fn press(&self, keys: &[&str]) {
+    pub(super) fn press(&self, keys: &[&str]) {
         let mut args = vec!["send-keys", "-t", "=client:"];
         args.extend_from_slice(keys);
         self.driver.run(&args);
     }
 
-    fn until(&self, secs: u64, what: &str, check: impl Fn(&str) -> bool) -> String {
+    pub(super) fn until(&self, secs: u64, what: &str, check: impl Fn(&str) -> bool) -> String {
         let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             wait_for(secs, what, || {
                 let s = self.screen();
@@ -124,7 +124,7 @@ impl Client {
     }
 
     /// `greenroom tmux ARGS --file ~/.tmux.conf --tmux-socket <user's>`.
-    fn greenroom_tmux(&self, args: &[&str]) -> String {
+    pub(super) fn greenroom_tmux(&self, args: &[&str]) -> String {
         let out = Command::new(BIN)
             .arg("tmux")
             .args(args)
@@ -145,7 +145,7 @@ impl Client {
     }
 }
 
-fn isolated_env(home: &Path) -> Vec<(String, PathBuf)> {
+pub(super) fn isolated_env(home: &Path) -> Vec<(String, PathBuf)> {
     vec![
         ("HOME".into(), home.to_path_buf()),
         ("XDG_CONFIG_HOME".into(), home.join(".config")),

@@ -3,8 +3,8 @@
 
 use super::Maestro::{Archive, Begin, Complete, Fail, Finish, New, Retry};
 use super::Step::{
-    self, DoneTurn, Forever, Hint, Idle, M, Orchestrate, Pause, Permission, Print, Prompt, Reply,
-    Report, Say, Scene, Scenes, Train,
+    self, Commit, DoneTurn, Forever, Hint, Idle, M, Orchestrate, Pause, Permission, Print, Prompt,
+    Reply, Report, Say, Scene, Scenes, Train,
 };
 use super::Task;
 use super::scenes::{self, Scene as Pool};
@@ -91,6 +91,7 @@ const API: &[Step] = &[
             ],
         }),
         COMPLETE,
+        Commit("Add cursor-based pagination to the /v2 list endpoints"),
         Pause(2000),
         M(Archive),
         Prompt("/maestro next task from the backlog"),
@@ -105,6 +106,7 @@ const API: &[Step] = &[
             ],
         }),
         COMPLETE,
+        Commit("Support Idempotency-Key on POST /v2/payments"),
         Pause(2000),
         M(Archive),
         Prompt("/maestro next task from the backlog"),
@@ -119,6 +121,7 @@ const API: &[Step] = &[
             ],
         }),
         COMPLETE,
+        Commit("Return RateLimit-* headers from every /v2 endpoint"),
         Pause(2000),
         M(Archive),
         Prompt("/maestro next task from the backlog"),
@@ -150,6 +153,7 @@ const WEB: &[Step] = &[
             ran: RAN_PLAYWRIGHT,
         },
         Scenes(4),
+        Commit("Accept UK postcodes with a non-breaking space (Safari autofill)"),
         Idle,
         Pause(8000),
         Prompt("Looks good. Next: run the whole suite and push."),
@@ -209,6 +213,7 @@ const DOCS: &[Step] = &[
     Scene(4),
     M(Finish(3)),
     M(Complete),
+    Commit("Document the pagination parameters of the /v2 API"),
     Print(""),
     Say(
         "{g}Orchestration complete{R}: 3/3 phases · docs/api/pagination.md (+184 lines) · all 41 links OK.",
@@ -294,7 +299,6 @@ const TESTS: &[Step] = &[
     Scene(0),
     M(Finish(1)),
     M(Begin(2)),
-    Report("PreToolUse", &[("tool_name", "Bash")]),
     Print("{g}⏺{R} {B}Bash{R}(cargo test --test ws_integration -- --test-threads=1)"),
     super::Step::Out("running 23 tests"),
     super::Step::Pass("ws::connect_and_echo"),
@@ -306,6 +310,10 @@ const TESTS: &[Step] = &[
         "demo, 10 minutes by default) greenroom marks it stuck. Select tests-5,",
         "press s and send a line to nudge it.",
     ]),
+    // Reported after its last output: a screen that moved after an Active
+    // report and then fell silent reads as a turn that ended (greenroom's
+    // silence rule), which would make stuck depend on when a second ticks.
+    Report("PreToolUse", &[("tool_name", "Bash")]),
     Reply,
     Say("The reconnect test blocks forever on a socket the server closed; adding a timeout."),
     M(Finish(2)),
@@ -320,21 +328,24 @@ const TESTS: &[Step] = &[
 const DATA_ROUND: Step =
     Say("Done: orders_daily rebuilt (1,204 rows for the last day), tests pass.");
 
-/// Active, then idle for a while, then active again.
+/// Active for half a minute, then idle for a while, then active again.
 const DATA: &[Step] = &[
     Prompt("Backfill orders_daily in London time and add a refunds column"),
     Forever(&[
-        Scenes(10),
+        Scenes(24),
+        Commit("Rebuild orders_daily in London time"),
         DATA_ROUND,
         Idle,
         Pause(12_000),
         Prompt("Check late-arriving orders are counted on the right day"),
-        Scenes(10),
+        Scenes(24),
+        Commit("Rebuild orders_daily in London time"),
         DATA_ROUND,
         Idle,
         Pause(12_000),
         Prompt("Add tests for the refunds column"),
-        Scenes(10),
+        Scenes(24),
+        Commit("Rebuild orders_daily in London time"),
         DATA_ROUND,
         Idle,
         Pause(12_000),
@@ -353,7 +364,7 @@ const MOBILE: &[Step] = &[
 /// Active: a training run printing every epoch, then a config tweak.
 const ML: &[Step] = &[
     Prompt("Tune the learning-rate schedule of the small ranking model"),
-    Forever(&[Train]),
+    Forever(&[Train, Commit("Tune the learning-rate schedule")]),
 ];
 
 /// A fresh agent from the dashboard's spawn form: waits for a first prompt.

@@ -14,7 +14,10 @@ use crate::hook::report;
 use crate::model::ModelUsage;
 use crate::sources::transcript;
 
+mod files;
 mod moments;
+
+pub use files::{ML_CONFIG, ml_config};
 
 /// Why playing stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,6 +77,10 @@ pub(super) struct Player<'a> {
     /// The training run's number and learning rate (×1e-4).
     run: u32,
     lr: u32,
+    /// The file the current tool changes, and whether it writes it anew.
+    editing: Option<(PathBuf, bool)>,
+    /// Commits made so far (each at its own fixed time).
+    commits: u32,
 }
 
 impl<'a> Player<'a> {
@@ -87,7 +94,8 @@ impl<'a> Player<'a> {
         let sid = uuid::Uuid::new_v4().to_string();
         let transcript = setup.transcripts.join(format!("{}-{sid}.jsonl", role.name));
         let maestro = MaestroState::new(&setup.cwd, setup.maestro_hooks.clone(), &sid);
-        let seed = u64::from(std::process::id()) * 7919 + role.name.len() as u64 * 104_729;
+        // From the role alone: every run spends and prints the same.
+        let seed = 7919 + role.name.bytes().map(u64::from).sum::<u64>() * 104_729;
         Self {
             role,
             out,
@@ -101,6 +109,8 @@ impl<'a> Player<'a> {
             cursor: 0,
             run: 1,
             lr: 30,
+            editing: None,
+            commits: 0,
             setup,
         }
     }
@@ -127,9 +137,18 @@ impl<'a> Player<'a> {
             Step::Say(text) => self.line(&format!("{B}⏺{R} {}", paint(text))),
             Step::Tool(name, arg) => self.tool(name, arg),
             Step::Out(text) => self.line(&format!("  {D}⎿{R}  {}", paint(text))),
-            Step::More(text) => self.more(&paint(text)),
-            Step::Del(n, text) => self.line(&format!("     {RED}{n:4} -{text}{R}")),
-            Step::Add(n, text) => self.line(&format!("     {GRN}{n:4} +{text}{R}")),
+            Step::More(text) => {
+                self.edit_written(text);
+                self.more(&paint(text));
+            }
+            Step::Del(n, text) => {
+                self.edit_del(text);
+                self.line(&format!("     {RED}{n:4} -{text}{R}"));
+            }
+            Step::Add(n, text) => {
+                self.edit_add(*n, text);
+                self.line(&format!("     {GRN}{n:4} +{text}{R}"));
+            }
             Step::Pass(test) => {
                 self.line(&format!("     test {test} ... {GRN}ok{R}"));
                 self.pause(150);
@@ -163,6 +182,7 @@ impl<'a> Player<'a> {
             Step::Forever(steps) => loop {
                 self.steps(steps)?;
             },
+            Step::Commit(message) => self.commit(message),
         }
         Ok(())
     }
@@ -235,6 +255,7 @@ impl<'a> Player<'a> {
 
     fn tool(&mut self, name: &str, arg: &str) {
         self.hook("PreToolUse", &[("tool_name", name)]);
+        self.edit_begin(name, arg);
         self.think();
         self.line(&format!("{GRN}⏺{R} {B}{name}{R}({arg})"));
         self.nap();
@@ -316,6 +337,8 @@ impl<'a> Player<'a> {
             for _ in 0..SCENES_PER_PHASE {
                 self.next_scene()?;
                 self.maestro.write();
+                // A phase lasts long enough to be read on the dashboard.
+                self.pause(1500);
             }
             self.maestro.change(&Maestro::Finish(n));
         }

@@ -105,6 +105,7 @@ impl Player<'_> {
         self.lr = lr * 2 / 3 + 1;
         self.line(&format!("     {GRN}   9 +  lr: {}e-4{R}", self.lr));
         self.line(&format!("     {GRN}  10 +  schedule: cosine{R}"));
+        self.write_ml_config(self.lr);
         self.run += 1;
         self.hook("PostToolUse", &[("tool_name", "Update")]);
     }
