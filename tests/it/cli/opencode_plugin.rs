@@ -265,6 +265,50 @@ fn the_plugin_sends_little_and_runs_greenroom_without_a_shell() {
     assert_eq!(big["properties"]["patterns"].as_array().unwrap().len(), 16);
 }
 
+/// A slow report holds the next one back: a permission asked and answered
+/// at once must not read as still waiting.
+#[test]
+fn reports_keep_the_order_of_the_events() {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = dir.path().join("slow-greenroom");
+    let out = dir.path().join("order.txt");
+    let script = format!(
+        "#!/bin/sh\nbody=$(cat)\ncase \"$body\" in *permission.asked*) sleep 0.5;; esac\n\
+         printf '%s\\n' \"$body\" >> '{}'\n",
+        out.display()
+    );
+    std::fs::write(&exe, script).unwrap();
+    let mut perms = std::fs::metadata(&exe).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&exe, perms).unwrap();
+    let plugin = plugin_file(dir.path(), &exe);
+    let mut h = Harness::start(dir.path(), &plugin, &[]);
+    for name in [
+        "permission.asked__bash",
+        "permission.replied__once",
+        "session.idle",
+    ] {
+        h.send(&event(name));
+    }
+    let text = wait_for(10, "three reports", || {
+        let text = std::fs::read_to_string(&out).ok()?;
+        (text.lines().count() == 3).then_some(text)
+    });
+    h.finish(Duration::from_secs(5));
+    let types: Vec<String> = text
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["type"].to_string())
+        .collect();
+    assert_eq!(
+        types,
+        [
+            "\"permission.asked\"",
+            "\"permission.replied\"",
+            "\"session.idle\""
+        ]
+    );
+}
+
 #[test]
 fn a_missing_or_stuck_greenroom_never_holds_opencode_up() {
     let dir = tempfile::tempdir().unwrap();
