@@ -13,7 +13,7 @@ mod locate;
 mod wording;
 
 use file::{ConfigFile, parse_layer};
-pub use locate::codex_home;
+pub use locate::{codex_home, opencode_db};
 use locate::{
     default_sidecar_dir, expand_home, home, maestro_hooks, maestro_workspace, tmux_socket,
 };
@@ -42,6 +42,9 @@ pub struct Config {
     pub claude_dir: Option<PathBuf>,
     /// Codex CLI's home (`CODEX_HOME`, else `~/.codex`), where its rollouts are.
     pub codex_dir: Option<PathBuf>,
+    /// OpenCode's database (`$XDG_DATA_HOME/opencode/opencode.db`, else
+    /// `~/.local/share/opencode/opencode.db`), where its sessions are.
+    pub opencode_db: Option<PathBuf>,
     pub tmux_socket: TmuxSocket,
     pub thresholds: Thresholds,
     pub poll_interval: Duration,
@@ -207,6 +210,7 @@ impl Config {
             .or_else(|| env.var("CLAUDE_CONFIG_DIR").map(PathBuf::from))
             .or_else(|| home(env).map(|h| h.join(".claude")));
         let codex_dir = codex_home(env);
+        let opencode_db = opencode_db(env);
         let tmux_socket = tmux_socket(overrides.tmux_socket.clone().or(file.tmux_socket), env);
         let secs = |v: Option<u64>, d: Duration| v.map(Duration::from_secs).unwrap_or(d);
         let defaults = Thresholds::default();
@@ -219,6 +223,7 @@ impl Config {
             ao_dir,
             claude_dir,
             codex_dir,
+            opencode_db,
             tmux_socket,
             thresholds: Thresholds {
                 report_ttl: secs(file.report_ttl_seconds, defaults.report_ttl),

@@ -21,7 +21,7 @@ mod tmux_state;
 
 pub use change::Change;
 pub use recover::Recovery;
-pub use screens::{SCREEN_EVERY, Seen, capture_screens, read_codex_screens};
+pub use screens::{SCREEN_EVERY, Seen, capture_screens, read_agent_screens};
 use status_writes::STATUS_RETRY;
 pub(crate) use status_writes::owes_statuses;
 pub use status_writes::{owe_status, write_statuses};

@@ -264,7 +264,7 @@ fn live_rows(config: &Config, all: bool) -> (Catalog, Vec<greenroom::model::Sess
     let mut catalog = Catalog::load(config, all);
     let tmux = Tmux::new(config.tmux_socket.clone());
     catalog.set_tmux(tmux.poll());
-    greenroom::engine::read_codex_screens(&mut catalog, &tmux);
+    greenroom::engine::read_agent_screens(&mut catalog, &tmux);
     let rows = catalog.rows(chrono::Utc::now());
     (catalog, rows)
 }
@@ -321,7 +321,7 @@ fn run_ls(config: &Config, args: &ls::LsArgs) -> Result<()> {
     catalog.load_usage();
     let tmux = Tmux::new(config.tmux_socket.clone());
     catalog.set_tmux(tmux.poll());
-    greenroom::engine::read_codex_screens(&mut catalog, &tmux);
+    greenroom::engine::read_agent_screens(&mut catalog, &tmux);
     let sessions = catalog.rows(now);
     if args.all_hosts {
         return greenroom::cli::all_hosts::print(config, args, &sessions, &catalog.problems(), now)

@@ -82,6 +82,9 @@ impl Catalog {
         if let Some(changed) = self.usage.apply_codex(path) {
             return Applied::from(changed);
         }
+        if let Some(changed) = self.usage.apply_opencode(path) {
+            return Applied::from(changed);
+        }
         // What is left of Maestro's: its hooks' records.
         if self.maestro.claims(path) {
             return Applied::from(self.apply_hook_state(path));

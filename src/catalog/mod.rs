@@ -32,7 +32,7 @@ pub use crate::watch::{WatchMode, WatchTarget};
 pub use apply::Applied;
 use maestro_state::read_locations_parallel;
 pub use order::{focus_order, sort_by_last_focus, sort_for_triage, triage_order};
-pub use screens::CodexPane;
+pub use screens::{Asked, ScreenPane};
 pub use settings::Settings;
 pub use status::StatusUpdate;
 
@@ -286,6 +286,8 @@ impl Catalog {
             .map(|(path, error)| Problem::new(path, error.clone()))
             .collect();
         out.extend(self.git.problems());
+        let opencode = self.usage.opencode_problem();
+        out.extend(opencode.map(|(path, error)| Problem::new(path, error)));
         out.sort_by(|a, b| a.path.cmp(&b.path));
         out
     }
@@ -350,6 +352,7 @@ impl Catalog {
         self.maestro.locations.len()
             + self.usage.transcripts.tracked()
             + self.usage.codex_waiting()
+            + usize::from(self.usage.opencode_watched())
             + self.git.len()
     }
 

@@ -9,7 +9,7 @@ use crate::sources::procs;
 use crate::tmux::Pane;
 
 /// Agents recognised by their program name without any configuration.
-pub const KNOWN_AGENTS: &[&str] = &["claude", "gemini", "codex", "aider"];
+pub const KNOWN_AGENTS: &[&str] = &["claude", "gemini", "codex", "opencode", "aider"];
 /// Programs that run an agent without being one: the agent is then told
 /// by the argv of the pane's processes.
 const RUNNERS: &[&str] = &[

@@ -23,6 +23,8 @@ pub struct Settings {
     pub claude_dir: Option<PathBuf>,
     /// Codex CLI's home, where a Codex session's rollout is looked for.
     pub codex_dir: Option<PathBuf>,
+    /// OpenCode's database, where an OpenCode session's totals are read.
+    pub opencode_db: Option<PathBuf>,
     /// The server whose sessions adopted panes are checked against.
     pub tmux_socket: TmuxSocket,
     pub thresholds: Thresholds,
@@ -44,6 +46,7 @@ impl Settings {
             ao_dir: None,
             claude_dir: None,
             codex_dir: None,
+            opencode_db: None,
             tmux_socket: TmuxSocket::Default,
             thresholds: Thresholds::default(),
             prices: Prices::default(),

@@ -1,6 +1,6 @@
 //! Token usage from agent transcripts, kept by the catalog: which files
 //! belong to which session, and their incremental readers (Claude Code
-//! transcripts, Gemini CLI session files, Codex CLI rollouts).
+//! transcripts, Gemini CLI session files, Codex CLI rollouts, OpenCode's db).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -16,7 +16,10 @@ use crate::sources::transcript;
 mod codex;
 // Which panes run Codex: the screens look at those (`catalog::screens`).
 pub(super) use codex::is_codex;
+mod errors;
 mod floor;
+mod opencode;
+pub(super) use opencode::is_opencode;
 mod reader;
 mod sum;
 
@@ -251,6 +254,8 @@ pub(super) struct UsageFiles {
     earlier: HashMap<uuid::Uuid, Vec<PathBuf>>,
     /// Codex sessions whose rollout is not written yet (see `codex.rs`).
     codex_waiting: HashMap<uuid::Uuid, Sidecar>,
+    /// OpenCode's sessions, from its database (see `opencode.rs`).
+    opencode: opencode::OpencodeStore,
     /// Whether token usage is followed (see [`Catalog::load_usage`]).
     pub(super) on: bool,
 }
@@ -265,6 +270,7 @@ impl UsageFiles {
             paths: HashMap::new(),
             earlier: HashMap::new(),
             codex_waiting: HashMap::new(),
+            opencode: opencode::OpencodeStore::new(config.opencode_db.clone()),
             on: false,
         }
     }
@@ -274,7 +280,12 @@ impl UsageFiles {
     pub(super) fn targets(&self) -> Vec<WatchTarget> {
         let folders = self.transcripts.folders().into_iter();
         let codex = self.codex_folders().into_iter();
-        folders.chain(codex).map(WatchTarget::folder).collect()
+        let opencode = self.opencode.folder();
+        folders
+            .chain(codex)
+            .chain(opencode)
+            .map(WatchTarget::folder)
+            .collect()
     }
 
     /// How many sessions wait for Codex to write their rollout.
@@ -316,7 +327,7 @@ impl UsageFiles {
         } else {
             self.earlier.insert(s.id, s.earlier_transcripts.clone());
         }
-        changed | self.track_main(s)
+        changed | self.opencode.follow(s) | self.track_main(s)
     }
 
     fn track_main(&mut self, s: &Sidecar) -> bool {
@@ -331,26 +342,12 @@ impl UsageFiles {
         }
     }
 
-    /// Why a session errored, when its report does not say: the hook's
-    /// payload may carry only "unknown"; the transcript has the agent's
-    /// own words. No IO.
-    pub(super) fn error_words(&self, s: &Sidecar) -> Option<&str> {
-        let vague = s
-            .activity_detail
-            .as_deref()
-            .is_none_or(|d| matches!(d.trim(), "" | "unknown" | "stop failure"));
-        if s.activity != Some(crate::model::Activity::Error) || !vague {
-            return None;
-        }
-        let main = self.paths.get(&s.id)?;
-        self.transcripts.last_api_error(main)
-    }
-
     /// Stops following a session's transcripts (dismissed or deleted),
     /// those another session also names excepted (it resumed the same
     /// conversation).
     pub(super) fn forget(&mut self, id: uuid::Uuid) {
         self.codex_waiting.remove(&id);
+        self.opencode.forget(id);
         let files: Vec<PathBuf> = self
             .paths
             .remove(&id)
@@ -366,14 +363,21 @@ impl UsageFiles {
     }
 
     /// The agent's own session id from the session's transcript, for a
-    /// session no hook told it (Codex's rollout names it). No IO.
+    /// session no hook told it (Codex's rollout names it, OpenCode's
+    /// database holds it). No IO.
     pub(super) fn agent_session_id(&self, s: &Sidecar) -> Option<&str> {
+        if is_opencode(s) {
+            return self.opencode.session_of(s).map(|o| o.id.as_str());
+        }
         self.transcripts.session_id(self.paths.get(&s.id)?)
     }
 
     /// The usage a row shows, priced: every conversation of the session
     /// added up, so `/clear` loses nothing it spent. No IO.
     pub(super) fn of(&self, s: &Sidecar, now: chrono::DateTime<chrono::Utc>) -> Option<Usage> {
+        if is_opencode(s) {
+            return self.opencode.usage(s, &self.prices);
+        }
         let main = self.paths.get(&s.id);
         let earlier = self.earlier.get(&s.id).into_iter().flatten();
         let files = earlier.filter(|p| Some(*p) != main).chain(main);

@@ -183,11 +183,16 @@ fn rows(config: &Config, tmux: &Tmux) -> Vec<Session> {
     rows_with(config, tmux, false)
 }
 
-/// [`rows`], with the archived ones too when `all`.
+/// [`rows`], with the archived ones too when `all`, and each session's
+/// usage followed: what a restore needs, since the agent's own id may be
+/// only in its own store (OpenCode's database).
 fn rows_with(config: &Config, tmux: &Tmux, all: bool) -> Vec<Session> {
     let mut catalog = Catalog::load(config, all);
+    if all {
+        catalog.load_usage();
+    }
     catalog.set_tmux(tmux.poll());
-    crate::engine::read_codex_screens(&mut catalog, tmux);
+    crate::engine::read_agent_screens(&mut catalog, tmux);
     catalog.rows(chrono::Utc::now())
 }
 

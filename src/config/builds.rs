@@ -14,6 +14,7 @@ impl From<&Config> for crate::catalog::Settings {
             ao_dir: config.ao_dir.clone(),
             claude_dir: config.claude_dir.clone(),
             codex_dir: config.codex_dir.clone(),
+            opencode_db: config.opencode_db.clone(),
             tmux_socket: config.tmux_socket.clone(),
             thresholds: config.thresholds,
             prices: config.prices.clone(),

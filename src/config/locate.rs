@@ -57,6 +57,17 @@ pub fn codex_home(env: &dyn Env) -> Option<PathBuf> {
         .or_else(|| home(env).map(|h| h.join(".codex")))
 }
 
+/// OpenCode's database: under `XDG_DATA_HOME` when that is an absolute
+/// path (as the XDG rules say), else under `~/.local/share`.
+pub fn opencode_db(env: &dyn Env) -> Option<PathBuf> {
+    let data = env
+        .var("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .filter(|d| d.is_absolute())
+        .or_else(|| home(env).map(|h| h.join(".local/share")))?;
+    Some(crate::sources::opencode_db::db_path(&data))
+}
+
 pub(super) fn home(env: &dyn Env) -> Option<PathBuf> {
     env.var("HOME").map(PathBuf::from)
 }

@@ -1,10 +1,12 @@
-//! Codex CLI's screens: which of its panes to capture, the captures (tmux
+//! The screens of Codex CLI and OpenCode: which of their panes to capture, the captures (tmux
 //! IO: off the dashboard's loop, see `tui::shell::runner`), and what they
 //! showed handed to the catalog as a fact (`catalog::screens`).
 //!
-//! A capture is a tmux process, so not every poll takes one: only a Codex
+//! A capture is a tmux process, so not every poll takes one: only such a
 //! pane whose window moved since its last capture, and (Codex redraws all
-//! the while it asks) at most once per [`SCREEN_EVERY`] per pane.
+//! the while it asks) at most once per [`SCREEN_EVERY`] per pane. A pane
+//! that moved too soon after its last capture stays due: its last drawing
+//! (OpenCode draws its prompt, then nothing) is captured once the time is up.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -12,35 +14,56 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, Utc};
 
 use super::Engine;
-use crate::catalog::{Catalog, CodexPane};
+use crate::catalog::{Asked, Catalog, ScreenPane};
 use crate::model::PaneId;
-use crate::sources::codex_screen::{self, CodexApproval};
 use crate::tmux::Tmux;
 
 /// The least time between two captures of one pane.
 pub const SCREEN_EVERY: Duration = Duration::from_secs(1);
 
 /// What one capture of a pane showed: `None`, no question.
-pub type Seen = (PaneId, Option<CodexApproval>);
+pub type Seen = (PaneId, Option<Asked>);
 
-/// Each Codex pane's last capture: its window's activity then, and when.
+/// tmux counts a window's activity in whole seconds: what a pane draws
+/// later in the second of a capture does not move it again. A capture this
+/// long after the window's last activity saw its last drawing.
+const SETTLED_AFTER: chrono::TimeDelta = chrono::TimeDelta::seconds(2);
+
+/// One pane's last capture: its window's activity then, when, and whether
+/// it came late enough to have seen the last drawing.
+#[derive(Debug, Clone, Copy)]
+struct Look {
+    activity: Option<DateTime<Utc>>,
+    at: Instant,
+    settled: bool,
+}
+
+/// Each such pane's last capture.
 #[derive(Debug, Default)]
-pub(super) struct LastLooks(HashMap<PaneId, (Option<DateTime<Utc>>, Instant)>);
+pub(super) struct LastLooks(HashMap<PaneId, Look>);
 
 impl LastLooks {
-    /// Of `panes`, those never captured, and those whose window moved
-    /// since their last capture at least [`SCREEN_EVERY`] ago; counted as
-    /// captured at `now`. Panes no longer listed are forgotten.
-    fn due(&mut self, panes: Vec<CodexPane>, now: Instant) -> Vec<PaneId> {
+    /// Of `panes`, those never captured, and those whose window moved (or
+    /// whose last capture may have missed the last drawing) since their
+    /// last capture at least [`SCREEN_EVERY`] ago; counted as captured at
+    /// `now` (`wall`, the clock's time). Panes no longer listed are forgotten.
+    fn due(&mut self, panes: Vec<ScreenPane>, now: Instant, wall: DateTime<Utc>) -> Vec<PaneId> {
         let looks = &mut self.0;
         looks.retain(|pane, _| panes.iter().any(|p| p.pane == *pane));
         let mut due = Vec::new();
         for p in panes {
-            let moved = looks.get(&p.pane).is_none_or(|(activity, at)| {
-                *activity != p.window_activity && now.duration_since(*at) >= SCREEN_EVERY
+            let moved = looks.get(&p.pane).is_none_or(|last| {
+                let changed = last.activity != p.window_activity || !last.settled;
+                changed && now.duration_since(last.at) >= SCREEN_EVERY
             });
             if moved {
-                looks.insert(p.pane.clone(), (p.window_activity, now));
+                let settled = p.window_activity.is_some_and(|a| wall - a >= SETTLED_AFTER);
+                let look = Look {
+                    activity: p.window_activity,
+                    at: now,
+                    settled,
+                };
+                looks.insert(p.pane.clone(), look);
                 due.push(p.pane);
             }
         }
@@ -49,11 +72,11 @@ impl LastLooks {
 }
 
 impl Engine {
-    /// The Codex panes to capture now (see the module's rule); they are
+    /// The Codex and OpenCode panes to capture now (see the module's rule); they are
     /// counted as captured from here on.
     pub fn screens_due(&mut self, now: Instant) -> Vec<PaneId> {
-        let panes = self.catalog.codex_panes();
-        self.screen_looks.due(panes, now)
+        let panes = self.catalog.screen_panes();
+        self.screen_looks.due(panes, now, Utc::now())
     }
 
     /// Hands what the captures showed to the catalog. Returns whether the
@@ -76,7 +99,7 @@ impl Engine {
 }
 
 /// Captures each pane (its visible screen alone, through the tmux module's
-/// bounded run) and reads Codex's question off it. A pane that cannot be
+/// bounded run) and reads its agent's question off it. A pane that cannot be
 /// captured is left out: what it showed last stands until the next poll
 /// says whether it is still there.
 pub fn capture_screens(tmux: &Tmux, panes: &[PaneId]) -> Vec<Seen> {
@@ -85,9 +108,9 @@ pub fn capture_screens(tmux: &Tmux, panes: &[PaneId]) -> Vec<Seen> {
         .filter_map(|pane| {
             let text = tmux.capture_text(crate::model::TmuxTarget::Pane(pane.clone()));
             match text {
-                Ok(text) => Some((pane.clone(), codex_screen::approval(&text))),
+                Ok(text) => Some((pane.clone(), Asked::read(&text))),
                 Err(e) => {
-                    tracing::debug!(error = %e, %pane, "cannot capture a Codex pane");
+                    tracing::debug!(error = %e, %pane, "cannot capture an agent's pane");
                     None
                 }
             }
@@ -95,10 +118,10 @@ pub fn capture_screens(tmux: &Tmux, panes: &[PaneId]) -> Vec<Seen> {
         .collect()
 }
 
-/// Every Codex pane's screen, read once into `catalog`: what a one-shot
-/// command (`ls`, `next`) sees. Returns whether the rows changed.
-pub fn read_codex_screens(catalog: &mut Catalog, tmux: &Tmux) -> bool {
-    let panes: Vec<PaneId> = catalog.codex_panes().into_iter().map(|p| p.pane).collect();
+/// Every Codex and OpenCode pane's screen, read once into `catalog`: what
+/// a one-shot command (`ls`, `next`) sees. Returns whether the rows changed.
+pub fn read_agent_screens(catalog: &mut Catalog, tmux: &Tmux) -> bool {
+    let panes: Vec<PaneId> = catalog.screen_panes().into_iter().map(|p| p.pane).collect();
     let mut changed = false;
     for (pane, asked) in capture_screens(tmux, &panes) {
         changed |= catalog.set_screen(&pane, asked);
@@ -110,8 +133,8 @@ pub fn read_codex_screens(catalog: &mut Catalog, tmux: &Tmux) -> bool {
 mod tests {
     use super::*;
 
-    fn pane(id: &str, activity_secs: i64) -> CodexPane {
-        CodexPane {
+    fn pane(id: &str, activity_secs: i64) -> ScreenPane {
+        ScreenPane {
             pane: PaneId::parse(id).unwrap(),
             window_activity: DateTime::from_timestamp(activity_secs, 0),
         }
@@ -121,19 +144,53 @@ mod tests {
     fn a_pane_is_captured_when_it_moved_at_most_once_a_second() {
         let mut looks = LastLooks::default();
         let t0 = Instant::now();
+        // Long after the activities below: every capture is settled.
+        let wall = DateTime::from_timestamp(1000, 0).unwrap();
         let ids = |v: Vec<PaneId>| v.iter().map(|p| p.to_string()).collect::<Vec<_>>();
         assert_eq!(
-            ids(looks.due(vec![pane("%1", 10)], t0)),
+            ids(looks.due(vec![pane("%1", 10)], t0, wall)),
             ["%1"],
             "never seen"
         );
         let later = t0 + SCREEN_EVERY * 5;
-        assert!(looks.due(vec![pane("%1", 10)], later).is_empty(), "still");
+        assert!(
+            looks.due(vec![pane("%1", 10)], later, wall).is_empty(),
+            "still"
+        );
         let soon = t0 + SCREEN_EVERY / 2;
-        assert!(looks.due(vec![pane("%1", 11)], soon).is_empty(), "too soon");
-        assert_eq!(ids(looks.due(vec![pane("%1", 11)], later)), ["%1"], "moved");
+        assert!(
+            looks.due(vec![pane("%1", 11)], soon, wall).is_empty(),
+            "too soon"
+        );
+        assert_eq!(
+            ids(looks.due(vec![pane("%1", 11)], later, wall)),
+            ["%1"],
+            "moved"
+        );
         // Gone, then back: captured again at once.
-        assert!(looks.due(Vec::new(), later).is_empty());
-        assert_eq!(ids(looks.due(vec![pane("%1", 11)], later)), ["%1"]);
+        assert!(looks.due(Vec::new(), later, wall).is_empty());
+        assert_eq!(ids(looks.due(vec![pane("%1", 11)], later, wall)), ["%1"]);
+    }
+
+    #[test]
+    fn a_capture_in_the_second_of_the_last_drawing_is_taken_again() {
+        let mut looks = LastLooks::default();
+        let t0 = Instant::now();
+        let drawn = DateTime::from_timestamp(10, 0).unwrap();
+        // Captured in the second the window last moved: the agent may
+        // have drawn more in that second (its prompt) without moving it.
+        assert_eq!(looks.due(vec![pane("%1", 10)], t0, drawn).len(), 1);
+        let soon = t0 + SCREEN_EVERY / 2;
+        assert!(looks.due(vec![pane("%1", 10)], soon, drawn).is_empty());
+        let later = t0 + SCREEN_EVERY;
+        let after = drawn + SETTLED_AFTER;
+        assert_eq!(looks.due(vec![pane("%1", 10)], later, after).len(), 1);
+        // That one saw the last drawing: no more captures while still.
+        let much_later = later + SCREEN_EVERY * 10;
+        assert!(
+            looks
+                .due(vec![pane("%1", 10)], much_later, after)
+                .is_empty()
+        );
     }
 }

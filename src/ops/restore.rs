@@ -24,8 +24,8 @@ pub struct Restored {
 }
 
 /// Restores one of greenroom's stopped or archived sessions. The command is
-/// the preset's `resume` with the recorded `agent_session_id` (validated,
-/// quoted) when both exist, else the preset's `launch` (without the first
+/// the preset's `resume` with the recorded `agent_session_id` (else the
+/// row's, read from the agent's own store; validated, quoted) when both exist, else the preset's `launch` (without the first
 /// prompt, which is never sent twice), else the original command. Refuses a live
 /// session. A session that exited but whose dead pane tmux still keeps is
 /// cleared first. An archived session (dismissed, or archived at start-up
@@ -67,7 +67,11 @@ pub fn restore(
         return Err(e.into());
     }
     let preset = sidecar.agent.as_deref().and_then(|a| config.agents.get(a));
-    let resumed = command::resume(preset, sidecar.agent_session_id.as_deref());
+    // The id the agent reported, else the one its own store holds (the
+    // row's: OpenCode's database names it without a plugin).
+    let agent_session_id = sidecar.agent_session_id.as_deref();
+    let agent_session_id = agent_session_id.or(session.agent_session_id.as_deref());
+    let resumed = command::resume(preset, agent_session_id);
     // The first prompt was the first run's: a preset session starts again
     // with its plain `launch`, never with the prompt it was spawned with.
     let command = resumed

@@ -13,6 +13,8 @@ pub mod gemini;
 pub mod json_spans;
 pub mod jsonl;
 pub mod maestro;
+pub mod opencode_db;
+pub mod opencode_screen;
 pub mod parallel;
 pub mod prices;
 pub mod procs;

@@ -23,3 +23,4 @@ mod claude;
 mod codex;
 mod gemini;
 mod maestro;
+mod opencode;
