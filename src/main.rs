@@ -230,7 +230,8 @@ fn run_hooks(args: &HooksArgs, installing: bool, env: &Environ) -> std::result::
             println!("backup of the previous file: {}", b.display());
         }
     }
-    if installing && args.agent == install::HookAgent::Opencode && !args.dry_run {
+    if installing && args.agent == install::HookAgent::Opencode && outcome.changed && !args.dry_run
+    {
         // OpenCode reads its plugins once, when it starts.
         println!(
             "OpenCode loads it when it starts: an OpenCode already running reports after a restart"
