@@ -175,7 +175,9 @@ fn run_hooks(args: &HooksArgs, installing: bool, env: &Environ) -> std::result::
     // Gemini CLI reads its settings under GEMINI_CLI_HOME when that is set.
     let gemini_home = match args.agent {
         install::HookAgent::Gemini => env.var("GEMINI_CLI_HOME"),
-        install::HookAgent::Claude | install::HookAgent::Codex => None,
+        install::HookAgent::Claude | install::HookAgent::Codex | install::HookAgent::Opencode => {
+            None
+        }
     };
     let home = gemini_home
         .filter(|h| !h.is_empty())
@@ -186,6 +188,11 @@ fn run_hooks(args: &HooksArgs, installing: bool, env: &Environ) -> std::result::
     let agent_dir = match args.agent {
         install::HookAgent::Claude => env.var("CLAUDE_CONFIG_DIR"),
         install::HookAgent::Codex => env.var("CODEX_HOME"),
+        // OpenCode's config folder is `opencode` under XDG_CONFIG_HOME.
+        install::HookAgent::Opencode => env
+            .var("XDG_CONFIG_HOME")
+            .filter(|d| d.starts_with('/'))
+            .map(|d| format!("{d}/opencode")),
         install::HookAgent::Gemini => None,
     };
     let agent_dir = agent_dir.filter(|d| !d.is_empty()).map(PathBuf::from);
@@ -195,9 +202,9 @@ fn run_hooks(args: &HooksArgs, installing: bool, env: &Environ) -> std::result::
         let exe = env
             .current_exe()
             .ok_or("cannot find the greenroom binary")?;
-        install::install(&path, args.agent, &install::hook_command(exe), args.dry_run)
+        install::install_hooks(&path, args.agent, exe, args.dry_run)
     } else {
-        install::uninstall(&path, args.agent, args.dry_run)
+        install::uninstall_hooks(&path, args.agent, args.dry_run)
     }?;
     if args.dry_run {
         print!("{}", outcome.new_text);
@@ -222,6 +229,13 @@ fn run_hooks(args: &HooksArgs, installing: bool, env: &Environ) -> std::result::
         if let Some(b) = &outcome.backup {
             println!("backup of the previous file: {}", b.display());
         }
+    }
+    if installing && args.agent == install::HookAgent::Opencode && outcome.changed && !args.dry_run
+    {
+        // OpenCode reads its plugins once, when it starts.
+        println!(
+            "OpenCode loads it when it starts: an OpenCode already running reports after a restart"
+        );
     }
     if installing && args.agent == install::HookAgent::Codex {
         // Codex skips hooks the operator has not trusted, without a word.

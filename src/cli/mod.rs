@@ -193,9 +193,9 @@ pub enum CliCommand {
 
 #[derive(Debug, Subcommand)]
 pub enum HooksCommand {
-    /// Add greenroom's hook entries to the agent's settings.json or Codex's hooks.json (idempotent; backs the file up)
+    /// Add greenroom's hook entries to the agent's settings.json or Codex's hooks.json (idempotent; backs the file up), or write greenroom's OpenCode plugin (plugins/greenroom.js)
     Install(HooksArgs),
-    /// Remove greenroom's hook entries, and nothing else
+    /// Remove greenroom's hook entries (or its OpenCode plugin), and nothing else
     Uninstall(HooksArgs),
 }
 
@@ -204,7 +204,7 @@ pub struct HooksArgs {
     /// Which agent's settings to change
     #[arg(long, value_enum)]
     pub agent: crate::hook::install::HookAgent,
-    /// The user's settings, or this project's (.claude/, .gemini/ or .codex/ in the current folder)
+    /// The user's settings, or this project's (.claude/, .gemini/, .codex/ or .opencode/ in the current folder)
     #[arg(long, value_enum, default_value_t)]
     pub scope: crate::hook::install::HookScope,
     /// Show the resulting file and change nothing

@@ -1,6 +1,8 @@
 //! `greenroom hooks install|uninstall`: greenroom's entries in an agent's
 //! hook settings (Claude Code's and Gemini CLI's settings.json, Codex's
-//! hooks.json), merged in or taken out without disturbing anything else.
+//! hooks.json), merged in or taken out without disturbing anything else;
+//! for OpenCode, which has plugins rather than hook settings, greenroom's
+//! own plugin file (`opencode_plugin.rs`).
 //!
 //! The merge edits the text itself (`splice.rs`): greenroom's entries are
 //! the only bytes that change, so the operator's values (numbers no float
@@ -9,6 +11,7 @@
 //! not expect, is refused rather than repaired.
 
 pub mod codex_trust;
+pub mod opencode_plugin;
 mod settings_file;
 mod splice;
 
@@ -49,12 +52,20 @@ pub const CODEX_EVENTS: &[&str] = &[
     "SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse", "Stop",
     "SessionEnd",
 ];
+/// OpenCode's bus events greenroom's plugin reports (`Event` in OpenCode
+/// 1.18's SDK, `@opencode-ai/sdk` types.gen.d.ts); the plugin's own list
+/// is kept the same by a test.
+#[rustfmt::skip]
+pub const OPENCODE_EVENTS: &[&str] = &[
+    "session.created", "session.status", "session.idle", "permission.asked", "permission.replied",
+];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum HookAgent {
     Claude,
     Gemini,
     Codex,
+    Opencode,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -79,7 +90,9 @@ pub struct Outcome {
 /// `<home>/.claude/settings.json`; gemini user: `<home>/.gemini/settings.json`
 /// (the caller passes `GEMINI_CLI_HOME` as home when set, as Gemini CLI
 /// reads it); codex user: `$CODEX_HOME/hooks.json` if agent_dir given else
-/// `<home>/.codex/hooks.json`; project scopes live in `<project>/.<agent>/`.
+/// `<home>/.codex/hooks.json`; opencode user: the plugin in
+/// `$XDG_CONFIG_HOME/opencode` if agent_dir given else
+/// `<home>/.config/opencode`; project scopes live in `<project>/.<agent>/`.
 pub fn settings_path(
     agent: HookAgent,
     scope: HookScope,
@@ -95,8 +108,13 @@ pub fn settings_path(
         (HookAgent::Gemini, HookScope::Project) => project.join(".gemini"),
         (HookAgent::Codex, HookScope::User) => user_dir(".codex"),
         (HookAgent::Codex, HookScope::Project) => project.join(".codex"),
+        (HookAgent::Opencode, HookScope::User) => {
+            agent_dir.map_or_else(|| home.join(".config/opencode"), Path::to_path_buf)
+        }
+        (HookAgent::Opencode, HookScope::Project) => project.join(".opencode"),
     };
     match agent {
+        HookAgent::Opencode => opencode_plugin::plugin_path(&dir),
         HookAgent::Codex => dir.join("hooks.json"),
         HookAgent::Claude | HookAgent::Gemini => dir.join("settings.json"),
     }
@@ -108,6 +126,29 @@ pub fn events(agent: HookAgent) -> &'static [&'static str] {
         HookAgent::Claude => CLAUDE_EVENTS,
         HookAgent::Gemini => GEMINI_EVENTS,
         HookAgent::Codex => CODEX_EVENTS,
+        HookAgent::Opencode => OPENCODE_EVENTS,
+    }
+}
+
+/// Installs greenroom's hooks running `exe report`: entries in a settings
+/// file, or for OpenCode greenroom's plugin file.
+pub fn install_hooks(
+    path: &Path,
+    agent: HookAgent,
+    exe: &Path,
+    dry_run: bool,
+) -> Result<Outcome, String> {
+    match agent {
+        HookAgent::Opencode => opencode_plugin::install(path, exe, dry_run),
+        _ => install(path, agent, &hook_command(exe), dry_run),
+    }
+}
+
+/// Takes greenroom's hooks out again (see [`install_hooks`]).
+pub fn uninstall_hooks(path: &Path, agent: HookAgent, dry_run: bool) -> Result<Outcome, String> {
+    match agent {
+        HookAgent::Opencode => opencode_plugin::uninstall(path, dry_run),
+        _ => uninstall(path, agent, dry_run),
     }
 }
 
@@ -122,13 +163,16 @@ fn takes_matcher(agent: HookAgent, event: &str) -> bool {
             event,
             "SessionStart" | "PreToolUse" | "PermissionRequest" | "PostToolUse"
         ),
+        HookAgent::Opencode => false,
     }
 }
 
 /// The matcher group greenroom owns in one event's list.
 fn greenroom_group(agent: HookAgent, event: &str, command: &str) -> Value {
     let hook = match agent {
-        HookAgent::Claude => {
+        // OpenCode's hooks are a plugin, never settings entries: its arm
+        // is here only because the match names every agent.
+        HookAgent::Claude | HookAgent::Opencode => {
             json!({"type": "command", "command": command, "timeout": CLAUDE_TIMEOUT_SECS})
         }
         HookAgent::Codex => {

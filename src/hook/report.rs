@@ -19,6 +19,7 @@ use crate::sources::sidecar::{Sidecar, SidecarError, SidecarStore};
 mod adopt;
 mod defer;
 mod notify;
+pub mod opencode;
 mod payload;
 mod question;
 
@@ -67,6 +68,9 @@ fn checked_session_id(id: &str) -> Option<String> {
 
 impl PayloadIds {
     pub fn from_payload(payload: &Value) -> Self {
+        if opencode::is_event(payload) {
+            return opencode::ids(payload);
+        }
         let path = |key| {
             text(payload, key)
                 .map(PathBuf::from)
@@ -171,8 +175,12 @@ fn failure_reason(payload: &Value) -> String {
     }
 }
 
-/// Maps a Claude Code or Gemini CLI hook event to a change (issue 6 table).
+/// Maps a Claude Code or Gemini CLI hook event to a change (issue 6
+/// table), or an OpenCode event (`opencode.rs`).
 pub fn classify(payload: &Value) -> Change {
+    if opencode::is_event(payload) {
+        return opencode::classify(payload);
+    }
     let Some(event) = text(payload, "hook_event_name") else {
         return Change::Nothing;
     };

@@ -61,7 +61,7 @@ fn is_assignment(word: &str) -> bool {
 
 /// The agents `greenroom hooks install --agent NAME` installs hooks for
 /// (the hook module's `HookAgent`, whose test keeps the two the same).
-pub const AGENTS_WITH_HOOKS: &[&str] = &["claude", "gemini", "codex"];
+pub const AGENTS_WITH_HOOKS: &[&str] = &["claude", "gemini", "codex", "opencode"];
 
 /// What a row of an agent with no hooks reporting says about itself: the
 /// command that installs them, where greenroom has hooks for that agent.

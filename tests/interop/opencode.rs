@@ -8,6 +8,7 @@
 mod by_hand;
 mod harness;
 mod offline;
+mod plugin;
 mod spawned;
 mod standin;
 // The plain window a person starts an agent in, reused as it is.

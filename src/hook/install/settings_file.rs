@@ -138,7 +138,7 @@ fn same_settings(old: &str, new: &str) -> bool {
 
 /// Folders greenroom creates are private (0700): they hold the operator's
 /// agent settings.
-fn create_parent(path: &Path) -> Result<(), String> {
+pub(super) fn create_parent(path: &Path) -> Result<(), String> {
     let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) else {
         return Ok(());
     };

@@ -36,10 +36,13 @@ fn sidecar_dir(env: &dyn Env) -> Result<std::path::PathBuf, String> {
         .map_err(|e| e.to_string())
 }
 
-/// Which agent sent the payload: Gemini CLI's own event names, its
-/// environment or its session files say Gemini; Codex's say Codex
-/// (`is_codex`); otherwise Claude Code.
+/// Which agent sent the payload: OpenCode's events say OpenCode; Gemini
+/// CLI's own event names, its environment or its session files say
+/// Gemini; Codex's say Codex (`is_codex`); otherwise Claude Code.
 pub fn agent_of(payload: Option<&serde_json::Value>, ids: &PayloadIds, env: &dyn Env) -> String {
+    if payload.is_some_and(super::opencode::is_event) {
+        return super::opencode::AGENT.to_owned();
+    }
     const GEMINI_EVENTS: &[&str] = &[
         "BeforeAgent",
         "AfterAgent",

@@ -90,6 +90,7 @@ fn fixture(agent: HookAgent) -> &'static str {
         HookAgent::Claude => CLAUDE,
         HookAgent::Gemini => GEMINI,
         HookAgent::Codex => CODEX,
+        HookAgent::Opencode => unreachable!("OpenCode's hooks are a plugin, not settings"),
     }
 }
 
