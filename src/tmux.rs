@@ -21,6 +21,7 @@ mod beside;
 mod control;
 mod events;
 mod messages;
+mod notify;
 mod ops;
 mod own_server;
 mod pane;

@@ -51,6 +51,8 @@ pub struct AppState {
     pub triage: Triage,
     /// What config.toml says, copied at the start: read only.
     pub settings: Settings,
+    /// What notifications keep: sent, held back, what the operator looks at.
+    pub notify: super::notify::Notifier,
 }
 
 impl AppState {
@@ -69,6 +71,7 @@ impl AppState {
             link: TmuxLink::default(),
             triage: Triage::default(),
             settings: Settings::default(),
+            notify: Default::default(),
         }
     }
 

@@ -7,6 +7,7 @@ mod commands;
 pub mod dialog;
 pub mod hosts;
 pub(in crate::tui) mod navigate;
+pub mod notify;
 pub mod op;
 mod polling;
 pub(in crate::tui) mod review;

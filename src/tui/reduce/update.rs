@@ -14,6 +14,9 @@ use crate::tui::reduce::polling;
 use crate::tui::reduce::rows::replace_rows;
 
 pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
+    if typed_by_operator(&action) {
+        state.notify.last_key = Some(state.now);
+    }
     match action {
         Action::Command(c) => command(state, c),
         Action::Type(c) => typed(state, Edit::Type(c)),
@@ -37,6 +40,10 @@ pub fn update(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::TmuxEvent(event) => polling::event(state, event),
         Action::Screens(seen) => vec![Effect::Tmux(TmuxEffect::ApplyScreens(seen))],
         Action::Tick(now) => tick(state, now),
+        Action::Focus(focused) => {
+            state.notify.unfocused = !focused;
+            Vec::new()
+        }
         Action::Hosts(said) => crate::tui::reduce::hosts::news(state, said),
         Action::Preview { id, text } => {
             if state.nav.selected.as_ref() == Some(&id) {
@@ -108,7 +115,24 @@ fn tick(state: &mut AppState, now: chrono::DateTime<chrono::Utc>) -> Vec<Effect>
     if state.status.as_ref().is_some_and(|s| s.until <= now) {
         state.status = None;
     }
-    crate::tui::reduce::hosts::tick(state, now)
+    let mut effects = crate::tui::reduce::notify::flush(state);
+    effects.extend(crate::tui::reduce::hosts::tick(state, now));
+    effects
+}
+
+/// Whether the action is the operator's hand on the dashboard (a key, a
+/// click, the wheel): the selection is then what they look at. A paste
+/// lands only in an input, so it says nothing the keys around it do not.
+fn typed_by_operator(action: &Action) -> bool {
+    matches!(
+        action,
+        Action::Command(_)
+            | Action::Type(_)
+            | Action::Erase(_)
+            | Action::ClickRow(_)
+            | Action::ScrollUp
+            | Action::ScrollDown
+    )
 }
 
 fn resize(state: &mut AppState, width: u16, height: u16) -> Vec<Effect> {

@@ -8,6 +8,7 @@ mod form;
 mod hosts;
 mod layout;
 mod modes;
+mod notify;
 mod reducer;
 mod snapshots;
 mod triage;
