@@ -111,7 +111,9 @@ impl ConfigFile {
             hosts
         );
         if let Some(notify) = other.notify {
-            self.notify.get_or_insert_with(NotifyFile::default).merge(notify);
+            self.notify
+                .get_or_insert_with(NotifyFile::default)
+                .merge(notify);
         }
         if let Some(prices) = other.prices {
             self.prices.get_or_insert_with(BTreeMap::new).extend(prices);

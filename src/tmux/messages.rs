@@ -24,7 +24,8 @@ impl Tmux {
     ) -> Result<(), TmuxError> {
         let message = message_text(text);
         let args = ["display-message", "-c", client.as_str(), "-d", "5000", "--"];
-        self.run(args.into_iter().chain([message.as_str()])).map(drop)
+        self.run(args.into_iter().chain([message.as_str()]))
+            .map(drop)
     }
 
     /// Runs the tmux commands in `path` on the running server.

@@ -67,7 +67,10 @@ impl Server {
         }
     }
 
-    pub(super) fn with_looked_at(mut self, looked_at: std::collections::BTreeSet<TmuxTarget>) -> Self {
+    pub(super) fn with_looked_at(
+        mut self,
+        looked_at: std::collections::BTreeSet<TmuxTarget>,
+    ) -> Self {
         self.looked_at = looked_at;
         self
     }

@@ -116,9 +116,7 @@ pub fn parse_server(text: &str) -> Server {
 /// this pane (its session attached, its window and pane the active ones).
 fn is_looked_at(field: &str) -> bool {
     match field.split_once(':') {
-        Some((attached, active)) => {
-            attached.parse::<u32>().is_ok_and(|n| n > 0) && active == "11"
-        }
+        Some((attached, active)) => attached.parse::<u32>().is_ok_and(|n| n > 0) && active == "11",
         None => false,
     }
 }

@@ -28,12 +28,7 @@ pub(in crate::tui) fn notice_row(r: &Session, now: DateTime<Utc>) -> NoticeRow {
         health: r.health,
         why: r.why.at(now),
         asks: r.waiting_for.as_ref().and_then(|w| w.line()),
-        target: r
-            .key()
-            .host
-            .is_none()
-            .then(|| r.tmux_target())
-            .flatten(),
+        target: r.key().host.is_none().then(|| r.tmux_target()).flatten(),
     }
 }
 

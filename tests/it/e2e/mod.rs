@@ -8,5 +8,6 @@ mod dashboard;
 mod demo;
 mod events;
 mod input;
+mod notify;
 mod tmux_keys;
 mod triage;

@@ -84,7 +84,10 @@ fn a_session_is_notified_once_per_change_into_a_class_that_needs_you() {
     assert_eq!(sent.len(), 1, "{sent:?}");
     assert_eq!(sent[0].title, "greenroom: charlie is waiting");
     assert_eq!(sent[0].kind, "needs_you");
-    assert!(turn(&mut s, &[]).is_empty(), "the same state again: no notice");
+    assert!(
+        turn(&mut s, &[]).is_empty(),
+        "the same state again: no notice"
+    );
     // Back to work and waiting again within the per-session gap: quiet.
     turn(&mut s, &[("charlie", Health::Active)]);
     assert!(turn(&mut s, &[("charlie", Health::Waiting)]).is_empty());
@@ -133,7 +136,20 @@ fn a_session_a_tmux_client_shows_is_not_notified() {
     // What `list-panes -a` says: charlie's pane is the active one of an
     // attached session; delta's session is attached but shows another pane.
     let line = |attached: &str, pane: &str, name: &str| {
-        ["0", "", "1700000000", "0", pane, "100", "$1", "@1", attached, "sh", name].join("\x1f")
+        [
+            "0",
+            "",
+            "1700000000",
+            "0",
+            pane,
+            "100",
+            "$1",
+            "@1",
+            attached,
+            "sh",
+            name,
+        ]
+        .join("\x1f")
     };
     let text = [
         line("1:11", "%1", "charlie"),
@@ -244,7 +260,19 @@ fn the_event_is_one_json_object_with_the_session_and_what_it_asks() {
     assert_eq!(v["host"], serde_json::Value::Null);
     assert!(v["asks"].as_str().unwrap().contains("rm -rf"), "{v}");
     assert!(!v["asks"].as_str().unwrap().contains('\x1b'), "{v}");
-    assert!(v["time"].as_str().unwrap().starts_with("2026-11-29T12:00:00"));
+    assert!(
+        v["time"]
+            .as_str()
+            .unwrap()
+            .starts_with("2026-11-29T12:00:00")
+    );
     assert_eq!(v["sessions"].as_array().unwrap().len(), 1);
-    assert_eq!(v["text"], format!("{}: {}", v["title"].as_str().unwrap(), v["body"].as_str().unwrap()));
+    assert_eq!(
+        v["text"],
+        format!(
+            "{}: {}",
+            v["title"].as_str().unwrap(),
+            v["body"].as_str().unwrap()
+        )
+    );
 }
