@@ -102,7 +102,8 @@ impl Delivery {
             tracing::warn!("notify command: {MAX_RUNNING} still running, this notice skipped");
             return;
         }
-        let (argv, running) = (Arc::clone(argv), Arc::clone(&self.running));
+        let running = Arc::clone(&self.running);
+        let argv = command_line(argv, notice);
         let event = event_json(notice).into_bytes();
         let started = std::thread::Builder::new()
             .name("notify-command".into())
@@ -114,6 +115,18 @@ impl Delivery {
             self.running.fetch_sub(1, Ordering::SeqCst);
         }
     }
+}
+
+/// The command's argv for `notice`: `{title}` and `{body}` in an argument
+/// become the notice's (inert) title and body, so a program that reads no
+/// stdin (`notify-send`) or a header (`curl -H "Title: {title}"`) gets them.
+/// No shell reads them: each stays within its one argument.
+pub fn command_line(template: &[String], notice: &Notice) -> Vec<String> {
+    let (title, body) = (inert(&notice.title), inert(&notice.body));
+    template
+        .iter()
+        .map(|a| a.replace("{title}", &title).replace("{body}", &body))
+        .collect()
 }
 
 /// Runs `argv` (no shell) with `event` on stdin, within `COMMAND_TIMEOUT`.

@@ -13,7 +13,7 @@ use greenroom::tui::model::notify::Notice;
 use greenroom::tui::model::state::AppState;
 use greenroom::tui::reduce::notify::{OVERALL_GAP, PER_SESSION_GAP, TYPING};
 use greenroom::tui::reduce::update::update;
-use greenroom::tui::shell::notify::{event_json, inert, osc, tmux_passthrough};
+use greenroom::tui::shell::notify::{command_line, event_json, inert, osc, tmux_passthrough};
 
 fn start() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 29, 12, 0, 0).unwrap()
@@ -275,4 +275,24 @@ fn the_event_is_one_json_object_with_the_session_and_what_it_asks() {
             v["body"].as_str().unwrap()
         )
     );
+}
+
+#[test]
+fn the_title_and_body_fill_their_arguments_and_stay_in_them() {
+    let mut s = loaded();
+    let mut next = s.list.rows.clone();
+    next[0].health = Health::Waiting;
+    next[0].waiting_for = Some(greenroom::model::WaitingFor {
+        question: Some("ok?\r\nX-Injected: 1; $(reboot)".into()),
+        ..Default::default()
+    });
+    let sent = rows(&mut s, next);
+    let template: Vec<String> = ["curl", "-H", "Title: {title}", "--data-raw", "{body}", "{x}"]
+        .map(String::from)
+        .to_vec();
+    let argv = command_line(&template, &sent[0]);
+    assert_eq!(argv.len(), template.len());
+    assert_eq!(argv[2], "Title: greenroom: alpha is waiting");
+    assert_eq!(argv[4], "ok?  X-Injected: 1; $(reboot)");
+    assert_eq!(argv[5], "{x}");
 }
