@@ -270,6 +270,7 @@ mod tests {
                     "100",
                     id,
                     window,
+                    "0:11",
                     "sh",
                     name,
                 ]

@@ -233,4 +233,23 @@ mod tests {
         );
         assert!(server.contains_key("work"));
     }
+
+    #[test]
+    fn a_pane_a_client_shows_is_looked_at() {
+        let sep = SEP.to_string();
+        let line = |looking: &str, pane: &str, name: &str| {
+            ["0", "", "1", "0", pane, "1", "$1", "@1", looking, "sh", name].join(&sep)
+        };
+        let text = [
+            line("1:11", "%1", "shown"),
+            line("2:10", "%2", "other-pane"),
+            line("0:11", "%3", "detached"),
+            line("x", "%4", "garbage"),
+        ]
+        .join("\n");
+        let server = parse_server(&text);
+        let seen: Vec<&TmuxTarget> = server.looked_at().iter().collect();
+        let pane = TmuxTarget::Pane(PaneId::parse("%1").unwrap());
+        assert_eq!(seen, [&TmuxTarget::Session("shown".into()), &pane]);
+    }
 }
