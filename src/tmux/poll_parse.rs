@@ -238,7 +238,10 @@ mod tests {
     fn a_pane_a_client_shows_is_looked_at() {
         let sep = SEP.to_string();
         let line = |looking: &str, pane: &str, name: &str| {
-            ["0", "", "1", "0", pane, "1", "$1", "@1", looking, "sh", name].join(&sep)
+            [
+                "0", "", "1", "0", pane, "1", "$1", "@1", looking, "sh", name,
+            ]
+            .join(&sep)
         };
         let text = [
             line("1:11", "%1", "shown"),

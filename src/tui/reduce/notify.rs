@@ -85,11 +85,11 @@ fn wanted(state: &AppState, r: &NoticeRow) -> bool {
     let now = state.now;
     state.settings.notify_on.contains(&r.health)
         && !looked_at(state, r)
-        && !state
+        && state
             .notify
             .sent
             .get(&r.key)
-            .is_some_and(|at| now - *at < PER_SESSION_GAP)
+            .is_none_or(|at| now - *at >= PER_SESSION_GAP)
         && !state.notify.pending.iter().any(|p| p.key == r.key)
 }
 

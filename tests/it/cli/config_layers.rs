@@ -155,7 +155,9 @@ fn notify_names_health_classes_and_keeps_old_configs_working() {
     assert_eq!(set.notify.on, [Health::Errored, Health::Stuck]);
     assert!(!set.notify.bell);
     assert_eq!(set.notify.command, ["notify-send", "{title}"]);
-    let err = load("[notify]\non = [\"wating\"]\n").unwrap_err().to_string();
+    let err = load("[notify]\non = [\"wating\"]\n")
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("c.toml") && err.contains("wating"), "{err}");
     let err = load("[notify]\ncommnd = []\n").unwrap_err().to_string();
     assert!(err.contains("commnd"), "{err}");

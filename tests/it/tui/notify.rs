@@ -287,9 +287,16 @@ fn the_title_and_body_fill_their_arguments_and_stay_in_them() {
         ..Default::default()
     });
     let sent = rows(&mut s, next);
-    let template: Vec<String> = ["curl", "-H", "Title: {title}", "--data-raw", "{body}", "{x}"]
-        .map(String::from)
-        .to_vec();
+    let template: Vec<String> = [
+        "curl",
+        "-H",
+        "Title: {title}",
+        "--data-raw",
+        "{body}",
+        "{x}",
+    ]
+    .map(String::from)
+    .to_vec();
     let argv = command_line(&template, &sent[0]);
     assert_eq!(argv.len(), template.len());
     assert_eq!(argv[2], "Title: greenroom: alpha is waiting");
