@@ -49,8 +49,10 @@ pub struct Config {
     pub tmux_socket: TmuxSocket,
     pub thresholds: Thresholds,
     pub poll_interval: Duration,
-    /// Ring the bell and post a desktop notification when a session needs the operator.
+    /// Notifications at all (the master switch of `[notify]`).
     pub alerts: bool,
+    /// `[notify]`: which classes, the bell, the program.
+    pub notify: Notify,
     /// Show each session's spend in the sidebar.
     pub sidebar_cost: bool,
     /// How long `z` and `greenroom snooze` snooze a session by default.
@@ -81,6 +83,34 @@ pub struct Config {
     pub popup_client: Option<crate::tmux::ClientName>,
     /// Other machines whose sessions are shown (`[[hosts]]`), checked.
     pub hosts: Vec<crate::hosts::HostConfig>,
+}
+
+/// `[notify]`: when a session newly needs the operator, which health
+/// classes notify, whether the bell rings, and the program run (argv, no
+/// shell) with the event on stdin.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Notify {
+    pub on: Vec<crate::model::Health>,
+    pub bell: bool,
+    pub command: Vec<String>,
+}
+
+impl Notify {
+    fn from_file(file: Option<file::NotifyFile>) -> Self {
+        let file = file.unwrap_or_default();
+        Self {
+            // Every class that needs the operator unless the file names some.
+            on: file.on.unwrap_or_else(|| {
+                crate::model::Health::ALL
+                    .iter()
+                    .copied()
+                    .filter(|h| h.needs_operator())
+                    .collect()
+            }),
+            bell: file.bell.unwrap_or(true),
+            command: file.command.unwrap_or_default(),
+        }
+    }
 }
 
 /// Values from flags or their environment variables; `None` leaves the file's value.
@@ -238,6 +268,7 @@ impl Config {
             },
             poll_interval: Duration::from_millis(file.poll_interval_ms.unwrap_or(1000).max(50)),
             alerts: file.alerts.unwrap_or(true),
+            notify: Notify::from_file(file.notify),
             sidebar_cost: file.sidebar_cost.unwrap_or(true),
             snooze: Duration::from_secs(file.snooze_minutes.unwrap_or(30).clamp(1, 24 * 60) * 60),
             pin_attention: file.pin_attention.unwrap_or(true),

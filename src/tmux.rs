@@ -22,6 +22,7 @@ mod beside;
 mod control;
 mod events;
 mod messages;
+mod notify;
 mod ops;
 mod own_server;
 mod pane;

@@ -35,6 +35,31 @@ pub(super) struct ConfigFile {
     pub(super) prices: Option<BTreeMap<String, crate::sources::prices::Price>>,
     pub(super) hosts: Option<Vec<crate::hosts::HostConfig>>,
     pub(super) budget: Option<super::budget::BudgetFile>,
+    pub(super) notify: Option<NotifyFile>,
+}
+
+/// `[notify]` as written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct NotifyFile {
+    /// Health classes by their names (`waiting`, `errored`, …).
+    pub(super) on: Option<Vec<crate::model::Health>>,
+    pub(super) bell: Option<bool>,
+    pub(super) command: Option<Vec<String>>,
+}
+
+impl NotifyFile {
+    fn merge(&mut self, other: NotifyFile) {
+        if other.on.is_some() {
+            self.on = other.on;
+        }
+        if other.bell.is_some() {
+            self.bell = other.bell;
+        }
+        if other.command.is_some() {
+            self.command = other.command;
+        }
+    }
 }
 
 /// `tmux_events` as written: `true`, `false` or `"auto"`.
@@ -88,6 +113,11 @@ impl ConfigFile {
             name_prefix,
             hosts
         );
+        if let Some(notify) = other.notify {
+            self.notify
+                .get_or_insert_with(NotifyFile::default)
+                .merge(notify);
+        }
         if let Some(prices) = other.prices {
             self.prices.get_or_insert_with(BTreeMap::new).extend(prices);
         }

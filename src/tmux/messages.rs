@@ -11,7 +11,20 @@ impl Tmux {
     /// active client, as a key binding's answer would be. `#` is doubled
     /// so the text is never read as a tmux format.
     pub fn display_message(&self, text: &str) -> Result<(), TmuxError> {
-        self.run(["display-message", "--", &text.replace('#', "##")])
+        self.run(["display-message", "--", &message_text(text)])
+            .map(drop)
+    }
+
+    /// Shows `text` in `client`'s status line for five seconds (a
+    /// notification), inert like [`Tmux::display_message`]'s.
+    pub fn display_message_on(
+        &self,
+        client: &super::ClientName,
+        text: &str,
+    ) -> Result<(), TmuxError> {
+        let message = message_text(text);
+        let args = ["display-message", "-c", client.as_str(), "-d", "5000", "--"];
+        self.run(args.into_iter().chain([message.as_str()]))
             .map(drop)
     }
 
@@ -29,4 +42,10 @@ impl Tmux {
         let line = out.lines().next()?.trim();
         (!line.is_empty()).then(|| line.to_owned())
     }
+}
+
+/// A message tmux shows as written: it expands formats in it, so `#` is
+/// doubled and `#(cmd)` or `#{...}` run and say nothing.
+fn message_text(text: &str) -> String {
+    text.replace('#', "##")
 }

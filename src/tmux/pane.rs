@@ -51,6 +51,9 @@ pub struct Server {
     /// The sessions each window (`@4`) is in, by id: what a window closing
     /// takes with it.
     windows: BTreeMap<String, std::collections::BTreeSet<String>>,
+    /// The sessions and panes a client shows (its session's active window's
+    /// active pane): what the operator is looking at.
+    looked_at: std::collections::BTreeSet<TmuxTarget>,
 }
 
 impl Server {
@@ -60,7 +63,21 @@ impl Server {
             panes,
             ids: BTreeMap::new(),
             windows: BTreeMap::new(),
+            looked_at: std::collections::BTreeSet::new(),
         }
+    }
+
+    pub(super) fn with_looked_at(
+        mut self,
+        looked_at: std::collections::BTreeSet<TmuxTarget>,
+    ) -> Self {
+        self.looked_at = looked_at;
+        self
+    }
+
+    /// The sessions (by name) and panes a client of this server shows.
+    pub fn looked_at(&self) -> &std::collections::BTreeSet<TmuxTarget> {
+        &self.looked_at
     }
 
     pub(super) fn with_ids(
@@ -253,6 +270,7 @@ mod tests {
                     "100",
                     id,
                     window,
+                    "0:11",
                     "sh",
                     name,
                 ]

@@ -17,6 +17,9 @@ fn format() -> String {
         "#{pane_pid}",
         "#{session_id}",
         "#{window_id}",
+        // Whether a client looks at this pane: its session attached, its
+        // window and pane the active ones (`1:11`); notifications skip it.
+        "#{session_attached}:#{window_active}#{pane_active}",
         "#{pane_current_command}",
         "#{session_name}",
     ]

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{DateTime, TimeZone, Utc};
 
-use super::{Pane, PaneId, SEP, Server};
+use super::{Pane, PaneId, SEP, Server, TmuxTarget};
 use crate::model::TmuxFacts;
 
 fn epoch(text: &str) -> Option<DateTime<Utc>> {
@@ -29,9 +29,10 @@ pub fn parse_server(text: &str) -> Server {
     let mut panes = Vec::new();
     let mut ids = BTreeMap::new();
     let mut windows = BTreeMap::new();
+    let mut looked_at = BTreeSet::new();
     for line in text.lines() {
-        let fields: Vec<&str> = line.splitn(10, SEP).collect();
-        let clear = line.matches(SEP).count() == 9;
+        let fields: Vec<&str> = line.splitn(11, SEP).collect();
+        let clear = line.matches(SEP).count() == 10;
         let [
             dead,
             status,
@@ -41,6 +42,7 @@ pub fn parse_server(text: &str) -> Server {
             pid,
             id,
             window,
+            looking,
             command,
             name,
         ] = fields[..]
@@ -57,6 +59,12 @@ pub fn parse_server(text: &str) -> Server {
                 .insert(name.to_owned());
         }
         let dead = dead == "1";
+        if !dead && is_looked_at(looking) {
+            looked_at.insert(TmuxTarget::Session(name.to_owned()));
+            if let Some(pane) = PaneId::parse(pane) {
+                looked_at.insert(TmuxTarget::Pane(pane));
+            }
+        }
         let status = status.trim().parse::<i32>().ok().filter(|_| dead);
         let entry = out.entry(name.to_owned()).or_insert_with(|| {
             (
@@ -99,7 +107,18 @@ pub fn parse_server(text: &str) -> Server {
             (name, facts)
         })
         .collect();
-    Server::new(sessions, panes).with_ids(ids, windows)
+    Server::new(sessions, panes)
+        .with_ids(ids, windows)
+        .with_looked_at(looked_at)
+}
+
+/// `#{session_attached}:#{window_active}#{pane_active}`: a client shows
+/// this pane (its session attached, its window and pane the active ones).
+fn is_looked_at(field: &str) -> bool {
+    match field.split_once(':') {
+        Some((attached, active)) => attached.parse::<u32>().is_ok_and(|n| n > 0) && active == "11",
+        None => false,
+    }
 }
 
 #[cfg(test)]
@@ -109,7 +128,7 @@ mod tests {
     fn line(fields: [&str; 5]) -> String {
         let [dead, status, activity, attached, name] = fields;
         [
-            dead, status, activity, attached, "%1", "100", "$1", "@1", "bash", name,
+            dead, status, activity, attached, "%1", "100", "$1", "@1", "0:11", "bash", name,
         ]
         .join(&SEP.to_string())
     }
@@ -155,6 +174,7 @@ mod tests {
                 "4242",
                 "$1",
                 "@1",
+                "0:11",
                 "claude",
                 "work",
             ]
@@ -168,6 +188,7 @@ mod tests {
                 "4243",
                 "$1",
                 "@1",
+                "0:11",
                 "claude",
                 "work",
             ]
@@ -181,6 +202,7 @@ mod tests {
                 "4244",
                 "$1",
                 "@1",
+                "0:11",
                 "gemini",
                 "work",
             ]
@@ -194,6 +216,7 @@ mod tests {
                 "4245",
                 "$1",
                 "@1",
+                "0:11",
                 "no\u{1f}de",
                 "w",
             ]
@@ -209,5 +232,27 @@ mod tests {
             (4242, "claude", "work")
         );
         assert!(server.contains_key("work"));
+    }
+
+    #[test]
+    fn a_pane_a_client_shows_is_looked_at() {
+        let sep = SEP.to_string();
+        let line = |looking: &str, pane: &str, name: &str| {
+            [
+                "0", "", "1", "0", pane, "1", "$1", "@1", looking, "sh", name,
+            ]
+            .join(&sep)
+        };
+        let text = [
+            line("1:11", "%1", "shown"),
+            line("2:10", "%2", "other-pane"),
+            line("0:11", "%3", "detached"),
+            line("x", "%4", "garbage"),
+        ]
+        .join("\n");
+        let server = parse_server(&text);
+        let seen: Vec<&TmuxTarget> = server.looked_at().iter().collect();
+        let pane = TmuxTarget::Pane(PaneId::parse("%1").unwrap());
+        assert_eq!(seen, [&TmuxTarget::Session("shown".into()), &pane]);
     }
 }

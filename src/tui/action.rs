@@ -136,6 +136,8 @@ pub enum Action {
     TmuxEvent(crate::tmux::Event),
     /// What captures of Codex's panes showed (its approval question).
     Screens(Vec<crate::engine::Seen>),
+    /// The dashboard's terminal gained (true) or lost the focus.
+    Focus(bool),
     /// The clock moved (ages, stuck detection, status-line expiry).
     Tick(DateTime<Utc>),
     /// A pane capture for the preview.

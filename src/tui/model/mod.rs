@@ -9,6 +9,7 @@ pub mod hosts;
 pub mod layout;
 pub mod mode;
 pub mod nav;
+pub mod notify;
 pub mod row_list;
 pub mod settings;
 pub mod spend;

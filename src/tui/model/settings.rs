@@ -4,8 +4,12 @@
 /// The dashboard's settings.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
-    /// Ring and notify when a session needs the operator.
+    /// Notify when a session needs the operator (the master switch).
     pub alerts: bool,
+    /// The health classes a turn into notifies (`[notify] on`).
+    pub notify_on: Vec<crate::model::Health>,
+    /// Ring the terminal's bell with each notice (`[notify] bell`).
+    pub bell: bool,
     /// Show each session's spend in the sidebar.
     pub show_cost: bool,
     /// Sessions that need the operator are pinned on top (last-focus sort).
@@ -26,6 +30,12 @@ impl Default for Settings {
     fn default() -> Self {
         Self {
             alerts: true,
+            notify_on: crate::model::Health::ALL
+                .iter()
+                .copied()
+                .filter(|h| h.needs_operator())
+                .collect(),
+            bell: true,
             show_cost: true,
             pin_attention: false,
             snooze: std::time::Duration::from_secs(30 * 60),

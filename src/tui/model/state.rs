@@ -72,6 +72,8 @@ pub struct AppState {
     pub settings: Settings,
     /// Spend against the budget: what the alerts remember.
     pub spend: super::spend::SpendWatch,
+    /// What notifications keep: sent, held back, what the operator looks at.
+    pub notify: super::notify::Notifier,
 }
 
 impl AppState {
@@ -91,6 +93,7 @@ impl AppState {
             triage: Triage::default(),
             settings: Settings::default(),
             spend: Default::default(),
+            notify: Default::default(),
         }
     }
 

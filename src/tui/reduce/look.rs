@@ -40,6 +40,18 @@ pub fn note_input(state: &mut AppState, action: &Action) {
     }
 }
 
+/// Whether the operator is at the dashboard: their own input within
+/// [`PRESENT`], and its terminal has the focus (terminals that never say
+/// count as focused). A look by dwell and the notifications' "never about
+/// what they look at" both go by it.
+pub fn present(state: &AppState) -> bool {
+    !state.notify.unfocused
+        && state
+            .triage
+            .last_input
+            .is_some_and(|at| state.now.signed_duration_since(at) <= PRESENT)
+}
+
 /// At a tick: follows the selected ready row, and records the look once it
 /// has stayed selected for [`DWELL`] while the operator is present.
 pub fn dwell(state: &mut AppState) -> Vec<Effect> {
@@ -52,10 +64,7 @@ pub fn dwell(state: &mut AppState) -> Vec<Effect> {
         state.triage.dwell = None;
         return Vec::new();
     };
-    let present = state
-        .triage
-        .last_input
-        .is_some_and(|at| now.signed_duration_since(at) <= PRESENT);
+    let present = present(state);
     let dwell = match &mut state.triage.dwell {
         Some(d) if d.row == row => d,
         other => {

@@ -9,6 +9,7 @@ pub mod dialog;
 pub mod hosts;
 pub(in crate::tui) mod look;
 pub(in crate::tui) mod navigate;
+pub mod notify;
 pub mod op;
 mod polling;
 pub(in crate::tui) mod review;

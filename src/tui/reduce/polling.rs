@@ -157,8 +157,14 @@ fn accept(state: &mut AppState, server: ServerState) -> Vec<Effect> {
     };
     crate::tui::reduce::status::tmux_answered(state);
     let mut effects = match &server {
-        ServerState::Running(map) => follow_activity(state, map, false),
-        _ => Vec::new(),
+        ServerState::Running(map) => {
+            state.notify.looked_at.clone_from(map.looked_at());
+            follow_activity(state, map, false)
+        }
+        _ => {
+            state.notify.looked_at.clear();
+            Vec::new()
+        }
     };
     effects.push(Effect::Tmux(TmuxEffect::ApplyPoll(server)));
     // The first server seen: listen to it from now on.

@@ -1,13 +1,13 @@
-//! New rows in the dashboard: selection kept, attention marks and alerts
+//! New rows in the dashboard: selection kept, attention marks and notices
 //! for sessions that just turned urgent, the list held still while the pane
 //! beside follows the selection.
 
-use crate::tui::action::UiEffect;
 use std::collections::HashMap;
 
 use crate::model::{RowKey, Session};
 use crate::tui::action::Effect;
 use crate::tui::model::state::AppState;
+use crate::tui::reduce::notify;
 
 /// Installs new rows; marks sessions that just turned waiting, errored or
 /// stuck, and returns the alerts for them.
@@ -77,31 +77,21 @@ pub(in crate::tui) fn change_rows(state: &mut AppState, rows: Vec<Session>) -> V
 }
 
 /// Marks the rows in `rows` that just turned urgent, notes each one's
-/// health, and returns the alerts for them.
+/// health, and returns the notifications for them.
 pub(in crate::tui) fn note_turns(state: &mut AppState, rows: &[Session]) -> Vec<Effect> {
     let first_load = state.list.rows.is_empty() && state.triage.last_health.is_empty();
-    let mut alerts = Vec::new();
+    let mut turned = Vec::new();
     for r in rows {
         let key = r.key();
         let before = state.triage.last_health.get(&key).copied();
         // Archived rows are finished business: they never call for the operator.
         // A snoozed one neither: the operator said "not now".
-        let turned = crate::attention::in_queue(r) && before != Some(r.health);
-        if turned && !first_load {
+        let turned_now = crate::attention::in_queue(r) && before != Some(r.health);
+        if turned_now && !first_load {
             if state.nav.selected.as_ref() != Some(&key) {
                 state.triage.attention.insert(key.clone());
             }
-            // What it asks, in the agent's words, else its detail.
-            let detail = r
-                .waiting_for
-                .as_ref()
-                .and_then(|w| w.line())
-                .or_else(|| r.activity.detail.clone())
-                .unwrap_or_default();
-            alerts.push(Effect::Ui(UiEffect::Alert {
-                title: format!("greenroom: {} is {}", crate::model::row_name(r), r.health),
-                body: detail,
-            }));
+            turned.push(notify::notice_row(r, state.now));
         }
         if !r.health.needs_operator() || r.snoozed_until.is_some() {
             state.triage.attention.remove(&key);
@@ -125,7 +115,7 @@ pub(in crate::tui) fn note_turns(state: &mut AppState, rows: &[Session]) -> Vec<
             }
         }
     }
-    alerts
+    notify::turned(state, turned)
 }
 
 /// Puts the new rows in place with `put`, keeping the selection, the cursor's

@@ -45,6 +45,10 @@ fn dispatch(state: &mut AppState, action: Action) -> Vec<Effect> {
         Action::TmuxEvent(event) => polling::event(state, event),
         Action::Screens(seen) => vec![Effect::Tmux(TmuxEffect::ApplyScreens(seen))],
         Action::Tick(now) => tick(state, now),
+        Action::Focus(focused) => {
+            state.notify.unfocused = !focused;
+            Vec::new()
+        }
         Action::Hosts(said) => crate::tui::reduce::hosts::news(state, said),
         Action::Preview { id, text } => {
             if state.nav.selected.as_ref() == Some(&id) {
@@ -118,6 +122,7 @@ fn tick(state: &mut AppState, now: chrono::DateTime<chrono::Utc>) -> Vec<Effect>
     }
     let mut effects = crate::tui::reduce::navigate::settled(state);
     effects.extend(crate::tui::reduce::look::dwell(state));
+    effects.extend(crate::tui::reduce::notify::flush(state));
     effects.extend(crate::tui::reduce::hosts::tick(state, now));
     effects
 }

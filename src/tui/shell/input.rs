@@ -43,6 +43,8 @@ pub fn terminal_action(
             _ => Vec::new(),
         },
         Event::Resize(width, height) => vec![Action::Resize { width, height }],
+        Event::FocusGained => vec![Action::Focus(true)],
+        Event::FocusLost => vec![Action::Focus(false)],
         _ => Vec::new(),
     }
 }

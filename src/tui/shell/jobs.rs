@@ -4,15 +4,12 @@
 //! outside tmux needs the terminal and lives in the runner.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use crate::config::Config;
 use crate::model::Session;
 use crate::ops::{self, Launch, SpawnRequest};
-use crate::process::{Limits, Overflow, Spec};
 use crate::sources::sidecar::SidecarStore;
 use crate::tui::action::{Action, Completion, Finished, NewSession, SpawnDefaults};
-use std::io::Write;
 
 use crate::tmux::{Beside, Tmux, host_from_env};
 
@@ -347,37 +344,4 @@ pub fn capture(tmux: &Tmux, name: &crate::tmux::TmuxTarget) -> String {
         Ok(text) => text,
         Err(e) => format!("cannot capture the pane: {e}"),
     }
-}
-
-/// Bell, a desktop notification by escape sequence (terminals that support
-/// OSC 777 or 9 show it), and notify-send where present.
-pub fn alert(title: &str, body: &str) {
-    let clean =
-        |s: &str| -> String { s.chars().filter(|c| !c.is_control() && *c != ';').collect() };
-    let (title, body) = (clean(title), clean(body));
-    let mut out = std::io::stdout();
-    let _ = write!(
-        out,
-        "\x07\x1b]777;notify;{title};{body}\x07\x1b]9;{title}: {body}\x07"
-    );
-    let _ = out.flush();
-    // Off the loop, bounded like every child greenroom starts: a slow or
-    // missing notifier never stalls the dashboard, and its end is reaped.
-    let _ = std::thread::Builder::new()
-        .name("notify-send".into())
-        .spawn(move || {
-            let mut spec = Spec::new("notify-send");
-            spec.arg("--").arg(&title).arg(&body);
-            let limits = Limits {
-                timeout: Duration::from_secs(5),
-                stdout: 4096,
-                stderr: 4096,
-                overflow: Overflow::Cut,
-            };
-            if let Err(e) = spec.run(limits)
-                && !e.not_found()
-            {
-                tracing::debug!(error = %e, "notify-send");
-            }
-        });
 }

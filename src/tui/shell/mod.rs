@@ -4,6 +4,7 @@
 mod host_ops;
 pub mod input;
 pub mod jobs;
+pub mod notify;
 pub mod run;
 mod runner;
 mod terminal;

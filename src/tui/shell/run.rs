@@ -100,6 +100,8 @@ fn start_state(
     );
     let mut state = AppState::new(Utc::now(), engine.looked_in());
     state.settings.alerts = config.alerts;
+    state.settings.notify_on.clone_from(&config.notify.on);
+    state.settings.bell = config.notify.bell;
     let hosts: Vec<String> = config.hosts.iter().map(|h| h.name.clone()).collect();
     state.hosts = crate::tui::reduce::hosts::initial(&hosts, Utc::now());
     state.settings.show_cost = config.sidebar_cost;

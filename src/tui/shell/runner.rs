@@ -19,7 +19,7 @@ use crate::tui::action::op::Op;
 use crate::tui::action::{Action, Effect, Finished};
 use crate::tui::keymap::Keymap;
 use crate::tui::model::state::AppState;
-use crate::tui::shell::jobs::{Context, alert, complete_path};
+use crate::tui::shell::jobs::{Context, complete_path};
 use crate::tui::shell::terminal::Screen;
 use crate::tui::view::{self, theme::Theme};
 
@@ -74,11 +74,14 @@ pub struct Runner {
     client: u64,
     /// The ssh connections to `[[hosts]]` entries.
     links: crate::hosts::stream::Links,
+    /// Where notices go: the terminal (or tmux), the notify command.
+    delivery: crate::tui::shell::notify::Delivery,
 }
 
 impl Runner {
     pub fn new(screen: Screen, engine: Engine, ctx: Context, keymap: Keymap, theme: Theme) -> Self {
         let (done_tx, done_rx) = mpsc::unbounded_channel();
+        let delivery = crate::tui::shell::notify::Delivery::new(&ctx.config);
         Self {
             screen,
             events: EventStream::new(),
@@ -95,6 +98,7 @@ impl Runner {
             tmux_client: None,
             client: 0,
             links: crate::hosts::stream::Links::new(Vec::new(), Err("no hosts".into())),
+            delivery,
         }
     }
 
@@ -248,7 +252,17 @@ impl Runner {
                 }
             }
             Effect::Tmux(TmuxEffect::Listen) => return Ok(Step::Then(self.listen())),
-            Effect::Ui(UiEffect::Alert { title, body }) => alert(&title, &body),
+            Effect::Ui(UiEffect::Notify(notice)) => self.delivery.deliver(&notice),
+            Effect::Ui(UiEffect::Alert { title, body }) => {
+                self.delivery.deliver(&crate::tui::model::notify::Notice {
+                    kind: "alert",
+                    at: state.now,
+                    title,
+                    body,
+                    rows: Vec::new(),
+                    bell: self.ctx.config.notify.bell,
+                });
+            }
             Effect::Op(Op { op, on }) => return self.op(op, on, state),
             Effect::Host(HostEffect::Connect { host, attempt }) => {
                 let tx = self.done_tx.clone();

@@ -1,5 +1,5 @@
-//! The one terminal setup: raw mode, the alternate screen, mouse reporting
-//! and bracketed paste, always undone together — when the dashboard ends
+//! The one terminal setup: raw mode, the alternate screen, mouse reporting,
+//! bracketed paste and focus reports, always undone together — when the dashboard ends
 //! (quit, error, SIGTERM/SIGHUP), on a panic, and around attaching outside
 //! tmux. Bracketed paste is what keeps a paste from being read as keys.
 
@@ -9,7 +9,8 @@ use std::sync::Once;
 
 use crossterm::cursor::Show;
 use crossterm::event::{
-    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
+    DisableBracketedPaste, DisableFocusChange, DisableMouseCapture, EnableBracketedPaste,
+    EnableFocusChange, EnableMouseCapture,
 };
 use crossterm::terminal::{
     Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
@@ -75,7 +76,10 @@ fn setup() -> std::io::Result<()> {
         stdout(),
         EnterAlternateScreen,
         EnableMouseCapture,
-        EnableBracketedPaste
+        EnableBracketedPaste,
+        // Whether the operator looks at the dashboard: notifications skip
+        // its selection only while it has the focus.
+        EnableFocusChange
     )
 }
 
@@ -84,6 +88,7 @@ fn setup() -> std::io::Result<()> {
 fn restore() {
     let _ = crossterm::execute!(
         stdout(),
+        DisableFocusChange,
         DisableBracketedPaste,
         DisableMouseCapture,
         LeaveAlternateScreen,

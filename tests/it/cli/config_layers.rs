@@ -125,3 +125,40 @@ fn inside_tmux_the_default_server_is_the_one_this_client_is_on() {
         TmuxSocket::Name("agents".into())
     );
 }
+
+#[test]
+fn notify_names_health_classes_and_keeps_old_configs_working() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("c.toml");
+    let load = |text: &str| {
+        std::fs::write(&cfg, text).unwrap();
+        let o = Overrides {
+            config: Some(cfg.clone()),
+            ..Overrides::default()
+        };
+        Config::load(&o, &env(&[]))
+    };
+    // An old config: `alerts` alone; every class that needs the operator notifies.
+    let old = load("alerts = true\n").unwrap();
+    let needs: Vec<greenroom::model::Health> = greenroom::model::Health::ALL
+        .iter()
+        .copied()
+        .filter(|h| h.needs_operator())
+        .collect();
+    assert_eq!(old.notify.on, needs);
+    assert!(old.notify.bell && old.notify.command.is_empty());
+    let set = load(
+        "[notify]\non = [\"errored\", \"stuck\"]\nbell = false\ncommand = [\"notify-send\", \"{title}\"]\n",
+    )
+    .unwrap();
+    use greenroom::model::Health;
+    assert_eq!(set.notify.on, [Health::Errored, Health::Stuck]);
+    assert!(!set.notify.bell);
+    assert_eq!(set.notify.command, ["notify-send", "{title}"]);
+    let err = load("[notify]\non = [\"wating\"]\n")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("c.toml") && err.contains("wating"), "{err}");
+    let err = load("[notify]\ncommnd = []\n").unwrap_err().to_string();
+    assert!(err.contains("commnd"), "{err}");
+}

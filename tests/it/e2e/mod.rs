@@ -9,6 +9,7 @@ mod demo;
 mod demo_git;
 mod events;
 mod input;
+mod notify;
 mod readme_screen;
 mod tmux_back;
 mod tmux_keys;

@@ -622,11 +622,26 @@ fn a_burst_of_lines_in_one_action_equals_the_lines_one_by_one() {
     assert!(
         effects_one
             .iter()
-            .filter(|e| matches!(e, Effect::Ui(UiEffect::Alert { .. })))
+            .filter(|e| matches!(e, Effect::Ui(UiEffect::Notify(_))))
             .count()
-            >= 2,
+            == 1,
         "{effects_one:?}"
     );
+    // A host's row is told by its shown name, and its host is in the event.
+    let told = effects_one
+        .iter()
+        .find_map(|e| match e {
+            Effect::Ui(UiEffect::Notify(n)) => Some(n),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(told.title, "greenroom: build:api is waiting");
+    let event: serde_json::Value =
+        serde_json::from_str(&greenroom::tui::shell::notify::event_json(told)).unwrap();
+    assert_eq!(event["host"], "build");
+    // The second host row to turn waits out the overall gap, in both.
+    assert_eq!(together.notify.pending, one_by_one.notify.pending);
+    assert_eq!(one_by_one.notify.pending.len(), 1);
     let visible = |s: &AppState| -> Vec<(String, String)> {
         s.list
             .visible_sessions()

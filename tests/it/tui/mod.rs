@@ -10,6 +10,7 @@ mod form;
 mod hosts;
 mod layout;
 mod modes;
+mod notify;
 mod overview_pane;
 mod ready;
 mod reducer;

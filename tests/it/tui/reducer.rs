@@ -230,7 +230,7 @@ fn archived_sessions_show_under_a_toggle_and_never_count_or_alert() {
     assert!(
         effects
             .iter()
-            .all(|e| !matches!(e, Effect::Ui(UiEffect::Alert { .. }))),
+            .all(|e| !matches!(e, Effect::Ui(UiEffect::Notify(_)))),
         "{effects:?}"
     );
     assert!(!s.triage.attention.contains(&RowKey::here(old_id())));
@@ -276,7 +276,7 @@ fn a_session_that_turns_waiting_is_marked_and_alerts_until_looked_at() {
     );
     assert!(s.triage.attention.contains(&RowKey::here("id-charlie")));
     assert!(
-        matches!(&effects[..], [Effect::Ui(UiEffect::Alert { title, .. })] if title.contains("charlie is waiting"))
+        matches!(&effects[..], [Effect::Ui(UiEffect::Notify(n))] if n.title.contains("charlie is waiting"))
     );
     // Same state again: no second alert.
     assert!(
@@ -319,7 +319,7 @@ fn alerts_can_be_turned_off_but_the_mark_stays() {
     assert!(
         effects
             .iter()
-            .all(|e| !matches!(e, Effect::Ui(UiEffect::Alert { .. })))
+            .all(|e| !matches!(e, Effect::Ui(UiEffect::Notify(_))))
     );
     assert!(s.triage.attention.contains(&RowKey::here("id-alpha")));
 }

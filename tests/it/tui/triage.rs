@@ -373,7 +373,7 @@ fn a_snoozed_session_neither_alerts_nor_is_marked() {
     assert!(
         !effects
             .iter()
-            .any(|e| matches!(e, Effect::Ui(UiEffect::Alert { .. }))),
+            .any(|e| matches!(e, Effect::Ui(UiEffect::Notify(_)))),
         "{effects:?}"
     );
     assert!(!s.triage.attention.contains(&RowKey::here("id-wait-new")));

@@ -1,0 +1,163 @@
+//! Notifications, with the real binary running in tmux over 12 live
+//! sessions and `[notify] command` set to a program that appends the time
+//! it started:
+//! - a session turning waiting (its hook's report written to its sidecar)
+//!   -> the notify program started (budget: p50 ≤ 50 ms);
+//! - idle CPU with notifications on (they add no timer: held notices are
+//!   sent from the clock tick the dashboard has anyway).
+//!
+//! Each session turns once, 5.5 s apart: the overall rate limit (5 s)
+//! would otherwise hold a turn back on purpose.
+//!
+//! Run: `cargo bench --bench notify_latency` (or `benches/run`).
+//! GREENROOM_BENCH_QUICK=1 measures 5 turns.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a bench that cannot run should stop loudly
+
+mod common;
+
+use std::process::Command;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use chrono::Utc;
+use greenroom::sources::sidecar::SidecarStore;
+
+const SESSIONS: usize = 12;
+
+fn epoch_ns() -> u128 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_nanos()
+}
+
+/// CPU seconds (user + system) a process has used, from /proc.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let after = stat.rsplit(')').next().unwrap_or("");
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let ticks: f64 = f.get(11).and_then(|u| u.parse::<f64>().ok()).unwrap_or(0.0)
+        + f.get(12).and_then(|s| s.parse::<f64>().ok()).unwrap_or(0.0);
+    ticks / 100.0
+}
+
+fn lines(path: &std::path::Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+fn main() {
+    let quick = std::env::var("GREENROOM_BENCH_QUICK").is_ok();
+    let dir = tempfile::tempdir().unwrap();
+    let socket = format!("greenroom-bench-notify-{}", std::process::id());
+    let tmux = |args: &[&str]| {
+        Command::new("tmux")
+            .args(["-L", &socket, "-f", "/dev/null"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let sidecars = common::populate(dir.path(), SESSIONS);
+    for i in 0..SESSIONS {
+        tmux(&[
+            "new-session",
+            "-d",
+            "-s",
+            &format!("gr-agent-{i}"),
+            "sleep",
+            "3600",
+        ]);
+    }
+    let started = dir.path().join("started");
+    std::fs::write(
+        dir.path().join("config.toml"),
+        format!(
+            "[notify]\nbell = false\ncommand = [\"sh\", \"-c\", 'date +%s%N >> \"$0\"', '{}']\n",
+            started.display()
+        ),
+    )
+    .unwrap();
+    let command = format!(
+        "exec {} --config {d}/config.toml --sidecar-dir {d}/sessions --ao-dir {d}/ao --claude-dir {d}/claude --tmux-socket {socket}",
+        env!("CARGO_BIN_EXE_greenroom"),
+        d = dir.path().display()
+    );
+    tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        "dash",
+        "-x",
+        "160",
+        "-y",
+        "48",
+        &command,
+    ]);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let screen = tmux(&["capture-pane", "-p", "-t", "=dash:"]).stdout;
+        if String::from_utf8_lossy(&screen).contains("agent-0") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the dashboard did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let pid: u32 =
+        String::from_utf8_lossy(&tmux(&["list-panes", "-t", "=dash:", "-F", "#{pane_pid}"]).stdout)
+            .trim()
+            .parse()
+            .unwrap();
+    // Let start-up settle, then measure a quiet window with notifications on.
+    std::thread::sleep(Duration::from_secs(3));
+    let window = if quick { 5 } else { 10 };
+    let cpu_before = cpu_seconds(pid);
+    std::thread::sleep(Duration::from_secs(window));
+    let idle = (cpu_seconds(pid) - cpu_before) / window as f64 * 100.0;
+
+    let store = SidecarStore::new(dir.path().join("sessions"));
+    let turns = if quick { 5 } else { SESSIONS };
+    let mut times = Vec::new();
+    for (i, s) in sidecars.iter().take(turns).enumerate() {
+        let before = epoch_ns();
+        store
+            .update(s.id, Duration::from_secs(1), |s| {
+                s.activity = Some(greenroom::model::Activity::AwaitingInput);
+                s.activity_detail = Some("Claude needs your permission to use Bash".into());
+                s.activity_reported_at = Some(Utc::now());
+                s.activity_since = Some(Utc::now());
+                true
+            })
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let at: u128 = loop {
+            if let Some(line) = lines(&started).get(i) {
+                break line.trim().parse().unwrap();
+            }
+            assert!(Instant::now() < deadline, "no notify program for turn {i}");
+            std::thread::sleep(Duration::from_millis(1));
+        };
+        times.push(Duration::from_nanos((at.saturating_sub(before)) as u64));
+        // Past the overall gap before the next session turns.
+        std::thread::sleep(Duration::from_millis(5500));
+    }
+    common::stop_server(
+        &tmux(&["display-message", "-p", "#{socket_path}"]).stdout,
+        || {
+            tmux(&["kill-server"]);
+        },
+    );
+    times.sort();
+    println!("| measure | measured | budget |");
+    println!("|---|---|---|");
+    println!(
+        "| session turns waiting (hook report written) -> notify program started, {SESSIONS} live sessions | p50 {:.1} ms, max {:.1} ms ({turns} turns) | p50 ≤ 50 ms |",
+        common::pct(&times, 0.5),
+        common::pct(&times, 1.0)
+    );
+    println!(
+        "| idle CPU over {window} s with notifications on, {SESSIONS} live sessions (greenroom process) | {idle:.2}% of one core | no more than without |"
+    );
+}
