@@ -100,6 +100,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "engine",
             "environ",
             "freshness",
+            // The demo makes its agents' git repositories (`git::own_repo`).
+            "git",
             "hook",
             "hosts",
             "logging",

@@ -195,7 +195,7 @@ fn spawn_refusals_are_one_line_and_leave_nothing() {
     );
     let err = gr.refused(&["spawn", "--cwd", cwd, "--agent", "nope"]);
     assert!(
-        err.contains("known presets: aider, claude, codex, gemini, shell"),
+        err.contains("known presets: aider, claude, codex, gemini, opencode, shell"),
         "{err}"
     );
     let out = gr.run(&["spawn", "--agent", "claude", "--", "sleep"]);

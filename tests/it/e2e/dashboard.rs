@@ -84,7 +84,7 @@ fn the_dashboard_lists_filters_helps_shows_phases_and_follows_files() {
     let screen = dash.until(15, "the phases on the overview", |s| {
         s.contains("Implement and wire into the router") && s.contains("▶")
     });
-    assert!(screen.contains("activity"), "{screen}");
+    assert!(screen.contains("health"), "{screen}");
     dash.keys(&["Tab"]);
     let screen = dash.until(15, "the orchestration tab", |s| {
         s.contains("Implement and wire into the router") && s.contains("48,210")

@@ -34,15 +34,15 @@ fn the_moment(screen: &str) -> bool {
     every_health(screen)
         && screen.contains("changes   1 file")
         && screen.contains("● data-6")
-        && screen.contains("○ mobile-7")
+        && screen.contains("▷ mobile-7")
         && selected_line(screen).contains("web-2")
 }
 
-/// The header counts errored, waiting, stuck, done and idle sessions (by
-/// their glyphs: a narrow header leaves the words out).
+/// The header counts errored, waiting, stuck, ready and active sessions
+/// (by their glyphs: a narrow header leaves the words out).
 fn every_health(screen: &str) -> bool {
     let h = header(screen);
-    ['✖', '◆', '⧗', '✓', '○'].iter().all(|g| h.contains(*g))
+    ['✖', '◆', '⧗', '▷', '●'].iter().all(|g| h.contains(*g))
 }
 
 #[test]

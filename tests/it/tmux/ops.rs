@@ -164,7 +164,7 @@ fn spawn_refuses_bad_names_taken_names_missing_folders_and_unknown_presets() {
     .unwrap_err();
     assert_eq!(
         err.to_string(),
-        "unknown agent preset \"nope\"; known presets: aider, claude, codex, gemini, shell"
+        "unknown agent preset \"nope\"; known presets: aider, claude, codex, gemini, opencode, shell"
     );
     let err = ops::spawn(
         &t,
