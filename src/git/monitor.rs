@@ -20,6 +20,10 @@ pub const MIN_INTERVAL: Duration = Duration::from_secs(1);
 struct Tree {
     repo: Repo,
     dirty: bool,
+    /// Read once more after the next read: what marked the tree (a pane's
+    /// move, tmux keeps whole seconds; a file event) can come just before
+    /// the write it announces lands, and then that read misses it.
+    again: bool,
     running: bool,
     last_start: Option<Instant>,
 }
@@ -71,6 +75,7 @@ impl Monitor {
         inner.trees.entry(root).or_insert(Tree {
             repo,
             dirty: true,
+            again: false,
             running: false,
             last_start: None,
         });
@@ -78,11 +83,12 @@ impl Monitor {
     }
 
     /// Marks a followed work tree to be read again (within [`MIN_INTERVAL`]
-    /// of its last read).
+    /// of its last read), and once more after that read settles.
     pub fn mark(&self, root: &Path) {
         let mut inner = lock(&self.shared);
         if let Some(t) = inner.trees.get_mut(root) {
             t.dirty = true;
+            t.again = true;
             self.shared.1.notify_all();
         }
     }
@@ -136,7 +142,8 @@ fn next(inner: &mut Inner, now: Instant) -> Result<(PathBuf, Repo), Option<Durat
     };
     inner.reads += 1;
     let t = inner.trees.get_mut(&root).ok_or(None)?;
-    t.dirty = false;
+    // A mark asks for one read more, after this one (`Tree::again`).
+    t.dirty = std::mem::take(&mut t.again);
     t.running = true;
     t.last_start = Some(now);
     Ok((root, t.repo.clone()))
@@ -173,5 +180,46 @@ fn work(shared: &Shared, git: &Git, mut prs: PrCache, wake: &dyn Fn()) {
                 inner = shared.1.wait(inner).unwrap_or_else(|p| p.into_inner());
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A mark is read now and once more after the interval: a write that
+    /// lands just after the first read began is not lost.
+    #[test]
+    fn a_mark_is_read_twice_and_then_nothing_runs() {
+        let root = PathBuf::from("/w");
+        let repo = Repo {
+            root: root.clone(),
+            git_dir: root.join(".git"),
+            problem: None,
+        };
+        let mut inner = Inner::default();
+        inner.trees.insert(
+            root.clone(),
+            Tree {
+                repo,
+                dirty: true,
+                again: true,
+                running: false,
+                last_start: None,
+            },
+        );
+        let t0 = Instant::now();
+        let finish = |inner: &mut Inner| {
+            if let Some(t) = inner.trees.get_mut(&root) {
+                t.running = false;
+            }
+        };
+        assert!(next(&mut inner, t0).is_ok());
+        finish(&mut inner);
+        assert_eq!(next(&mut inner, t0).err(), Some(Some(MIN_INTERVAL)));
+        assert!(next(&mut inner, t0 + MIN_INTERVAL).is_ok());
+        finish(&mut inner);
+        assert_eq!(next(&mut inner, t0 + MIN_INTERVAL * 3).err(), Some(None));
+        assert_eq!(inner.reads, 2);
     }
 }
