@@ -62,12 +62,6 @@ pub enum GitEffect {
 /// The operator's screen and the dashboard itself.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum UiEffect {
-    /// A desktop notification with a plain title and body, delivered as
-    /// [`UiEffect::Notify`] is (kind `alert`).
-    Alert {
-        title: String,
-        body: String,
-    },
     /// Tell the operator sessions need them (the reducer decided when and
     /// whom): the terminal's notification, the bell, the notify command.
     Notify(crate::tui::model::notify::Notice),

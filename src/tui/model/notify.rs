@@ -29,13 +29,13 @@ pub struct NoticeRow {
 /// bell when asked, and the `[notify] command` with the event on stdin.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Notice {
-    /// What happened: `needs_you` for sessions that turned, `alert` for a
-    /// plain title and body (`UiEffect::Alert`).
+    /// What happened: `needs_you` for sessions that turned, `over_budget`
+    /// for a session or the day past its `[budget]` limit.
     pub kind: &'static str,
     pub at: DateTime<Utc>,
     pub title: String,
     pub body: String,
-    /// The sessions it is about, most urgent first (empty for an alert).
+    /// The sessions it is about, most urgent first (none for the day's spend).
     pub rows: Vec<NoticeRow>,
     pub bell: bool,
 }

@@ -1,12 +1,14 @@
 //! Spend alerts: a session whose spend crosses its `[budget]` limit, and
 //! the day's spend crossing the daily one, each alerted once per crossing
-//! (see `SpendWatch` for when a crossing counts). The alert is today's
-//! desktop alert effect, like a session turning urgent.
+//! (see `SpendWatch` for when a crossing counts). Each alert is a notice
+//! of kind `over_budget`, delivered as the notifications are (terminal,
+//! bell, the `[notify] command`); `alerts = false` silences it too.
 
 use std::collections::HashSet;
 
 use crate::model::{RowKey, Session, local_day, row_name, usd_limit};
 use crate::tui::action::{Effect, UiEffect};
+use crate::tui::model::notify::Notice;
 use crate::tui::model::spend::today;
 use crate::tui::model::state::AppState;
 
@@ -26,10 +28,13 @@ pub(in crate::tui) fn note_sessions(state: &mut AppState, rows: &[Session]) -> V
                 state.spend.armed.insert(key);
             }
             Some(_) if state.spend.armed.remove(&key) => {
-                alerts.push(Effect::Ui(UiEffect::Alert {
-                    title: format!("greenroom: {} is over budget", row_name(r)),
-                    body: format!("spent ${cost:.2}, over its {} limit", usd_limit(limit)),
-                }));
+                let row = super::notify::notice_row(r, state.now);
+                alerts.push(over_budget(
+                    state,
+                    format!("greenroom: {} is over budget", row_name(r)),
+                    format!("spent ${cost:.2}, over its {} limit", usd_limit(limit)),
+                    vec![row],
+                ));
             }
             Some(_) => {}
         }
@@ -69,12 +74,28 @@ pub(in crate::tui) fn note_day(state: &mut AppState) -> Vec<Effect> {
     if state.spend.day_armed.take_if(|d| *d == day).is_none() {
         return Vec::new();
     }
-    vec![Effect::Ui(UiEffect::Alert {
-        title: "greenroom: today's spend is over budget".to_owned(),
-        body: format!(
-            "${:.2} spent today, over the {} daily limit",
-            spent.usd,
-            usd_limit(limit)
-        ),
-    })]
+    let body = format!(
+        "${:.2} spent today, over the {} daily limit",
+        spent.usd,
+        usd_limit(limit)
+    );
+    let title = "greenroom: today's spend is over budget".to_owned();
+    vec![over_budget(state, title, body, Vec::new())]
+}
+
+/// A spend alert as a notice: about `rows` (none for the day's figure).
+fn over_budget(
+    state: &AppState,
+    title: String,
+    body: String,
+    rows: Vec<crate::tui::model::notify::NoticeRow>,
+) -> Effect {
+    Effect::Ui(UiEffect::Notify(Notice {
+        kind: "over_budget",
+        at: state.now,
+        title,
+        body,
+        rows,
+        bell: state.settings.bell,
+    }))
 }

@@ -253,16 +253,6 @@ impl Runner {
             }
             Effect::Tmux(TmuxEffect::Listen) => return Ok(Step::Then(self.listen())),
             Effect::Ui(UiEffect::Notify(notice)) => self.delivery.deliver(&notice),
-            Effect::Ui(UiEffect::Alert { title, body }) => {
-                self.delivery.deliver(&crate::tui::model::notify::Notice {
-                    kind: "alert",
-                    at: state.now,
-                    title,
-                    body,
-                    rows: Vec::new(),
-                    bell: self.ctx.config.notify.bell,
-                });
-            }
             Effect::Op(Op { op, on }) => return self.op(op, on, state),
             Effect::Host(HostEffect::Connect { host, attempt }) => {
                 let tx = self.done_tx.clone();

@@ -74,7 +74,9 @@ fn alerts(effects: &[Effect]) -> Vec<String> {
     effects
         .iter()
         .filter_map(|e| match e {
-            Effect::Ui(UiEffect::Alert { title, body }) => Some(format!("{title}: {body}")),
+            Effect::Ui(UiEffect::Notify(n)) if n.kind == "over_budget" => {
+                Some(format!("{}: {}", n.title, n.body))
+            }
             _ => None,
         })
         .collect()
