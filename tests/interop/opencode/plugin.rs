@@ -89,7 +89,12 @@ fn an_opencode_with_the_plugin_started_by_hand_reports_its_own_states() {
         Reply::Slow(
             Duration::from_secs(6),
             "stand-in reply: made it".into(),
-            Usage::default(),
+            Usage {
+                prompt: 900,
+                cached: 100,
+                completion: 30,
+                reasoning: 4,
+            },
         ),
     ]);
     let c = Opencode::prepare(api.clone());
@@ -137,6 +142,18 @@ fn an_opencode_with_the_plugin_started_by_hand_reports_its_own_states() {
     let sessions = c.sessions();
     assert_eq!(sessions.len(), 1, "{sessions:#?}");
     assert_eq!(sessions[0]["id"], id.as_str(), "OpenCode's own id");
+
+    // Started by hand, its id from the plugin: its usage is OpenCode's own.
+    let t = c.export(&id)["info"]["tokens"].clone();
+    let n = |v: &Value| v.as_u64().unwrap_or(u64::MAX);
+    assert!(n(&t["input"]) > 0, "{t:#}");
+    let row = until_adopted(&c, &pane, &pane_id, "OpenCode's own totals", |r| {
+        let u = &r["usage"];
+        n(&u["input"]) == n(&t["input"])
+            && n(&u["output"]) == n(&t["output"]) + n(&t["reasoning"])
+            && n(&u["cache_read"]) == n(&t["cache"]["read"])
+    });
+    assert_eq!(row["usage"]["reasoning"], t["reasoning"], "{row:#}");
 }
 
 #[test]

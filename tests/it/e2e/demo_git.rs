@@ -102,7 +102,11 @@ fn the_demo_s_agents_commit_and_change_files_in_repositories_of_their_own() {
     demo.keys(&["x"]);
     demo.until(10, "the kill dialog", |s| s.contains("Kill web-2?"));
     demo.keys(&["y"]);
-    demo.until(10, "web-2 killed", |s| s.contains("killed web-2"));
+    // Killed by its own word and by the row (the next poll): dismiss
+    // refuses a row the list still shows running.
+    demo.until(10, "web-2 killed", |s| {
+        s.contains("killed web-2") && s.contains("× web-2")
+    });
     demo.keys(&["D"]);
     demo.until(10, "the worktree offer", |s| {
         s.contains("greenroom made its worktree")
