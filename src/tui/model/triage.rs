@@ -32,6 +32,9 @@ pub struct Triage {
     pub jumped_from: Option<RowKey>,
     /// The selected ready row, while it stays selected and ready.
     pub dwell: Option<Dwell>,
+    /// Ready rows a tmux client shows, looked at (recorded once) while they
+    /// stay ready and shown.
+    pub shown: BTreeSet<RowKey>,
     /// The clock at the operator's last key, click or scroll in the
     /// dashboard: a selection is a look only while they use it.
     pub last_input: Option<DateTime<Utc>>,

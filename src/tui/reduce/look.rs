@@ -6,7 +6,7 @@
 
 use chrono::TimeDelta;
 
-use crate::model::Health;
+use crate::model::{Health, RowKey};
 use crate::tui::action::{Action, Effect};
 use crate::tui::model::state::AppState;
 use crate::tui::model::triage::Dwell;
@@ -84,4 +84,32 @@ pub fn dwell(state: &mut AppState) -> Vec<Effect> {
     // Quiet: a look is no news, and a host's row it cannot take is left
     // ready rather than worded.
     place(state, &Verb::Look, &[row]).0
+}
+
+/// At a tick: a ready row whose pane a tmux client shows (the operator sits
+/// in it while its turn ends) is looked at, recorded once while it stays
+/// ready and shown. tmux records when a client attached, not that it is
+/// still there; the poll's `looked_at` says what each client shows now.
+pub fn shown(state: &mut AppState) -> Vec<Effect> {
+    if state.notify.looked_at.is_empty() && state.triage.shown.is_empty() {
+        return Vec::new();
+    }
+    let looked_at = &state.notify.looked_at;
+    let now_shown: Vec<RowKey> = state
+        .list
+        .rows
+        .iter()
+        .filter(|s| s.health == Health::Ready && s.host.is_none())
+        .filter(|s| s.tmux_target().is_some_and(|t| looked_at.contains(&t)))
+        .map(|s| s.key())
+        .collect();
+    state.triage.shown.retain(|k| now_shown.contains(k));
+    let new: Vec<RowKey> = now_shown
+        .into_iter()
+        .filter(|k| state.triage.shown.insert(k.clone()))
+        .collect();
+    if new.is_empty() {
+        return Vec::new();
+    }
+    place(state, &Verb::Look, &new).0
 }

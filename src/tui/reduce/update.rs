@@ -122,6 +122,7 @@ fn tick(state: &mut AppState, now: chrono::DateTime<chrono::Utc>) -> Vec<Effect>
     }
     let mut effects = crate::tui::reduce::navigate::settled(state);
     effects.extend(crate::tui::reduce::look::dwell(state));
+    effects.extend(crate::tui::reduce::look::shown(state));
     effects.extend(crate::tui::reduce::notify::flush(state));
     effects.extend(crate::tui::reduce::hosts::tick(state, now));
     effects

@@ -118,6 +118,34 @@ fn a_ready_session_kept_selected_for_a_moment_is_looked_at_once() {
     assert_eq!(s.triage.dwell, None);
 }
 
+/// An operator sitting in the agent's pane (a tmux client shows it, as the
+/// poll says) looks at it: its finished turn is recorded as looked at once,
+/// with no key in the dashboard, and again only once shown anew.
+#[test]
+fn a_ready_session_a_tmux_client_shows_is_looked_at() {
+    let mut s = with_ready(100, 30);
+    assert!(looks(&tick(&mut s, 0)).is_empty(), "no client shows it");
+    let target = s
+        .list
+        .rows
+        .iter()
+        .find(|r| r.id == "id-scratch")
+        .and_then(|r| r.tmux_target())
+        .expect("scratch runs in tmux");
+    s.notify.looked_at.insert(target);
+    assert_eq!(
+        looks(&tick(&mut s, 1)),
+        [&Op {
+            op: Verb::Look,
+            on: On::Here(vec!["id-scratch".into()]),
+        }]
+    );
+    assert!(looks(&tick(&mut s, 2)).is_empty(), "recorded once");
+    s.notify.looked_at.clear();
+    assert!(looks(&tick(&mut s, 3)).is_empty(), "the client left");
+    assert!(s.triage.shown.is_empty());
+}
+
 #[test]
 fn moving_on_or_leaving_the_dashboard_alone_looks_at_nothing() {
     let mut s = with_ready(100, 30);
