@@ -11,6 +11,8 @@ mod explain;
 mod ready;
 mod restates;
 mod signal;
+#[cfg(test)]
+mod test_clock;
 pub use explain::{explain, provenance};
 pub use ready::turn_ended_at;
 pub use signal::{last_signal_at, sign_of_life};

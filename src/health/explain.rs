@@ -155,31 +155,10 @@ pub fn provenance(s: &Session, now: DateTime<Utc>) -> String {
 
 #[cfg(test)]
 mod tests {
-    use chrono::TimeDelta;
-
     use super::*;
     use crate::health::decide;
+    use crate::health::test_clock::{ago, now, view};
     use crate::model::{Orchestration, Phase, PhaseId, PhaseStatus, Status};
-
-    fn now() -> DateTime<Utc> {
-        DateTime::parse_from_rfc3339("2026-12-01T12:00:00Z")
-            .unwrap()
-            .to_utc()
-    }
-
-    fn ago(min: i64) -> Option<DateTime<Utc>> {
-        Some(now() - TimeDelta::minutes(min))
-    }
-
-    fn view(state: Activity, source: ActivitySource, since_min: i64) -> ActivityView {
-        ActivityView {
-            state,
-            detail: None,
-            since: ago(since_min),
-            reported: source == ActivitySource::Hook,
-            source,
-        }
-    }
 
     /// The health, and the why line, for one set of inputs.
     fn why(

@@ -85,27 +85,8 @@ mod tests {
 
     use super::*;
     use crate::health::decide;
+    use crate::health::test_clock::{ago, now, view};
     use crate::model::Orchestration;
-
-    fn now() -> DateTime<Utc> {
-        DateTime::parse_from_rfc3339("2026-12-01T12:00:00Z")
-            .unwrap()
-            .to_utc()
-    }
-
-    fn ago(min: i64) -> Option<DateTime<Utc>> {
-        Some(now() - TimeDelta::minutes(min))
-    }
-
-    fn view(state: Activity, source: ActivitySource, since_min: i64) -> ActivityView {
-        ActivityView {
-            state,
-            detail: None,
-            since: ago(since_min),
-            reported: true,
-            source,
-        }
-    }
 
     /// The health of a running session whose agent shows `a`, last looked
     /// at `looked_min` minutes ago.

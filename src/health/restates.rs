@@ -33,31 +33,10 @@ pub(super) fn restates(rule: Rule, i: &HealthInputs<'_>, a: &ActivityView) -> bo
 
 #[cfg(test)]
 mod tests {
-    use chrono::{DateTime, TimeDelta, Utc};
-
     use super::*;
+    use crate::health::test_clock::{ago, now, view};
     use crate::health::{Thresholds, decide, explain};
     use crate::model::{Activity, Status};
-
-    fn now() -> DateTime<Utc> {
-        DateTime::parse_from_rfc3339("2026-12-01T12:00:00Z")
-            .unwrap()
-            .to_utc()
-    }
-
-    fn ago(min: i64) -> Option<DateTime<Utc>> {
-        Some(now() - TimeDelta::minutes(min))
-    }
-
-    fn view(state: Activity, source: ActivitySource, since_min: i64) -> ActivityView {
-        ActivityView {
-            state,
-            detail: None,
-            since: ago(since_min),
-            reported: source == ActivitySource::Hook,
-            source,
-        }
-    }
 
     /// A report said again adds nothing beside `waiting · hook · 2m`; a
     /// rule that judged something does.
