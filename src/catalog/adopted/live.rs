@@ -69,8 +69,14 @@ pub(super) fn reported_row(
     let heard = Heard::running(activity, last_signal_at, said.as_deref());
     let mut row = pane_row(pane, agent, cwd, heard, cx);
     // What it asks, as greenroom's own rows say it; a dialog in the
-    // words of Claude Code's record ("dialog open").
-    let tool = s.activity_tool.as_ref().filter(|_| dialog.is_none());
+    // words of Claude Code's record ("dialog open"). A record that turned
+    // waiting while the hook holds a call about to run waits on that
+    // call (its permission prompt, or the question it puts), whose own
+    // PermissionRequest hook comes moments later: the call is kept.
+    let tool = s
+        .activity_tool
+        .as_ref()
+        .filter(|_| dialog.is_none() || s.activity == Some(Activity::Active));
     row.waiting_for = (row.health == Health::Waiting)
         .then(|| waiting_for(&row.activity, tool))
         .flatten();

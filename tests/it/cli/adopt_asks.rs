@@ -75,25 +75,7 @@ fn a_dialog_claude_codes_record_says_blocks_it_reads_waiting() {
     );
     // Idle by its hook's word, never looked at: ready for the operator.
     assert_eq!(s.row(&pane).unwrap()["health"], "ready");
-    let info = s.tmux.run(&[
-        "display-message",
-        "-p",
-        "-t",
-        &pane,
-        "#{pane_pid} #{session_name}:#{window_id}",
-    ]);
-    let (pid, place) = info.trim().split_once(' ').unwrap();
-    let dir = s.world.path("claude/sessions");
-    std::fs::create_dir_all(&dir).unwrap();
-    let at = chrono::Utc::now().timestamp_millis();
-    // The captured record's fields (tests/fixtures/real/claude-sessions),
-    // with the status Claude Code 2.1.328 gives its own dialogs.
-    let record = json!({"pid": pid.parse::<u32>().unwrap(), "sessionId": session,
-        "cwd": "/home/USER/work", "startedAt": at - 5000, "version": "2.1.328",
-        "kind": "interactive", "entrypoint": "cli", "tmux": format!("{place}.{pane}"),
-        "status": "waiting", "updatedAt": at, "statusUpdatedAt": at,
-        "waitingFor": "dialog open"});
-    std::fs::write(dir.join(format!("{pid}.json")), record.to_string()).unwrap();
+    claude_record_says_waiting(&s, &pane, session, "dialog open");
     let row = s.row(&pane).unwrap();
     assert_eq!(row["health"], "waiting", "{row:#}");
     assert_eq!(row["activity"]["source"], "claude-registry", "{row:#}");
@@ -111,6 +93,50 @@ fn a_dialog_claude_codes_record_says_blocks_it_reads_waiting() {
     let row = s.row(&pane).unwrap();
     assert_eq!(row["health"], "active", "{row:#}");
     assert_eq!(row["activity"]["source"], "hook", "{row:#}");
+}
+
+/// Writes Claude Code's own record of the pane, saying it waits (the
+/// captured record's fields, tests/fixtures/real/claude-sessions, with
+/// the status Claude Code 2.1.328 gives a wait), newer than every hook.
+fn claude_record_says_waiting(s: &Setup, pane: &str, session: &str, waiting_for: &str) {
+    let info = s.tmux.run(&[
+        "display-message",
+        "-p",
+        "-t",
+        pane,
+        "#{pane_pid} #{session_name}:#{window_id}",
+    ]);
+    let (pid, place) = info.trim().split_once(' ').unwrap();
+    let dir = s.world.path("claude/sessions");
+    std::fs::create_dir_all(&dir).unwrap();
+    let at = chrono::Utc::now().timestamp_millis();
+    let record = json!({"pid": pid.parse::<u32>().unwrap(), "sessionId": session,
+        "cwd": "/home/USER/work", "startedAt": at - 5000, "version": "2.1.328",
+        "kind": "interactive", "entrypoint": "cli", "tmux": format!("{place}.{pane}"),
+        "status": "waiting", "updatedAt": at, "statusUpdatedAt": at,
+        "waitingFor": waiting_for});
+    std::fs::write(dir.join(format!("{pid}.json")), record.to_string()).unwrap();
+}
+
+/// Claude Code's record turns waiting on a question moments before the
+/// question's PermissionRequest hook: the row already says the question
+/// and its choices the PreToolUse hook named, not the record's "input
+/// needed" (the interop suite caught that moment once).
+#[test]
+fn a_question_the_record_says_before_its_hook_shows_its_choices() {
+    let s = Setup::new();
+    let pane = s.hook_window();
+    let session = "0b0b0b0b-0000-4000-8000-000000000026";
+    report_all(&s, &pane, &["2.1.328__PreToolUse__ask-user-question"]);
+    claude_record_says_waiting(&s, &pane, session, "input needed");
+    let row = s.row(&pane).unwrap();
+    assert_eq!(row["activity"]["source"], "claude-registry", "{row:#}");
+    assert_eq!(
+        waiting_for(&s, &pane),
+        json!({"question": "Which colour shall the button be?",
+               "tool": "AskUserQuestion", "command": null,
+               "options": ["Red", "Blue", "Green"]})
+    );
 }
 
 /// `z` (or `greenroom snooze`) on a hand-started row snoozes it like any
