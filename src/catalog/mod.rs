@@ -214,6 +214,7 @@ impl Catalog {
             changed |= self.usage.track(s);
         }
         changed |= self.registry.load_usage(&mut self.usage);
+        changed |= self.usage.follow_hands();
         changed
     }
 
@@ -254,9 +255,14 @@ impl Catalog {
             return false;
         }
         let changed = self.tmux.as_ref() != Some(&state);
+        let mut changed = changed;
         if changed {
             let claimed = adopted::claimed_sessions(&self.own, &self.ao);
             self.adopted.probe_panes(&state, &claimed);
+            // When a pane was first seen: its Codex's rollout folders are
+            // watched from that day on.
+            let codex = self.adopted.codex_panes();
+            changed |= self.usage.set_codex_panes(codex, chrono::Utc::now());
         }
         self.tmux = Some(state);
         if changed {
@@ -353,6 +359,7 @@ impl Catalog {
         self.maestro.locations.len()
             + self.usage.transcripts.tracked()
             + self.usage.codex_waiting()
+            + self.usage.hand_count()
             + usize::from(self.usage.opencode_watched())
             + self.git.len()
     }
