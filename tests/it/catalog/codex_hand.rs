@@ -177,3 +177,56 @@ fn a_running_dashboard_follows_the_rollout_a_codex_by_hand_begins() {
             .is_some_and(|u| (u.input, u.cache_read, u.output) == (10_000, 20_000, 700))
     });
 }
+
+/// Waits until the pane's first process holds `path` open.
+fn until_held(tmux: &TmuxServer, pane: &str, path: &Path) {
+    let pid = tmux.run(&["display-message", "-p", "-t", pane, "#{pane_pid}"]);
+    let fds = format!("/proc/{}/fd", pid.trim());
+    crate::support::wait_for(10, "the fake Codex to hold its rollout", || {
+        std::fs::read_dir(&fds)
+            .ok()?
+            .filter_map(Result::ok)
+            .any(|e| std::fs::read_link(e.path()).is_ok_and(|p| p == path))
+            .then_some(())
+    });
+}
+
+/// `/new` in a hand-started Codex closes its rollout and begins another:
+/// the row follows the new thread.
+#[test]
+fn a_new_thread_in_a_codex_by_hand_is_followed() {
+    let world = World::new();
+    let tmux = TmuxServer::new();
+    tmux.spawn("work", &["sleep", "600"]);
+    let codex_home = world.path("codex-home");
+    let first = file_rollout(&codex_home, ID, "a");
+    let second = rollout_path(&codex_home, OTHER_ID, "b");
+    // The second thread's rollout: its meta, then one total of its own.
+    let meta = format!(r#"{{"type":"session_meta","payload":{{"id":"{OTHER_ID}","cwd":"/w"}}}}"#);
+    let total = r#"{"timestamp":"2026-12-02T12:00:00.000Z","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":1000,"cached_input_tokens":0,"output_tokens":10,"reasoning_output_tokens":0}}}}"#;
+    let lines = world.path("second.jsonl");
+    std::fs::write(&lines, format!("{meta}\n{total}\n")).unwrap();
+    let q = |p: &Path| greenroom::ops::shell_quote(p.to_str().unwrap());
+    let script = format!(
+        "exec 3>>{first}; read -r x; exec 3>&-; exec 3>>{second}; cat {lines} >&3; \
+         while read -r x; do :; done",
+        first = q(&first),
+        second = q(&second),
+        lines = q(&lines),
+    );
+    let pane = codex_window(&tmux, &world, &script);
+    let mut config = world.config(Some(&tmux), &[]);
+    config.codex_dir = Some(codex_home.clone());
+    until_held(&tmux, &pane, &first);
+    let mut live = Live::start(&config);
+    live.engine.poll_tmux();
+    live.until("the first thread", |rows| {
+        of_pane(rows, &pane).is_some_and(|r| r.agent_session_id.as_deref() == Some(ID))
+    });
+    tmux.run(&["send-keys", "-t", &pane, "Enter"]);
+    let rows = live.until("the new thread's total", |rows| {
+        of_pane(rows, &pane).is_some_and(|r| r.agent_session_id.as_deref() == Some(OTHER_ID))
+    });
+    let u = of_pane(&rows, &pane).unwrap().usage.clone().unwrap();
+    assert_eq!((u.input, u.output), (1000, 10), "{u:?}");
+}
