@@ -255,14 +255,13 @@ impl Catalog {
             return false;
         }
         let changed = self.tmux.as_ref() != Some(&state);
-        let mut changed = changed;
         if changed {
             let claimed = adopted::claimed_sessions(&self.own, &self.ao);
             self.adopted.probe_panes(&state, &claimed);
             // When a pane was first seen: its Codex's rollout folders are
-            // watched from that day on.
+            // watched from that day on. (The rows are built again anyway.)
             let codex = self.adopted.codex_panes();
-            changed |= self.usage.set_codex_panes(codex, chrono::Utc::now());
+            self.usage.set_codex_panes(codex, chrono::Utc::now());
         }
         self.tmux = Some(state);
         if changed {

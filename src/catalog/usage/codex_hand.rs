@@ -93,24 +93,19 @@ fn held_by(pid: u32, before: Option<&Path>) -> Option<PathBuf> {
 impl UsageFiles {
     /// The panes the poll found running Codex (pane, first process): a new
     /// one, or one whose process changed, is looked at; those gone are
-    /// forgotten. Returns whether a row's rollout changed.
+    /// forgotten, and the rollouts they held no longer read.
     pub(in crate::catalog) fn set_codex_panes(
         &mut self,
         panes: Vec<(PaneId, u32)>,
         now: DateTime<Utc>,
-    ) -> bool {
+    ) {
         let mut next: HashMap<PaneId, Hand> = HashMap::with_capacity(panes.len());
-        let mut changed = false;
         for (pane, pid) in panes {
             let kept = self.hand.panes.get(&pane).filter(|h| h.pid == pid).cloned();
-            let hand = kept.unwrap_or_else(|| {
-                let rollout = held_by(pid, None);
-                changed |= rollout.is_some();
-                Hand {
-                    pid,
-                    since: now,
-                    rollout,
-                }
+            let hand = kept.unwrap_or_else(|| Hand {
+                pid,
+                since: now,
+                rollout: held_by(pid, None),
             });
             next.insert(pane, hand);
         }
@@ -118,11 +113,10 @@ impl UsageFiles {
         for (pane, hand) in before {
             let now_held = self.hand.panes.get(&pane).and_then(|h| h.rollout.as_ref());
             if let Some(old) = hand.rollout.filter(|old| Some(old) != now_held) {
-                changed = true;
                 self.release(&old);
             }
         }
-        changed | self.follow_hands()
+        self.follow_hands();
     }
 
     /// Follows every held rollout (once usage is followed at all).
