@@ -80,8 +80,12 @@ impl Catalog {
         if let Some(changed) = self.usage.transcripts.apply(path) {
             return Applied::from(changed);
         }
-        if let Some(changed) = self.usage.apply_codex(path) {
-            return Applied::from(changed);
+        // A new rollout may be a hand-started Codex's and a waiting
+        // session's folder's both: each side looks.
+        let hand = self.usage.apply_codex_hand(path);
+        let spawned = self.usage.apply_codex(path);
+        if hand.is_some() || spawned.is_some() {
+            return Applied::from(hand == Some(true) || spawned == Some(true));
         }
         if let Some(changed) = self.usage.apply_opencode(path) {
             return Applied::from(changed);

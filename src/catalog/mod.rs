@@ -214,6 +214,7 @@ impl Catalog {
             changed |= self.usage.track(s);
         }
         changed |= self.registry.load_usage(&mut self.usage);
+        changed |= self.usage.follow_hands();
         changed
     }
 
@@ -257,6 +258,10 @@ impl Catalog {
         if changed {
             let claimed = adopted::claimed_sessions(&self.own, &self.ao);
             self.adopted.probe_panes(&state, &claimed);
+            // When a pane was first seen: its Codex's rollout folders are
+            // watched from that day on. (The rows are built again anyway.)
+            let codex = self.adopted.codex_panes();
+            self.usage.set_codex_panes(codex, chrono::Utc::now());
         }
         self.tmux = Some(state);
         if changed {
@@ -353,6 +358,7 @@ impl Catalog {
         self.maestro.locations.len()
             + self.usage.transcripts.tracked()
             + self.usage.codex_waiting()
+            + self.usage.hand_count()
             + usize::from(self.usage.opencode_watched())
             + self.git.len()
     }

@@ -16,6 +16,7 @@ use crate::sources::transcript;
 mod codex;
 // Which panes run Codex: the screens look at those (`catalog::screens`).
 pub(super) use codex::is_codex;
+mod codex_hand;
 mod errors;
 mod floor;
 mod opencode;
@@ -257,6 +258,9 @@ pub(super) struct UsageFiles {
     earlier: HashMap<uuid::Uuid, Vec<PathBuf>>,
     /// Codex sessions whose rollout is not written yet (see `codex.rs`).
     codex_waiting: HashMap<uuid::Uuid, Sidecar>,
+    /// The panes found running Codex CLI and the rollout each holds open
+    /// (see `codex_hand.rs`).
+    hand: codex_hand::HandRollouts,
     /// OpenCode's sessions, from its database (see `opencode.rs`).
     opencode: opencode::OpencodeStore,
     /// Whether token usage is followed (see [`Catalog::load_usage`]).
@@ -274,19 +278,23 @@ impl UsageFiles {
             paths: HashMap::new(),
             earlier: HashMap::new(),
             codex_waiting: HashMap::new(),
+            hand: codex_hand::HandRollouts::default(),
             opencode: opencode::OpencodeStore::new(config.opencode_db.clone()),
             on: false,
         }
     }
 
     /// Each followed transcript's folder and its subagents folder, and
-    /// where the rollouts Codex has not written yet will be.
+    /// where the rollouts Codex has not written yet will be (greenroom's
+    /// own sessions', and those of the Codexes started by hand).
     pub(super) fn targets(&self) -> Vec<WatchTarget> {
         let folders = self.transcripts.folders().into_iter();
         let codex = self.codex_folders().into_iter();
+        let hand = self.hand_folders().into_iter();
         let opencode = self.opencode.folder();
         folders
             .chain(codex)
+            .chain(hand)
             .chain(opencode)
             .map(WatchTarget::folder)
             .collect()
@@ -307,7 +315,10 @@ impl UsageFiles {
             return Some(p.clone());
         }
         if codex::is_codex(s) {
-            let taken = |p: &Path| self.paths.iter().any(|(id, q)| *id != s.id && q == p);
+            // A rollout a hand-started Codex holds open is that one's.
+            let taken = |p: &Path| {
+                self.paths.iter().any(|(id, q)| *id != s.id && q == p) || self.held_by_hand(p)
+            };
             return codex::rollout_of(self.codex_dir.as_deref(), s, &taken);
         }
         let id = s.agent_session_id.as_deref()?;

@@ -35,7 +35,9 @@ impl Engine {
         now: chrono::DateTime<chrono::Utc>,
     ) -> (bool, Vec<StatusUpdate>) {
         let moved = self.moved_panes(&state);
+        let watched = self.catalog.watch_targets_len_hint();
         let changed = self.catalog.set_tmux(state);
+        let changed = self.watch_what_panes_brought(watched) || changed;
         if !moved.is_empty() {
             let rows = self.catalog.rows(now);
             for row in rows
@@ -53,6 +55,20 @@ impl Engine {
             Vec::new()
         };
         (changed, updates)
+    }
+
+    /// A pane found running Codex brings folders to watch (where its
+    /// rollout will appear): armed now, and what they already hold read,
+    /// since no event will come for it. Returns whether the rows changed.
+    fn watch_what_panes_brought(&mut self, watched_before: usize) -> bool {
+        if !self.watching || self.catalog.watch_targets_len_hint() == watched_before {
+            return false;
+        }
+        let present = self.watcher.add_targets(&self.catalog.watch_targets());
+        let failed = self.note_watch_failures();
+        present
+            .iter()
+            .fold(failed, |changed, p| self.catalog.apply(p) || changed)
     }
 
     /// What tmux looks like with a refresh's sessions in place of theirs,

@@ -3,7 +3,9 @@
 //! the interpreter's name. Read only for a pane that changed, with bounds:
 //! a few processes, a few KiB of argv each. Everything read is untrusted.
 //! Also a process's ancestry (`/proc/<pid>/stat`), which `report` records
-//! so that an adopted report counts only from inside its pane.
+//! so that an adopted report counts only from inside its pane, and the
+//! files a process holds open (`/proc/<pid>/fd`): a hand-started Codex
+//! holds its rollout.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -48,6 +50,25 @@ fn children(pid: u32) -> Vec<u32> {
     String::from_utf8_lossy(&text)
         .split_whitespace()
         .filter_map(|p| p.parse().ok())
+        .collect()
+}
+
+/// Open files looked at per process: Codex CLI holds some fifty (its
+/// SQLite databases, their journals, its rollout).
+const MAX_OPEN_FILES: usize = 1024;
+
+/// The files a process holds open, by the paths `/proc/<pid>/fd` names
+/// (at most [`MAX_OPEN_FILES`]; pipes, sockets and the like are not
+/// paths and are left out). Empty for another user's process.
+pub fn open_files(pid: u32) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(Result::ok)
+        .take(MAX_OPEN_FILES)
+        .filter_map(|e| std::fs::read_link(e.path()).ok())
+        .filter(|p| p.is_absolute())
         .collect()
 }
 
@@ -119,6 +140,18 @@ mod tests {
         assert_eq!(cwd(me), std::env::current_dir().ok());
         assert_eq!(family(me)[0], me);
         assert!(argv(u32::MAX).is_empty());
+    }
+
+    #[test]
+    fn the_files_a_process_holds_are_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("held.jsonl");
+        let held = std::fs::File::create(&path).unwrap();
+        let open = open_files(std::process::id());
+        assert!(open.contains(&path), "{open:?}");
+        drop(held);
+        assert!(!open_files(std::process::id()).contains(&path));
+        assert!(open_files(u32::MAX).is_empty());
     }
 
     #[test]

@@ -6,6 +6,7 @@
 mod approve;
 mod by_hand;
 mod by_hand_hooks;
+mod by_hand_watch;
 mod harness;
 mod hooked;
 mod notify_restore;

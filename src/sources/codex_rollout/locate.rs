@@ -2,8 +2,11 @@
 //! named it: Codex files it under the day it began
 //! (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-YYYY-MM-DDTHH-MM-SS-<id>.jsonl`,
 //! local time), and its first line (`session_meta`) names its folder.
-//! Codex writes the file only once the first prompt is sent, and does not
-//! keep it open, so before that there is nothing to find.
+//! Codex writes the file only once the first prompt is sent, so before
+//! that there is nothing to find. (It then holds the file open while it
+//! runs: a Codex started by hand is matched to its rollout that way,
+//! exactly, in `catalog/usage/codex_hand.rs`; a session greenroom started
+//! is matched here, by folder and start, before its pane is probed.)
 
 use std::io::{BufRead, BufReader, Read};
 use std::os::unix::fs::OpenOptionsExt;

@@ -3,6 +3,7 @@
 mod answers;
 mod ao_lifecycle;
 mod codex;
+mod codex_hand;
 mod health;
 mod maestro;
 mod opencode;
