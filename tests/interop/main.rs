@@ -15,6 +15,7 @@
 #[path = "../it/support/mod.rs"]
 #[allow(unused)]
 mod it_support;
+mod standin;
 mod support;
 
 mod adopt;

@@ -9,11 +9,11 @@
 //! response) gets the text `stand-in reply <n>`. Every reply reports the
 //! same usage, [`USAGE`].
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::sync::{Arc, Mutex};
+use std::net::TcpStream;
 
 use serde_json::{Value, json};
+
+use crate::standin::{Then, Wire, respond};
 
 /// promptTokenCount, candidatesTokenCount, cachedContentTokenCount,
 /// thoughtsTokenCount, toolUsePromptTokenCount of every reply.
@@ -45,24 +45,26 @@ impl Request {
     }
 }
 
-pub struct StandIn {
-    pub port: u16,
-    requests: Arc<Mutex<Vec<Request>>>,
+impl From<crate::standin::Request> for Request {
+    fn from(r: crate::standin::Request) -> Self {
+        Request {
+            method: r.method,
+            path: r.path,
+            body: r.body,
+        }
+    }
 }
+
+/// The Gemini API: its wire format for the stand-in core. It scripts
+/// nothing: the conversation decides each reply.
+pub struct Gemini;
+
+/// The running stand-in; its threads end with the test process.
+pub type StandIn = crate::standin::StandIn<Gemini>;
 
 impl StandIn {
     pub fn start() -> Self {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let requests = Arc::new(Mutex::new(Vec::new()));
-        let log = requests.clone();
-        std::thread::spawn(move || {
-            for stream in listener.incoming().flatten() {
-                let log = log.clone();
-                std::thread::spawn(move || serve(stream, &log));
-            }
-        });
-        StandIn { port, requests }
+        Self::serve(Gemini)
     }
 
     pub fn base_url(&self) -> String {
@@ -70,7 +72,7 @@ impl StandIn {
     }
 
     pub fn requests(&self) -> Vec<Request> {
-        self.requests.lock().unwrap().clone()
+        self.seen().into_iter().map(Request::from).collect()
     }
 
     /// Model calls so far (streaming or not).
@@ -84,53 +86,24 @@ impl StandIn {
     }
 }
 
-fn serve(stream: TcpStream, log: &Mutex<Vec<Request>>) {
-    let mut reader = BufReader::new(stream.try_clone().unwrap());
-    let mut writer = stream;
-    // Keep-alive: one connection may carry several requests.
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line).unwrap_or(0) == 0 {
-            return;
-        }
-        let mut words = line.split_whitespace();
-        let method = words.next().unwrap_or("").to_owned();
-        let path = words.next().unwrap_or("").to_owned();
-        let mut length = 0usize;
-        loop {
-            let mut header = String::new();
-            if reader.read_line(&mut header).unwrap_or(0) == 0 {
-                return;
-            }
-            let header = header.trim_end();
-            if header.is_empty() {
-                break;
-            }
-            if let Some((k, v)) = header.split_once(':')
-                && k.eq_ignore_ascii_case("content-length")
-            {
-                length = v.trim().parse().unwrap_or(0);
-            }
-        }
-        let mut body = vec![0; length];
-        if reader.read_exact(&mut body).is_err() {
-            return;
-        }
-        let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-        let request = Request { method, path, body };
-        let n = {
-            let mut log = log.lock().unwrap();
-            log.push(request.clone());
-            log.len()
-        };
-        let (status, kind, payload) = answer(&request, n);
-        let head = format!(
-            "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n\r\n",
-            payload.len()
-        );
-        if writer.write_all(head.as_bytes()).is_err() || writer.write_all(&payload).is_err() {
-            return;
-        }
+impl Wire for Gemini {
+    type Reply = ();
+
+    fn takes(&self, _req: &crate::standin::Request) -> bool {
+        false
+    }
+
+    /// Answers the `n`th request; one connection may carry several.
+    fn answer(
+        &self,
+        w: &mut TcpStream,
+        req: &crate::standin::Request,
+        _reply: Option<()>,
+        n: usize,
+    ) -> std::io::Result<Then> {
+        let (status, kind, payload) = answer(&Request::from(req.clone()), n);
+        respond(w, status, kind, "", &payload)?;
+        Ok(Then::KeepAlive)
     }
 }
 
