@@ -12,6 +12,7 @@
 //! failure that says what is missing, never a skip.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
 
+mod harness;
 #[path = "../it/support/mod.rs"]
 #[allow(unused)]
 mod it_support;

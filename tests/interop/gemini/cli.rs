@@ -6,9 +6,10 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use super::standin::StandIn;
+use crate::harness::{npm_file, until_row};
 use crate::it_support::actions::Greenroom;
-use crate::it_support::{TmuxServer, World, wait_for};
-use crate::support::{node, npm};
+use crate::it_support::{Pane, TmuxServer, World, wait_for};
+use crate::support::node;
 
 pub const MODEL: &str = "gemini-2.5-pro";
 
@@ -76,8 +77,7 @@ impl Setup {
     /// showing its input box.
     fn command(&self) -> String {
         let q = |p: &Path| greenroom::ops::shell_quote(&p.to_string_lossy());
-        let bin = npm("gemini-cli-0.61.0").join("@google/gemini-cli/bundle/gemini.js");
-        assert!(bin.is_file(), "{}: missing", bin.display());
+        let bin = npm_file("gemini-cli-0.61.0", "@google/gemini-cli/bundle/gemini.js");
         format!(
             "env -u CI -u CONTINUOUS_INTEGRATION GOOGLE_GEMINI_BASE_URL={} GEMINI_API_KEY=test-key-offline GEMINI_CLI_HOME={} \
              GEMINI_CLI_NO_RELAUNCH=true {} {}",
@@ -117,8 +117,7 @@ impl Setup {
     }
 
     pub fn pane(&self, name: &str) -> String {
-        self.tmux
-            .run(&["capture-pane", "-p", "-t", &format!("=gr-{name}:")])
+        Pane::new(&self.tmux, &format!("gr-{name}")).text()
     }
 
     pub fn until_pane(
@@ -128,14 +127,7 @@ impl Setup {
         what: &str,
         ok: impl Fn(&str) -> bool,
     ) -> String {
-        let mut last = String::new();
-        let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            wait_for(secs, what, || {
-                last = self.pane(name);
-                ok(&last).then(|| last.clone())
-            })
-        }));
-        found.unwrap_or_else(|_| panic!("timed out waiting for {what}; the pane:\n{last}"))
+        Pane::new(&self.tmux, &format!("gr-{name}")).until(secs, what, ok)
     }
 
     /// `greenroom ls --json`, the row named `name`.
@@ -159,19 +151,18 @@ impl Setup {
         what: &str,
         ok: impl Fn(&Value) -> bool,
     ) -> Value {
-        let mut last = Value::Null;
-        let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            wait_for(secs, what, || {
-                last = self.row(name);
-                ok(&last).then(|| last.clone())
-            })
-        }));
-        found.unwrap_or_else(|_| {
-            panic!(
-                "timed out waiting for {what}; the row:\n{last:#}\nthe pane:\n{}",
-                self.pane(name)
-            )
-        })
+        until_row(
+            secs,
+            what,
+            || Some(self.row(name)).filter(|r| ok(r)),
+            || {
+                format!(
+                    "the row:\n{:#}\nthe pane:\n{}",
+                    self.row(name),
+                    self.pane(name)
+                )
+            },
+        )
     }
 
     /// Waits for the stand-in to receive a model call whose last user
