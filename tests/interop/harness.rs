@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::it_support::{Pane, TmuxServer, wait_for};
+use crate::standin::{StandIn, Wire};
 use crate::support::npm;
 
 /// A private world: the temp folder and tmux server one test's agent and
@@ -161,6 +162,21 @@ pub fn prompt(pane: &Pane<'_>, text: &str) {
     pane.keys(&["-l", text]);
     pane.until(10, "the prompt typed", |s| s.contains(text));
     pane.keys(&["Enter"]);
+}
+
+/// Holds the test until the stand-in has answered `n` turns and the
+/// agent has drawn the last answer's `text`; `secs` for each of the two.
+pub fn until_answered<W: Wire>(
+    api: &StandIn<W>,
+    pane: &Pane<'_>,
+    n: usize,
+    text: &str,
+    secs: [u64; 2],
+) {
+    wait_for(secs[0], "the stand-in's turns", || {
+        (api.turns() >= n).then_some(())
+    });
+    pane.until(secs[1], "the answer on screen", |s| s.contains(text));
 }
 
 /// Answers a question on `pane` with `press` until `shown` (the

@@ -21,8 +21,5 @@ use crate::it_support::Pane;
 /// Holds the test until the stand-in has answered `n` turns and OpenCode
 /// has drawn the last answer's text.
 fn until_answered(api: &standin::StandIn, pane: &Pane<'_>, n: usize, text: &str) {
-    crate::it_support::wait_for(180, "the stand-in's turns", || {
-        (api.turns() >= n).then_some(())
-    });
-    pane.until(120, "the answer on screen", |s| s.contains(text));
+    crate::harness::until_answered(api, pane, n, text, [180, 120]);
 }
