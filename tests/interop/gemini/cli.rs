@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use super::standin::StandIn;
+use super::standin::{Conversation, StandIn};
 use crate::harness::{npm_file, until_row};
 use crate::it_support::actions::Greenroom;
 use crate::it_support::{Pane, TmuxServer, World, wait_for};

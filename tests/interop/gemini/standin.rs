@@ -19,17 +19,18 @@ use crate::standin::{Then, Wire, respond};
 /// thoughtsTokenCount, toolUsePromptTokenCount of every reply.
 pub const USAGE: [u64; 5] = [1200, 30, 200, 12, 5];
 
-/// One request as it arrived.
-#[derive(Debug, Clone)]
-pub struct Request {
-    pub method: String,
-    pub path: String,
-    pub body: Value,
+pub use crate::standin::Request;
+
+/// What a request's `contents` (the conversation so far) say.
+pub trait Conversation {
+    /// The last text the user sent (not a function response), if any.
+    fn last_user_text(&self) -> Option<String>;
+    /// Whether the last content answers a function call.
+    fn answers_a_function(&self) -> bool;
 }
 
-impl Request {
-    /// The last text the user sent (not a function response), if any.
-    pub fn last_user_text(&self) -> Option<String> {
+impl Conversation for Request {
+    fn last_user_text(&self) -> Option<String> {
         let contents = self.body.get("contents")?.as_array()?;
         let last = contents.iter().rev().find(|c| c["role"] == "user")?;
         let parts = last.get("parts")?.as_array()?;
@@ -42,16 +43,6 @@ impl Request {
         let last = contents.and_then(|c| c.last());
         last.and_then(|c| c["parts"].as_array())
             .is_some_and(|p| p.iter().any(|p| p.get("functionResponse").is_some()))
-    }
-}
-
-impl From<crate::standin::Request> for Request {
-    fn from(r: crate::standin::Request) -> Self {
-        Request {
-            method: r.method,
-            path: r.path,
-            body: r.body,
-        }
     }
 }
 
@@ -72,7 +63,7 @@ impl StandIn {
     }
 
     pub fn requests(&self) -> Vec<Request> {
-        self.seen().into_iter().map(Request::from).collect()
+        self.seen()
     }
 
     /// Model calls so far (streaming or not).
@@ -89,7 +80,7 @@ impl StandIn {
 impl Wire for Gemini {
     type Reply = ();
 
-    fn takes(&self, _req: &crate::standin::Request) -> bool {
+    fn takes(&self, _req: &Request) -> bool {
         false
     }
 
@@ -97,11 +88,11 @@ impl Wire for Gemini {
     fn answer(
         &self,
         w: &mut TcpStream,
-        req: &crate::standin::Request,
+        req: &Request,
         _reply: Option<()>,
         n: usize,
     ) -> std::io::Result<Then> {
-        let (status, kind, payload) = answer(&Request::from(req.clone()), n);
+        let (status, kind, payload) = answer(req, n);
         respond(w, status, kind, "", &payload)?;
         Ok(Then::KeepAlive)
     }
