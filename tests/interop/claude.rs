@@ -6,6 +6,7 @@
 mod answer;
 mod cost;
 mod errors;
+#[allow(dead_code)] // starting it by hand is for the tests in adopt/
 mod harness;
 mod latency;
 mod spend;

@@ -124,15 +124,57 @@ impl Claude {
         write_json(&path, &s);
     }
 
+    /// `run-claude`: Claude Code with the private HOME and the stand-in.
+    pub fn launcher(&self) -> PathBuf {
+        self.dir.path().join("run-claude")
+    }
+
+    /// Claude Code's settings as a new user's: no hooks.
+    pub fn without_hooks(&self) {
+        std::fs::write(
+            self.home().join(".claude/settings.json"),
+            r#"{"permissions": {"defaultMode": "default"}}"#,
+        )
+        .unwrap();
+    }
+
+    /// Types the launcher into `pane`'s shell, as a person starts Claude
+    /// Code by hand; returns once its prompt shows.
+    pub fn by_hand(&self, pane: &Pane<'_>) {
+        pane.keys(&["-l", &self.launcher().to_string_lossy()]);
+        pane.keys(&["Enter"]);
+        Self::until_ready(pane);
+    }
+
+    /// Waits for Claude Code's prompt in `pane`.
+    pub fn until_ready(pane: &Pane<'_>) {
+        pane.until(60, "Claude Code's prompt", |s| {
+            s.contains("Claude Code v2.1.328") && s.contains("for shortcuts")
+        });
+    }
+
+    /// Keeps the hook payloads of a question (PermissionRequest,
+    /// Notification, PreToolUse) under `target/interop-captures/<rel>/`
+    /// (the source of tests/fixtures/real's payload files).
+    pub fn keep_payloads(&self, rel: &str) {
+        let out = captures(rel);
+        for p in self.payloads() {
+            let event = p["hook_event_name"].as_str().unwrap_or_default();
+            if matches!(event, "PermissionRequest" | "Notification" | "PreToolUse") {
+                let text = serde_json::to_string_pretty(&p).unwrap();
+                std::fs::write(out.join(format!("{event}.json")), text).unwrap();
+            }
+        }
+    }
+
     /// Prepares and starts Claude Code through `greenroom spawn`; returns
     /// once its prompt is on screen.
     pub fn start(api: StandIn) -> Self {
         let c = Self::prepare(api);
-        let script = c.dir.path().join("run-claude");
-        c.world.spawn(SESSION, &["--", script.to_str().unwrap()]);
-        c.pane().until(60, "Claude Code's prompt", |s| {
-            s.contains("Claude Code v2.1.328") && s.contains("for shortcuts")
-        });
+        let pane = c
+            .world
+            .spawn(SESSION, &["--", c.launcher().to_str().unwrap()]);
+        Self::until_ready(&pane);
         wait_for(30, "SessionStart reported", || {
             c.sidecar()["agent_session_id"].as_str().map(|_| ())
         });
