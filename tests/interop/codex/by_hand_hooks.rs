@@ -12,7 +12,7 @@ use super::harness::Codex;
 use super::standin::{Reply, StandIn, Usage};
 use super::{hooked, user};
 use crate::harness::press_until_gone;
-use crate::it_support::{Pane, TmuxServer, wait_for};
+use crate::it_support::{Pane, TmuxServer};
 
 const QUESTION: &str = "Would you like to run the following command?";
 const COMMAND: &str = "touch approved-from-the-dashboard";
@@ -114,14 +114,7 @@ fn a_codex_by_hand_with_hooks_reports_and_is_approved_from_the_dashboard() {
     let r = until_row(&c, &pane_id, &pane, "idle after Stop", |r| {
         reported(r, "idle")
     });
-    let (path, id) = hooked::rollout_of(&c, "Take your time.");
-    assert_eq!(
-        r["agent_session_id"],
-        id,
-        "{r:#}\nrollouts: {:#?}",
-        hooked::all_rollouts(&c)
-    );
-    let total = wait_for(30, "the rollout's total", || Codex::last_total(&path));
+    let total = hooked::rollouts_total(&c, &r, "Take your time.");
     let r = until_row(&c, &pane_id, &pane, "the rollout's totals", |r| {
         r["usage"]["output"] == total["output_tokens"]
     });
