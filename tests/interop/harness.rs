@@ -132,6 +132,22 @@ impl Private {
         )
     }
 
+    /// greenroom's dashboard on this world, in session `dash` of its tmux
+    /// server.
+    pub fn dashboard(&self) -> Pane<'_> {
+        let line = format!(
+            "exec {bin} --config {config} --sidecar-dir {sidecars} --ao-dir {dir}/ao \
+             --claude-dir {home}/.claude --tmux-socket {sock}",
+            bin = env!("CARGO_BIN_EXE_greenroom"),
+            config = self.config().display(),
+            sidecars = self.sidecars().display(),
+            dir = self.dir.path().display(),
+            home = self.home().display(),
+            sock = self.tmux.name,
+        );
+        dashboard(&self.tmux, &self.home(), &line)
+    }
+
     /// Writes the executable script `rel` (e.g. `bin/codex`, the agent's
     /// launcher); its path.
     pub fn script(&self, rel: &str, text: &str) -> PathBuf {
@@ -142,6 +158,16 @@ impl Private {
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
         path
     }
+}
+
+/// The dashboard, the shell line `line` with HOME `home`, in a 160x40
+/// session `dash` of `tmux`.
+pub fn dashboard<'a>(tmux: &'a TmuxServer, home: &Path, line: &str) -> Pane<'a> {
+    let home = format!("HOME={}", home.display());
+    let mut args = vec!["new-session", "-d", "-s", "dash", "-x", "160", "-y", "40"];
+    args.extend(["-e", &home, line]);
+    tmux.run(&args);
+    Pane::new(tmux, "dash")
 }
 
 /// Polls `row` until it gives a row, up to `secs`; on timeout fails with
