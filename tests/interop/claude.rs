@@ -6,11 +6,10 @@
 mod answer;
 mod cost;
 mod errors;
-#[allow(dead_code)] // starting it by hand is for the tests in adopt/
-mod harness;
+pub mod harness;
 mod latency;
 mod spend;
-mod standin;
+pub mod standin;
 mod standin_answers;
 mod stuck;
 mod turns;

@@ -10,12 +10,11 @@ mod harness;
 mod hooked;
 mod notify_restore;
 mod spawned_hooks;
-// The plain window a person starts an agent in, reused as it is.
 mod standin;
 mod usage;
-#[path = "adopt/user.rs"]
-#[allow(dead_code, clippy::duplicate_mod)]
-mod user;
+
+// The plain window a person starts an agent in.
+use crate::adopt::user;
 
 use crate::it_support::Pane;
 

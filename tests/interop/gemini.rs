@@ -9,7 +9,7 @@ mod cli;
 #[path = "gemini/sessions.rs"]
 mod sessions;
 #[path = "gemini/standin.rs"]
-mod standin;
+pub mod standin;
 
 use cli::Setup;
 

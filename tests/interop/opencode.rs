@@ -11,10 +11,9 @@ mod offline;
 mod plugin;
 mod spawned;
 mod standin;
-// The plain window a person starts an agent in, reused as it is.
-#[path = "adopt/user.rs"]
-#[allow(dead_code, clippy::duplicate_mod)]
-mod user;
+
+// The plain window a person starts an agent in.
+use crate::adopt::user;
 
 use crate::it_support::Pane;
 
