@@ -5,7 +5,7 @@
 #[path = "gemini/answer.rs"]
 mod answer;
 #[path = "gemini/cli.rs"]
-mod cli;
+pub mod cli;
 #[path = "gemini/sessions.rs"]
 mod sessions;
 #[path = "gemini/standin.rs"]

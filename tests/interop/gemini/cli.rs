@@ -13,6 +13,41 @@ use crate::support::node;
 
 pub const MODEL: &str = "gemini-2.5-pro";
 
+/// Gemini's settings for an offline run: an API key, no folder-trust
+/// question, no usage statistics, no update check, the stand-in's model.
+pub fn settings() -> Value {
+    json!({
+        "security": {"auth": {"selectedType": "gemini-api-key"},
+                     "folderTrust": {"enabled": false}},
+        "privacy": {"usageStatisticsEnabled": false},
+        "general": {"enableAutoUpdate": false},
+        "model": {"name": MODEL},
+    })
+}
+
+/// The command line that runs the real CLI offline against `api`, with
+/// `home` as GEMINI_CLI_HOME; unless `relaunch`, Gemini runs in the node
+/// started (not in a child it would start again). `CI` is unset: Gemini
+/// CLI reads `CI=true` (as `.ci/run` sets it) as "not interactive" and
+/// answers "No input provided via stdin" instead of showing its input box.
+pub fn command_line(api: &StandIn, home: &Path, relaunch: bool) -> String {
+    let q = |p: &Path| greenroom::ops::shell_quote(&p.to_string_lossy());
+    let bin = npm_file("gemini-cli-0.61.0", "@google/gemini-cli/bundle/gemini.js");
+    let no_relaunch = if relaunch {
+        ""
+    } else {
+        " GEMINI_CLI_NO_RELAUNCH=true"
+    };
+    format!(
+        "env -u CI -u CONTINUOUS_INTEGRATION GOOGLE_GEMINI_BASE_URL={} GEMINI_API_KEY=test-key-offline \
+         GEMINI_CLI_HOME={}{no_relaunch} {} {}",
+        api.base_url(),
+        q(home),
+        node(),
+        q(&bin)
+    )
+}
+
 /// A world with Gemini's settings, a project folder, a stand-in and tmux.
 pub struct Setup {
     pub world: World,
@@ -23,13 +58,7 @@ pub struct Setup {
 impl Setup {
     pub fn new() -> Self {
         let world = World::new();
-        let settings = json!({
-            "security": {"auth": {"selectedType": "gemini-api-key"},
-                         "folderTrust": {"enabled": false}},
-            "privacy": {"usageStatisticsEnabled": false},
-            "general": {"enableAutoUpdate": false},
-            "model": {"name": MODEL},
-        });
+        let settings = settings();
         let dir = world.path(".gemini");
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("settings.json"), settings.to_string()).unwrap();
@@ -71,21 +100,10 @@ impl Setup {
         );
     }
 
-    /// The command line that runs the real CLI offline. `CI` is unset:
-    /// Gemini CLI reads `CI=true` (as `.ci/run` sets it) as "not
-    /// interactive" and answers "No input provided via stdin" instead of
-    /// showing its input box.
+    /// The command line that runs the real CLI offline, the world's
+    /// folder its home.
     fn command(&self) -> String {
-        let q = |p: &Path| greenroom::ops::shell_quote(&p.to_string_lossy());
-        let bin = npm_file("gemini-cli-0.61.0", "@google/gemini-cli/bundle/gemini.js");
-        format!(
-            "env -u CI -u CONTINUOUS_INTEGRATION GOOGLE_GEMINI_BASE_URL={} GEMINI_API_KEY=test-key-offline GEMINI_CLI_HOME={} \
-             GEMINI_CLI_NO_RELAUNCH=true {} {}",
-            self.api.base_url(),
-            q(self.world.dir.path()),
-            node(),
-            q(&bin)
-        )
+        command_line(&self.api, self.world.dir.path(), false)
     }
 
     /// A `gem` preset in greenroom's config that runs the real CLI.
