@@ -46,8 +46,12 @@ pub enum Then {
 
 /// One API's wire format: which requests take a scripted reply and how
 /// each request is answered.
-pub trait Wire: Send + Sync + 'static {
+pub trait Wire: Default + Send + Sync + 'static {
     type Reply: Clone + Send + 'static;
+
+    /// What follows the host in the agent's base URL setting (`/v1`, or
+    /// nothing).
+    const BASE: &'static str;
 
     /// Whether `req` takes the next scripted reply: a turn, unless the
     /// wire says otherwise.
@@ -93,8 +97,10 @@ impl<W: Wire> Clone for StandIn<W> {
 }
 
 impl<W: Wire> StandIn<W> {
-    /// Listens on a free port of 127.0.0.1 and answers with `wire`.
-    pub fn serve(wire: W) -> Self {
+    /// Listens on a free port of 127.0.0.1 and answers in the wire's
+    /// format.
+    pub fn start() -> Self {
+        let wire = W::default();
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
         let port = listener.local_addr().unwrap().port();
         let log = Arc::new(Mutex::new(Log {
@@ -112,6 +118,11 @@ impl<W: Wire> StandIn<W> {
             }
         });
         StandIn { port, log }
+    }
+
+    /// What the agent's base URL setting names.
+    pub fn base_url(&self) -> String {
+        format!("http://127.0.0.1:{}{}", self.port, W::BASE)
     }
 
     /// Queues replies for the next turns.
@@ -325,17 +336,31 @@ pub enum Reply<U> {
 }
 
 impl<U: Default> Reply<U> {
-    /// The reply a request gets that took none from the script: a turn
-    /// hears the script is empty, a side call (a title) a short text with
-    /// zero usage.
-    pub fn or_unscripted(reply: Option<Self>, req: &Request) -> Self {
-        reply.unwrap_or_else(|| {
+    /// How the OpenAI-style APIs answer: a `POST` to the path ending in
+    /// `path` with its SSE `stream` of the reply, then the connection
+    /// closes; anything else with `listing` (their model lists). A request
+    /// that took no reply from the script gets one: a turn hears the script
+    /// is empty, a side call (a title) a short text with zero usage.
+    pub fn answer(
+        w: &mut TcpStream,
+        req: &Request,
+        reply: Option<Self>,
+        (path, listing): (&str, &[u8]),
+        stream: impl FnOnce(&mut TcpStream, &Self) -> std::io::Result<()>,
+    ) -> std::io::Result<Then> {
+        if req.method != "POST" || !req.path.ends_with(path) {
+            respond(w, "200 OK", "application/json", "", listing)?;
+            return Ok(Then::KeepAlive);
+        }
+        let reply = reply.unwrap_or_else(|| {
             let text = if req.turn() {
                 NO_REPLY_LEFT
             } else {
                 "Stand-in title"
             };
             Reply::Text(text.into(), U::default())
-        })
+        });
+        stream(w, &reply)?;
+        Ok(Then::Close)
     }
 }

@@ -55,20 +55,13 @@ pub struct Request {
 }
 
 /// Anthropic's Messages API: its wire format for the stand-in core.
+#[derive(Default)]
 pub struct Messages;
 
 /// The running stand-in; its threads end with the test process.
 pub type StandIn = crate::standin::StandIn<Messages>;
 
 impl StandIn {
-    pub fn start() -> Self {
-        Self::serve(Messages)
-    }
-
-    pub fn base_url(&self) -> String {
-        format!("http://127.0.0.1:{}", self.port)
-    }
-
     pub fn requests(&self) -> Vec<Request> {
         self.seen()
             .into_iter()
@@ -89,6 +82,9 @@ fn messages_call(req: &crate::standin::Request) -> bool {
 
 impl Wire for Messages {
     type Reply = Reply;
+
+    /// `ANTHROPIC_BASE_URL` is the host alone.
+    const BASE: &'static str = "";
 
     /// A turn on `/v1/messages`; counting its tokens takes nothing.
     fn takes(&self, req: &crate::standin::Request) -> bool {

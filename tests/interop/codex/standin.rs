@@ -15,7 +15,7 @@ use std::net::TcpStream;
 
 use serde_json::{Value, json};
 
-use crate::standin::{Request, Sse, Then, Wire, nanos, respond};
+use crate::standin::{Request, Sse, Then, Wire, nanos};
 
 /// Token counts a reply reports, as the Responses API spells them:
 /// `input` includes `cached`, `output` includes `reasoning`.
@@ -32,24 +32,17 @@ pub struct Usage {
 pub type Reply = crate::standin::Reply<Usage>;
 
 /// OpenAI's Responses API: its wire format for the stand-in core.
+#[derive(Default)]
 pub struct Responses;
 
 /// The running stand-in; its threads end with the test process.
 pub type StandIn = crate::standin::StandIn<Responses>;
 
-impl StandIn {
-    pub fn start() -> Self {
-        Self::serve(Responses)
-    }
-
-    /// What Codex's `base_url` names (it appends `/responses`).
-    pub fn base_url(&self) -> String {
-        format!("http://127.0.0.1:{}/v1", self.port)
-    }
-}
-
 impl Wire for Responses {
     type Reply = Reply;
+
+    /// Codex's `base_url` (it appends `/responses`).
+    const BASE: &'static str = "/v1";
 
     fn answer(
         &self,
@@ -58,13 +51,8 @@ impl Wire for Responses {
         reply: Option<Reply>,
         _n: usize,
     ) -> std::io::Result<Then> {
-        if req.method != "POST" || !req.path.ends_with("/responses") {
-            let body = b"{\"data\":[],\"models\":[]}";
-            respond(w, "200 OK", "application/json", "", body)?;
-            return Ok(Then::KeepAlive);
-        }
-        stream(w, &Reply::or_unscripted(reply, req))?;
-        Ok(Then::Close)
+        let listing = b"{\"data\":[],\"models\":[]}";
+        Reply::answer(w, req, reply, ("/responses", listing), stream)
     }
 }
 

@@ -48,20 +48,13 @@ impl Conversation for Request {
 
 /// The Gemini API: its wire format for the stand-in core. It scripts
 /// nothing: the conversation decides each reply.
+#[derive(Default)]
 pub struct Gemini;
 
 /// The running stand-in; its threads end with the test process.
 pub type StandIn = crate::standin::StandIn<Gemini>;
 
 impl StandIn {
-    pub fn start() -> Self {
-        Self::serve(Gemini)
-    }
-
-    pub fn base_url(&self) -> String {
-        format!("http://127.0.0.1:{}", self.port)
-    }
-
     pub fn requests(&self) -> Vec<Request> {
         self.seen()
     }
@@ -79,6 +72,9 @@ impl StandIn {
 
 impl Wire for Gemini {
     type Reply = ();
+
+    /// `GOOGLE_GEMINI_BASE_URL` is the host alone.
+    const BASE: &'static str = "";
 
     fn takes(&self, _req: &Request) -> bool {
         false

@@ -17,7 +17,7 @@ use std::net::TcpStream;
 
 use serde_json::{Value, json};
 
-use crate::standin::{Request, Sse, Then, Wire, nanos, respond};
+use crate::standin::{Request, Sse, Then, Wire, nanos};
 
 /// Token counts a reply reports, as Chat Completions spells them:
 /// `prompt` includes `cached`, `completion` includes `reasoning`.
@@ -35,25 +35,17 @@ pub type Reply = crate::standin::Reply<Usage>;
 
 /// An OpenAI-compatible Chat Completions API: its wire format for the
 /// stand-in core.
+#[derive(Default)]
 pub struct ChatCompletions;
 
 /// The running stand-in; its threads end with the test process.
 pub type StandIn = crate::standin::StandIn<ChatCompletions>;
 
-impl StandIn {
-    pub fn start() -> Self {
-        Self::serve(ChatCompletions)
-    }
-
-    /// What the provider's `baseURL` names (the SDK appends
-    /// `/chat/completions`).
-    pub fn base_url(&self) -> String {
-        format!("http://127.0.0.1:{}/v1", self.port)
-    }
-}
-
 impl Wire for ChatCompletions {
     type Reply = Reply;
+
+    /// The provider's `baseURL` (the SDK appends `/chat/completions`).
+    const BASE: &'static str = "/v1";
 
     fn answer(
         &self,
@@ -62,13 +54,10 @@ impl Wire for ChatCompletions {
         reply: Option<Reply>,
         _n: usize,
     ) -> std::io::Result<Then> {
-        if req.method != "POST" || !req.path.ends_with("/chat/completions") {
-            let body = b"{\"object\":\"list\",\"data\":[]}";
-            respond(w, "200 OK", "application/json", "", body)?;
-            return Ok(Then::KeepAlive);
-        }
-        stream(w, &req.body, &Reply::or_unscripted(reply, req))?;
-        Ok(Then::Close)
+        let listing = b"{\"object\":\"list\",\"data\":[]}";
+        Reply::answer(w, req, reply, ("/chat/completions", listing), |w, r| {
+            stream(w, &req.body, r)
+        })
     }
 }
 
