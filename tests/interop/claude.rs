@@ -6,15 +6,15 @@
 mod answer;
 mod cost;
 mod errors;
-mod harness;
+pub mod harness;
 mod latency;
 mod spend;
-mod standin;
+pub mod standin;
 mod standin_answers;
 mod stuck;
 mod turns;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use harness::Claude;
 use serde_json::Value;
@@ -33,23 +33,12 @@ fn health(row: &Value) -> &str {
     row["health"].as_str().unwrap_or_default()
 }
 
-/// Answers "1. Yes" to the permission dialog; a key that lands while the
-/// dialog is still being drawn is lost, so it is pressed again until the
-/// dialog goes (polled, with a deadline).
+/// Answers "1. Yes" to the permission dialog until it goes, two seconds
+/// for each press to land.
 fn allow(c: &Claude) {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while c.pane().text().contains("Do you want to proceed?") {
-        assert!(
-            Instant::now() < deadline,
-            "the dialog stayed:\n{}",
-            c.pane().text()
-        );
-        c.pane().keys(&["1"]);
-        let pressed = Instant::now();
-        while pressed.elapsed() < Duration::from_secs(2)
-            && c.pane().text().contains("Do you want to proceed?")
-        {
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
+    let pane = c.pane();
+    let asked = "Do you want to proceed?";
+    crate::harness::press_until_gone(&pane, 20, asked, Duration::from_secs(2), || {
+        pane.keys(&["1"]);
+    });
 }

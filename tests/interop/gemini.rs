@@ -5,11 +5,11 @@
 #[path = "gemini/answer.rs"]
 mod answer;
 #[path = "gemini/cli.rs"]
-mod cli;
+pub mod cli;
 #[path = "gemini/sessions.rs"]
 mod sessions;
 #[path = "gemini/standin.rs"]
-mod standin;
+pub mod standin;
 
 use cli::Setup;
 

@@ -11,18 +11,14 @@ mod offline;
 mod plugin;
 mod spawned;
 mod standin;
-// The plain window a person starts an agent in, reused as it is.
-#[path = "adopt/user.rs"]
-#[allow(dead_code, clippy::duplicate_mod)]
-mod user;
+
+// The plain window a person starts an agent in.
+use crate::adopt::user;
 
 use crate::it_support::Pane;
 
 /// Holds the test until the stand-in has answered `n` turns and OpenCode
 /// has drawn the last answer's text.
 fn until_answered(api: &standin::StandIn, pane: &Pane<'_>, n: usize, text: &str) {
-    crate::it_support::wait_for(180, "the stand-in's turns", || {
-        (api.turns() >= n).then_some(())
-    });
-    pane.until(120, "the answer on screen", |s| s.contains(text));
+    crate::harness::until_answered(api, pane, n, text, [180, 120]);
 }

@@ -34,10 +34,7 @@ pub(super) fn by_hand(api: StandIn) -> (Claude, String) {
     ]);
     let pane = user::first_pane(&c.tmux);
     let p = Pane::new(&c.tmux, "work");
-    user::type_line(&p, &c.dir.path().join("run-claude").to_string_lossy());
-    p.until(60, "Claude Code's prompt", |s| {
-        s.contains("Claude Code v2.1.328") && s.contains("for shortcuts")
-    });
+    c.by_hand(&p);
     (c, pane)
 }
 
@@ -137,19 +134,11 @@ fn claude_code_without_hooks_is_what_claude_agents_says() {
     let api = StandIn::start();
     api.script([Reply::Bash("touch x".into(), tokens(900, 12))]);
     let c = Claude::prepare(api.clone());
-    // No hooks: Claude Code's settings as a new user's.
-    std::fs::write(
-        c.home().join(".claude/settings.json"),
-        r#"{"permissions": {"defaultMode": "default"}}"#,
-    )
-    .unwrap();
+    c.without_hooks();
     user::plain_session(&c.tmux, &c.home(), &c.work());
     let pane = user::first_pane(&c.tmux);
     let p = Pane::new(&c.tmux, "work");
-    user::type_line(&p, &c.dir.path().join("run-claude").to_string_lossy());
-    p.until(60, "Claude Code's prompt", |s| {
-        s.contains("Claude Code v2.1.328") && s.contains("for shortcuts")
-    });
+    c.by_hand(&p);
     let row = || user::row(&c.tmux, &c.home(), &pane);
 
     type_until_shown(&p, "Make x.");

@@ -81,10 +81,8 @@ fn a_hand_started_claude_killed_then_exited_is_shown_as_it_ended() {
     p.until(10, "the shell's clean screen", |s| {
         !s.contains("First answer.")
     });
-    user::type_line(&p, &c.dir.path().join("run-claude").to_string_lossy());
-    p.until(60, "Claude Code's prompt again", |s| {
-        s.contains("for shortcuts") && s.contains("Claude Code v2.1.328")
-    });
+    // Started again in the same pane: a new conversation.
+    c.by_hand(&p);
     let again = wait_for(20, "the new conversation's row", || {
         row().filter(|r| r["status"] == "Running")
     });

@@ -2,45 +2,42 @@
 //! program `node`), started by hand in a plain window: through its
 //! user-level hooks, and without any hooks, from the poll alone.
 
-use std::path::{Path, PathBuf};
+use std::ops::Deref;
+use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
 use super::gemini_standin::StandIn;
 use super::user;
-use crate::it_support::{Pane, TmuxServer, wait_for};
-use crate::support::{node, npm};
+use crate::gemini::cli::{command_line, settings as offline_settings};
+use crate::harness::{Private, json_lines};
+use crate::it_support::{Pane, wait_for};
 
 /// A sandboxed HOME (also GEMINI_CLI_HOME) with Gemini's settings, a
 /// project folder, the stand-in and the user's tmux server.
 struct Gemini {
-    dir: tempfile::TempDir,
-    tmux: TmuxServer,
+    world: Private,
     api: StandIn,
+}
+
+impl Deref for Gemini {
+    type Target = Private;
+
+    fn deref(&self) -> &Private {
+        &self.world
+    }
 }
 
 impl Gemini {
     fn new() -> Self {
         let g = Gemini {
-            dir: tempfile::tempdir().unwrap(),
-            tmux: TmuxServer::new(),
+            world: Private::new(),
             api: StandIn::start(),
         };
-        let settings = json!({
-            "security": {"auth": {"selectedType": "gemini-api-key"},
-                         "folderTrust": {"enabled": false}},
-            "privacy": {"usageStatisticsEnabled": false},
-            "general": {"enableAutoUpdate": false},
-            "model": {"name": "gemini-2.5-pro"},
-        });
         std::fs::create_dir_all(g.home().join(".gemini")).unwrap();
         std::fs::create_dir_all(g.project()).unwrap();
-        std::fs::write(g.settings(), settings.to_string()).unwrap();
+        std::fs::write(g.settings(), offline_settings().to_string()).unwrap();
         g
-    }
-
-    fn home(&self) -> PathBuf {
-        self.dir.path().join("home")
     }
 
     fn project(&self) -> PathBuf {
@@ -52,11 +49,7 @@ impl Gemini {
     }
 
     fn payloads(&self) -> Vec<Value> {
-        std::fs::read_to_string(self.dir.path().join("payloads.jsonl"))
-            .unwrap_or_default()
-            .lines()
-            .filter_map(|l| serde_json::from_str(l).ok())
-            .collect()
+        json_lines(&self.dir.path().join("payloads.jsonl"))
     }
 
     /// `greenroom hooks install --agent gemini` as the user runs it, and a
@@ -86,21 +79,7 @@ impl Gemini {
     /// line; returns its pane once the input box shows.
     fn start_by_hand(&self, relaunch: bool) -> String {
         user::plain_session(&self.tmux, &self.home(), &self.project());
-        let bin = npm("gemini-cli-0.61.0").join("@google/gemini-cli/bundle/gemini.js");
-        let q = |p: &Path| greenroom::ops::shell_quote(&p.to_string_lossy());
-        let line = format!(
-            "env -u CI -u CONTINUOUS_INTEGRATION GOOGLE_GEMINI_BASE_URL={} GEMINI_API_KEY=test-key-offline \
-             GEMINI_CLI_HOME={}{} {} {}",
-            self.api.base_url(),
-            q(&self.home()),
-            if relaunch {
-                ""
-            } else {
-                " GEMINI_CLI_NO_RELAUNCH=true"
-            },
-            node(),
-            q(&bin)
-        );
+        let line = command_line(&self.api, &self.home(), relaunch);
         let p = Pane::new(&self.tmux, "work");
         user::type_line(&p, &line);
         p.until(60, "Gemini's input box", |s| {

@@ -4,16 +4,9 @@
 //! user-level hooks from `greenroom hooks install` in a sandboxed HOME;
 //! and without hooks, found from the poll alone.
 
-// The stand-ins and Claude Code's prepared home, reused as they are.
-#[path = "../gemini/standin.rs"]
-#[allow(dead_code, clippy::duplicate_mod)]
-mod gemini_standin;
-#[path = "../claude/harness.rs"]
-#[allow(dead_code, clippy::duplicate_mod)]
-mod harness;
-#[path = "../claude/standin.rs"]
-#[allow(dead_code, clippy::duplicate_mod)]
-mod standin;
+// The stand-ins and Claude Code's prepared home.
+use crate::claude::{harness, standin};
+use crate::gemini::standin as gemini_standin;
 
 mod answers;
 mod ask;
@@ -22,4 +15,4 @@ mod ends;
 mod gemini;
 mod popup;
 mod registry;
-mod user;
+pub mod user;

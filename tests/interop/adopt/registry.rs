@@ -23,10 +23,7 @@ use crate::it_support::{Pane, wait_for};
 /// Types `run-claude` into `work`'s shell; returns once its prompt shows.
 fn start_claude(c: &Claude) -> Pane<'_> {
     let p = Pane::new(&c.tmux, "work");
-    user::type_line(&p, &c.dir.path().join("run-claude").to_string_lossy());
-    p.until(60, "Claude Code's prompt", |s| {
-        s.contains("Claude Code v2.1.328") && s.contains("for shortcuts")
-    });
+    c.by_hand(&p);
     p
 }
 
@@ -45,12 +42,7 @@ fn claude_code_without_hooks_idle_after_its_turn_is_what_claude_agents_says() {
         tokens(900, 12),
     )]);
     let c = Claude::prepare(api.clone());
-    // No hooks: Claude Code's settings as a new user's.
-    std::fs::write(
-        c.home().join(".claude/settings.json"),
-        r#"{"permissions": {"defaultMode": "default"}}"#,
-    )
-    .unwrap();
+    c.without_hooks();
     user::plain_session(&c.tmux, &c.home(), &c.work());
     let pane = user::first_pane(&c.tmux);
     let p = start_claude(&c);

@@ -58,18 +58,7 @@ fn answer(c: &Claude, key: &str) -> usize {
 /// (the source of tests/fixtures/real's PermissionRequest and
 /// Notification files).
 fn keep_payloads(c: &Claude) {
-    let out = std::path::PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/target/interop-captures/answer"
-    ));
-    std::fs::create_dir_all(&out).unwrap();
-    for p in c.payloads() {
-        let event = p["hook_event_name"].as_str().unwrap_or_default();
-        if matches!(event, "PermissionRequest" | "Notification" | "PreToolUse") {
-            let text = serde_json::to_string_pretty(&p).unwrap();
-            std::fs::write(out.join(format!("{event}.json")), text).unwrap();
-        }
-    }
+    c.keep_payloads("answer");
 }
 
 #[test]

@@ -48,35 +48,11 @@ fn an_api_error_shows_claude_codes_own_words() {
     c.keep("api-error-400");
 
     // The dashboard: the sidebar row and the detail pane both say why.
-    c.tmux.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "dash",
-        "-x",
-        "160",
-        "-y",
-        "40",
-        "-e",
-        &format!("HOME={}", c.home().display()),
-        &dashboard_line(&c),
-    ]);
-    let dash = crate::it_support::Pane::new(&c.tmux, "dash");
+    let dash = c.dashboard();
     let screen = dash.until(30, "the error on the dashboard", |s| {
         s.matches("API Error: 400").count() >= 2
     });
     assert!(screen.contains("stand-in"), "{screen}");
-}
-
-fn dashboard_line(c: &Claude) -> String {
-    format!(
-        "exec {bin} --config {dir}/config.toml --sidecar-dir {dir}/sessions --ao-dir {dir}/ao \
-         --claude-dir {home}/.claude --tmux-socket {sock}",
-        bin = env!("CARGO_BIN_EXE_greenroom"),
-        dir = c.dir.path().display(),
-        home = c.home().display(),
-        sock = c.tmux.name,
-    )
 }
 
 /// HTTP 429 (with the API's `x-should-retry: false`, so Claude Code does

@@ -3,14 +3,15 @@
 //! permission mode), greenroom's hooks installed into it by the real binary,
 //! a private tmux server and sidecar folder, and the stand-in API.
 
+use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::{Value, json};
 
 use super::standin::StandIn;
-use crate::it_support::{Pane, TmuxServer, wait_for};
-use crate::support::npm;
+use crate::harness::{Private, captures, json_lines, npm_file};
+use crate::it_support::{Pane, wait_for};
 
 /// A key of the right shape; only its last 20 characters matter (approval).
 const API_KEY: &str = "sk-ant-api03-greenroom-standin-key-0123456789abcdefghij";
@@ -20,15 +21,25 @@ const TMUX_SESSION: &str = "gr-cc";
 /// The native binary of `@anthropic-ai/claude-code-linux-x64` (npm does not
 /// run the install script that would link it; it is run directly).
 pub fn claude_bin() -> PathBuf {
-    let bin = npm("claude-code-2.1.328").join("@anthropic-ai/claude-code-linux-x64/claude");
-    assert!(bin.is_file(), "{}: missing", bin.display());
-    bin
+    npm_file(
+        "claude-code-2.1.328",
+        "@anthropic-ai/claude-code-linux-x64/claude",
+    )
 }
 
+/// Claude Code's private world (its `dir`, `tmux`, greenroom on them: see
+/// [`Private`]) and the stand-in it talks to.
 pub struct Claude {
-    pub dir: tempfile::TempDir,
-    pub tmux: TmuxServer,
+    world: Private,
     pub api: StandIn,
+}
+
+impl Deref for Claude {
+    type Target = Private;
+
+    fn deref(&self) -> &Private {
+        &self.world
+    }
 }
 
 fn write_json(path: &Path, v: &Value) {
@@ -37,64 +48,17 @@ fn write_json(path: &Path, v: &Value) {
 }
 
 impl Claude {
-    pub fn home(&self) -> PathBuf {
-        self.dir.path().join("home")
-    }
-
-    pub fn work(&self) -> PathBuf {
-        self.dir.path().join("work")
-    }
-
-    pub fn sidecars(&self) -> PathBuf {
-        self.dir.path().join("sessions")
-    }
-
     /// Hook payloads as Claude Code sent them, one JSON object a line.
     pub fn payloads(&self) -> Vec<Value> {
-        std::fs::read_to_string(self.dir.path().join("payloads.jsonl"))
-            .unwrap_or_default()
-            .lines()
-            .filter_map(|l| serde_json::from_str(l).ok())
-            .collect()
-    }
-
-    /// greenroom on this private world.
-    pub fn greenroom(&self) -> Command {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_greenroom"));
-        c.env("HOME", self.home())
-            .env("GREENROOM_LOG", self.dir.path().join("greenroom.log"))
-            .arg("--config")
-            .arg(self.dir.path().join("config.toml"))
-            .arg("--sidecar-dir")
-            .arg(self.sidecars())
-            .arg("--claude-dir")
-            .arg(self.home().join(".claude"))
-            .arg("--ao-dir")
-            .arg(self.dir.path().join("ao"))
-            .args(["--tmux-socket", &self.tmux.name]);
-        c
-    }
-
-    fn run(&self, args: &[&str]) -> String {
-        let out = self.greenroom().args(args).output().unwrap();
-        assert!(
-            out.status.success(),
-            "greenroom {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
+        json_lines(&self.dir.path().join("payloads.jsonl"))
     }
 
     /// The private world, hooks installed, Claude Code not yet started.
     pub fn prepare(api: StandIn) -> Self {
-        let dir = tempfile::tempdir().unwrap();
         let c = Claude {
-            dir,
-            tmux: TmuxServer::new(),
+            world: Private::new(),
             api,
         };
-        std::fs::create_dir_all(c.work()).unwrap();
-        std::fs::write(c.dir.path().join("config.toml"), "").unwrap();
         let work = c.work().to_string_lossy().into_owned();
         let approved = &API_KEY[API_KEY.len() - 20..];
         write_json(
@@ -124,20 +88,16 @@ impl Claude {
             .unwrap();
         assert!(out.status.success(), "hooks install: {out:?}");
         c.add_capture_hook();
-        let script = c.dir.path().join("run-claude");
-        std::fs::write(
-            &script,
-            format!(
+        c.script(
+            "run-claude",
+            &format!(
                 "#!/bin/sh\nexport HOME='{home}' ANTHROPIC_BASE_URL='{url}' ANTHROPIC_API_KEY='{API_KEY}' \
                  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1\nexec '{bin}' \"$@\"\n",
                 home = c.home().display(),
                 url = c.api.base_url(),
                 bin = claude_bin().display(),
             ),
-        )
-        .unwrap();
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        );
         c
     }
 
@@ -164,24 +124,57 @@ impl Claude {
         write_json(&path, &s);
     }
 
+    /// `run-claude`: Claude Code with the private HOME and the stand-in.
+    pub fn launcher(&self) -> PathBuf {
+        self.dir.path().join("run-claude")
+    }
+
+    /// Claude Code's settings as a new user's: no hooks.
+    pub fn without_hooks(&self) {
+        std::fs::write(
+            self.home().join(".claude/settings.json"),
+            r#"{"permissions": {"defaultMode": "default"}}"#,
+        )
+        .unwrap();
+    }
+
+    /// Types the launcher into `pane`'s shell, as a person starts Claude
+    /// Code by hand; returns once its prompt shows.
+    pub fn by_hand(&self, pane: &Pane<'_>) {
+        pane.keys(&["-l", &self.launcher().to_string_lossy()]);
+        pane.keys(&["Enter"]);
+        Self::until_ready(pane);
+    }
+
+    /// Waits for Claude Code's prompt in `pane`.
+    pub fn until_ready(pane: &Pane<'_>) {
+        pane.until(60, "Claude Code's prompt", |s| {
+            s.contains("Claude Code v2.1.328") && s.contains("for shortcuts")
+        });
+    }
+
+    /// Keeps the hook payloads of a question (PermissionRequest,
+    /// Notification, PreToolUse) under `target/interop-captures/<rel>/`
+    /// (the source of tests/fixtures/real's payload files).
+    pub fn keep_payloads(&self, rel: &str) {
+        let out = captures(rel);
+        for p in self.payloads() {
+            let event = p["hook_event_name"].as_str().unwrap_or_default();
+            if matches!(event, "PermissionRequest" | "Notification" | "PreToolUse") {
+                let text = serde_json::to_string_pretty(&p).unwrap();
+                std::fs::write(out.join(format!("{event}.json")), text).unwrap();
+            }
+        }
+    }
+
     /// Prepares and starts Claude Code through `greenroom spawn`; returns
     /// once its prompt is on screen.
     pub fn start(api: StandIn) -> Self {
         let c = Self::prepare(api);
-        let script = c.dir.path().join("run-claude");
-        let work = c.work();
-        c.run(&[
-            "spawn",
-            "-n",
-            SESSION,
-            "--cwd",
-            work.to_str().unwrap(),
-            "--",
-            script.to_str().unwrap(),
-        ]);
-        c.pane().until(60, "Claude Code's prompt", |s| {
-            s.contains("Claude Code v2.1.328") && s.contains("for shortcuts")
-        });
+        let pane = c
+            .world
+            .spawn(SESSION, &["--", c.launcher().to_str().unwrap()]);
+        Self::until_ready(&pane);
         wait_for(30, "SessionStart reported", || {
             c.sidecar()["agent_session_id"].as_str().map(|_| ())
         });
@@ -194,40 +187,26 @@ impl Claude {
 
     /// Types a prompt and submits it, as a person would.
     pub fn prompt(&self, text: &str) {
-        let pane = self.pane();
-        pane.keys(&["-l", text]);
-        pane.until(10, "the prompt typed", |s| s.contains(text));
-        pane.keys(&["Enter"]);
+        crate::harness::prompt(&self.pane(), text);
     }
 
     /// The session's row in `greenroom ls --json`.
     pub fn row(&self) -> Value {
-        let out = self.run(&["ls", "--json", "--all"]);
-        let v: Value = serde_json::from_str(&out).unwrap();
-        v["sessions"]
-            .as_array()
-            .unwrap()
-            .iter()
+        let rows = self.rows();
+        rows.iter()
             .find(|s| s["name"] == SESSION)
             .cloned()
-            .unwrap_or_else(|| panic!("no {SESSION} row in {out}"))
+            .unwrap_or_else(|| panic!("no {SESSION} row in {rows:#?}"))
     }
 
     /// Waits until the row satisfies `check`; on timeout shows row and pane.
     pub fn until_row(&self, secs: u64, what: &str, check: impl Fn(&Value) -> bool) -> Value {
-        let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            wait_for(secs, what, || {
-                let r = self.row();
-                check(&r).then_some(r)
-            })
-        }));
-        found.unwrap_or_else(|_| {
-            panic!(
-                "timed out waiting for {what}\nrow: {:#}\npane:\n{}",
-                self.row(),
-                self.pane().text()
-            )
-        })
+        crate::harness::until_row(
+            secs,
+            what,
+            || Some(self.row()).filter(|r| check(r)),
+            || format!("row: {:#}\npane:\n{}", self.row(), self.pane().text()),
+        )
     }
 
     /// greenroom's own record of the session.
@@ -253,11 +232,7 @@ impl Claude {
 
     /// The transcript's records, one JSON value a line.
     pub fn records(&self) -> Vec<Value> {
-        std::fs::read_to_string(self.transcript())
-            .unwrap_or_default()
-            .lines()
-            .filter_map(|l| serde_json::from_str(l).ok())
-            .collect()
+        json_lines(&self.transcript())
     }
 
     /// Ends Claude Code with `/exit`, which writes its `cost-state` record.
@@ -276,12 +251,7 @@ impl Claude {
     /// Records that carry Claude Code's own prompts and listings are left
     /// out: they are its text, not greenroom's, and nothing reads them.
     pub fn keep(&self, name: &str) {
-        let out = PathBuf::from(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/target/interop-captures"
-        ))
-        .join(name);
-        std::fs::create_dir_all(&out).unwrap();
+        let out = captures(name);
         self.keep_file(&self.transcript(), &out.join("transcript.jsonl"));
         // The session's earlier conversations (`/clear` starts a new file).
         let earlier = self.sidecar()["earlier_transcripts"].clone();

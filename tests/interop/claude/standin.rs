@@ -10,13 +10,12 @@
 //! short text reply with zero usage, so the tokens the test expects are the
 //! tokens the transcript records.
 
-use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::net::TcpStream;
+use std::time::Duration;
 
 use serde_json::{Value, json};
+
+use crate::standin::{NO_REPLY_LEFT, Sse, Then, Wire, respond};
 
 /// Token counts a reply reports, as the API spells them.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -55,195 +54,92 @@ pub struct Request {
     pub turn: bool,
 }
 
+/// Anthropic's Messages API: its wire format for the stand-in core.
 #[derive(Default)]
-struct Shared {
-    script: VecDeque<Reply>,
-    requests: Vec<Request>,
-}
+pub struct Messages;
 
 /// The running stand-in; its threads end with the test process.
-#[derive(Clone)]
-pub struct StandIn {
-    pub port: u16,
-    shared: Arc<Mutex<Shared>>,
-}
+pub type StandIn = crate::standin::StandIn<Messages>;
 
 impl StandIn {
-    pub fn start() -> Self {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
-        let port = listener.local_addr().unwrap().port();
-        let shared = Arc::new(Mutex::new(Shared::default()));
-        let s = shared.clone();
-        std::thread::spawn(move || {
-            for conn in listener.incoming().flatten() {
-                let s = s.clone();
-                std::thread::spawn(move || {
-                    let _ = serve(conn, &s);
-                });
-            }
-        });
-        StandIn { port, shared }
-    }
-
-    pub fn base_url(&self) -> String {
-        format!("http://127.0.0.1:{}", self.port)
-    }
-
-    /// Queues replies for the next conversation turns.
-    pub fn script(&self, replies: impl IntoIterator<Item = Reply>) {
-        self.shared.lock().unwrap().script.extend(replies);
-    }
-
     pub fn requests(&self) -> Vec<Request> {
-        self.shared.lock().unwrap().requests.clone()
-    }
-
-    /// Conversation turns received so far.
-    pub fn turns(&self) -> usize {
-        self.requests().iter().filter(|r| r.turn).count()
-    }
-
-    /// Replies still waiting for a turn.
-    pub fn pending(&self) -> usize {
-        self.shared.lock().unwrap().script.len()
+        self.seen()
+            .into_iter()
+            .map(|r| Request {
+                model: r.body["model"].as_str().map(str::to_owned),
+                stream: r.body["stream"].as_bool().unwrap_or(false),
+                turn: r.turn(),
+                method: r.method,
+                path: r.path,
+            })
+            .collect()
     }
 }
 
-struct Http {
-    method: String,
-    path: String,
-    body: Vec<u8>,
+fn messages_call(req: &crate::standin::Request) -> bool {
+    req.method == "POST" && req.path.starts_with("/v1/messages")
 }
 
-fn read_request(r: &mut BufReader<TcpStream>) -> Option<Http> {
-    let mut line = String::new();
-    if r.read_line(&mut line).ok()? == 0 {
-        return None;
+impl Wire for Messages {
+    type Reply = Reply;
+
+    /// `ANTHROPIC_BASE_URL` is the host alone.
+    const BASE: &'static str = "";
+
+    /// A turn on `/v1/messages`; counting its tokens takes nothing.
+    fn takes(&self, req: &crate::standin::Request) -> bool {
+        messages_call(req) && !req.path.contains("count_tokens") && req.turn()
     }
-    let mut parts = line.split_whitespace();
-    let method = parts.next()?.to_owned();
-    let path = parts.next()?.to_owned();
-    let mut length = 0usize;
-    let mut chunked = false;
-    loop {
-        let mut h = String::new();
-        if r.read_line(&mut h).ok()? == 0 {
-            return None;
-        }
-        let h = h.trim_end();
-        if h.is_empty() {
-            break;
-        }
-        let (k, v) = h.split_once(':')?;
-        match k.trim().to_ascii_lowercase().as_str() {
-            "content-length" => length = v.trim().parse().ok()?,
-            "transfer-encoding" => chunked = v.to_ascii_lowercase().contains("chunked"),
-            _ => {}
-        }
+
+    /// Claude Code asks again after an error (with other betas): a last
+    /// scripted error answers every later turn too.
+    fn stays(&self, reply: &Reply) -> bool {
+        matches!(reply, Reply::Error(..))
     }
-    let mut body = Vec::new();
-    if chunked {
-        loop {
-            let mut size = String::new();
-            r.read_line(&mut size).ok()?;
-            let n = usize::from_str_radix(size.trim().split(';').next()?, 16).ok()?;
-            let mut chunk = vec![0; n + 2];
-            r.read_exact(&mut chunk).ok()?;
-            if n == 0 {
-                break;
+
+    fn answer(
+        &self,
+        w: &mut TcpStream,
+        req: &crate::standin::Request,
+        reply: Option<Reply>,
+        _n: usize,
+    ) -> std::io::Result<Then> {
+        let stream = req.body["stream"].as_bool().unwrap_or(false);
+        let model = req.body["model"].as_str().unwrap_or("claude-opus-5-5");
+        let reply = match reply {
+            _ if req.method == "HEAD" => {
+                respond(w, "200 OK", "application/json", "", b"")?;
+                return Ok(Then::KeepAlive);
             }
-            body.extend_from_slice(&chunk[..n]);
-        }
-    } else {
-        body.resize(length, 0);
-        r.read_exact(&mut body).ok()?;
+            _ if !messages_call(req) => {
+                respond_json(w, 200, &json!({}))?;
+                return Ok(Then::KeepAlive);
+            }
+            _ if req.path.contains("count_tokens") => {
+                respond_json(w, 200, &json!({"input_tokens": 100}))?;
+                return Ok(Then::KeepAlive);
+            }
+            Some(reply) => reply,
+            None if self.takes(req) => Reply::Text(NO_REPLY_LEFT.into(), Tokens::default()),
+            None => Reply::Text("Stand-in side reply.".into(), Tokens::default()),
+        };
+        answer(w, model, stream, &reply)
     }
-    Some(Http { method, path, body })
 }
 
 fn respond_json(w: &mut TcpStream, status: u16, body: &Value) -> std::io::Result<()> {
-    let body = body.to_string();
     // An error says not to retry (the API's own header), so a test does not
     // wait out Claude Code's ten attempts with backoff.
-    let (reason, retry) = if status == 200 {
-        ("OK", "")
+    let (status, headers) = if status == 200 {
+        ("200 OK".to_owned(), "request-id: req_standin\r\n")
     } else {
-        ("Error", "x-should-retry: false\r\n")
+        (
+            format!("{status} Error"),
+            "request-id: req_standin\r\nx-should-retry: false\r\n",
+        )
     };
-    write!(
-        w,
-        "HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\nrequest-id: req_standin\r\n{retry}content-length: {}\r\n\r\n{body}",
-        body.len()
-    )?;
-    w.flush()
-}
-
-fn serve(conn: TcpStream, shared: &Mutex<Shared>) -> std::io::Result<()> {
-    let mut w = conn.try_clone()?;
-    let mut r = BufReader::new(conn);
-    while let Some(req) = read_request(&mut r) {
-        let body: Value = serde_json::from_slice(&req.body).unwrap_or(Value::Null);
-        let turn = body
-            .get("tools")
-            .is_some_and(|t| t.as_array().is_some_and(|a| !a.is_empty()));
-        let stream = body.get("stream").and_then(Value::as_bool).unwrap_or(false);
-        let model = body.get("model").and_then(Value::as_str).map(str::to_owned);
-        let reply = {
-            let mut s = shared.lock().unwrap();
-            s.requests.push(Request {
-                method: req.method.clone(),
-                path: req.path.clone(),
-                model: model.clone(),
-                stream,
-                turn,
-            });
-            let messages_call = req.method == "POST" && req.path.starts_with("/v1/messages");
-            let counting = req.path.contains("count_tokens");
-            match () {
-                _ if !messages_call => None,
-                _ if counting => Some(None),
-                // Claude Code asks again after an error (with other betas):
-                // a last scripted error answers every later turn too.
-                _ if turn && s.script.len() == 1 && matches!(s.script[0], Reply::Error(..)) => {
-                    Some(s.script.front().cloned())
-                }
-                _ if turn => Some(s.script.pop_front()),
-                _ => Some(Some(Reply::Text(
-                    "Stand-in side reply.".into(),
-                    Tokens::default(),
-                ))),
-            }
-        };
-        let model = model.unwrap_or_else(|| "claude-opus-5-5".into());
-        match reply {
-            None if req.method == "HEAD" => {
-                write!(w, "HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n")?;
-            }
-            None => respond_json(&mut w, 200, &json!({}))?,
-            Some(None) if req.path.contains("count_tokens") => {
-                respond_json(&mut w, 200, &json!({"input_tokens": 100}))?
-            }
-            Some(None) => {
-                let text = "The stand-in has no scripted reply left.";
-                answer(
-                    &mut w,
-                    &model,
-                    stream,
-                    &Reply::Text(text.into(), Tokens::default()),
-                )?;
-                if stream {
-                    return Ok(());
-                }
-            }
-            Some(Some(reply)) => {
-                let closes = answer(&mut w, &model, stream, &reply)?;
-                if closes {
-                    return Ok(());
-                }
-            }
-        }
-    }
-    Ok(())
+    let body = body.to_string();
+    respond(w, &status, "application/json", headers, body.as_bytes())
 }
 
 fn usage_json(t: Tokens) -> Value {
@@ -262,13 +158,13 @@ fn message_id() -> String {
     format!("msg_standin_{}_{n}", std::process::id())
 }
 
-/// Writes one reply; returns whether the connection is done (streams close it).
-fn answer(w: &mut TcpStream, model: &str, stream: bool, reply: &Reply) -> std::io::Result<bool> {
+/// Writes one reply; a stream closes the connection.
+fn answer(w: &mut TcpStream, model: &str, stream: bool, reply: &Reply) -> std::io::Result<Then> {
     let (block, tokens, stop, wait) = match reply {
         Reply::Error(status, kind, message) => {
             let body = json!({"type": "error", "error": {"type": kind, "message": message}});
             respond_json(w, *status, &body)?;
-            return Ok(false);
+            return Ok(Then::KeepAlive);
         }
         Reply::Text(text, t) => (json!({"type": "text", "text": text}), *t, "end_turn", None),
         Reply::Slow(d, t) => (
@@ -305,33 +201,22 @@ fn answer(w: &mut TcpStream, model: &str, stream: bool, reply: &Reply) -> std::i
         let body = json!({"id": id, "type": "message", "role": "assistant", "model": model,
             "content": [block], "stop_reason": stop, "stop_sequence": null, "usage": usage_json(tokens)});
         respond_json(w, 200, &body)?;
-        return Ok(false);
+        return Ok(Then::KeepAlive);
     }
-    write!(
-        w,
-        "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\nrequest-id: req_standin\r\nconnection: close\r\n\r\n"
-    )?;
-    let mut send = |event: &str, data: Value| -> std::io::Result<()> {
-        write!(w, "event: {event}\ndata: {data}\n\n")?;
-        w.flush()
-    };
+    let mut sse = Sse::start(w, "request-id: req_standin\r\n")?;
     // message_start carries the input side; message_delta the final output
     // count, as the real API does.
     let mut start_usage = usage_json(tokens);
     start_usage["output_tokens"] = json!(1);
-    send(
+    sse.event(
         "message_start",
-        json!({"type": "message_start", "message": {"id": id, "type": "message", "role": "assistant",
+        &json!({"type": "message_start", "message": {"id": id, "type": "message", "role": "assistant",
             "model": model, "content": [], "stop_reason": null, "stop_sequence": null, "usage": start_usage}}),
     )?;
     if let Some(wait) = wait {
         // Silence on the wire: only Claude Code's own spinner moves. A ping
         // now and then finds out whether the client hung up (Esc).
-        let until = Instant::now() + wait;
-        while Instant::now() < until {
-            std::thread::sleep(Duration::from_millis(250));
-            send("ping", json!({"type": "ping"}))?;
-        }
+        sse.hold(wait, Some(("ping", &json!({"type": "ping"}))))?;
     }
     let (empty, delta) = if block["type"] == "tool_use" {
         let mut empty = block.clone();
@@ -347,23 +232,23 @@ fn answer(w: &mut TcpStream, model: &str, stream: bool, reply: &Reply) -> std::i
             json!({"type": "text_delta", "text": block["text"]}),
         )
     };
-    send(
+    sse.event(
         "content_block_start",
-        json!({"type": "content_block_start", "index": 0, "content_block": empty}),
+        &json!({"type": "content_block_start", "index": 0, "content_block": empty}),
     )?;
-    send(
+    sse.event(
         "content_block_delta",
-        json!({"type": "content_block_delta", "index": 0, "delta": delta}),
+        &json!({"type": "content_block_delta", "index": 0, "delta": delta}),
     )?;
-    send(
+    sse.event(
         "content_block_stop",
-        json!({"type": "content_block_stop", "index": 0}),
+        &json!({"type": "content_block_stop", "index": 0}),
     )?;
-    send(
+    sse.event(
         "message_delta",
-        json!({"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": null},
+        &json!({"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": null},
                "usage": {"output_tokens": tokens.output}}),
     )?;
-    send("message_stop", json!({"type": "message_stop"}))?;
-    Ok(true)
+    sse.event("message_stop", &json!({"type": "message_stop"}))?;
+    Ok(Then::Close)
 }

@@ -7,7 +7,10 @@
 use super::harness::Codex;
 use super::standin::{Reply, StandIn, Usage};
 use super::user;
-use crate::it_support::{Pane, wait_for};
+use std::time::Duration;
+
+use crate::harness::press_until_gone;
+use crate::it_support::Pane;
 
 const SESSION: &str = "ask";
 const QUESTION: &str = "Would you like to run the following command?";
@@ -45,15 +48,8 @@ fn codexs_approval_is_answered_with_send_key() {
         "not before the answer"
     );
     waits_for_the_command(&c, &pane, SESSION);
-    // A key that lands while the question is still being drawn is lost:
-    // pressed again until the question goes (polled, with a deadline).
-    wait_for(20, "the question answered", || {
-        if pane.text().contains(QUESTION) {
-            c.run(&["send", SESSION, "--key", "1"]);
-            None
-        } else {
-            Some(())
-        }
+    press_until_gone(&pane, 20, QUESTION, Duration::ZERO, || {
+        c.run(&["send", SESSION, "--key", "1"]);
     });
     super::until_answered(&api, &pane, 2, "the file is there");
     assert!(work.join("greenroom-approved").exists());
@@ -64,9 +60,8 @@ fn codexs_approval_is_answered_with_send_key() {
 
 /// Keeps the question's screen under `target/interop-captures/codex/`.
 fn keep_screen(screen: &str) {
-    let out = concat!(env!("CARGO_MANIFEST_DIR"), "/target/interop-captures/codex");
-    std::fs::create_dir_all(out).unwrap();
-    std::fs::write(format!("{out}/codex-0.169.0__approval-screen.txt"), screen).unwrap();
+    let out = crate::harness::captures("codex");
+    std::fs::write(out.join("codex-0.169.0__approval-screen.txt"), screen).unwrap();
 }
 
 /// The row of `name` waiting for Codex's command, from its screen alone.
@@ -98,13 +93,8 @@ fn a_codex_started_by_hand_asking_waits_and_send_key_y_approves() {
         s.contains(QUESTION) && s.contains("touch greenroom-approved")
     });
     waits_for_the_command(&c, &pane, "codex@work");
-    wait_for(20, "the question answered", || {
-        if pane.text().contains(QUESTION) {
-            c.run(&["send", &pane_id, "--key", "y"]);
-            None
-        } else {
-            Some(())
-        }
+    press_until_gone(&pane, 20, QUESTION, Duration::ZERO, || {
+        c.run(&["send", &pane_id, "--key", "y"]);
     });
     super::until_answered(&api, &pane, 2, "done by hand");
     assert!(work.join("greenroom-approved").exists());

@@ -4,14 +4,15 @@
 //! approval question is waiting (PermissionRequest) and `y` pressed in the
 //! dashboard, a real one in tmux, approves it: the command runs.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::Value;
 
 use super::harness::Codex;
 use super::standin::{Reply, StandIn, Usage};
 use super::{hooked, user};
-use crate::it_support::{Pane, TmuxServer, wait_for};
+use crate::harness::press_until_gone;
+use crate::it_support::{Pane, TmuxServer};
 
 const QUESTION: &str = "Would you like to run the following command?";
 const COMMAND: &str = "touch approved-from-the-dashboard";
@@ -34,18 +35,15 @@ fn until_row(
     what: &str,
     check: impl Fn(&Value) -> bool,
 ) -> Value {
-    let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        wait_for(30, what, || {
-            user::row(&c.tmux, &c.home(), pane).filter(|r| check(r))
-        })
-    }));
-    found.unwrap_or_else(|_| {
-        panic!(
-            "timed out waiting for {what}\nrows: {:#?}\npane:\n{}",
-            user::rows(&c.tmux, &c.home()),
-            screen.text()
-        )
-    })
+    crate::harness::until_row(
+        30,
+        what,
+        || user::row(&c.tmux, &c.home(), pane).filter(|r| check(r)),
+        || {
+            let rows = user::rows(&c.tmux, &c.home());
+            format!("rows: {rows:#?}\npane:\n{}", screen.text())
+        },
+    )
 }
 
 fn reported(r: &Value, state: &str) -> bool {
@@ -116,14 +114,7 @@ fn a_codex_by_hand_with_hooks_reports_and_is_approved_from_the_dashboard() {
     let r = until_row(&c, &pane_id, &pane, "idle after Stop", |r| {
         reported(r, "idle")
     });
-    let (path, id) = hooked::rollout_of(&c, "Take your time.");
-    assert_eq!(
-        r["agent_session_id"],
-        id,
-        "{r:#}\nrollouts: {:#?}",
-        hooked::all_rollouts(&c)
-    );
-    let total = wait_for(30, "the rollout's total", || Codex::last_total(&path));
+    let total = hooked::rollouts_total(&c, &r, "Take your time.");
     let r = until_row(&c, &pane_id, &pane, "the rollout's totals", |r| {
         r["usage"]["output"] == total["output_tokens"]
     });
@@ -158,21 +149,10 @@ fn a_codex_by_hand_with_hooks_reports_and_is_approved_from_the_dashboard() {
     });
 }
 
-/// Presses `y` in the dashboard until Codex's question goes (a key that
-/// lands while the question is still being drawn is lost).
+/// Presses `y` in the dashboard until Codex's question goes, five
+/// seconds for each press to land.
 fn press_until_answered(pane: &Pane<'_>, dash: &Pane<'_>) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while pane.text().contains(QUESTION) {
-        assert!(
-            Instant::now() < deadline,
-            "the question stayed:\n{}\ndashboard:\n{}",
-            pane.text(),
-            dash.text()
-        );
+    press_until_gone(pane, 30, QUESTION, Duration::from_secs(5), || {
         dash.keys(&["y"]);
-        let pressed = Instant::now();
-        while pressed.elapsed() < Duration::from_secs(5) && pane.text().contains(QUESTION) {
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
+    });
 }

@@ -5,14 +5,14 @@
 //! package's native binary with that home; a private tmux server and
 //! sidecar folder.
 
+use std::ops::Deref;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::Value;
 
 use super::standin::StandIn;
-use crate::it_support::{Pane, TmuxServer, wait_for};
-use crate::support::npm;
+use crate::harness::{Private, captures, json_lines, npm_file};
+use crate::it_support::Pane;
 
 pub const MODEL: &str = "gpt-5.4";
 const API_KEY: &str = "sk-standin-codex-offline";
@@ -20,16 +20,25 @@ const API_KEY: &str = "sk-standin-codex-offline";
 /// The native binary of `@openai/codex-linux-x64` (the npm package's
 /// `codex.js` only finds and runs it).
 pub fn codex_bin() -> PathBuf {
-    let bin = npm("codex-0.169.0")
-        .join("@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex");
-    assert!(bin.is_file(), "{}: missing", bin.display());
-    bin
+    npm_file(
+        "codex-0.169.0",
+        "@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex",
+    )
 }
 
+/// Codex's private world (its `dir`, `tmux`, greenroom on them: see
+/// [`Private`]) and the stand-in it talks to.
 pub struct Codex {
-    pub dir: tempfile::TempDir,
-    pub tmux: TmuxServer,
+    world: Private,
     pub api: StandIn,
+}
+
+impl Deref for Codex {
+    type Target = Private;
+
+    fn deref(&self) -> &Private {
+        &self.world
+    }
 }
 
 /// Codex's settings for an offline run. `features.daemon_auto_start`
@@ -71,16 +80,8 @@ trust_level = "trusted"
 }
 
 impl Codex {
-    pub fn home(&self) -> PathBuf {
-        self.dir.path().join("home")
-    }
-
     pub fn codex_home(&self) -> PathBuf {
         self.home().join(".codex")
-    }
-
-    pub fn work(&self) -> PathBuf {
-        self.dir.path().join("work")
     }
 
     /// The `codex` on the private PATH.
@@ -88,16 +89,13 @@ impl Codex {
         self.dir.path().join("bin/codex")
     }
 
-    /// The private world; Codex not yet started.
+    /// The private world, Codex's home in greenroom's environment; Codex
+    /// not yet started.
     pub fn prepare(api: StandIn) -> Self {
-        let c = Codex {
-            dir: tempfile::tempdir().unwrap(),
-            tmux: TmuxServer::new(),
-            api,
-        };
-        std::fs::create_dir_all(c.work()).unwrap();
+        let mut world = Private::new();
+        world.set_env("CODEX_HOME", world.home().join(".codex"));
+        let c = Codex { world, api };
         std::fs::create_dir_all(c.codex_home()).unwrap();
-        std::fs::create_dir_all(c.launcher().parent().unwrap()).unwrap();
         std::fs::write(
             c.codex_home().join("config.toml"),
             codex_config(&c.api, &c.work()),
@@ -110,52 +108,19 @@ impl Codex {
             codex_home = c.codex_home().display(),
             bin = codex_bin().display(),
         );
-        std::fs::write(c.launcher(), script).unwrap();
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(c.launcher(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        c.script("bin/codex", &script);
         let preset = format!(
             "[agents.codex]\nlaunch = {:?}\n",
             c.launcher().display().to_string()
         );
-        std::fs::write(c.dir.path().join("config.toml"), preset).unwrap();
+        std::fs::write(c.config(), preset).unwrap();
         c
-    }
-
-    /// greenroom on this private world, with Codex's home in its environment.
-    pub fn greenroom(&self) -> Command {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_greenroom"));
-        c.env("HOME", self.home())
-            .env("CODEX_HOME", self.codex_home())
-            .env("GREENROOM_LOG", self.dir.path().join("greenroom.log"))
-            .arg("--config")
-            .arg(self.dir.path().join("config.toml"))
-            .arg("--sidecar-dir")
-            .arg(self.dir.path().join("sessions"))
-            .arg("--claude-dir")
-            .arg(self.home().join(".claude"))
-            .arg("--ao-dir")
-            .arg(self.dir.path().join("ao"))
-            .args(["--tmux-socket", &self.tmux.name]);
-        c
-    }
-
-    pub fn run(&self, args: &[&str]) -> String {
-        let out = self.greenroom().args(args).output().unwrap();
-        assert!(
-            out.status.success(),
-            "greenroom {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
     /// `greenroom spawn --agent codex` in the work folder as `session`;
     /// its pane, once Codex's input box is up.
     pub fn spawn(&self, session: &str) -> Pane<'_> {
-        let work = self.work();
-        let cwd = work.to_str().unwrap();
-        self.run(&["spawn", "-n", session, "--agent", "codex", "--cwd", cwd]);
-        let pane = Pane::new(&self.tmux, &format!("gr-{session}"));
+        let pane = self.world.spawn(session, &["--agent", "codex"]);
         Self::until_ready(&pane);
         pane
     }
@@ -169,16 +134,7 @@ impl Codex {
 
     /// Types a prompt and submits it, as a person would.
     pub fn prompt(pane: &Pane<'_>, text: &str) {
-        pane.keys(&["-l", text]);
-        pane.until(10, "the prompt typed", |s| s.contains(text));
-        pane.keys(&["Enter"]);
-    }
-
-    /// Every row of `greenroom ls --json --all`.
-    pub fn rows(&self) -> Vec<Value> {
-        let out = self.run(&["ls", "--json", "--all"]);
-        let v: Value = serde_json::from_str(&out).unwrap();
-        v["sessions"].as_array().unwrap().clone()
+        crate::harness::prompt(pane, text);
     }
 
     /// Waits until the row named `name` satisfies `check`; on timeout
@@ -190,20 +146,7 @@ impl Codex {
         what: &str,
         check: impl Fn(&Value) -> bool,
     ) -> Value {
-        let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            wait_for(30, what, || {
-                self.rows()
-                    .into_iter()
-                    .find(|r| r["name"] == name && check(r))
-            })
-        }));
-        found.unwrap_or_else(|_| {
-            panic!(
-                "timed out waiting for {what}\nrows: {:#?}\npane:\n{}",
-                self.rows(),
-                pane.text()
-            )
-        })
+        self.until_named(pane, name, 30, what, check)
     }
 
     /// The rollouts Codex wrote, oldest first.
@@ -226,13 +169,8 @@ impl Codex {
 
     /// A rollout's records, one JSON value a line.
     pub fn records(path: &Path) -> Vec<Value> {
-        std::fs::read_to_string(path)
-            .unwrap_or_default()
-            .lines()
-            .filter_map(|l| serde_json::from_str(l).ok())
-            .collect()
+        json_lines(path)
     }
-
     /// The rollout's own last running total (`token_count`'s
     /// `info.total_token_usage`), once it has one.
     pub fn last_total(path: &Path) -> Option<Value> {
@@ -250,11 +188,7 @@ impl Codex {
     /// `session_meta`'s `base_instructions` text is replaced, which writes
     /// that one line again with its keys in order).
     pub fn keep(path: &Path, name: &str) {
-        let out = PathBuf::from(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/target/interop-captures/codex"
-        ));
-        std::fs::create_dir_all(&out).unwrap();
+        let out = captures("codex");
         let text = std::fs::read_to_string(path).unwrap();
         let mut kept = String::new();
         for line in text.lines() {

@@ -67,6 +67,20 @@ pub fn all_rollouts(c: &Codex) -> Vec<(std::path::PathBuf, Value)> {
         .collect()
 }
 
+/// The rollout of the conversation `prompt` was typed into: asserts the
+/// row `r` carries its session id; its last running total, once it has
+/// one.
+pub fn rollouts_total(c: &Codex, r: &Value, prompt: &str) -> Value {
+    let (path, id) = rollout_of(c, prompt);
+    assert_eq!(
+        r["agent_session_id"],
+        id,
+        "{r:#}\nrollouts: {:#?}",
+        all_rollouts(c)
+    );
+    crate::it_support::wait_for(30, "the rollout's total", || Codex::last_total(&path))
+}
+
 /// Asserts the row's usage is the rollout's own last running total.
 pub fn usage_is_the_rollouts(row: &Value, total: &Value) {
     let n = |k: &str| total[k].as_u64().unwrap();

@@ -8,7 +8,6 @@ use std::time::Duration;
 use super::harness::Codex;
 use super::hooked;
 use super::standin::{Reply, StandIn, Usage};
-use crate::it_support::wait_for;
 
 const SESSION: &str = "cxh";
 
@@ -43,14 +42,7 @@ fn a_spawned_codex_with_hooks_reports_its_turns() {
     let r = c.until_row(&pane, SESSION, "idle after Stop", |r| {
         r["activity"]["state"] == "idle" && r["activity"]["reported"] == true
     });
-    let (path, id) = hooked::rollout_of(&c, "Take your time.");
-    assert_eq!(
-        r["agent_session_id"],
-        id,
-        "{r:#}\nrollouts: {:#?}",
-        hooked::all_rollouts(&c)
-    );
-    let total = wait_for(30, "the rollout's total", || Codex::last_total(&path));
+    let total = hooked::rollouts_total(&c, &r, "Take your time.");
     let r = c.until_row(&pane, SESSION, "the rollout's totals", |r| {
         r["usage"]["output"] == total["output_tokens"]
     });

@@ -5,12 +5,48 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use super::standin::StandIn;
+use super::standin::{Conversation, StandIn};
+use crate::harness::{npm_file, until_row};
 use crate::it_support::actions::Greenroom;
-use crate::it_support::{TmuxServer, World, wait_for};
-use crate::support::{node, npm};
+use crate::it_support::{Pane, TmuxServer, World, wait_for};
+use crate::support::node;
 
 pub const MODEL: &str = "gemini-2.5-pro";
+
+/// Gemini's settings for an offline run: an API key, no folder-trust
+/// question, no usage statistics, no update check, the stand-in's model.
+pub fn settings() -> Value {
+    json!({
+        "security": {"auth": {"selectedType": "gemini-api-key"},
+                     "folderTrust": {"enabled": false}},
+        "privacy": {"usageStatisticsEnabled": false},
+        "general": {"enableAutoUpdate": false},
+        "model": {"name": MODEL},
+    })
+}
+
+/// The command line that runs the real CLI offline against `api`, with
+/// `home` as GEMINI_CLI_HOME; unless `relaunch`, Gemini runs in the node
+/// started (not in a child it would start again). `CI` is unset: Gemini
+/// CLI reads `CI=true` (as `.ci/run` sets it) as "not interactive" and
+/// answers "No input provided via stdin" instead of showing its input box.
+pub fn command_line(api: &StandIn, home: &Path, relaunch: bool) -> String {
+    let q = |p: &Path| greenroom::ops::shell_quote(&p.to_string_lossy());
+    let bin = npm_file("gemini-cli-0.61.0", "@google/gemini-cli/bundle/gemini.js");
+    let no_relaunch = if relaunch {
+        ""
+    } else {
+        " GEMINI_CLI_NO_RELAUNCH=true"
+    };
+    format!(
+        "env -u CI -u CONTINUOUS_INTEGRATION GOOGLE_GEMINI_BASE_URL={} GEMINI_API_KEY=test-key-offline \
+         GEMINI_CLI_HOME={}{no_relaunch} {} {}",
+        api.base_url(),
+        q(home),
+        node(),
+        q(&bin)
+    )
+}
 
 /// A world with Gemini's settings, a project folder, a stand-in and tmux.
 pub struct Setup {
@@ -22,13 +58,7 @@ pub struct Setup {
 impl Setup {
     pub fn new() -> Self {
         let world = World::new();
-        let settings = json!({
-            "security": {"auth": {"selectedType": "gemini-api-key"},
-                         "folderTrust": {"enabled": false}},
-            "privacy": {"usageStatisticsEnabled": false},
-            "general": {"enableAutoUpdate": false},
-            "model": {"name": MODEL},
-        });
+        let settings = settings();
         let dir = world.path(".gemini");
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("settings.json"), settings.to_string()).unwrap();
@@ -70,22 +100,10 @@ impl Setup {
         );
     }
 
-    /// The command line that runs the real CLI offline. `CI` is unset:
-    /// Gemini CLI reads `CI=true` (as `.ci/run` sets it) as "not
-    /// interactive" and answers "No input provided via stdin" instead of
-    /// showing its input box.
+    /// The command line that runs the real CLI offline, the world's
+    /// folder its home.
     fn command(&self) -> String {
-        let q = |p: &Path| greenroom::ops::shell_quote(&p.to_string_lossy());
-        let bin = npm("gemini-cli-0.61.0").join("@google/gemini-cli/bundle/gemini.js");
-        assert!(bin.is_file(), "{}: missing", bin.display());
-        format!(
-            "env -u CI -u CONTINUOUS_INTEGRATION GOOGLE_GEMINI_BASE_URL={} GEMINI_API_KEY=test-key-offline GEMINI_CLI_HOME={} \
-             GEMINI_CLI_NO_RELAUNCH=true {} {}",
-            self.api.base_url(),
-            q(self.world.dir.path()),
-            node(),
-            q(&bin)
-        )
+        command_line(&self.api, self.world.dir.path(), false)
     }
 
     /// A `gem` preset in greenroom's config that runs the real CLI.
@@ -117,8 +135,7 @@ impl Setup {
     }
 
     pub fn pane(&self, name: &str) -> String {
-        self.tmux
-            .run(&["capture-pane", "-p", "-t", &format!("=gr-{name}:")])
+        Pane::new(&self.tmux, &format!("gr-{name}")).text()
     }
 
     pub fn until_pane(
@@ -128,14 +145,7 @@ impl Setup {
         what: &str,
         ok: impl Fn(&str) -> bool,
     ) -> String {
-        let mut last = String::new();
-        let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            wait_for(secs, what, || {
-                last = self.pane(name);
-                ok(&last).then(|| last.clone())
-            })
-        }));
-        found.unwrap_or_else(|_| panic!("timed out waiting for {what}; the pane:\n{last}"))
+        Pane::new(&self.tmux, &format!("gr-{name}")).until(secs, what, ok)
     }
 
     /// `greenroom ls --json`, the row named `name`.
@@ -159,19 +169,18 @@ impl Setup {
         what: &str,
         ok: impl Fn(&Value) -> bool,
     ) -> Value {
-        let mut last = Value::Null;
-        let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            wait_for(secs, what, || {
-                last = self.row(name);
-                ok(&last).then(|| last.clone())
-            })
-        }));
-        found.unwrap_or_else(|_| {
-            panic!(
-                "timed out waiting for {what}; the row:\n{last:#}\nthe pane:\n{}",
-                self.pane(name)
-            )
-        })
+        until_row(
+            secs,
+            what,
+            || Some(self.row(name)).filter(|r| ok(r)),
+            || {
+                format!(
+                    "the row:\n{:#}\nthe pane:\n{}",
+                    self.row(name),
+                    self.pane(name)
+                )
+            },
+        )
     }
 
     /// Waits for the stand-in to receive a model call whose last user

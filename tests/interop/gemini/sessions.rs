@@ -85,21 +85,8 @@ fn hooks_show_waiting_on_allow_execution_then_idle_with_usage() {
     assert_eq!(by_model[MODEL]["input"], per_call().0 * calls);
     assert!(row["usage"]["cost_usd"].as_f64().unwrap() > 0.0, "priced");
     // The dashboard shows it like a Claude session's: the detail pane's usage.
-    let home = setup.world.dir.path().to_string_lossy().into_owned();
-    setup.tmux.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "dash",
-        "-x",
-        "160",
-        "-y",
-        "40",
-        "-e",
-        &format!("HOME={home}"),
-        &setup.world.greenroom_line(&setup.tmux.name),
-    ]);
-    let dash = crate::it_support::Pane::new(&setup.tmux, "dash");
+    let line = setup.world.greenroom_line(&setup.tmux.name);
+    let dash = crate::harness::dashboard(&setup.tmux, setup.world.dir.path(), &line);
     dash.until(20, "the usage in the detail pane", |s| {
         s.contains("gem") && s.contains("out 84 · cache 400 read, 0 written · $0.00")
     });

@@ -9,27 +9,28 @@
 //! response) gets the text `stand-in reply <n>`. Every reply reports the
 //! same usage, [`USAGE`].
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::sync::{Arc, Mutex};
+use std::net::TcpStream;
 
 use serde_json::{Value, json};
+
+use crate::standin::{Then, Wire, respond};
 
 /// promptTokenCount, candidatesTokenCount, cachedContentTokenCount,
 /// thoughtsTokenCount, toolUsePromptTokenCount of every reply.
 pub const USAGE: [u64; 5] = [1200, 30, 200, 12, 5];
 
-/// One request as it arrived.
-#[derive(Debug, Clone)]
-pub struct Request {
-    pub method: String,
-    pub path: String,
-    pub body: Value,
+pub use crate::standin::Request;
+
+/// What a request's `contents` (the conversation so far) say.
+pub trait Conversation {
+    /// The last text the user sent (not a function response), if any.
+    fn last_user_text(&self) -> Option<String>;
+    /// Whether the last content answers a function call.
+    fn answers_a_function(&self) -> bool;
 }
 
-impl Request {
-    /// The last text the user sent (not a function response), if any.
-    pub fn last_user_text(&self) -> Option<String> {
+impl Conversation for Request {
+    fn last_user_text(&self) -> Option<String> {
         let contents = self.body.get("contents")?.as_array()?;
         let last = contents.iter().rev().find(|c| c["role"] == "user")?;
         let parts = last.get("parts")?.as_array()?;
@@ -45,32 +46,17 @@ impl Request {
     }
 }
 
-pub struct StandIn {
-    pub port: u16,
-    requests: Arc<Mutex<Vec<Request>>>,
-}
+/// The Gemini API: its wire format for the stand-in core. It scripts
+/// nothing: the conversation decides each reply.
+#[derive(Default)]
+pub struct Gemini;
+
+/// The running stand-in; its threads end with the test process.
+pub type StandIn = crate::standin::StandIn<Gemini>;
 
 impl StandIn {
-    pub fn start() -> Self {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let requests = Arc::new(Mutex::new(Vec::new()));
-        let log = requests.clone();
-        std::thread::spawn(move || {
-            for stream in listener.incoming().flatten() {
-                let log = log.clone();
-                std::thread::spawn(move || serve(stream, &log));
-            }
-        });
-        StandIn { port, requests }
-    }
-
-    pub fn base_url(&self) -> String {
-        format!("http://127.0.0.1:{}", self.port)
-    }
-
     pub fn requests(&self) -> Vec<Request> {
-        self.requests.lock().unwrap().clone()
+        self.seen()
     }
 
     /// Model calls so far (streaming or not).
@@ -84,53 +70,27 @@ impl StandIn {
     }
 }
 
-fn serve(stream: TcpStream, log: &Mutex<Vec<Request>>) {
-    let mut reader = BufReader::new(stream.try_clone().unwrap());
-    let mut writer = stream;
-    // Keep-alive: one connection may carry several requests.
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line).unwrap_or(0) == 0 {
-            return;
-        }
-        let mut words = line.split_whitespace();
-        let method = words.next().unwrap_or("").to_owned();
-        let path = words.next().unwrap_or("").to_owned();
-        let mut length = 0usize;
-        loop {
-            let mut header = String::new();
-            if reader.read_line(&mut header).unwrap_or(0) == 0 {
-                return;
-            }
-            let header = header.trim_end();
-            if header.is_empty() {
-                break;
-            }
-            if let Some((k, v)) = header.split_once(':')
-                && k.eq_ignore_ascii_case("content-length")
-            {
-                length = v.trim().parse().unwrap_or(0);
-            }
-        }
-        let mut body = vec![0; length];
-        if reader.read_exact(&mut body).is_err() {
-            return;
-        }
-        let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-        let request = Request { method, path, body };
-        let n = {
-            let mut log = log.lock().unwrap();
-            log.push(request.clone());
-            log.len()
-        };
-        let (status, kind, payload) = answer(&request, n);
-        let head = format!(
-            "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n\r\n",
-            payload.len()
-        );
-        if writer.write_all(head.as_bytes()).is_err() || writer.write_all(&payload).is_err() {
-            return;
-        }
+impl Wire for Gemini {
+    type Reply = ();
+
+    /// `GOOGLE_GEMINI_BASE_URL` is the host alone.
+    const BASE: &'static str = "";
+
+    fn takes(&self, _req: &Request) -> bool {
+        false
+    }
+
+    /// Answers the `n`th request; one connection may carry several.
+    fn answer(
+        &self,
+        w: &mut TcpStream,
+        req: &Request,
+        _reply: Option<()>,
+        n: usize,
+    ) -> std::io::Result<Then> {
+        let (status, kind, payload) = answer(req, n);
+        respond(w, status, kind, "", &payload)?;
+        Ok(Then::KeepAlive)
     }
 }
 

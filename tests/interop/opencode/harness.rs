@@ -67,14 +67,15 @@
 //! "reject"}`; also `session.error`, `question.asked`/`question.replied`.
 #![allow(dead_code)] // some tests use only part of it
 
+use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::{Value, json};
 
 use super::standin::StandIn;
-use crate::it_support::{Pane, TmuxServer, wait_for};
-use crate::support::npm;
+use crate::harness::{Private, captures, npm_file};
+use crate::it_support::Pane;
 
 pub const PROVIDER: &str = "standin";
 pub const MODEL: &str = "standin-model";
@@ -82,15 +83,22 @@ const API_KEY: &str = "sk-standin-opencode-offline";
 
 /// The native binary the npm package's `bin/opencode` script runs.
 pub fn opencode_bin() -> PathBuf {
-    let bin = npm("opencode-1.18.33").join("opencode-linux-x64/bin/opencode");
-    assert!(bin.is_file(), "{}: missing", bin.display());
-    bin
+    npm_file("opencode-1.18.33", "opencode-linux-x64/bin/opencode")
 }
 
+/// OpenCode's private world (its `dir`, `tmux`, greenroom on them: see
+/// [`Private`]) and the stand-in it talks to.
 pub struct Opencode {
-    pub dir: tempfile::TempDir,
-    pub tmux: TmuxServer,
+    world: Private,
     pub api: StandIn,
+}
+
+impl Deref for Opencode {
+    type Target = Private;
+
+    fn deref(&self) -> &Private {
+        &self.world
+    }
 }
 
 /// OpenCode's own config: the stand-in as an `@ai-sdk/openai-compatible`
@@ -116,10 +124,6 @@ fn opencode_config(api: &StandIn) -> Value {
 }
 
 impl Opencode {
-    pub fn home(&self) -> PathBuf {
-        self.dir.path().join("home")
-    }
-
     /// `$XDG_CONFIG_HOME/opencode`.
     pub fn config_dir(&self) -> PathBuf {
         self.home().join(".config/opencode")
@@ -134,35 +138,33 @@ impl Opencode {
         self.data_home().join("opencode/opencode.db")
     }
 
-    pub fn work(&self) -> PathBuf {
-        self.dir.path().join("work")
-    }
-
     /// The `opencode` on the private PATH.
     pub fn launcher(&self) -> PathBuf {
         self.dir.path().join("bin/opencode")
     }
 
-    /// The private world; OpenCode not yet started.
+    /// The private world, with OpenCode's data folder in greenroom's
+    /// environment and the private `opencode` first on its PATH, as a user
+    /// who installed it has it (tmux servers greenroom starts inherit it);
+    /// OpenCode not yet started.
     pub fn prepare(api: StandIn) -> Self {
-        let c = Opencode {
-            dir: tempfile::tempdir().unwrap(),
-            tmux: TmuxServer::new(),
-            api,
-        };
-        std::fs::create_dir_all(c.work()).unwrap();
+        let mut world = Private::new();
+        let path = format!(
+            "{}:{}",
+            world.dir.path().join("bin").display(),
+            std::env::var("PATH").unwrap()
+        );
+        world.set_env("PATH", path);
+        world.set_env("XDG_DATA_HOME", world.home().join(".local/share"));
+        let c = Opencode { world, api };
         std::fs::create_dir_all(c.config_dir().join("node_modules")).unwrap();
-        std::fs::create_dir_all(c.launcher().parent().unwrap()).unwrap();
         let config = serde_json::to_string_pretty(&opencode_config(&c.api)).unwrap();
         std::fs::write(c.config_dir().join("opencode.json"), config).unwrap();
         // Marks `@opencode-ai/plugin` installed: OpenCode then fetches nothing.
         let lock = json!({"packages": {"": {"dependencies": {"@opencode-ai/plugin": "1.18.33"}}}});
         std::fs::write(c.config_dir().join("package-lock.json"), lock.to_string()).unwrap();
-        std::fs::write(c.launcher(), c.launcher_script()).unwrap();
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(c.launcher(), std::fs::Permissions::from_mode(0o755)).unwrap();
-        // greenroom's own `opencode` preset, the launcher first on the PATH.
-        std::fs::write(c.dir.path().join("config.toml"), "").unwrap();
+        // greenroom's own `opencode` preset runs it: config.toml stays empty.
+        c.script("bin/opencode", &c.launcher_script());
         c
     }
 
@@ -197,51 +199,12 @@ impl Opencode {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
-    /// greenroom on this private world, with OpenCode's data folder in its
-    /// environment and the private `opencode` first on the PATH, as a user
-    /// who installed it has it (tmux servers greenroom starts inherit it).
-    pub fn greenroom(&self) -> Command {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_greenroom"));
-        let path = format!(
-            "{}:{}",
-            self.launcher().parent().unwrap().display(),
-            std::env::var("PATH").unwrap()
-        );
-        c.env("HOME", self.home())
-            .env("PATH", path)
-            .env("XDG_DATA_HOME", self.data_home())
-            .env("GREENROOM_LOG", self.dir.path().join("greenroom.log"))
-            .arg("--config")
-            .arg(self.dir.path().join("config.toml"))
-            .arg("--sidecar-dir")
-            .arg(self.dir.path().join("sessions"))
-            .arg("--claude-dir")
-            .arg(self.home().join(".claude"))
-            .arg("--ao-dir")
-            .arg(self.dir.path().join("ao"))
-            .args(["--tmux-socket", &self.tmux.name]);
-        c
-    }
-
-    pub fn run(&self, args: &[&str]) -> String {
-        let out = self.greenroom().args(args).output().unwrap();
-        assert!(
-            out.status.success(),
-            "greenroom {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
     /// `greenroom spawn --agent opencode --prompt <prompt>` in the work
     /// folder as `session`; its pane, once OpenCode is drawn.
     pub fn spawn(&self, session: &str, prompt: &str) -> Pane<'_> {
-        let work = self.work();
-        let cwd = work.to_str().unwrap();
-        self.run(&[
-            "spawn", "-n", session, "--agent", "opencode", "--cwd", cwd, "--prompt", prompt,
-        ]);
-        let pane = Pane::new(&self.tmux, &format!("gr-{session}"));
+        let pane = self
+            .world
+            .spawn(session, &["--agent", "opencode", "--prompt", prompt]);
         Self::until_ready(&pane);
         pane
     }
@@ -257,9 +220,7 @@ impl Opencode {
 
     /// Types a prompt and submits it, as a person would.
     pub fn prompt(pane: &Pane<'_>, text: &str) {
-        pane.keys(&["-l", text]);
-        pane.until(10, "the prompt typed", |s| s.contains(text));
-        pane.keys(&["Enter"]);
+        crate::harness::prompt(pane, text);
     }
 
     /// Waits for OpenCode's permission prompt for `command`.
@@ -267,13 +228,6 @@ impl Opencode {
         pane.until(180, "OpenCode's permission prompt", |s| {
             s.contains("Permission required") && s.contains(&format!("$ {command}"))
         })
-    }
-
-    /// Every row of `greenroom ls --json --all`.
-    pub fn rows(&self) -> Vec<Value> {
-        let out = self.run(&["ls", "--json", "--all"]);
-        let v: Value = serde_json::from_str(&out).unwrap();
-        v["sessions"].as_array().unwrap().clone()
     }
 
     /// Waits until the row named `name` satisfies `check`; on timeout
@@ -285,20 +239,7 @@ impl Opencode {
         what: &str,
         check: impl Fn(&Value) -> bool,
     ) -> Value {
-        let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            wait_for(90, what, || {
-                self.rows()
-                    .into_iter()
-                    .find(|r| r["name"] == name && check(r))
-            })
-        }));
-        found.unwrap_or_else(|_| {
-            panic!(
-                "timed out waiting for {what}\nrows: {:#?}\npane:\n{}",
-                self.rows(),
-                pane.text()
-            )
-        })
+        self.until_named(pane, name, 90, what, check)
     }
 
     /// OpenCode's own list of its sessions (`opencode session list
@@ -320,12 +261,7 @@ impl Opencode {
     /// `target/interop-captures/opencode/<name>/` (the source of
     /// tests/fixtures/opencode).
     pub fn keep(db: &Path, name: &str) {
-        let out = PathBuf::from(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/target/interop-captures/opencode"
-        ))
-        .join(name);
-        std::fs::create_dir_all(&out).unwrap();
+        let out = captures(&format!("opencode/{name}"));
         for ext in ["", "-wal", "-shm"] {
             let from = PathBuf::from(format!("{}{ext}", db.display()));
             if from.is_file() {

@@ -14,7 +14,8 @@ use serde_json::Value;
 use super::harness::Opencode;
 use super::standin::{Reply, StandIn, Usage};
 use super::user;
-use crate::it_support::{Pane, wait_for};
+use crate::harness::{press_until_gone, until_row};
+use crate::it_support::Pane;
 
 /// `greenroom hooks install --agent opencode` as the user runs it (their
 /// HOME and XDG_CONFIG_HOME, OpenCode's); the plugin file it wrote.
@@ -48,31 +49,20 @@ fn until_adopted(
     what: &str,
     check: impl Fn(&Value) -> bool,
 ) -> Value {
-    let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        wait_for(45, what, || {
-            user::row(&c.tmux, &c.home(), pane_id).filter(|r| check(r))
-        })
-    }));
-    found.unwrap_or_else(|_| {
-        panic!(
-            "timed out waiting for {what}\nrows: {:#?}\npane:\n{}",
-            user::rows(&c.tmux, &c.home()),
-            pane.text()
-        )
-    })
+    until_row(
+        45,
+        what,
+        || user::row(&c.tmux, &c.home(), pane_id).filter(|r| check(r)),
+        || {
+            let rows = user::rows(&c.tmux, &c.home());
+            format!("rows: {rows:#?}\npane:\n{}", pane.text())
+        },
+    )
 }
 
-/// Presses `key` through greenroom until OpenCode's prompt goes: a key
-/// that lands while the prompt is still being drawn is lost.
+/// Presses a key through greenroom until OpenCode's prompt goes.
 fn answer(pane: &Pane<'_>, send: impl Fn()) {
-    wait_for(30, "the prompt answered", || {
-        if pane.text().contains("Permission required") {
-            send();
-            None
-        } else {
-            Some(())
-        }
-    });
+    press_until_gone(pane, 30, "Permission required", Duration::ZERO, send);
 }
 
 #[test]

@@ -5,11 +5,13 @@
 //! `opencode export` gives them, from its database); killed and restored,
 //! it runs `opencode --session <id>` and the conversation goes on.
 
+use std::time::Duration;
+
 use serde_json::Value;
 
 use super::harness::{MODEL, Opencode};
 use super::standin::{Reply, StandIn, Usage};
-use crate::it_support::wait_for;
+use crate::harness::press_until_gone;
 
 const SESSION: &str = "oc";
 const FIRST: &str = "Remember the word pelican, then make the file.";
@@ -45,13 +47,8 @@ fn a_spawned_opencode_shows_its_own_totals_and_resumes_its_session() {
         row["activity"]["waiting_for"]["command"], COMMAND,
         "{row:#}"
     );
-    wait_for(30, "the prompt answered", || {
-        if pane.text().contains("Permission required") {
-            c.run(&["send", SESSION, "--key", "Enter"]);
-            None
-        } else {
-            Some(())
-        }
+    press_until_gone(&pane, 30, "Permission required", Duration::ZERO, || {
+        c.run(&["send", SESSION, "--key", "Enter"]);
     });
     super::until_answered(&api, &pane, 2, "stand-in reply: noted");
     assert!(c.work().join("greenroom-spawned").exists());
