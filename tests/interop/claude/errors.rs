@@ -25,11 +25,12 @@ fn an_api_error_shows_claude_codes_own_words() {
         Some(want.as_str()),
         "{r:#}"
     );
-    let failure = c
-        .payloads()
-        .into_iter()
-        .find(|p| p["hook_event_name"] == "StopFailure")
-        .expect("Claude Code fires StopFailure");
+    // The row may turn before the hook's payload is on record: wait for it.
+    let failure = wait_for(10, "Claude Code fires StopFailure", || {
+        c.payloads()
+            .into_iter()
+            .find(|p| p["hook_event_name"] == "StopFailure")
+    });
     assert_eq!(
         failure["last_assistant_message"].as_str(),
         Some(want.as_str())
