@@ -238,7 +238,17 @@ fn as_the_panes_own_program_it_waits_saying_what_for_and_answers_from_greenroom_
     // Waiting, saying for what, as its hooks' record says.
     let r = until_asked(&p, &row, commands[0]);
     assert_eq!(r["adopted"]["hooks"], true, "{r:#}");
-    assert_eq!(r["activity"]["source"], "hook", "{r:#}");
+    // Claude Code's own record may say it waits moments before the
+    // PermissionRequest hook does (the row then names the record, with the
+    // command its PreToolUse hook named): the hook's word follows.
+    let r = wait_for(10, "the hook's word on the wait", || {
+        row().filter(|r| r["activity"]["source"] == "hook")
+    });
+    assert_eq!(r["health"], "waiting", "{r:#}");
+    assert_eq!(
+        r["activity"]["waiting_for"]["command"], commands[0],
+        "{r:#}"
+    );
 
     // Escape from greenroom refuses: idle, as greenroom says.
     let said = answer(&p, || send(&c, &pane, "escape"));
