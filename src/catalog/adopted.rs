@@ -323,7 +323,7 @@ impl AdoptedPanes {
                 continue;
             }
             if let Some(found) = found {
-                out.push(discovered_row(pane, found, cx));
+                out.push(discovered_row(pane, found, usage, cx));
                 spoken.insert(id);
             }
         }

@@ -214,6 +214,7 @@ impl Catalog {
             changed |= self.usage.track(s);
         }
         changed |= self.registry.load_usage(&mut self.usage);
+        changed |= self.usage.follow_opencode_panes(&self.adopted.probes);
         changed
     }
 
@@ -257,6 +258,7 @@ impl Catalog {
         if changed {
             let claimed = adopted::claimed_sessions(&self.own, &self.ao);
             self.adopted.probe_panes(&state, &claimed);
+            self.usage.follow_opencode_panes(&self.adopted.probes);
         }
         self.tmux = Some(state);
         if changed {

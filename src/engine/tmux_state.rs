@@ -35,7 +35,9 @@ impl Engine {
         now: chrono::DateTime<chrono::Utc>,
     ) -> (bool, Vec<StatusUpdate>) {
         let moved = self.moved_panes(&state);
+        let folders = self.catalog.watch_targets_len_hint();
         let changed = self.catalog.set_tmux(state);
+        let changed = self.arm_new_folders(folders) || changed;
         if !moved.is_empty() {
             let rows = self.catalog.rows(now);
             for row in rows
@@ -53,6 +55,18 @@ impl Engine {
             Vec::new()
         };
         (changed, updates)
+    }
+
+    /// Arms the folders a poll made worth watching (OpenCode's database,
+    /// once an OpenCode is found in a pane) and reads them once armed.
+    /// Returns whether the rows changed.
+    fn arm_new_folders(&mut self, before: usize) -> bool {
+        if !self.watching || self.catalog.watch_targets_len_hint() == before {
+            return false;
+        }
+        let armed = self.watcher.add_targets(&self.catalog.watch_targets());
+        let failed = self.note_watch_failures();
+        (!armed.is_empty() && self.apply_changes(armed)) || failed
     }
 
     /// What tmux looks like with a refresh's sessions in place of theirs,

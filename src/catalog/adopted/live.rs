@@ -91,7 +91,12 @@ pub(super) fn reported_row(
     row
 }
 
-pub(super) fn discovered_row(pane: &Pane, found: &Found, cx: &RowContext<'_>) -> Session {
+pub(super) fn discovered_row(
+    pane: &Pane,
+    found: &Found,
+    usage: &UsageFiles,
+    cx: &RowContext<'_>,
+) -> Session {
     let facts = pane.facts();
     let mut activity = health::effective_activity(None, Some(&facts), cx.now, cx.thresholds);
     activity
@@ -105,5 +110,7 @@ pub(super) fn discovered_row(pane: &Pane, found: &Found, cx: &RowContext<'_>) ->
         hooks: false,
         record: None,
     });
+    // An OpenCode's id and totals, from its database.
+    usage.opencode_by_hand(&pane.id, &mut row);
     row
 }

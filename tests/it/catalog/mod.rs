@@ -6,6 +6,7 @@ mod codex;
 mod health;
 mod maestro;
 mod opencode;
+mod opencode_by_hand;
 mod ready;
 mod spend;
 mod stuck;
