@@ -229,15 +229,6 @@ impl AdoptedPanes {
             .is_some_and(|f| f.agent == agent)
     }
 
-    /// The panes found running Codex CLI, each with its first process.
-    pub(super) fn codex_panes(&self) -> Vec<(PaneId, u32)> {
-        self.probes
-            .iter()
-            .filter(|(_, p)| p.found.as_ref().is_some_and(|f| f.agent == "codex"))
-            .map(|(id, p)| (id.clone(), p.pid))
-            .collect()
-    }
-
     pub(super) fn stale(&self, tmux: Option<&ServerState>) -> Vec<PathBuf> {
         let live: HashSet<&PaneId> = match tmux {
             Some(ServerState::Running(server)) => server.panes().iter().map(|p| &p.id).collect(),

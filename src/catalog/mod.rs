@@ -214,7 +214,7 @@ impl Catalog {
             changed |= self.usage.track(s);
         }
         changed |= self.registry.load_usage(&mut self.usage);
-        changed |= self.usage.follow_hands();
+        changed |= self.usage.load_panes(&self.adopted.probes);
         changed
     }
 
@@ -260,8 +260,8 @@ impl Catalog {
             self.adopted.probe_panes(&state, &claimed);
             // When a pane was first seen: its Codex's rollout folders are
             // watched from that day on. (The rows are built again anyway.)
-            let codex = self.adopted.codex_panes();
-            self.usage.set_codex_panes(codex, chrono::Utc::now());
+            self.usage
+                .follow_panes(&self.adopted.probes, chrono::Utc::now());
         }
         self.tmux = Some(state);
         if changed {

@@ -54,6 +54,9 @@ pub(super) struct Probe {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Found {
     pub(super) agent: String,
+    /// The process found running it (the pane's first, when told by the
+    /// pane's program name alone).
+    pub(super) pid: u32,
     pub(super) cwd: Option<PathBuf>,
 }
 
@@ -112,12 +115,14 @@ pub(super) fn probe(pane: &Pane, known: &[String]) -> Option<Found> {
         if let Some(agent) = agent {
             return Some(Found {
                 agent,
+                pid,
                 cwd: procs::cwd(pid),
             });
         }
     }
     direct.map(|agent| Found {
         agent,
+        pid: pane.pid,
         cwd: procs::cwd(pane.pid),
     })
 }

@@ -13,6 +13,7 @@ use crate::sources::prices::Prices;
 use crate::sources::sidecar::Sidecar;
 use crate::sources::transcript;
 
+mod by_hand;
 mod codex;
 // Which panes run Codex: the screens look at those (`catalog::screens`).
 pub(super) use codex::is_codex;

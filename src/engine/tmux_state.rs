@@ -57,9 +57,10 @@ impl Engine {
         (changed, updates)
     }
 
-    /// A pane found running Codex brings folders to watch (where its
-    /// rollout will appear): armed now, and what they already hold read,
-    /// since no event will come for it. Returns whether the rows changed.
+    /// A pane found running an agent brings folders to watch (where a
+    /// Codex's rollout will appear, OpenCode's database): armed now, and
+    /// what they already hold read, since no event will come for it.
+    /// Returns whether the rows changed.
     fn watch_what_panes_brought(&mut self, watched_before: usize) -> bool {
         if !self.watching || self.catalog.watch_targets_len_hint() == watched_before {
             return false;

@@ -57,7 +57,8 @@ pub const CODEX_EVENTS: &[&str] = &[
 /// is kept the same by a test.
 #[rustfmt::skip]
 pub const OPENCODE_EVENTS: &[&str] = &[
-    "session.created", "session.status", "session.idle", "permission.asked", "permission.replied",
+    "session.created", "session.status", "session.idle", "session.error", "permission.asked",
+    "permission.replied", "question.asked", "question.replied", "question.rejected",
 ];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -14,6 +14,7 @@ pub mod json_spans;
 pub mod jsonl;
 pub mod looks;
 pub mod maestro;
+pub mod opencode_cli;
 pub mod opencode_db;
 pub mod opencode_screen;
 pub mod parallel;

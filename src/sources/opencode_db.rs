@@ -96,6 +96,17 @@ pub fn is_store_file(db: &Path, path: &Path) -> bool {
 
 /// The sessions updated at or after `since_ms`, most recent first.
 pub fn read_sessions(db: &Path, since_ms: i64) -> Result<Vec<OpencodeSession>, StoreError> {
+    read_sessions_and(db, since_ms, &[])
+}
+
+/// As [`read_sessions`], and the sessions `named` and their sub-agents'
+/// whenever they were updated (a session an OpenCode was told to resume
+/// may not have been written to since it started).
+pub fn read_sessions_and(
+    db: &Path,
+    since_ms: i64,
+    named: &[&str],
+) -> Result<Vec<OpencodeSession>, StoreError> {
     if !db.is_file() {
         return Err(StoreError::Missing);
     }
@@ -107,11 +118,16 @@ pub fn read_sessions(db: &Path, since_ms: i64) -> Result<Vec<OpencodeSession>, S
         .prepare(
             "SELECT id, parent_id, directory, title, model, cost, tokens_input, tokens_output, \
              tokens_reasoning, tokens_cache_read, tokens_cache_write, time_created, time_updated \
-             FROM session WHERE time_updated >= ?1 ORDER BY time_updated DESC LIMIT ?2",
+             FROM session WHERE time_updated >= ?1 \
+             OR id IN (SELECT value FROM json_each(?3)) \
+             OR parent_id IN (SELECT value FROM json_each(?3)) \
+             ORDER BY time_updated DESC LIMIT ?2",
         )
         .map_err(store_error)?;
+    // The names as one JSON array: a bound parameter, never SQL text.
+    let named = serde_json::to_string(named).unwrap_or_else(|_| "[]".into());
     let rows = stmt
-        .query_map((since_ms, MAX_SESSIONS), session_of)
+        .query_map((since_ms, MAX_SESSIONS, named), session_of)
         .map_err(store_error)?;
     rows.collect::<Result<Vec<_>, _>>().map_err(store_error)
 }

@@ -3,7 +3,8 @@
 //! the interpreter's name. Read only for a pane that changed, with bounds:
 //! a few processes, a few KiB of argv each. Everything read is untrusted.
 //! Also a process's ancestry (`/proc/<pid>/stat`), which `report` records
-//! so that an adopted report counts only from inside its pane, and the
+//! so that an adopted report counts only from inside its pane, when a
+//! process started (what an agent wrote since then is its own), and the
 //! files a process holds open (`/proc/<pid>/fd`): a hand-started Codex
 //! holds its rollout.
 
@@ -104,6 +105,52 @@ pub fn ancestry(pid: u32) -> Vec<u32> {
     out
 }
 
+/// The kernel's clock ticks per second in `/proc` times (`USER_HZ`): 100
+/// on every architecture Linux runs greenroom on; reading it would take
+/// `sysconf`, which is unsafe to call.
+const TICKS_PER_SECOND: i64 = 100;
+
+/// When a process started, in milliseconds since the epoch: its start in
+/// ticks after boot (`/proc/<pid>/stat`) plus the boot time (`/proc/stat`).
+/// Precise to a tick.
+pub fn started_ms(pid: u32) -> Option<i64> {
+    let stat = read_bounded(&PathBuf::from(format!("/proc/{pid}/stat")))?;
+    let ticks = start_in_stat(&String::from_utf8_lossy(&stat))?;
+    let boot = boot_time()?;
+    let since_boot = i64::try_from(ticks).ok()?.checked_mul(1000)? / TICKS_PER_SECOND;
+    boot.checked_mul(1000)?.checked_add(since_boot)
+}
+
+/// The start time in ticks after boot in a `/proc/<pid>/stat` line: its
+/// 22nd field, the 20th after `comm` (read after its last `)`).
+pub fn start_in_stat(stat: &str) -> Option<u64> {
+    let (_, rest) = stat.rsplit_once(')')?;
+    rest.split_ascii_whitespace().nth(19)?.parse().ok()
+}
+
+/// `/proc/stat` is read this far for its `btime` line, which follows a
+/// line per CPU and the interrupt counts (long on large machines).
+const MAX_SYSTEM_STAT_BYTES: u64 = 1024 * 1024;
+
+/// The boot time in seconds since the epoch, from `/proc/stat`, read a
+/// line at a time up to its `btime` line.
+fn boot_time() -> Option<i64> {
+    use std::io::BufRead;
+    let file = std::fs::File::open("/proc/stat").ok()?;
+    let lines = std::io::BufReader::new(file.take(MAX_SYSTEM_STAT_BYTES)).lines();
+    lines.map_while(Result::ok).find_map(|l| boot_in_stat(&l))
+}
+
+/// The boot time in seconds since the epoch in `/proc/stat`'s text (its
+/// `btime` line).
+pub fn boot_in_stat(text: &str) -> Option<i64> {
+    text.lines()
+        .find_map(|l| l.strip_prefix("btime "))?
+        .trim()
+        .parse()
+        .ok()
+}
+
 /// The pane's first process and its descendants, nearest first, bounded.
 pub fn family(pid: u32) -> Vec<u32> {
     let mut out = vec![pid];
@@ -162,6 +209,23 @@ mod tests {
         for bad in ["", "42 (sh", "42 (sh) S", "42 (sh) S -3", "42 (sh) S x"] {
             assert_eq!(parent_in_stat(bad), None, "{bad:?}");
         }
+    }
+
+    #[test]
+    fn the_start_is_read_after_the_programs_name() {
+        let line = "42 (a) b) S 1 42 42 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 123456 8 9";
+        assert_eq!(start_in_stat(line), Some(123_456));
+        assert_eq!(start_in_stat("42 (sh) S 1 2"), None);
+        assert_eq!(
+            boot_in_stat("cpu 1 2\nbtime 1764745000\nprocesses 9\n"),
+            Some(1_764_745_000)
+        );
+        assert_eq!(boot_in_stat("cpu 1 2\n"), None);
+        // This process started before now, after boot, within a tick.
+        let me = started_ms(std::process::id()).expect("readable");
+        let now = chrono::Utc::now().timestamp_millis();
+        assert!(me <= now + 10 && me > now - 3_600_000, "{me} vs {now}");
+        assert_eq!(started_ms(u32::MAX), None);
     }
 
     #[test]

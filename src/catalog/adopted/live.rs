@@ -110,7 +110,8 @@ pub(super) fn discovered_row(
         hooks: false,
         record: None,
     });
-    // A Codex's thread id and usage, from the rollout it holds open.
-    usage.codex_by_hand(&pane.id, &mut row, cx.now);
+    // Its id and usage, from its own record: a Codex's rollout it holds
+    // open, an OpenCode's session in its database.
+    usage.by_hand(&pane.id, &mut row, cx.now);
     row
 }

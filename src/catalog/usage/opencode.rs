@@ -11,7 +11,9 @@
 //! so a greenroom session's first start counts); of those it owns, the
 //! most recently updated is its conversation (`/new` in OpenCode starts
 //! another). An id a report named wins. A sub-agent's session (its
-//! `parent_id`) counts toward its parent's.
+//! `parent_id`) counts toward its parent's. A session an OpenCode started
+//! by hand in a pane has as its conversation is that one's, not greenroom's
+//! (`by_hand`: the rule for those).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -22,6 +24,9 @@ use crate::model::{ModelUsage, Usage};
 use crate::sources::opencode_db::{self, OpencodeSession};
 use crate::sources::prices::Prices;
 use crate::sources::sidecar::Sidecar;
+use crate::tmux::PaneId;
+
+mod by_hand;
 
 /// Whether a session runs OpenCode: its preset is `opencode`, or its
 /// command's program is.
@@ -41,6 +46,8 @@ pub(super) struct OpencodeStore {
     sessions: Vec<OpencodeSession>,
     /// Why the database could not be read last time.
     problem: Option<String>,
+    /// OpenCodes started by hand, found in panes (see `by_hand`).
+    by_hand: HashMap<PaneId, by_hand::ByHand>,
 }
 
 /// When a session began, in OpenCode's milliseconds.
@@ -75,28 +82,35 @@ impl OpencodeStore {
         self.followed.remove(&id).is_some()
     }
 
+    /// Whether any session, or any OpenCode found in a pane, is followed.
+    fn follows_any(&self) -> bool {
+        !self.followed.is_empty() || self.follows_panes()
+    }
+
     /// The database's folder, while any session is followed.
     pub(super) fn folder(&self) -> Option<PathBuf> {
-        let db = self.db.as_ref().filter(|_| !self.followed.is_empty())?;
+        let db = self.db.as_ref().filter(|_| self.follows_any())?;
         db.parent().map(Path::to_path_buf)
     }
 
-    /// A changed file: the database or its WAL is read again. `None` when
-    /// the path is neither, or nothing is followed.
+    /// A changed file: the database or its WAL is read again, and so is it
+    /// when its folder is (newly armed: what changed before is read).
+    /// `None` when the path is none of those, or nothing is followed.
     pub(super) fn apply(&mut self, path: &Path) -> Option<bool> {
-        let db = self.db.as_deref().filter(|_| !self.followed.is_empty())?;
-        opencode_db::is_store_file(db, path).then(|| self.refresh())
+        let db = self.db.as_deref().filter(|_| self.follows_any())?;
+        let ours = opencode_db::is_store_file(db, path) || db.parent() == Some(path);
+        ours.then(|| self.refresh())
     }
 
     /// Reads the database again. Returns whether what it says changed.
     fn refresh(&mut self) -> bool {
-        let (Some(db), Some(since)) = (
-            &self.db,
-            self.followed.values().filter_map(started_ms).min(),
-        ) else {
+        let (by_hand, named) = self.pane_reads();
+        let own = self.followed.values().filter_map(started_ms).min();
+        let since = own.into_iter().chain(by_hand).min();
+        let (Some(db), Some(since)) = (&self.db, since) else {
             return false;
         };
-        let (sessions, problem) = match opencode_db::read_sessions(db, since) {
+        let (sessions, problem) = match opencode_db::read_sessions_and(db, since, &named) {
             Ok(sessions) => (sessions, None),
             // Busy: what was read last stands until the next change.
             Err(opencode_db::StoreError::Busy) => return false,
@@ -123,7 +137,7 @@ impl OpencodeStore {
         // `sessions` is most recently updated first.
         roots
             .filter(|o| o.directory == *cwd)
-            .find(|o| self.owner_of(o) == Some(s.id))
+            .find(|o| self.owner_of(o) == Some(s.id) && !self.taken_by_hand(o))
     }
 
     /// The followed session started latest in `o`'s folder, before `o`.
@@ -141,7 +155,13 @@ impl OpencodeStore {
     /// OpenCode's own cost when it priced the model, else greenroom's
     /// prices. No IO.
     pub(super) fn usage(&self, s: &Sidecar, prices: &Prices) -> Option<Usage> {
-        let main = self.session_of(s)?;
+        Some(self.totals(self.session_of(s)?, prices))
+    }
+
+    /// The running totals of the conversation `main` and its sub-agents'.
+    /// OpenCode's own cost when it priced the model, else greenroom's
+    /// prices. No IO.
+    fn totals(&self, main: &OpencodeSession, prices: &Prices) -> Usage {
         let parts = std::iter::once(main).chain(
             self.sessions
                 .iter()
@@ -170,7 +190,7 @@ impl OpencodeStore {
             usage.cost_source = Some("opencode".into());
             usage.unpriced_models.clear();
         }
-        Some(usage)
+        usage
     }
 }
 

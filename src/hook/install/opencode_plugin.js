@@ -1,13 +1,13 @@
 // greenroom's OpenCode plugin, format @FORMAT@. Written by `greenroom hooks install --agent opencode`:
 // greenroom replaces this file when it installs again and removes it when it uninstalls, so edit a copy
 // under another name. It tells the greenroom dashboard what this OpenCode does (working, waiting for a
-// permission and for what, idle) by running `greenroom report` with one small JSON event on stdin.
+// permission or an answer and for what, idle, failed) by running `greenroom report` with one small JSON event on stdin.
 // It never holds OpenCode up: reports run one at a time in the background, and when greenroom is gone
 // or slow they are dropped without a word.
 import { spawn } from "node:child_process"
 
 const GREENROOM = @GREENROOM@
-const EVENTS = new Set(["session.created", "session.status", "session.idle", "permission.asked", "permission.replied"])
+const EVENTS = new Set(["session.created", "session.status", "session.idle", "session.error", "permission.asked", "permission.replied", "question.asked", "question.replied", "question.rejected"])
 // Bounds on what one report carries and on what waits to be sent.
 const MAX_TEXT = 2000
 const MAX_LIST = 16
@@ -39,6 +39,22 @@ function properties(type, p) {
     }
     case "permission.replied":
       return { sessionID: text(p.sessionID), requestID: text(p.requestID), reply: text(p.reply) }
+    case "question.asked": {
+      // Each question's words and its choices' labels (their descriptions stay behind).
+      const list = Array.isArray(p.questions) ? p.questions.slice(0, MAX_LIST) : []
+      const questions = list.map((q) => ({
+        question: text(q?.question),
+        options: Array.isArray(q?.options) ? q.options.slice(0, MAX_LIST).map((o) => ({ label: text(o?.label) })) : [],
+      }))
+      return { id: text(p.id), sessionID: text(p.sessionID), questions }
+    }
+    case "question.replied":
+    case "question.rejected":
+      return { sessionID: text(p.sessionID), requestID: text(p.requestID) }
+    case "session.error": {
+      const e = p.error ?? {}
+      return { sessionID: text(p.sessionID), error: { name: text(e.name), data: { message: text(e.data?.message) } } }
+    }
     default:
       return { sessionID: text(p.sessionID) }
   }
@@ -100,8 +116,10 @@ function reporter(directory) {
       remember(subagents, p.info.id)
     }
     const subagent = subagents.has(p.sessionID) || typeof parent === "string"
-    // A subagent's own turns are its parent's: only its permission prompts stop the operator's agent.
-    if (subagent && !type.startsWith("permission.")) return
+    // A subagent's own turns are its parent's: only what it asks (a permission, a question) stops the
+    // operator's agent.
+    const asks = type.startsWith("permission.") || type.startsWith("question.")
+    if (subagent && !asks) return
     const payload = { type, properties: properties(type, p), directory: text(directory), subagent }
     if (type === "permission.asked") {
       if (typeof p.id === "string") pending.set(p.id, payload)

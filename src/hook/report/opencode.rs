@@ -9,7 +9,12 @@
 //! `session.status` busy is a working agent; `permission.asked` waits for
 //! the operator (its `permission` is the tool, `metadata.command` the bash
 //! command); `permission.replied` works again, or stops when rejected
-//! (OpenCode ends the turn then); `session.idle` is idle.
+//! (OpenCode ends the turn then); `session.idle` is idle. Its `question`
+//! tool's `question.asked` waits for the operator's answer, with the
+//! question and its choices (as Claude Code's AskUserQuestion); answered
+//! it works again, dismissed it stops (the tool fails, the turn ends).
+//! `session.error` is an error in OpenCode's words, but the operator's own
+//! interruption (`MessageAbortedError`) only stops.
 
 use std::path::PathBuf;
 
@@ -20,7 +25,7 @@ use crate::hook::install::OPENCODE_EVENTS;
 use crate::model::Activity;
 use crate::sources::sidecar::ToolCall;
 
-use super::question::{MAX_TEXT_CHARS, clean};
+use super::question::{MAX_TEXT_CHARS, asked, clean};
 
 /// The agent these events come from, as its rows are named.
 pub const AGENT: &str = "opencode";
@@ -66,8 +71,25 @@ pub fn classify(payload: &Value) -> Change {
             Some("reject") => idle(),
             _ => Change::Nothing,
         },
+        "question.asked" => awaiting(Some(asked(p).0.as_deref().unwrap_or("question"))),
+        "question.replied" => active(),
+        "question.rejected" => idle(),
+        "session.error" => failed(p.get("error").unwrap_or(&Value::Null)),
         _ => Change::Nothing,
     }
+}
+
+/// What an error OpenCode reports means: an interruption stops the turn;
+/// anything else is an error, in OpenCode's words (its `data.message`,
+/// else its name).
+fn failed(error: &Value) -> Change {
+    let name = text(error, "name");
+    if name == Some("MessageAbortedError") {
+        return idle();
+    }
+    let message = error.get("data").and_then(|d| text(d, "message"));
+    let words = message.or(name).unwrap_or("OpenCode reported an error");
+    Change::Activity(Activity::Error, clean(words, MAX_TEXT_CHARS))
 }
 
 /// The ids the event carries. A subagent's session is not the one
@@ -124,7 +146,18 @@ fn tool_update(payload: &Value) -> ToolUpdate {
             Change::Nothing => ToolUpdate::Keep,
             _ => ToolUpdate::Clear,
         },
-        "session.idle" => ToolUpdate::Clear,
+        "question.asked" => {
+            let (question, options) = asked(p);
+            ToolUpdate::Set(ToolCall {
+                tool: Some("question".into()),
+                question,
+                options,
+                ..ToolCall::default()
+            })
+        }
+        "session.idle" | "session.error" | "question.replied" | "question.rejected" => {
+            ToolUpdate::Clear
+        }
         "session.status" => match p.get("status").and_then(|s| text(s, "type")) {
             Some("idle") => ToolUpdate::Clear,
             _ => ToolUpdate::Keep,

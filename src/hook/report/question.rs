@@ -69,7 +69,7 @@ fn input_summary(input: &Value) -> Option<String> {
 /// The first question of an AskUserQuestion call and its choices'
 /// labels. Claude Code shows one question at a time, and a digit picks
 /// one of the choices of the question on screen: the first.
-fn asked(input: &Value) -> (Option<String>, Vec<String>) {
+pub(super) fn asked(input: &Value) -> (Option<String>, Vec<String>) {
     let first = input
         .get("questions")
         .and_then(Value::as_array)

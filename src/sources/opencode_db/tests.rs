@@ -159,3 +159,19 @@ fn the_store_and_its_wal_are_its_files() {
     assert!(!is_store_file(db, Path::new("/e/opencode/opencode.db-wal")));
     assert!(!is_store_file(db, Path::new("/d/opencode/log")));
 }
+
+#[test]
+fn sessions_named_are_read_whenever_they_were_updated() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows = [
+        "'ses_old', NULL, '/w', 't', NULL, 1.0, 1, 1, 0, 0, 0, 10, 20",
+        "'ses_sub', 'ses_old', '/w', 't', NULL, 2.0, 1, 1, 0, 0, 0, 11, 21",
+        "'ses_other', NULL, '/w', 't', NULL, 3.0, 1, 1, 0, 0, 0, 12, 22",
+        "'ses_new', NULL, '/w', 't', NULL, 4.0, 1, 1, 0, 0, 0, 500, 600",
+    ];
+    let db = made(dir.path(), COLUMNS, &rows);
+    let ids = |s: Vec<OpencodeSession>| s.into_iter().map(|o| o.id).collect::<Vec<_>>();
+    assert_eq!(ids(read_sessions(&db, 100).unwrap()), ["ses_new"]);
+    let named = read_sessions_and(&db, 100, &["ses_old", "x') OR 1=1 --"]).unwrap();
+    assert_eq!(ids(named), ["ses_new", "ses_sub", "ses_old"]);
+}

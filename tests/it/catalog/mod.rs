@@ -7,6 +7,7 @@ mod codex_hand;
 mod health;
 mod maestro;
 mod opencode;
+mod opencode_by_hand;
 mod ready;
 mod spend;
 mod stuck;

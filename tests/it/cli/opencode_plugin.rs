@@ -195,6 +195,32 @@ fn each_event_reaches_greenroom_in_order() {
     );
     h.send(&event("permission.replied__once"));
     wait("replied: active", Activity::Active);
+    // A question, with its choices' labels (not their descriptions). The
+    // reports before it may still be on their way: waited for by its words.
+    h.send(&event("question.asked"));
+    let sc = wait_for(10, "a question: waiting", || {
+        let sc = s.sidecar();
+        let asks = sc
+            .activity_tool
+            .as_ref()
+            .is_some_and(|c| c.question.is_some());
+        asks.then_some(sc)
+    });
+    assert_eq!(sc.activity, Some(Activity::AwaitingInput));
+    let call = sc.activity_tool.unwrap();
+    assert_eq!(
+        call.question.as_deref(),
+        Some("Which database should the shop use?")
+    );
+    assert_eq!(call.options, ["PostgreSQL", "SQLite"]);
+    h.send(&event("question.replied"));
+    wait("answered: active", Activity::Active);
+    h.send(&event("session.error"));
+    let sc = wait("an error", Activity::Error);
+    assert_eq!(
+        sc.activity_detail.as_deref(),
+        Some("Incorrect API key provided")
+    );
     h.send(&event("session.idle"));
     wait("idle", Activity::Idle);
     h.finish(Duration::from_secs(5));

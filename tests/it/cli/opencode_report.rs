@@ -171,3 +171,42 @@ fn a_hand_started_opencode_is_an_opencode_row_waiting_with_its_command() {
     assert_eq!(row["activity"]["state"], "idle");
     assert_eq!(row["name"], "opencode@work");
 }
+
+#[test]
+fn opencode_s_question_waits_with_its_choices_and_its_error_is_in_its_words() {
+    let s = Setup::new();
+    let pane = s.hook_window();
+    s.report(Some(&pane), &event("session.status__busy"));
+    s.report(Some(&pane), &event("question.asked"));
+    let row = s.row(&pane).unwrap();
+    assert_eq!(row["health"], "waiting", "{row:#}");
+    // The first question (OpenCode shows one at a time), its choices in order.
+    let w = &row["activity"]["waiting_for"];
+    assert_eq!(
+        w["question"], "Which database should the shop use?",
+        "{row:#}"
+    );
+    assert_eq!(w["tool"], "question", "{row:#}");
+    assert_eq!(w["options"], json!(["PostgreSQL", "SQLite"]), "{row:#}");
+    s.report(Some(&pane), &event("question.replied"));
+    let row = s.row(&pane).unwrap();
+    assert_eq!(row["activity"]["state"], "active", "{row:#}");
+    assert!(row["activity"]["waiting_for"].is_null(), "{row:#}");
+    // Dismissed: the tool fails and the turn ends.
+    s.report(Some(&pane), &event("question.asked"));
+    s.report(Some(&pane), &event("question.rejected"));
+    assert_eq!(s.row(&pane).unwrap()["activity"]["state"], "idle");
+
+    s.report(Some(&pane), &event("session.status__busy"));
+    s.report(Some(&pane), &event("session.error"));
+    let row = s.row(&pane).unwrap();
+    assert_eq!(row["activity"]["state"], "error", "{row:#}");
+    assert_eq!(
+        row["activity"]["detail"], "Incorrect API key provided",
+        "{row:#}"
+    );
+    // The operator's own interruption is no error.
+    s.report(Some(&pane), &event("session.status__busy"));
+    s.report(Some(&pane), &event("session.error__aborted"));
+    assert_eq!(s.row(&pane).unwrap()["activity"]["state"], "idle");
+}
