@@ -12,6 +12,7 @@ pub mod codex_screen;
 pub mod gemini;
 pub mod json_spans;
 pub mod jsonl;
+pub mod keyed_store;
 pub mod looks;
 pub mod maestro;
 pub mod opencode_db;
