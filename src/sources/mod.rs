@@ -21,6 +21,7 @@ pub mod parallel;
 pub mod prices;
 pub mod procs;
 pub mod rate;
+pub mod screen_text;
 pub mod sidecar;
 pub mod snooze;
 pub mod timed_usage;
