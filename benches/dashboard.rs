@@ -14,7 +14,6 @@
 
 mod common;
 
-use std::process::Command;
 use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
 
@@ -157,14 +156,7 @@ fn key_and_file_to_frame(rows: &mut Vec<String>) {
             })
             .unwrap();
         let start = Instant::now();
-        loop {
-            let first = rx.recv_timeout(Duration::from_secs(5)).expect("an event");
-            let mut batch = vec![first];
-            batch.extend(rx.try_iter());
-            if engine.apply_changes(batch) {
-                break;
-            }
-        }
+        common::apply_until_rows_change(&mut engine, &rx);
         update(
             &mut state,
             Action::Rows {
@@ -174,9 +166,7 @@ fn key_and_file_to_frame(rows: &mut Vec<String>) {
         );
         ui.draw(&state);
         frames.push(start.elapsed());
-        while let Ok(p) = rx.recv_timeout(Duration::from_millis(2)) {
-            engine.apply_changes(vec![p]);
-        }
+        common::drain(&mut engine, &rx);
     }
     frames.sort();
     rows.push(format!(
@@ -186,37 +176,11 @@ fn key_and_file_to_frame(rows: &mut Vec<String>) {
     ));
 }
 
-/// CPU seconds (user + system) a process has used, from /proc.
-fn cpu_seconds(pid: u32) -> f64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let after = stat.rsplit(')').next().unwrap_or("");
-    let f: Vec<&str> = after.split_whitespace().collect();
-    let ticks: f64 = f.get(11).and_then(|u| u.parse::<f64>().ok()).unwrap_or(0.0)
-        + f.get(12).and_then(|s| s.parse::<f64>().ok()).unwrap_or(0.0);
-    ticks / 100.0
-}
-
 fn idle_in_tmux(rows: &mut Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
-    let socket = format!("greenroom-bench-dash-{}", std::process::id());
-    let tmux = |args: &[&str]| {
-        Command::new("tmux")
-            .args(["-L", &socket, "-f", "/dev/null"])
-            .args(args)
-            .output()
-            .unwrap()
-    };
+    let tmux = common::tmux::Server::new("dash");
     common::populate(dir.path(), 1000);
-    for i in 0..1000 {
-        tmux(&[
-            "new-session",
-            "-d",
-            "-s",
-            &format!("gr-agent-{i}"),
-            "sleep",
-            "3600",
-        ]);
-    }
+    tmux.agents(1000);
     // A tmux on PATH that counts its starts, for the dashboard's polls.
     let bin = common::counting_tmux(dir.path());
     let count = dir.path().join("count");
@@ -227,58 +191,20 @@ fn idle_in_tmux(rows: &mut Vec<String>) {
     let command = format!(
         "PATH={}:$PATH exec {greenroom} --config {d}/config.toml --sidecar-dir {d}/sessions --ao-dir {d}/ao --claude-dir {d}/claude --tmux-socket {socket}",
         bin.display(),
-        d = dir.path().display()
+        d = dir.path().display(),
+        socket = tmux.socket,
     );
-    tmux(&[
-        "new-session",
-        "-d",
-        "-s",
-        "dash",
-        "-x",
-        "160",
-        "-y",
-        "48",
-        &command,
-    ]);
-    let pane_pid = |_: ()| -> Option<u32> {
-        let out = tmux(&["list-panes", "-t", "=dash:", "-F", "#{pane_pid}"]);
-        String::from_utf8_lossy(&out.stdout).trim().parse().ok()
-    };
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let pid = loop {
-        let screen = String::from_utf8_lossy(&tmux(&["capture-pane", "-p", "-t", "=dash:"]).stdout)
-            .into_owned();
-        if screen.contains("agent-0") {
-            break pane_pid(()).unwrap();
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the dashboard did not start:\n{screen}"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let pid = tmux.dashboard(&command, "agent-0");
     // Let start-up settle, then measure a quiet window.
     std::thread::sleep(Duration::from_secs(3));
-    let window = if std::env::var("GREENROOM_BENCH_QUICK").is_ok() {
-        5
-    } else {
-        30
-    };
+    let window = common::idle_window(30);
     let _ = std::fs::remove_file(&count);
-    let cpu_before = cpu_seconds(pid);
+    let cpu_before = common::proc::cpu_seconds(pid);
     std::thread::sleep(Duration::from_secs(window));
-    let cpu = cpu_seconds(pid) - cpu_before;
-    let polls = std::fs::read_to_string(&count)
-        .unwrap_or_default()
-        .lines()
-        .count();
+    let cpu = common::proc::cpu_seconds(pid) - cpu_before;
+    let polls = common::lines(&count).len();
     let rss = common::rss_kib(&pid.to_string()) as f64 / 1024.0;
-    common::stop_server(
-        &tmux(&["display-message", "-p", "#{socket_path}"]).stdout,
-        || {
-            tmux(&["kill-server"]);
-        },
-    );
+    drop(tmux);
     rows.push(format!(
         "| idle CPU over {window} s, 1000 live sessions (greenroom process) | {:.2}% of one core | ≤ 1% |",
         cpu / window as f64 * 100.0

@@ -11,8 +11,7 @@
 
 mod common;
 
-use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
@@ -27,10 +26,6 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 const SESSIONS: usize = 100;
-
-fn quick() -> bool {
-    std::env::var("GREENROOM_BENCH_QUICK").is_ok()
-}
 
 fn git(dir: &Path, args: &[&str]) {
     let ok = Command::new("git")
@@ -74,86 +69,27 @@ fn populate(root: &Path, n: usize) -> Vec<Sidecar> {
         .collect()
 }
 
-/// A `git` in `<dir>/bin` that counts its starts in `<dir>/git-count`.
-fn counting_git(dir: &Path) -> PathBuf {
-    let out = Command::new("sh")
-        .args(["-c", "command -v git"])
-        .output()
-        .unwrap();
-    let real = String::from_utf8(out.stdout).unwrap().trim().to_owned();
-    let bin = dir.join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let script = format!(
-        "#!/bin/sh\necho x >> '{}'\nexec '{real}' \"$@\"\n",
-        dir.join("git-count").display()
-    );
-    std::fs::write(bin.join("git"), script).unwrap();
-    std::fs::set_permissions(bin.join("git"), std::fs::Permissions::from_mode(0o755)).unwrap();
-    bin
-}
-
-fn count(path: &Path) -> usize {
-    std::fs::read_to_string(path)
-        .unwrap_or_default()
-        .lines()
-        .count()
-}
-
-fn cpu_seconds(pid: u32) -> f64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let after = stat.rsplit(')').next().unwrap_or("");
-    let f: Vec<&str> = after.split_whitespace().collect();
-    let ticks: f64 = f.get(11).and_then(|u| u.parse::<f64>().ok()).unwrap_or(0.0)
-        + f.get(12).and_then(|s| s.parse::<f64>().ok()).unwrap_or(0.0);
-    ticks / 100.0
-}
-
 fn idle(rows: &mut Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
-    let socket = format!("greenroom-bench-git-{}", std::process::id());
-    let tmux = |args: &[&str]| {
-        Command::new("tmux")
-            .args(["-L", &socket, "-f", "/dev/null"])
-            .args(args)
-            .output()
-            .unwrap()
-    };
+    let tmux = common::tmux::Server::new("git");
     populate(dir.path(), SESSIONS);
-    for i in 0..SESSIONS {
-        tmux(&[
-            "new-session",
-            "-d",
-            "-s",
-            &format!("gr-agent-{i}"),
-            "sleep",
-            "3600",
-        ]);
-    }
-    let bin = counting_git(dir.path());
+    tmux.agents(SESSIONS);
     let counted = dir.path().join("git-count");
+    let bin = common::counting(dir.path(), "git", &counted);
     std::fs::write(dir.path().join("config.toml"), "").unwrap();
     let greenroom = env!("CARGO_BIN_EXE_greenroom");
     let command = format!(
         "PATH={}:$PATH exec {greenroom} --config {d}/config.toml --sidecar-dir {d}/sessions --ao-dir {d}/ao --claude-dir {d}/claude --tmux-socket {socket}",
         bin.display(),
-        d = dir.path().display()
+        d = dir.path().display(),
+        socket = tmux.socket,
     );
-    tmux(&[
-        "new-session",
-        "-d",
-        "-s",
-        "dash",
-        "-x",
-        "160",
-        "-y",
-        "48",
-        &command,
-    ]);
+    let pid = tmux.dashboard(&command, "agent-0");
     let deadline = Instant::now() + Duration::from_secs(60);
     // Every work tree is read once at start-up; then nothing changes.
     let mut last = (0, Instant::now());
     loop {
-        let n = count(&counted);
+        let n = common::lines(&counted).len();
         if n != last.0 {
             last = (n, Instant::now());
         }
@@ -164,20 +100,13 @@ fn idle(rows: &mut Vec<String>) {
         std::thread::sleep(Duration::from_millis(100));
     }
     let startup_git = last.0;
-    let out = tmux(&["list-panes", "-t", "=dash:", "-F", "#{pane_pid}"]);
-    let pid: u32 = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
-    let window = if quick() { 5 } else { 30 };
-    let before = count(&counted);
-    let cpu_before = cpu_seconds(pid);
+    let window = common::idle_window(30);
+    let before = common::lines(&counted).len();
+    let cpu_before = common::proc::cpu_seconds(pid);
     std::thread::sleep(Duration::from_secs(window));
-    let cpu = cpu_seconds(pid) - cpu_before;
-    let during = count(&counted) - before;
-    common::stop_server(
-        &tmux(&["display-message", "-p", "#{socket_path}"]).stdout,
-        || {
-            tmux(&["kill-server"]);
-        },
-    );
+    let cpu = common::proc::cpu_seconds(pid) - cpu_before;
+    let during = common::lines(&counted).len() - before;
+    drop(tmux);
     rows.push(format!(
         "| git processes over {window} s idle, {SESSIONS} live sessions in git work trees | {during} (start-up read every tree once: {startup_git} processes) | 0 |"
     ));
@@ -216,7 +145,7 @@ fn save_to_screen(rows: &mut Vec<String>) {
     state.refresh_visible();
     let mut terminal = Terminal::new(TestBackend::new(160, 48)).unwrap();
     let (keymap, theme) = (Keymap::default(), Theme::dark());
-    let runs = if quick() { 8 } else { 40 };
+    let runs = if common::quick() { 8 } else { 40 };
     let mut times = Vec::new();
     // Saves come 0.5 to 3 s apart (a fixed pseudo-random sequence): a save
     // within 1 s of the tree's last read waits for the rest of that second.

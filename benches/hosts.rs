@@ -68,11 +68,7 @@ fn main() {
         println!("| hosts benchmarks | not run: {why} | |");
         return;
     }
-    let window = if std::env::var("GREENROOM_BENCH_QUICK").is_ok() {
-        5
-    } else {
-        30
-    };
+    let window = common::idle_window(30);
     let local = support::World::new();
     let keys = local.path("keys");
     let mut hosts = Vec::new();
@@ -82,16 +78,7 @@ fn main() {
         let host = Host::start(&format!("h{h}"), &keys);
         let sidecars = common::populate(host.world.dir.path(), SESSIONS);
         host.tmux.spawn("keep", &["sleep", "3600"]);
-        for i in 0..SESSIONS {
-            host.tmux.run(&[
-                "new-session",
-                "-d",
-                "-s",
-                &format!("gr-agent-{i}"),
-                "sleep",
-                "3600",
-            ]);
-        }
+        common::tmux::start_agents(SESSIONS, |args| drop(host.tmux.run(args)));
         config.push_str(&host.toml());
         first.push(sidecars[0].id);
         hosts.push(host);

@@ -10,7 +10,6 @@
 
 mod common;
 
-use std::process::Command;
 use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
 
@@ -61,14 +60,7 @@ fn file_to_catalog(rows: &mut Vec<String>) {
         }
         // The clock starts when the write is complete (its fsync is the writer's cost).
         let start = Instant::now();
-        loop {
-            let first = rx.recv_timeout(Duration::from_secs(5)).expect("an event");
-            let mut batch = vec![first];
-            batch.extend(rx.try_iter());
-            if engine.apply_changes(batch) {
-                break;
-            }
-        }
+        common::apply_until_rows_change(&mut engine, &rx);
         let applied = start.elapsed();
         let _ = engine.rows(Utc::now());
         let t = start.elapsed();
@@ -79,9 +71,7 @@ fn file_to_catalog(rows: &mut Vec<String>) {
             sidecar_times.push(t);
         }
         // Let the write's trailing events (the temp file's) drain.
-        while let Ok(p) = rx.recv_timeout(Duration::from_millis(2)) {
-            engine.apply_changes(vec![p]);
-        }
+        common::drain(&mut engine, &rx);
     }
     rows_times.sort();
     rows.push(format!(
@@ -108,14 +98,9 @@ fn file_to_catalog(rows: &mut Vec<String>) {
 /// once, when the pane first appears). Discovery must add no tmux call.
 fn tmux_calls(rows: &mut Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
-    let socket = format!("greenroom-bench-{}", std::process::id());
-    let real = |args: &[&str]| {
-        Command::new("tmux")
-            .args(["-L", &socket, "-f", "/dev/null"])
-            .args(args)
-            .output()
-            .unwrap()
-    };
+    let server = common::tmux::Server::new("catalog");
+    let socket = server.socket.clone();
+    let real = |args: &[&str]| server.run(args);
     let bin = common::counting_tmux(dir.path());
     let claude = dir.path().join("claude");
     std::fs::copy("/bin/sleep", &claude).unwrap();
@@ -165,10 +150,7 @@ fn tmux_calls(rows: &mut Vec<String>) {
             adopted = rows.iter().filter(|r| r.adopted.is_some()).count();
         }
         assert_eq!(adopted, n.div_ceil(2), "every `claude` pane is a row");
-        let calls = std::fs::read_to_string(&count)
-            .unwrap_or_default()
-            .lines()
-            .count();
+        let calls = common::lines(&count).len();
         times.sort();
         let first = discover[0];
         discover.sort();
@@ -180,12 +162,6 @@ fn tmux_calls(rows: &mut Vec<String>) {
             common::pct(&discover, 0.5),
         ));
     }
-    common::stop_server(
-        &real(&["display-message", "-p", "#{socket_path}"]).stdout,
-        || {
-            real(&["kill-server"]);
-        },
-    );
 }
 
 fn memory(rows: &mut Vec<String>) {

@@ -16,7 +16,6 @@
 
 mod common;
 
-use std::process::Command;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use chrono::Utc;
@@ -31,46 +30,12 @@ fn epoch_ns() -> u128 {
         .as_nanos()
 }
 
-/// CPU seconds (user + system) a process has used, from /proc.
-fn cpu_seconds(pid: u32) -> f64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let after = stat.rsplit(')').next().unwrap_or("");
-    let f: Vec<&str> = after.split_whitespace().collect();
-    let ticks: f64 = f.get(11).and_then(|u| u.parse::<f64>().ok()).unwrap_or(0.0)
-        + f.get(12).and_then(|s| s.parse::<f64>().ok()).unwrap_or(0.0);
-    ticks / 100.0
-}
-
-fn lines(path: &std::path::Path) -> Vec<String> {
-    std::fs::read_to_string(path)
-        .unwrap_or_default()
-        .lines()
-        .map(str::to_owned)
-        .collect()
-}
-
 fn main() {
-    let quick = std::env::var("GREENROOM_BENCH_QUICK").is_ok();
+    let quick = common::quick();
     let dir = tempfile::tempdir().unwrap();
-    let socket = format!("greenroom-bench-notify-{}", std::process::id());
-    let tmux = |args: &[&str]| {
-        Command::new("tmux")
-            .args(["-L", &socket, "-f", "/dev/null"])
-            .args(args)
-            .output()
-            .unwrap()
-    };
+    let tmux = common::tmux::Server::new("notify");
     let sidecars = common::populate(dir.path(), SESSIONS);
-    for i in 0..SESSIONS {
-        tmux(&[
-            "new-session",
-            "-d",
-            "-s",
-            &format!("gr-agent-{i}"),
-            "sleep",
-            "3600",
-        ]);
-    }
+    tmux.agents(SESSIONS);
     let started = dir.path().join("started");
     std::fs::write(
         dir.path().join("config.toml"),
@@ -83,39 +48,16 @@ fn main() {
     let command = format!(
         "exec {} --config {d}/config.toml --sidecar-dir {d}/sessions --ao-dir {d}/ao --claude-dir {d}/claude --tmux-socket {socket}",
         env!("CARGO_BIN_EXE_greenroom"),
-        d = dir.path().display()
+        d = dir.path().display(),
+        socket = tmux.socket,
     );
-    tmux(&[
-        "new-session",
-        "-d",
-        "-s",
-        "dash",
-        "-x",
-        "160",
-        "-y",
-        "48",
-        &command,
-    ]);
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let screen = tmux(&["capture-pane", "-p", "-t", "=dash:"]).stdout;
-        if String::from_utf8_lossy(&screen).contains("agent-0") {
-            break;
-        }
-        assert!(Instant::now() < deadline, "the dashboard did not start");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let pid: u32 =
-        String::from_utf8_lossy(&tmux(&["list-panes", "-t", "=dash:", "-F", "#{pane_pid}"]).stdout)
-            .trim()
-            .parse()
-            .unwrap();
+    let pid = tmux.dashboard(&command, "agent-0");
     // Let start-up settle, then measure a quiet window with notifications on.
     std::thread::sleep(Duration::from_secs(3));
     let window = if quick { 5 } else { 10 };
-    let cpu_before = cpu_seconds(pid);
+    let cpu_before = common::proc::cpu_seconds(pid);
     std::thread::sleep(Duration::from_secs(window));
-    let idle = (cpu_seconds(pid) - cpu_before) / window as f64 * 100.0;
+    let idle = (common::proc::cpu_seconds(pid) - cpu_before) / window as f64 * 100.0;
 
     let store = SidecarStore::new(dir.path().join("sessions"));
     let turns = if quick { 5 } else { SESSIONS };
@@ -133,7 +75,7 @@ fn main() {
             .unwrap();
         let deadline = Instant::now() + Duration::from_secs(10);
         let at: u128 = loop {
-            if let Some(line) = lines(&started).get(i) {
+            if let Some(line) = common::lines(&started).get(i) {
                 break line.trim().parse().unwrap();
             }
             assert!(Instant::now() < deadline, "no notify program for turn {i}");
@@ -143,12 +85,7 @@ fn main() {
         // Past the overall gap before the next session turns.
         std::thread::sleep(Duration::from_millis(5500));
     }
-    common::stop_server(
-        &tmux(&["display-message", "-p", "#{socket_path}"]).stdout,
-        || {
-            tmux(&["kill-server"]);
-        },
-    );
+    drop(tmux);
     times.sort();
     println!("| measure | measured | budget |");
     println!("|---|---|---|");

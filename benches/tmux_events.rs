@@ -15,59 +15,12 @@
 
 mod common;
 
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use common::pty::Dashboard;
 use greenroom::sources::sidecar::SidecarStore;
 
 const SESSIONS: usize = 1000;
-
-struct Agents {
-    socket: String,
-}
-
-impl Agents {
-    fn start(n: usize) -> Self {
-        let socket = format!("greenroom-bench-events-{}", std::process::id());
-        let a = Agents { socket };
-        for i in 0..n {
-            a.tmux(&[
-                "new-session",
-                "-d",
-                "-s",
-                &format!("gr-agent-{i}"),
-                "sleep",
-                "3600",
-            ]);
-        }
-        a
-    }
-
-    fn tmux(&self, args: &[&str]) -> std::process::Output {
-        Command::new("tmux")
-            .args(["-L", &self.socket, "-f", "/dev/null"])
-            .args(args)
-            .output()
-            .unwrap()
-    }
-
-    fn server_pid(&self) -> u32 {
-        let out = self.tmux(&["display-message", "-p", "#{pid}"]);
-        String::from_utf8_lossy(&out.stdout).trim().parse().unwrap()
-    }
-}
-
-impl Drop for Agents {
-    fn drop(&mut self) {
-        let path = self
-            .tmux(&["display-message", "-p", "#{socket_path}"])
-            .stdout;
-        common::stop_server(&path, || {
-            self.tmux(&["kill-server"]);
-        });
-    }
-}
 
 /// The dashboard on the agents' server, with or without tmux events.
 fn dashboard(dir: &std::path::Path, socket: &str, events: bool) -> Dashboard {
@@ -118,8 +71,9 @@ fn median(mut v: Vec<Duration>) -> f64 {
 fn run(events: bool, idle_window: u64, rows: &mut Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
     let sidecars = common::populate(dir.path(), SESSIONS);
-    let agents = Agents::start(SESSIONS);
-    let server = agents.server_pid();
+    let agents = common::tmux::Server::new("events");
+    agents.agents(SESSIONS);
+    let server = agents.pid();
     // The server's own idle, before greenroom.
     std::thread::sleep(Duration::from_secs(1));
     let (t0, s0) = (Instant::now(), common::proc::ticks(server, false));
@@ -161,7 +115,7 @@ fn run(events: bool, idle_window: u64, rows: &mut Vec<String>) {
         std::thread::sleep(Duration::from_millis(300));
         let target = format!("=gr-agent-{k}");
         let start = Instant::now();
-        agents.tmux(&["kill-session", "-t", &target]);
+        agents.run(&["kill-session", "-t", &target]);
         match dash.wait_for(&format!("· agent-{k} "), start, 5) {
             Some(t) => kills.push(t - start),
             None => kills.push(Duration::from_secs(5)),
@@ -198,11 +152,7 @@ fn run(events: bool, idle_window: u64, rows: &mut Vec<String>) {
 }
 
 fn main() {
-    let window = if std::env::var("GREENROOM_BENCH_QUICK").is_ok() {
-        5
-    } else {
-        30
-    };
+    let window = common::idle_window(30);
     let mut rows = Vec::new();
     run(true, window, &mut rows);
     run(false, window, &mut rows);

@@ -4,14 +4,17 @@
 
 pub mod proc;
 pub mod pty;
+pub mod tmux;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
 use chrono::Utc;
 use greenroom::config::{Config, Environ, Overrides};
+use greenroom::engine::{Change, Engine};
 use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 
 pub const STATE: &str = include_str!("../../assets/example/docs/maestro/state/active-session.md");
@@ -52,6 +55,47 @@ pub fn config(root: &Path, socket: &str) -> Config {
     c
 }
 
+/// Whether GREENROOM_BENCH_QUICK asks for a short run.
+pub fn quick() -> bool {
+    std::env::var("GREENROOM_BENCH_QUICK").is_ok()
+}
+
+/// How long an idle window is watched: `full` seconds, 5 on a quick run.
+pub fn idle_window(full: u64) -> u64 {
+    if quick() { 5 } else { full }
+}
+
+/// The lines of a file a counting program appends to; none when it is not
+/// there yet.
+pub fn lines(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Applies the engine's changes as they come (each within 5 s) until a
+/// batch changes the rows.
+pub fn apply_until_rows_change(engine: &mut Engine, rx: &Receiver<Change>) {
+    loop {
+        let first = rx.recv_timeout(Duration::from_secs(5)).expect("an event");
+        let mut batch = vec![first];
+        batch.extend(rx.try_iter());
+        if engine.apply_changes(batch) {
+            break;
+        }
+    }
+}
+
+/// Applies a write's trailing changes (a temp file's events), until none
+/// comes for 2 ms.
+pub fn drain(engine: &mut Engine, rx: &Receiver<Change>) {
+    while let Ok(p) = rx.recv_timeout(Duration::from_millis(2)) {
+        engine.apply_changes(vec![p]);
+    }
+}
+
 /// The `p` quantile of sorted durations, in milliseconds.
 pub fn pct(sorted: &[Duration], p: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize].as_secs_f64() * 1e3
@@ -70,20 +114,25 @@ pub fn rss_kib(pid: &str) -> u64 {
 /// A `tmux` in `<dir>/bin` that counts its starts in `<dir>/count`, then
 /// runs the real one. Returns the folder to put first on PATH.
 pub fn counting_tmux(dir: &Path) -> PathBuf {
+    counting(dir, "tmux", &dir.join("count"))
+}
+
+/// A `program` in `<dir>/bin` that counts its starts in `count` (a line
+/// each), then runs the real one. Returns the folder to put first on PATH.
+pub fn counting(dir: &Path, program: &str, count: &Path) -> PathBuf {
     let out = Command::new("sh")
-        .args(["-c", "command -v tmux"])
+        .args(["-c", &format!("command -v {program}")])
         .output()
         .unwrap();
     let real = String::from_utf8(out.stdout).unwrap().trim().to_owned();
     let bin = dir.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
-    let count = dir.join("count");
     let script = format!(
         "#!/bin/sh\necho x >> '{}'\nexec '{real}' \"$@\"\n",
         count.display()
     );
-    std::fs::write(bin.join("tmux"), script).unwrap();
-    std::fs::set_permissions(bin.join("tmux"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::write(bin.join(program), script).unwrap();
+    std::fs::set_permissions(bin.join(program), std::fs::Permissions::from_mode(0o755)).unwrap();
     bin
 }
 

@@ -38,3 +38,8 @@ pub fn family_ticks(pid: u32) -> u64 {
             .map(|c| ticks(*c, false))
             .sum::<u64>()
 }
+
+/// CPU seconds (user + system) a process has used (at 100 ticks a second).
+pub fn cpu_seconds(pid: u32) -> f64 {
+    ticks(pid, false) as f64 / 100.0
+}

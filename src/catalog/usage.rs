@@ -182,10 +182,7 @@ impl Transcripts {
             let by_model = floor.map_or(reader.by_model(), |f| &f.by_model);
             for (model, u) in by_model {
                 let t = total.entry(model.clone()).or_default();
-                t.input = t.input.saturating_add(u.input);
-                t.output = t.output.saturating_add(u.output);
-                t.cache_read = t.cache_read.saturating_add(u.cache_read);
-                t.cache_write = t.cache_write.saturating_add(u.cache_write);
+                t.add(u);
             }
         }
         known.then_some(total)

@@ -157,7 +157,7 @@ pub fn provenance(s: &Session, now: DateTime<Utc>) -> String {
 mod tests {
     use super::*;
     use crate::health::decide;
-    use crate::health::test_clock::{ago, now, view};
+    use crate::health::test_clock::{ago, now, running, view};
     use crate::model::{Orchestration, Phase, PhaseId, PhaseStatus, Status};
 
     /// The health, and the why line, for one set of inputs.
@@ -172,12 +172,10 @@ mod tests {
         let i = HealthInputs {
             status: &status,
             exit_status: exit,
-            activity: &a.state,
             orchestration: o,
-            last_signal_at: ago(signal_min),
-            said: None,
             turn_ended_at: crate::health::turn_ended_at(a),
             looked_at: ago(0),
+            ..running(&a.state, ago(signal_min))
         };
         let (h, rule) = decide(i, now(), &t);
         (h, explain(rule, h, &i, a, &t).at(now()))
@@ -346,14 +344,8 @@ mod tests {
         // What it last said, as the catalog words it: one bounded line.
         let a = view(Active, Hook, 12);
         let i = HealthInputs {
-            status: &Status::Running,
-            exit_status: None,
-            activity: &a.state,
-            orchestration: None,
-            last_signal_at: ago(12),
             said: Some("Bash `npm test\n`"),
-            turn_ended_at: None,
-            looked_at: None,
+            ..running(&a.state, ago(12))
         };
         let t = Thresholds::default();
         let (h, rule) = decide(i, now(), &t);

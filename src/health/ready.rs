@@ -85,7 +85,7 @@ mod tests {
 
     use super::*;
     use crate::health::decide;
-    use crate::health::test_clock::{ago, now, view};
+    use crate::health::test_clock::{ago, now, running, view};
     use crate::model::Orchestration;
 
     /// The health of a running session whose agent shows `a`, last looked
@@ -101,14 +101,10 @@ mod tests {
         t: &Thresholds,
     ) -> Health {
         let i = HealthInputs {
-            status: &Status::Running,
-            exit_status: None,
-            activity: &a.state,
             orchestration: o,
-            last_signal_at: a.since,
-            said: None,
             turn_ended_at: turn_ended_at(a),
             looked_at: looked_min.and_then(ago),
+            ..running(&a.state, a.since)
         };
         decide(i, now(), t).0
     }
@@ -142,14 +138,9 @@ mod tests {
         // Ended a few seconds after the look (an answer's refusal, a
         // quick reply the operator watched): seen too.
         let soon = HealthInputs {
-            status: &Status::Running,
-            exit_status: None,
-            activity: &a.state,
-            orchestration: None,
-            last_signal_at: a.since,
-            said: None,
             turn_ended_at: a.since,
             looked_at: a.since.map(|s| s - TimeDelta::seconds(4)),
+            ..running(&a.state, a.since)
         };
         assert_eq!(decide(soon, now(), &t).0, Health::Idle);
     }
@@ -164,14 +155,9 @@ mod tests {
             (Activity::Error, Health::Errored),
         ] {
             let i = HealthInputs {
-                status: &Status::Running,
-                exit_status: None,
-                activity: &state,
-                orchestration: None,
-                last_signal_at: ago(1),
-                said: None,
                 turn_ended_at: ago(5),
                 looked_at: ago(10),
+                ..running(&state, ago(1))
             };
             assert_eq!(decide(i, now(), &t).0, health, "{state:?}");
         }
@@ -192,13 +178,8 @@ mod tests {
         for status in [Status::Unknown("Unknown".into()), Status::Dormant] {
             let i = HealthInputs {
                 status: &status,
-                exit_status: None,
-                activity: &a.state,
                 orchestration: Some(&o),
-                last_signal_at: a.since,
-                said: None,
-                turn_ended_at: None,
-                looked_at: None,
+                ..running(&a.state, a.since)
             };
             assert_eq!(decide(i, now(), &t).0, Health::Done, "{status:?}");
         }
@@ -219,14 +200,9 @@ mod tests {
             ),
         ] {
             let i = HealthInputs {
-                status: &Status::Running,
-                exit_status: None,
-                activity: &a.state,
-                orchestration: None,
-                last_signal_at: ago(3),
-                said: None,
                 turn_ended_at: turn_ended_at(&a),
                 looked_at: looked,
+                ..running(&a.state, ago(3))
             };
             let (h, rule) = decide(i, now(), &t);
             let why = crate::health::explain(rule, h, &i, &a, &t);

@@ -34,7 +34,7 @@ pub(super) fn restates(rule: Rule, i: &HealthInputs<'_>, a: &ActivityView) -> bo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::health::test_clock::{ago, now, view};
+    use crate::health::test_clock::{ago, now, running, view};
     use crate::health::{Thresholds, decide, explain};
     use crate::model::{Activity, Status};
 
@@ -49,12 +49,7 @@ mod tests {
             let i = HealthInputs {
                 status: &status,
                 exit_status: exit,
-                activity: &a.state,
-                orchestration: None,
-                last_signal_at: ago(signal),
-                said: None,
-                turn_ended_at: None,
-                looked_at: None,
+                ..running(&a.state, ago(signal))
             };
             let (h, rule) = decide(i, now(), &t);
             explain(rule, h, &i, a, &t).adds()

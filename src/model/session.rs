@@ -17,6 +17,25 @@ pub struct ModelUsage {
     pub cache_write: u64,
 }
 
+impl ModelUsage {
+    /// Counts `more` in, each kind of token apart; a count never wraps (a
+    /// file may claim any number).
+    pub fn add(&mut self, more: &ModelUsage) {
+        self.input = self.input.saturating_add(more.input);
+        self.output = self.output.saturating_add(more.output);
+        self.cache_read = self.cache_read.saturating_add(more.cache_read);
+        self.cache_write = self.cache_write.saturating_add(more.cache_write);
+    }
+
+    /// Takes `less` out, each kind of token apart, down to none.
+    pub fn sub(&mut self, less: &ModelUsage) {
+        self.input = self.input.saturating_sub(less.input);
+        self.output = self.output.saturating_sub(less.output);
+        self.cache_read = self.cache_read.saturating_sub(less.cache_read);
+        self.cache_write = self.cache_write.saturating_sub(less.cache_write);
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Usage {
     pub input: u64,
@@ -320,5 +339,20 @@ mod tests {
             call.line().as_deref(),
             Some("Claude needs your permission · Bash: touch x")
         );
+    }
+
+    #[test]
+    fn model_usage_adds_and_takes_each_kind_apart_never_wrapping() {
+        let u = |input, output, cache_read, cache_write| super::ModelUsage {
+            input,
+            output,
+            cache_read,
+            cache_write,
+        };
+        let mut t = u(1, 2, 3, u64::MAX - 1);
+        t.add(&u(10, 20, 30, 5));
+        assert_eq!(t, u(11, 22, 33, u64::MAX));
+        t.sub(&u(1, 30, 3, 1));
+        assert_eq!(t, u(10, 0, 30, u64::MAX - 1));
     }
 }

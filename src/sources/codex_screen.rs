@@ -20,15 +20,12 @@
 //! the screen's last non-blank one. The same words in scrollback (a dialog
 //! answered, a transcript quoting it) are not a question.
 //!
-//! The text is untrusted (a program draws whatever it likes): only its
-//! last lines are read, each cut short, control characters dropped.
+//! The text is untrusted: it is read as [`screen_text`] reads a screen.
 
-/// How much of the screen's end is read (a tmux pane is a screenful).
-const MAX_SCREEN_BYTES: usize = 64 * 1024;
+use super::screen_text::{self, command};
+
 /// The dialog is drawn within this many lines of the screen's bottom.
 const MAX_LINES: usize = 60;
-/// Longer lines are cut (a command is kept up to this, in characters).
-const MAX_LINE_CHARS: usize = 1024;
 
 /// The dialog's last line, what makes the question live.
 const CONFIRM: &str = "Press enter to confirm or esc to cancel";
@@ -66,7 +63,7 @@ impl CodexApproval {
 /// Codex's approval question, when it is the live dialog at the bottom of
 /// `screen` (a pane's text as `capture-pane -p` gives it).
 pub fn approval(screen: &str) -> Option<CodexApproval> {
-    let lines = last_lines(screen);
+    let lines = screen_text::last_lines(screen, MAX_LINES);
     let mut below = lines.iter().rev().skip_while(|l| l.trim().is_empty());
     if below.next()?.trim() != CONFIRM {
         return None;
@@ -84,44 +81,6 @@ pub fn approval(screen: &str) -> Option<CodexApproval> {
         command: command(&dialog[1..first_option]),
         options: options(&dialog[first_option..]),
     })
-}
-
-/// The screen's last [`MAX_LINES`] lines, cleaned and cut short.
-fn last_lines(screen: &str) -> Vec<String> {
-    let mut from = screen.len().saturating_sub(MAX_SCREEN_BYTES);
-    while !screen.is_char_boundary(from) {
-        from += 1;
-    }
-    let all: Vec<&str> = screen[from..].lines().collect();
-    all[all.len().saturating_sub(MAX_LINES)..]
-        .iter()
-        .map(|l| {
-            l.chars()
-                .filter(|c| !c.is_control())
-                .take(MAX_LINE_CHARS)
-                .collect()
-        })
-        .collect()
-}
-
-/// The `$ …` line and the lines it wraps onto, up to a blank one.
-fn command(lines: &[String]) -> Option<String> {
-    let at = lines
-        .iter()
-        .position(|l| l.trim_start().starts_with("$ "))?;
-    let first = lines[at].trim_start().strip_prefix("$ ")?.trim();
-    let rest = lines[at + 1..]
-        .iter()
-        .map(|l| l.trim())
-        .take_while(|l| !l.is_empty());
-    let text: String = std::iter::once(first)
-        .chain(rest)
-        .collect::<Vec<_>>()
-        .join(" ")
-        .chars()
-        .take(MAX_LINE_CHARS)
-        .collect();
-    (!text.is_empty()).then_some(text)
 }
 
 /// A choice's first line: its number and the rest, after a highlight

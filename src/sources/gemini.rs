@@ -152,20 +152,6 @@ fn total(u: &ModelUsage) -> u64 {
         .saturating_add(u.cache_write)
 }
 
-fn add(into: &mut ModelUsage, u: &ModelUsage) {
-    into.input = into.input.saturating_add(u.input);
-    into.output = into.output.saturating_add(u.output);
-    into.cache_read = into.cache_read.saturating_add(u.cache_read);
-    into.cache_write = into.cache_write.saturating_add(u.cache_write);
-}
-
-fn sub(from: &mut ModelUsage, u: &ModelUsage) {
-    from.input = from.input.saturating_sub(u.input);
-    from.output = from.output.saturating_sub(u.output);
-    from.cache_read = from.cache_read.saturating_sub(u.cache_read);
-    from.cache_write = from.cache_write.saturating_sub(u.cache_write);
-}
-
 impl GeminiUsage {
     pub fn new(path: impl Into<PathBuf>) -> Self {
         Self {
@@ -231,7 +217,7 @@ impl GeminiUsage {
                 // An update of the message: it replaces what was counted.
                 let (model, old) = (model.clone(), *old);
                 if let Some(entry) = self.by_model.get_mut(&model) {
-                    sub(entry, &old);
+                    entry.sub(&old);
                 }
                 // Taken back from the update's time: a message keeps its
                 // timestamp when Gemini writes it again.
@@ -252,10 +238,10 @@ impl GeminiUsage {
             self.note_rate(at, grew);
             self.timed.add(at, &record.model, &record.usage);
         }
-        add(
-            self.by_model.entry(record.model).or_default(),
-            &record.usage,
-        );
+        self.by_model
+            .entry(record.model)
+            .or_default()
+            .add(&record.usage);
         true
     }
 

@@ -7,13 +7,11 @@
 //! turn "ready" again: `{"version": 1, "looks": {ROW_ID: TIME}}`.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
 
-use super::atomic::write_atomic;
-use super::read_text_file;
+use super::keyed_store::{KeyedStore, Kind};
 use super::sidecar::SidecarError;
 
 /// The state file's name in the sidecar folder.
@@ -22,66 +20,45 @@ pub const LOOKS_FILE: &str = ".looks.json";
 /// file is not greenroom's writing.
 pub const MAX_LOOKS: usize = 2_000;
 
+const KIND: Kind = Kind {
+    file: LOOKS_FILE,
+    field: "looks",
+    noun: "looks file",
+    max: MAX_LOOKS,
+};
+
 /// When the operator last looked at each row, by row id.
 pub type Looks = BTreeMap<String, DateTime<Utc>>;
 
-#[derive(Debug, Default, Serialize, Deserialize)]
-struct File {
-    #[serde(default)]
-    version: u32,
-    #[serde(default)]
-    looks: Looks,
-}
-
 /// greenroom's state file of looks at the rows it does not own.
 #[derive(Debug, Clone)]
-pub struct LooksStore {
-    path: PathBuf,
-}
+pub struct LooksStore(KeyedStore<DateTime<Utc>>);
 
 impl LooksStore {
     pub fn new(sidecar_dir: &Path) -> Self {
-        Self {
-            path: sidecar_dir.join(LOOKS_FILE),
-        }
+        Self(KeyedStore::new(sidecar_dir, &KIND))
     }
 
     pub fn path(&self) -> &Path {
-        &self.path
+        self.0.path()
     }
 
     /// The looks; a missing file is none, a bad one is the reason.
     pub fn load(&self) -> Result<Looks, String> {
-        if std::fs::symlink_metadata(&self.path).is_err() {
-            return Ok(Looks::new());
-        }
-        let text = read_text_file(&self.path)?;
-        parse(&text)
+        self.0.load()
     }
 
     /// Records a look at one row, keeping the newest [`MAX_LOOKS`]. The
     /// file is replaced atomically; a bad file is replaced rather than kept,
     /// since it holds nothing but looks.
     pub fn record(&self, id: &str, at: DateTime<Utc>) -> Result<(), SidecarError> {
-        let mut looks = self.load().unwrap_or_default();
-        let newer = looks.get(id).is_none_or(|was| at > *was);
-        if newer {
-            looks.insert(id.to_owned(), at);
-        }
-        keep_newest(&mut looks);
-        let file = File { version: 1, looks };
-        let mut bytes = serde_json::to_vec_pretty(&file).map_err(|e| SidecarError::Io {
-            context: "cannot encode looks".into(),
-            source: std::io::Error::other(e),
-        })?;
-        bytes.push(b'\n');
-        if let Some(dir) = self.path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| SidecarError::Io {
-                context: format!("cannot create {}", dir.display()),
-                source: e,
-            })?;
-        }
-        Ok(write_atomic(&self.path, &bytes)?)
+        self.0.update(|looks| {
+            let newer = looks.get(id).is_none_or(|was| at > *was);
+            if newer {
+                looks.insert(id.to_owned(), at);
+            }
+            keep_newest(looks);
+        })
     }
 }
 
@@ -106,15 +83,6 @@ fn keep_newest(looks: &mut Looks) {
         };
         looks.remove(&id);
     }
-}
-
-fn parse(text: &str) -> Result<Looks, String> {
-    let file: File =
-        serde_json::from_str(text).map_err(|e| format!("is not a valid looks file: {e}"))?;
-    if file.looks.len() > MAX_LOOKS {
-        return Err(format!("holds over {MAX_LOOKS} looks"));
-    }
-    Ok(file.looks)
 }
 
 #[cfg(test)]
@@ -146,7 +114,7 @@ mod tests {
                 t0 + chrono::TimeDelta::seconds(n as i64),
             );
         }
-        let text = serde_json::to_string(&File { version: 1, looks }).unwrap();
+        let text = serde_json::json!({"version": 1, "looks": looks}).to_string();
         std::fs::write(store.path(), text).unwrap();
         store
             .record("new", t0 + chrono::TimeDelta::days(1))

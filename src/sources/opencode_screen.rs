@@ -23,15 +23,13 @@
 //! left of a wide gap, is read. The prompt counts only while it is the live
 //! dialog: its choices line is the screen's last line with words in its
 //! main area. The same words higher up (a
-//! transcript quoting them) are no prompt. The text is untrusted: only its
-//! last lines are read, each cut short, control characters dropped.
+//! transcript quoting them) are no prompt. The text is untrusted: it is
+//! read as [`screen_text`] reads a screen.
 
-/// How much of the screen's end is read (a tmux pane is a screenful).
-const MAX_SCREEN_BYTES: usize = 64 * 1024;
+use super::screen_text::{self, command};
+
 /// The dialog is drawn within this many lines of the screen's bottom.
 const MAX_LINES: usize = 40;
-/// Longer lines are cut (a command is kept up to this, in characters).
-const MAX_LINE_CHARS: usize = 1024;
 
 /// Blanks this wide part the main area from the sidebar beside it.
 const GAP: &str = "        ";
@@ -91,21 +89,9 @@ pub fn permission(screen: &str) -> Option<OpencodePermission> {
 /// The screen's last [`MAX_LINES`] lines, cleaned, cut short, and without
 /// the border OpenCode draws at their left.
 fn last_lines(screen: &str) -> Vec<String> {
-    let mut from = screen.len().saturating_sub(MAX_SCREEN_BYTES);
-    while !screen.is_char_boundary(from) {
-        from += 1;
-    }
-    let all: Vec<&str> = screen[from..].lines().collect();
-    all[all.len().saturating_sub(MAX_LINES)..]
+    screen_text::last_lines(screen, MAX_LINES)
         .iter()
-        .map(|l| {
-            let clean: String = l
-                .chars()
-                .filter(|c| !c.is_control())
-                .take(MAX_LINE_CHARS)
-                .collect();
-            unbordered(&clean).to_owned()
-        })
+        .map(|l| unbordered(l).to_owned())
         .collect()
 }
 
@@ -141,24 +127,6 @@ fn is_choices(line: &str) -> bool {
         }
     }
     true
-}
-
-/// The `$ …` line and the lines it wraps onto, up to a blank one.
-fn command(lines: &[String]) -> Option<String> {
-    let at = lines.iter().position(|l| l.starts_with("$ "))?;
-    let first = lines[at].strip_prefix("$ ")?.trim();
-    let rest = lines[at + 1..]
-        .iter()
-        .map(|l| l.as_str())
-        .take_while(|l| !l.is_empty());
-    let text: String = std::iter::once(first)
-        .chain(rest)
-        .collect::<Vec<_>>()
-        .join(" ")
-        .chars()
-        .take(MAX_LINE_CHARS)
-        .collect();
-    (!text.is_empty()).then_some(text)
 }
 
 #[cfg(test)]

@@ -79,7 +79,7 @@ impl Prices {
                 None if total_tokens(m) > 0 => u.unpriced_models.push(model.clone()),
                 None => {}
             }
-            add(by_model.entry(model.clone()).or_default(), m);
+            by_model.entry(model.clone()).or_default().add(m);
         }
         for m in by_model.values() {
             add_totals(&mut u, m);
@@ -104,13 +104,6 @@ fn total_tokens(m: &ModelUsage) -> u64 {
         .saturating_add(m.output)
         .saturating_add(m.cache_read)
         .saturating_add(m.cache_write)
-}
-
-fn add(into: &mut ModelUsage, m: &ModelUsage) {
-    into.input = into.input.saturating_add(m.input);
-    into.output = into.output.saturating_add(m.output);
-    into.cache_read = into.cache_read.saturating_add(m.cache_read);
-    into.cache_write = into.cache_write.saturating_add(m.cache_write);
 }
 
 fn add_totals(u: &mut Usage, m: &ModelUsage) {

@@ -7,54 +7,42 @@
 //! and watched with the folder): `{"version": 1, "snoozes": {ROW_ID: SNOOZE}}`.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
 
-use super::atomic::write_atomic;
-use super::read_text_file;
+use super::keyed_store::{KeyedStore, Kind};
 use super::sidecar::SidecarError;
 
 /// The state file's name in the sidecar folder.
 pub const SNOOZE_FILE: &str = ".snoozes.json";
-/// More than this many snoozes in the file is not greenroom's writing.
-const MAX_SNOOZES: usize = 10_000;
+
+const KIND: Kind = Kind {
+    file: SNOOZE_FILE,
+    field: "snoozes",
+    noun: "snooze file",
+    // More than this many snoozes in the file is not greenroom's writing.
+    max: 10_000,
+};
 
 pub use crate::model::Snooze;
 
-#[derive(Debug, Default, Serialize, Deserialize)]
-struct File {
-    #[serde(default)]
-    version: u32,
-    #[serde(default)]
-    snoozes: BTreeMap<String, Snooze>,
-}
-
 /// greenroom's state file of snoozes for the rows it does not own.
 #[derive(Debug, Clone)]
-pub struct SnoozeStore {
-    path: PathBuf,
-}
+pub struct SnoozeStore(KeyedStore<Snooze>);
 
 impl SnoozeStore {
     pub fn new(sidecar_dir: &Path) -> Self {
-        Self {
-            path: sidecar_dir.join(SNOOZE_FILE),
-        }
+        Self(KeyedStore::new(sidecar_dir, &KIND))
     }
 
     pub fn path(&self) -> &Path {
-        &self.path
+        self.0.path()
     }
 
     /// The snoozes; a missing file is none, a bad one is the reason.
     pub fn load(&self) -> Result<BTreeMap<String, Snooze>, String> {
-        if std::fs::symlink_metadata(&self.path).is_err() {
-            return Ok(BTreeMap::new());
-        }
-        let text = read_text_file(&self.path)?;
-        parse(&text)
+        self.0.load()
     }
 
     /// Sets (Some) or removes (None) one row's snooze, dropping those that
@@ -66,38 +54,14 @@ impl SnoozeStore {
         snooze: Option<Snooze>,
         now: DateTime<Utc>,
     ) -> Result<(), SidecarError> {
-        let mut snoozes = self.load().unwrap_or_default();
-        snoozes.retain(|_, s| s.until > now);
-        match snooze {
-            Some(s) => snoozes.insert(id.to_owned(), s),
-            None => snoozes.remove(id),
-        };
-        let file = File {
-            version: 1,
-            snoozes,
-        };
-        let mut bytes = serde_json::to_vec_pretty(&file).map_err(|e| SidecarError::Io {
-            context: "cannot encode snoozes".into(),
-            source: std::io::Error::other(e),
-        })?;
-        bytes.push(b'\n');
-        if let Some(dir) = self.path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| SidecarError::Io {
-                context: format!("cannot create {}", dir.display()),
-                source: e,
-            })?;
-        }
-        Ok(write_atomic(&self.path, &bytes)?)
+        self.0.update(|snoozes| {
+            snoozes.retain(|_, s| s.until > now);
+            match snooze {
+                Some(s) => snoozes.insert(id.to_owned(), s),
+                None => snoozes.remove(id),
+            };
+        })
     }
-}
-
-fn parse(text: &str) -> Result<BTreeMap<String, Snooze>, String> {
-    let file: File =
-        serde_json::from_str(text).map_err(|e| format!("is not a valid snooze file: {e}"))?;
-    if file.snoozes.len() > MAX_SNOOZES {
-        return Err(format!("holds over {MAX_SNOOZES} snoozes"));
-    }
-    Ok(file.snoozes)
 }
 
 #[cfg(test)]

@@ -36,10 +36,7 @@ impl TimedUsage {
             .or_default()
             .entry(model.to_owned())
             .or_default();
-        u.input = u.input.saturating_add(usage.input);
-        u.output = u.output.saturating_add(usage.output);
-        u.cache_read = u.cache_read.saturating_add(usage.cache_read);
-        u.cache_write = u.cache_write.saturating_add(usage.cache_write);
+        u.add(usage);
         let newest = self.slots.keys().next_back().copied().unwrap_or(0);
         self.slots = self.slots.split_off(&(newest - KEEP_SECONDS));
     }
@@ -54,10 +51,7 @@ impl TimedUsage {
         else {
             return;
         };
-        u.input = u.input.saturating_sub(usage.input);
-        u.output = u.output.saturating_sub(usage.output);
-        u.cache_read = u.cache_read.saturating_sub(usage.cache_read);
-        u.cache_write = u.cache_write.saturating_sub(usage.cache_write);
+        u.sub(usage);
     }
 
     /// Every token counted at or after `start`, by model.
@@ -68,10 +62,7 @@ impl TimedUsage {
         for models in self.slots.range(slot(start)..).map(|(_, m)| m) {
             for (model, u) in models {
                 let t = out.entry(model.clone()).or_default();
-                t.input = t.input.saturating_add(u.input);
-                t.output = t.output.saturating_add(u.output);
-                t.cache_read = t.cache_read.saturating_add(u.cache_read);
-                t.cache_write = t.cache_write.saturating_add(u.cache_write);
+                t.add(u);
             }
         }
         out

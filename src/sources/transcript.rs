@@ -292,10 +292,7 @@ impl TranscriptUsage {
                 let (model, old) = (model.clone(), *old);
                 for map in [&mut self.by_model, &mut self.since_total] {
                     let entry = map.entry(model.clone()).or_default();
-                    entry.input = entry.input.saturating_sub(old.input);
-                    entry.output = entry.output.saturating_sub(old.output);
-                    entry.cache_read = entry.cache_read.saturating_sub(old.cache_read);
-                    entry.cache_write = entry.cache_write.saturating_sub(old.cache_write);
+                    entry.sub(&old);
                 }
                 self.recent[pos].2 = record.usage;
                 self.note_rate(record.timestamp, total(&record.usage) - total(&old));
@@ -318,7 +315,7 @@ impl TranscriptUsage {
 
     fn add(&mut self, at: Option<DateTime<Utc>>, model: &str, usage: &ModelUsage) {
         for map in [&mut self.by_model, &mut self.since_total] {
-            accumulate(map.entry(model.to_owned()).or_default(), usage);
+            map.entry(model.to_owned()).or_default().add(usage);
         }
         if let Some(at) = at {
             self.timed.add(at, model, usage);
@@ -329,11 +326,4 @@ impl TranscriptUsage {
         let Some(at) = at else { return };
         self.window.note(at, tokens);
     }
-}
-
-fn accumulate(into: &mut ModelUsage, add: &ModelUsage) {
-    into.input = into.input.saturating_add(add.input);
-    into.output = into.output.saturating_add(add.output);
-    into.cache_read = into.cache_read.saturating_add(add.cache_read);
-    into.cache_write = into.cache_write.saturating_add(add.cache_write);
 }

@@ -26,10 +26,7 @@ impl Transcripts {
                 .unwrap_or_default()
             {
                 let t = total.entry(model).or_default();
-                t.input = t.input.saturating_add(u.input);
-                t.output = t.output.saturating_add(u.output);
-                t.cache_read = t.cache_read.saturating_add(u.cache_read);
-                t.cache_write = t.cache_write.saturating_add(u.cache_write);
+                t.add(&u);
             }
         }
         total

@@ -2,7 +2,7 @@
 //! its own (Claude Code starts its running total again at `/clear`), then
 //! added up, so what one conversation spent stays in the session's total.
 
-use crate::model::{DaySpend, ModelUsage, Usage};
+use crate::model::{DaySpend, Usage};
 
 /// The sum of a session's conversations' usage; `None` when none is known.
 pub fn conversations(parts: impl IntoIterator<Item = Usage>) -> Option<Usage> {
@@ -50,7 +50,7 @@ fn add(into: &mut Usage, u: &Usage) {
     into.reasoning = into.reasoning.saturating_add(u.reasoning);
     into.tokens_per_minute += u.tokens_per_minute;
     for (model, m) in &u.by_model {
-        add_model(into.by_model.entry(model.clone()).or_default(), m);
+        into.by_model.entry(model.clone()).or_default().add(m);
     }
     for model in &u.unpriced_models {
         if !into.unpriced_models.contains(model) {
@@ -59,16 +59,10 @@ fn add(into: &mut Usage, u: &Usage) {
     }
 }
 
-fn add_model(into: &mut ModelUsage, m: &ModelUsage) {
-    into.input = into.input.saturating_add(m.input);
-    into.output = into.output.saturating_add(m.output);
-    into.cache_read = into.cache_read.saturating_add(m.cache_read);
-    into.cache_write = into.cache_write.saturating_add(m.cache_write);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::ModelUsage;
 
     fn part(cost: Option<f64>, source: &str, input: u64) -> Usage {
         Usage {

@@ -1,4 +1,5 @@
 use super::*;
+use crate::sources::screen_text::MAX_LINE_CHARS;
 
 /// The real OpenCode 1.18.33 asking, as tmux captured its pane. See
 /// tests/fixtures/opencode/README.md.
@@ -55,9 +56,8 @@ fn an_answered_prompt_or_quoted_words_are_no_prompt() {
 }
 
 #[test]
-fn a_huge_or_hostile_screen_is_read_within_bounds() {
-    let long = format!("{}{REAL}", "x".repeat(MAX_SCREEN_BYTES * 3));
-    assert!(permission(&long).is_some());
+fn a_long_line_is_cut_with_its_border_and_a_far_heading_is_not_read() {
+    // The screen's bounds are screen_text's, tested there.
     let wide = REAL.replace(
         "$ touch greenroom-was-here",
         &format!("$ {}", "é".repeat(5000)),

@@ -12,28 +12,12 @@ use std::process::Output;
 use greenroom::hook::install::{HookAgent, events, is_greenroom_command, merge_install};
 use serde_json::{Value, json};
 
+use super::stdout;
+
 const CMD: &str = "/usr/local/bin/greenroom report";
 
 fn run(args: &[&str], home: &Path, codex_home: Option<&Path>, cwd: &Path) -> Output {
-    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_greenroom"));
-    c.args(["hooks"])
-        .args(args)
-        .env("HOME", home)
-        .env_remove("CODEX_HOME")
-        .current_dir(cwd);
-    if let Some(dir) = codex_home {
-        c.env("CODEX_HOME", dir);
-    }
-    c.output().unwrap()
-}
-
-fn stdout(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    super::hooks(args, home, ("CODEX_HOME", codex_home), cwd)
 }
 
 fn read(path: &Path) -> Value {

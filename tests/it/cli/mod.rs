@@ -35,3 +35,32 @@ mod tmux_install;
 mod tmux_safety;
 mod triage;
 mod watch_json;
+
+use std::path::Path;
+use std::process::Output;
+
+/// `greenroom hooks ARGS` as an operator runs it in `cwd`: `home` is HOME,
+/// and the agent's own folder variable (`var`, e.g. CODEX_HOME) is `dir`,
+/// or unset.
+fn hooks(args: &[&str], home: &Path, (var, dir): (&str, Option<&Path>), cwd: &Path) -> Output {
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_greenroom"));
+    c.arg("hooks")
+        .args(args)
+        .env("HOME", home)
+        .env_remove(var)
+        .current_dir(cwd);
+    if let Some(dir) = dir {
+        c.env(var, dir);
+    }
+    c.output().unwrap()
+}
+
+/// The output of a command that succeeded (else its stderr, failing).
+fn stdout(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}

@@ -11,28 +11,12 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
+use super::stdout;
+
 const BIN: &str = env!("CARGO_BIN_EXE_greenroom");
 
 fn run(args: &[&str], home: &Path, xdg: Option<&Path>, cwd: &Path) -> Output {
-    let mut c = std::process::Command::new(BIN);
-    c.arg("hooks")
-        .args(args)
-        .env("HOME", home)
-        .env_remove("XDG_CONFIG_HOME")
-        .current_dir(cwd);
-    if let Some(dir) = xdg {
-        c.env("XDG_CONFIG_HOME", dir);
-    }
-    c.output().unwrap()
-}
-
-fn stdout(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    super::hooks(args, home, ("XDG_CONFIG_HOME", xdg), cwd)
 }
 
 const INSTALL: &[&str] = &["install", "--agent", "opencode"];

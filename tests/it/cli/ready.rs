@@ -7,32 +7,15 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use serde_json::Value;
 
 use super::adopt::{Setup, fixture, with};
-use crate::support::actions::{Greenroom, assert_contents, server};
+use crate::support::actions::{Greenroom, assert_contents, hook_report, server};
 use crate::support::{World, wait_for};
 
 /// One hook report for greenroom's own session `id`, as its hook sends it.
 fn report(world: &World, id: &str, state: &str) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_greenroom"))
-        .args(["report", state])
-        .env_clear()
-        .env("GREENROOM_SESSION_ID", id)
-        .env("GREENROOM_SIDECAR_DIR", world.path("sessions"))
-        .env("GREENROOM_LOG", world.path("greenroom.log"))
-        .stdin(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(b"").unwrap();
-    assert!(child.wait().unwrap().success());
-}
-
-fn row(gr: &Greenroom, name: &str) -> Value {
-    gr.ls_row(name).unwrap_or_else(|| panic!("no row {name}"))
+    hook_report(world, id, &[state], b"");
 }
 
 #[test]
@@ -46,13 +29,13 @@ fn a_turn_ended_by_the_agent_is_ready_until_next_attaches_it() {
     gr.sleeper("finished", world.dir.path());
     gr.sleeper("quiet", world.dir.path());
     gr.sleeper("second", world.dir.path());
-    let id = row(&gr, "finished")["id"].as_str().unwrap().to_owned();
+    let id = gr.row("finished")["id"].as_str().unwrap().to_owned();
     report(&world, &id, "active");
     report(&world, &id, "idle");
-    let second = row(&gr, "second")["id"].as_str().unwrap().to_owned();
+    let second = gr.row("second")["id"].as_str().unwrap().to_owned();
     report(&world, &second, "idle");
 
-    let r = row(&gr, "finished");
+    let r = gr.row("finished");
     assert_eq!(r["health"], "ready", "{r:#}");
     let why = r["activity"]["why"].as_str().unwrap();
     assert!(
@@ -62,7 +45,7 @@ fn a_turn_ended_by_the_agent_is_ready_until_next_attaches_it() {
     );
     // Idle read from a still pane is no word of the agent's: not ready.
     let quiet = wait_for(10, "the quiet session to read idle", || {
-        Some(row(&gr, "quiet")).filter(|r| r["health"] != "active")
+        Some(gr.row("quiet")).filter(|r| r["health"] != "active")
     });
     assert_eq!(quiet["health"], "idle", "{quiet:#}");
     assert!(gr.ok(&["status"]).contains("▷ 2 ready"));
@@ -84,7 +67,7 @@ fn a_turn_ended_by_the_agent_is_ready_until_next_attaches_it() {
 
     // Looked at: idle, out of the counts and the queue, in a new process;
     // `next` names the other one now.
-    let r = row(&gr, "finished");
+    let r = gr.row("finished");
     assert_eq!(r["health"], "idle", "{r:#}");
     assert!(gr.ok(&["status"]).contains("▷ 1 ready"));
     assert!(gr.ok(&["status", "--tmux"]).contains("→ second "));
@@ -96,7 +79,7 @@ fn a_turn_ended_by_the_agent_is_ready_until_next_attaches_it() {
         out.contains("gr-second").then_some(out)
     });
     tmux.run(&["detach-client", "-s", "=gr-second"]);
-    assert_eq!(row(&gr, "second")["health"], "idle");
+    assert_eq!(gr.row("second")["health"], "idle");
     assert!(!gr.ok(&["status"]).contains("ready"));
     assert!(!gr.ok(&["status", "--tmux"]).contains("→"));
     assert_eq!(gr.ok(&["next"]).trim(), "nothing needs you right now");
@@ -109,9 +92,9 @@ fn ready_is_attention_false_leaves_a_finished_turn_idle() {
     let tmux = server();
     let gr = Greenroom::new(&world, &tmux);
     gr.sleeper("finished", world.dir.path());
-    let id = row(&gr, "finished")["id"].as_str().unwrap().to_owned();
+    let id = gr.row("finished")["id"].as_str().unwrap().to_owned();
     report(&world, &id, "idle");
-    assert_eq!(row(&gr, "finished")["health"], "idle");
+    assert_eq!(gr.row("finished")["health"], "idle");
     assert!(!gr.ok(&["status", "--tmux"]).contains("→"));
 }
 

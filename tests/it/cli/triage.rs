@@ -6,13 +6,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic: that is how they fail
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use serde_json::Value;
 
 use crate::support::World;
-use crate::support::actions::{Greenroom, assert_contents, cat_to, server};
+use crate::support::actions::{Greenroom, assert_contents, cat_to, hook_report, server};
 
 const PAYLOADS: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -26,33 +23,6 @@ fn fixture(name: &str) -> Vec<u8> {
         .find(|p| p.file_name().unwrap().to_string_lossy().contains(name))
         .unwrap_or_else(|| panic!("no fixture {name}"));
     std::fs::read(path).unwrap()
-}
-
-fn row(gr: &Greenroom, name: &str) -> Value {
-    let doc: Value = serde_json::from_str(&gr.ok(&["ls", "--json"])).unwrap();
-    doc["sessions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["name"] == name)
-        .cloned()
-        .unwrap_or_else(|| panic!("no row {name}: {doc:#}"))
-}
-
-/// Sends one hook payload for a session, as its agent's hook would.
-fn report(world: &World, id: &str, args: &[&str], payload: &[u8]) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_greenroom"))
-        .arg("report")
-        .args(args)
-        .env_clear()
-        .env("GREENROOM_SESSION_ID", id)
-        .env("GREENROOM_SIDECAR_DIR", world.path("sessions"))
-        .env("GREENROOM_LOG", world.path("greenroom.log"))
-        .stdin(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(payload).unwrap();
-    assert!(child.wait().unwrap().success());
 }
 
 #[test]
@@ -91,15 +61,15 @@ fn a_waiting_session_says_what_it_asks_and_where_its_status_comes_from() {
     let tmux = server();
     let gr = Greenroom::new(&world, &tmux);
     gr.sleeper("ask", world.dir.path());
-    let id = row(&gr, "ask")["id"].as_str().unwrap().to_owned();
-    report(&world, &id, &[], &fixture("PreToolUse__Bash"));
-    report(
+    let id = gr.row("ask")["id"].as_str().unwrap().to_owned();
+    hook_report(&world, &id, &[], &fixture("PreToolUse__Bash"));
+    hook_report(
         &world,
         &id,
         &[],
         &fixture("Notification__permission_prompt"),
     );
-    let r = row(&gr, "ask");
+    let r = gr.row("ask");
     assert_eq!(r["health"], "waiting", "{r:#}");
     let a = &r["activity"];
     assert_eq!(a["source"], "hook");
@@ -118,8 +88,8 @@ fn a_waiting_session_says_what_it_asks_and_where_its_status_comes_from() {
         "{why}"
     );
     // The tool ran: the question is over.
-    report(&world, &id, &[], &fixture("PostToolUse__Bash"));
-    let r = row(&gr, "ask");
+    hook_report(&world, &id, &[], &fixture("PostToolUse__Bash"));
+    let r = gr.row("ask");
     assert_eq!(r["activity"]["waiting_for"], Value::Null, "{r:#}");
     assert_eq!(r["health"], "active");
 }
@@ -131,7 +101,7 @@ fn snooze_leaves_the_queue_until_a_newer_report_and_wake_ends_it() {
     let gr = Greenroom::new(&world, &tmux);
     gr.sleeper("quiet", world.dir.path());
     gr.sleeper("asks", world.dir.path());
-    let id = row(&gr, "asks")["id"].as_str().unwrap().to_owned();
+    let id = gr.row("asks")["id"].as_str().unwrap().to_owned();
 
     let refused = gr.run(&["snooze", "quiet"]);
     let err = String::from_utf8_lossy(&refused.stderr);
@@ -140,7 +110,7 @@ fn snooze_leaves_the_queue_until_a_newer_report_and_wake_ends_it() {
         "{err}"
     );
 
-    report(&world, &id, &["awaiting_input"], b"");
+    hook_report(&world, &id, &["awaiting_input"], b"");
     assert!(gr.ok(&["status"]).contains("1 waiting"));
     // The tmux form names the session `next` goes to, and its wait.
     let tmux_line = gr.ok(&["status", "--tmux"]);
@@ -148,7 +118,7 @@ fn snooze_leaves_the_queue_until_a_newer_report_and_wake_ends_it() {
     let said = gr.ok(&["snooze", "asks", "--for", "10m"]);
     assert!(said.starts_with("snoozed asks until "), "{said}");
     assert!(said.contains("(z 10m)"), "{said}");
-    let r = row(&gr, "asks");
+    let r = gr.row("asks");
     assert!(r["snoozed_until"].is_string(), "{r:#}");
     assert_eq!(r["health"], "waiting", "the health is unchanged");
     assert!(!gr.ok(&["status"]).contains("waiting"), "not counted");
@@ -159,15 +129,15 @@ fn snooze_leaves_the_queue_until_a_newer_report_and_wake_ends_it() {
     assert!(sidecar.contains("\"snooze\""), "{sidecar}");
 
     // A newer report (a second question) wakes it, whatever the time left.
-    report(&world, &id, &["awaiting_input"], b"");
-    let r = row(&gr, "asks");
+    hook_report(&world, &id, &["awaiting_input"], b"");
+    let r = gr.row("asks");
     assert_eq!(r["snoozed_until"], Value::Null, "woken: {r:#}");
     assert!(gr.ok(&["status"]).contains("1 waiting"));
 
     gr.ok(&["snooze", "asks"]);
-    assert!(row(&gr, "asks")["snoozed_until"].is_string());
+    assert!(gr.row("asks")["snoozed_until"].is_string());
     assert_eq!(gr.ok(&["snooze", "asks", "--wake"]).trim(), "woke asks");
-    assert_eq!(row(&gr, "asks")["snoozed_until"], Value::Null);
+    assert_eq!(gr.row("asks")["snoozed_until"], Value::Null);
     let bad = gr.run(&["snooze", "asks", "--for", "3 weeks"]);
     assert!(!bad.status.success());
 }
@@ -181,20 +151,20 @@ fn an_answer_to_a_waiting_session_records_the_state_it_leads_to() {
     let tmux = server();
     let gr = Greenroom::new(&world, &tmux);
     gr.sleeper("asks", world.dir.path());
-    let id = row(&gr, "asks")["id"].as_str().unwrap().to_owned();
-    report(
+    let id = gr.row("asks")["id"].as_str().unwrap().to_owned();
+    hook_report(
         &world,
         &id,
         &[],
         &fixture("Notification__permission_prompt"),
     );
-    assert_eq!(row(&gr, "asks")["health"], "waiting");
+    assert_eq!(gr.row("asks")["health"], "waiting");
     let said = gr.ok(&["send", "asks", "--key", "Escape"]);
     assert_eq!(
         said.trim(),
         "sent Escape to asks (it was waiting; now idle)"
     );
-    let r = row(&gr, "asks");
+    let r = gr.row("asks");
     assert_eq!(r["health"], "idle", "{r:#}");
     let a = &r["activity"];
     assert_eq!(a["source"], "answer");
@@ -211,8 +181,8 @@ fn an_answer_to_a_waiting_session_records_the_state_it_leads_to() {
         gr.ok(&["send", "asks", "--key", "Enter"]).trim(),
         "sent Enter to asks"
     );
-    report(&world, &id, &[], &fixture("UserPromptSubmit"));
-    let r = row(&gr, "asks");
+    hook_report(&world, &id, &[], &fixture("UserPromptSubmit"));
+    let r = gr.row("asks");
     assert_eq!(r["activity"]["source"], "hook", "{r:#}");
     assert_eq!(r["health"], "active");
 }
@@ -225,20 +195,20 @@ fn the_real_permission_payloads_make_the_question() {
     let tmux = server();
     let gr = Greenroom::new(&world, &tmux);
     gr.sleeper("real", world.dir.path());
-    let id = row(&gr, "real")["id"].as_str().unwrap().to_owned();
-    report(
+    let id = gr.row("real")["id"].as_str().unwrap().to_owned();
+    hook_report(
         &world,
         &id,
         &[],
         &fixture("2.1.328__PermissionRequest__bash"),
     );
-    let r = row(&gr, "real");
+    let r = gr.row("real");
     assert_eq!(
         r["activity"]["waiting_for"]["question"],
         "permission to use Bash"
     );
-    report(&world, &id, &[], &fixture("2.1.328__Notification__bash"));
-    let w = &row(&gr, "real")["activity"]["waiting_for"];
+    hook_report(&world, &id, &[], &fixture("2.1.328__Notification__bash"));
+    let w = &gr.row("real")["activity"]["waiting_for"];
     assert_eq!(
         *w,
         serde_json::json!({"question": "Claude needs your permission",

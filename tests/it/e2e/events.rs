@@ -3,12 +3,12 @@
 //! lost is said in the header and comes back, an old tmux is polled, and a
 //! working agent's pane is read between polls.
 
-use std::os::unix::fs::PermissionsExt;
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use greenroom::sources::sidecar::{Sidecar, SidecarStore};
 
+use crate::support::actions::stub;
 use crate::support::{Pane, TmuxServer, World, wait_for};
 
 fn start(world: &World, tmux: &TmuxServer, path_prefix: Option<&std::path::Path>) -> String {
@@ -46,8 +46,14 @@ const KEPT_SECS: u64 = 60;
 /// The real tmux, but refusing control mode (`tmux -C`) while `gate`
 /// exists: a lost client stays lost, and said, until the test has seen it.
 fn gated_tmux(world: &World, gate: &std::path::Path) -> std::path::PathBuf {
-    let bin = world.path("gated-tmux");
-    std::fs::create_dir_all(&bin).unwrap();
+    let refuse = format!("*' -C '*) [ -e '{}' ] && exit 1", gate.display());
+    wrapped_tmux(world, "gated-tmux", &refuse)
+}
+
+/// A `tmux` in `world/<folder>` that answers to what `case` (a shell
+/// `case` pattern and its commands) matches of its arguments, and runs the
+/// real tmux for everything else. Returns the folder to put on PATH.
+fn wrapped_tmux(world: &World, folder: &str, case: &str) -> std::path::PathBuf {
     let real = String::from_utf8(
         std::process::Command::new("sh")
             .args(["-c", "command -v tmux"])
@@ -56,17 +62,12 @@ fn gated_tmux(world: &World, gate: &std::path::Path) -> std::path::PathBuf {
             .stdout,
     )
     .unwrap();
-    let fake = bin.join("tmux");
-    std::fs::write(
-        &fake,
-        format!(
-            "#!/bin/sh\ncase \" $* \" in *' -C '*) [ -e '{}' ] && exit 1;; esac\nexec '{}' \"$@\"\n",
-            gate.display(),
-            real.trim()
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let bin = world.path(folder);
+    let script = format!(
+        "case \" $* \" in {case};; esac\nexec '{}' \"$@\"",
+        real.trim()
+    );
+    stub(&bin, "tmux", &script);
     bin
 }
 
@@ -135,27 +136,8 @@ fn events_sessions(tmux: &TmuxServer) -> Vec<String> {
 fn an_old_tmux_is_polled_and_the_header_says_so() {
     let world = World::new();
     let tmux = TmuxServer::new();
-    let bin = world.path("old-tmux");
-    std::fs::create_dir_all(&bin).unwrap();
-    let real = String::from_utf8(
-        std::process::Command::new("sh")
-            .args(["-c", "command -v tmux"])
-            .output()
-            .unwrap()
-            .stdout,
-    )
-    .unwrap();
     // tmux 3.1c to greenroom's -V; the real tmux for everything else.
-    let fake = bin.join("tmux");
-    std::fs::write(
-        &fake,
-        format!(
-            "#!/bin/sh\ncase \" $* \" in *' -V '*) echo 'tmux 3.1c'; exit 0;; esac\nexec '{}' \"$@\"\n",
-            real.trim()
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let bin = wrapped_tmux(&world, "old-tmux", "*' -V '*) echo 'tmux 3.1c'; exit 0");
     start(&world, &tmux, Some(&bin));
     let dash = Pane::new(&tmux, "dash");
     dash.until(10, "the header saying so", |s| {

@@ -71,6 +71,24 @@ pub fn branch_exists(repo: &Path, branch: &str) -> bool {
     !git(repo, &["branch", "--list", branch]).is_empty()
 }
 
+/// Sends one hook report (`greenroom report ARGS`, `payload` on its
+/// stdin) for greenroom's own session `id`, as its agent's hook does.
+pub fn hook_report(world: &World, id: &str, args: &[&str], payload: &[u8]) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_greenroom"))
+        .arg("report")
+        .args(args)
+        .env_clear()
+        .env("GREENROOM_SESSION_ID", id)
+        .env("GREENROOM_SIDECAR_DIR", world.path("sessions"))
+        .env("GREENROOM_LOG", world.path("greenroom.log"))
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(payload).unwrap();
+    assert!(child.wait().unwrap().success());
+}
+
 /// An executable shell script `dir/name`.
 pub fn stub(dir: &Path, name: &str, body: &str) -> PathBuf {
     std::fs::create_dir_all(dir).unwrap();
@@ -251,6 +269,12 @@ impl<'a> Greenroom<'a> {
             .iter()
             .find(|s| s["name"] == name)
             .cloned()
+    }
+
+    /// The `ls --json` row named `name`; a test without it fails.
+    pub fn row(&self, name: &str) -> serde_json::Value {
+        self.ls_row(name)
+            .unwrap_or_else(|| panic!("no row {name}: {}", self.ok(&["ls", "--json"])))
     }
 
     /// Runs and expects exit code 1 with one `greenroom: ` line; returns it.

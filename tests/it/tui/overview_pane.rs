@@ -53,6 +53,18 @@ fn rows(alpha: Health) -> Vec<Session> {
     .collect()
 }
 
+/// The selected row's capture answered: its pane is shown.
+fn previewed(s: &mut AppState) {
+    let id = s.nav.selected.clone().unwrap();
+    update(
+        s,
+        Action::Preview {
+            id,
+            text: "$ ".into(),
+        },
+    );
+}
+
 fn polled(activity_secs: i64) -> Action {
     let mut map = BTreeMap::new();
     map.insert(
@@ -75,14 +87,7 @@ fn a_tall_overview_captures_on_selection_change_and_activity_only() {
     assert_eq!(at_start, 1, "the selected pane, once the pane has room");
     assert_eq!(captures(&update(&mut s, Action::Command(Command::Down))), 1);
     assert_eq!(captures(&update(&mut s, Action::Command(Command::Up))), 1);
-    let id = s.nav.selected.clone().unwrap();
-    update(
-        &mut s,
-        Action::Preview {
-            id,
-            text: "$ ".into(),
-        },
-    );
+    previewed(&mut s);
     // The clock and the same rows again: nothing.
     assert_eq!(
         captures(&update(&mut s, Action::Tick(now() + Duration::seconds(5)))),
@@ -108,14 +113,7 @@ fn a_tall_overview_captures_on_selection_change_and_activity_only() {
 #[test]
 fn a_row_that_turns_to_ask_is_captured_then_once_more() {
     let (mut s, _) = sized(100, 40);
-    let id = s.nav.selected.clone().unwrap();
-    update(
-        &mut s,
-        Action::Preview {
-            id,
-            text: "$ ".into(),
-        },
-    );
+    previewed(&mut s);
     let turned = Action::Rows {
         rows: rows(Health::Waiting),
         problems: vec![],
