@@ -150,11 +150,14 @@ pub(crate) fn header(screen: &str) -> &str {
 }
 
 /// The sidebar line the selection marker is on: `│›● api-1 ...`.
+/// The selected sidebar line, or "" when the screen shows none (a
+/// capture of a frame mid-draw, a filter that has not yet matched): the
+/// waits that read it poll on rather than fail at once.
 pub(crate) fn selected_line(screen: &str) -> &str {
     screen
         .lines()
         .find(|l| l.chars().nth(1) == Some('›'))
-        .unwrap_or_else(|| panic!("no selected line:\n{screen}"))
+        .unwrap_or("")
 }
 
 // The idle and finished agents' turns ended before anyone looked: ready.

@@ -66,16 +66,29 @@ fn the_demo_s_agents_commit_and_change_files_in_repositories_of_their_own() {
     });
     // The review's own keys in the last line say `c` opened it.
     let footer = |s: &str| s.trim_end().lines().last().unwrap_or("").to_owned();
-    // `c` before the dashboard has read the change opens no review: it
-    // is pressed again once the file shows and the review's keys do not.
-    wait_for(30, "web-2's changed file, in review", || {
+    // `c` before the dashboard has read the change opens no review (or one
+    // without the file): it is pressed again, each press given 3 s to show
+    // (a press every poll would pile up behind a busy dashboard), and a
+    // review without the file is closed first.
+    let mut pressed: Option<std::time::Instant> = None;
+    wait_for(60, "web-2's changed file, in review", || {
         let s = demo.screen();
         let listed = s.contains(" M  src/checkout/validate.ts");
         let reviewing = footer(&s).contains("Enter diff");
-        if !reviewing {
-            demo.keys(&["c"]);
+        if listed && reviewing {
+            return Some(());
         }
-        (listed && reviewing).then_some(())
+        if pressed.is_none_or(|at| at.elapsed() > std::time::Duration::from_secs(3)) {
+            if reviewing {
+                demo.keys(&["q"]);
+                demo.until(10, "the review closed", |s| {
+                    !footer(s).contains("Enter diff")
+                });
+            }
+            demo.keys(&["c"]);
+            pressed = Some(std::time::Instant::now());
+        }
+        None
     });
     demo.keys(&["Enter"]);
     demo.until(10, "its diff", |s| {
