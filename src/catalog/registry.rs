@@ -1,7 +1,7 @@
 //! Claude Code's own session registry in the catalog: which record speaks
 //! for which tmux pane, and the transcript its session id names.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
@@ -26,6 +26,12 @@ pub(super) struct Registry {
     claude_dir: Option<PathBuf>,
     pub(super) entries: BTreeMap<PathBuf, RegistryEntry>,
     pub(super) transcripts: HashMap<PathBuf, PathBuf>,
+    /// The records of `entries` by the session id and by the pane they
+    /// name: every row looks its record up, at every build, and a linear
+    /// scan of the records for each was most of a build with many. Kept
+    /// in path order, as `entries`, so ties go the same way.
+    by_session: HashMap<String, BTreeSet<PathBuf>>,
+    by_pane: HashMap<String, BTreeSet<PathBuf>>,
 }
 
 impl Registry {
@@ -122,7 +128,7 @@ impl Registry {
         if std::fs::symlink_metadata(path).is_err() {
             let had_problem = problems.remove(path).is_some();
             self.transcripts.remove(path);
-            return self.entries.remove(path).is_some() || had_problem;
+            return self.remove_entry(path) || had_problem;
         }
         let read = read_text_file(path).and_then(|t| claude_registry::parse_entry(&t, path));
         match read {
@@ -131,14 +137,55 @@ impl Registry {
                 let had_problem = problems.remove(path).is_some();
                 let tracked = usage.on && self.track(&entry, usage);
                 let changed = self.entries.get(path) != Some(&entry);
-                self.entries.insert(path.to_path_buf(), entry);
+                self.insert_entry(path, entry);
                 changed || had_problem || tracked
             }
             Err(e) => {
-                self.entries.remove(path);
+                self.remove_entry(path);
                 problems.insert(path.to_path_buf(), e.clone()).as_ref() != Some(&e)
             }
         }
+    }
+
+    /// Keeps a record, in `entries` and its indexes.
+    fn insert_entry(&mut self, path: &Path, entry: RegistryEntry) {
+        self.remove_entry(path);
+        self.by_session
+            .entry(entry.session_id.clone())
+            .or_default()
+            .insert(path.to_path_buf());
+        if let Some(pane) = &entry.tmux_pane {
+            self.by_pane
+                .entry(pane.clone())
+                .or_default()
+                .insert(path.to_path_buf());
+        }
+        self.entries.insert(path.to_path_buf(), entry);
+    }
+
+    /// Drops a record from `entries` and its indexes. Returns whether it was kept.
+    fn remove_entry(&mut self, path: &Path) -> bool {
+        let Some(old) = self.entries.remove(path) else {
+            return false;
+        };
+        unindex(&mut self.by_session, &old.session_id, path);
+        if let Some(pane) = &old.tmux_pane {
+            unindex(&mut self.by_pane, pane, path);
+        }
+        true
+    }
+
+    /// The records of `index` under `key`, in path order.
+    fn indexed<'a>(
+        &'a self,
+        index: &'a HashMap<String, BTreeSet<PathBuf>>,
+        key: &str,
+    ) -> impl Iterator<Item = &'a RegistryEntry> {
+        index
+            .get(key)
+            .into_iter()
+            .flatten()
+            .filter_map(|path| self.entries.get(path))
     }
 
     /// Follows the transcript a record's session id names.
@@ -172,7 +219,7 @@ impl Registry {
     /// that runs in that pane (a record naming the operator's own pane, or
     /// a stale one whose process is gone, speaks for nothing).
     pub(super) fn of(&self, pane: &Pane) -> Option<&RegistryEntry> {
-        self.entries.values().find(|e| {
+        self.indexed(&self.by_pane, pane.id.as_str()).find(|e| {
             e.tmux_pane.as_deref() == Some(pane.id.as_str())
                 && e.tmux_session.as_deref() == Some(pane.session.as_str())
                 && e.ancestry.contains(&pane.pid)
@@ -184,8 +231,7 @@ impl Registry {
     /// was read (no parent found) speaks for nothing.
     pub(super) fn of_session(&self, id: Option<&str>) -> Option<&RegistryEntry> {
         let id = id?;
-        self.entries
-            .values()
+        self.indexed(&self.by_session, id)
             .filter(|e| e.session_id == id && e.ancestry.len() > 1)
             .max_by_key(|e| e.status_at)
     }
@@ -194,6 +240,16 @@ impl Registry {
     fn usage(&self, e: &RegistryEntry, usage: &UsageFiles, now: DateTime<Utc>) -> Option<Usage> {
         let main = self.transcripts.get(&e.path)?;
         usage.of_main(main, now)
+    }
+}
+
+/// Takes `path` out of `index` under `key`, and the key once it holds none.
+fn unindex(index: &mut HashMap<String, BTreeSet<PathBuf>>, key: &str, path: &Path) {
+    if let Some(paths) = index.get_mut(key) {
+        paths.remove(path);
+        if paths.is_empty() {
+            index.remove(key);
+        }
     }
 }
 
@@ -294,5 +350,53 @@ impl Registry {
             record: None,
         });
         row
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(path: &str, session_id: &str, pane: &str, minute: u32) -> RegistryEntry {
+        RegistryEntry {
+            path: PathBuf::from(path),
+            pid: 1,
+            session_id: session_id.into(),
+            cwd: None,
+            status: None,
+            waiting_for: None,
+            status_at: chrono::TimeZone::with_ymd_and_hms(&Utc, 2026, 12, 3, 8, minute, 0).single(),
+            tmux_session: None,
+            tmux_pane: Some(pane.into()),
+            name: None,
+            version: None,
+            ancestry: vec![1, 2],
+        }
+    }
+
+    fn keep(r: &mut Registry, e: RegistryEntry) {
+        let path = e.path.clone();
+        r.insert_entry(&path, e);
+    }
+
+    #[test]
+    fn a_record_is_found_by_its_session_id_as_it_now_says() {
+        let mut r = Registry::default();
+        keep(&mut r, record("/s/1.json", "a", "%1", 1));
+        keep(&mut r, record("/s/2.json", "a", "%2", 5));
+        keep(&mut r, record("/s/3.json", "b", "%3", 9));
+        // The newest of a session's live records speaks for it.
+        let of = |r: &Registry, id| r.of_session(Some(id)).map(|e| e.path.clone());
+        assert_eq!(of(&r, "a"), Some(PathBuf::from("/s/2.json")));
+        // Rewritten for another conversation: no longer found under the old id.
+        keep(&mut r, record("/s/2.json", "b", "%2", 7));
+        assert_eq!(of(&r, "a"), Some(PathBuf::from("/s/1.json")));
+        assert_eq!(of(&r, "b"), Some(PathBuf::from("/s/3.json")));
+        assert!(r.remove_entry(Path::new("/s/1.json")));
+        assert!(!r.remove_entry(Path::new("/s/1.json")));
+        assert_eq!(of(&r, "a"), None);
+        assert!(!r.by_session.contains_key("a"));
+        assert_eq!(r.by_pane.get("%2").map(BTreeSet::len), Some(1));
+        assert!(!r.by_pane.contains_key("%1"));
     }
 }
