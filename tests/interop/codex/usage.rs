@@ -44,15 +44,9 @@ fn a_spawned_codex_shows_the_rollouts_own_totals() {
     let row = c.until_row(&pane, SESSION, "the rollout's totals", |r| {
         r["usage"]["output"].as_u64() == Some(n("output_tokens"))
     });
+    super::hooked::usage_is_the_rollouts(&row, &total);
     let u = &row["usage"];
-    assert_eq!(
-        u["input"].as_u64(),
-        Some(n("input_tokens") - n("cached_input_tokens")),
-        "{row:#}"
-    );
-    assert_eq!(u["cache_read"].as_u64(), Some(n("cached_input_tokens")));
     assert_eq!(u["cache_write"].as_u64(), Some(0));
-    assert_eq!(u["reasoning"].as_u64(), Some(n("reasoning_output_tokens")));
     assert_eq!(n("input_tokens"), 25_500, "Codex adds the turns up itself");
     assert_eq!(u["by_model"][MODEL]["cache_read"], 14_000);
     // No price for Codex's model in greenroom's table: said, not guessed.
